@@ -1,0 +1,43 @@
+// Unit specs live beside the code (`*.spec.ts`); cross-package suites live in
+// test/ (`*.e2e-spec.ts`). Both compile with swc, decorator metadata on.
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  moduleNameMapper: {
+    '^@giro/transfer-module$': '<rootDir>/packages/transfer-module/src/index.ts',
+    '^@giro/transfer-module/(.*)$': '<rootDir>/packages/transfer-module/src/$1',
+    '^@giro/sandbox-bank$': '<rootDir>/apps/sandbox-bank/src/index.ts',
+    '^@giro/sandbox-bank/(.*)$': '<rootDir>/apps/sandbox-bank/src/$1',
+    '^@test-support/(.*)$': '<rootDir>/test/support/$1',
+  },
+  setupFiles: ['reflect-metadata'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  testTimeout: 30_000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{packages,apps,examples}/*/src/**/*.spec.ts', '<rootDir>/examples/*/test/**/*.spec.ts'],
+    },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+};
