@@ -1,1 +1,3 @@
-export {};
+export * from './bank';
+export * from './domain';
+export * from './persistence';
