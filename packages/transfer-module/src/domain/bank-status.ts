@@ -1,0 +1,58 @@
+// The bank's states (SPEC §3) plus the local PENDING: the intent is stored but the bank has not
+// acknowledged it yet. COMPLETED and FAILED are final and absorbing.
+export const BANK_STATUSES = ['CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED'] as const;
+export type BankStatus = (typeof BANK_STATUSES)[number];
+
+export const PENDING_STATUS = 'PENDING';
+export type MovementStatus = typeof PENDING_STATUS | BankStatus;
+export const MOVEMENT_STATUSES: readonly MovementStatus[] = [PENDING_STATUS, ...BANK_STATUSES];
+
+export const FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
+
+export function isBankStatus(value: unknown): value is BankStatus {
+  return (BANK_STATUSES as readonly unknown[]).includes(value);
+}
+
+export function isMovementStatus(value: unknown): value is MovementStatus {
+  return (MOVEMENT_STATUSES as readonly unknown[]).includes(value);
+}
+
+export function isFinalStatus(value: unknown): value is FinalStatus {
+  return (FINAL_STATUSES as readonly unknown[]).includes(value);
+}
+
+// How far along a movement is. IN_PROGRESS and DELAYED share a rank: the bank may move either way
+// between them. An answer with a lower rank is an older answer arriving late.
+const RANK: Record<MovementStatus, number> = {
+  PENDING: 0,
+  CREATED: 1,
+  IN_PROGRESS: 2,
+  DELAYED: 2,
+  COMPLETED: 3,
+  FAILED: 3,
+};
+
+export type TransitionDecision =
+  | { kind: 'apply' }
+  | { kind: 'unchanged' }
+  /** An older answer (lower rank): not applied, not alarming. */
+  | { kind: 'stale'; reason: string }
+  /** A contradiction (a final status would change): never applied; record and raise it. */
+  | { kind: 'anomaly'; reason: string };
+
+/** What to do with the bank's `incoming` status for a movement now in `current`. */
+export function decideTransition(current: MovementStatus, incoming: BankStatus): TransitionDecision {
+  if (!isBankStatus(incoming)) {
+    // Unreachable for typed callers; a malformed status must never be applied.
+    return { kind: 'anomaly', reason: `${String(incoming)} is not a bank status (current ${current})` };
+  }
+  if (incoming === current) return { kind: 'unchanged' };
+  if (isFinalStatus(current)) {
+    return { kind: 'anomaly', reason: `${current} is final, but the bank now answers ${incoming}` };
+  }
+  if (RANK[incoming] < RANK[current]) {
+    return { kind: 'stale', reason: `${incoming} is older than the current ${current}` };
+  }
+  return { kind: 'apply' };
+}
