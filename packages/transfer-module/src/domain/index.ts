@@ -6,4 +6,5 @@ export * from './cuit';
 export * from './currency';
 export * from './money';
 export * from './origin-id';
+export * from './polling-policy';
 export * from './violation';
