@@ -7,4 +7,5 @@ export * from './currency';
 export * from './money';
 export * from './origin-id';
 export * from './polling-policy';
+export * from './transfer-intent';
 export * from './violation';
