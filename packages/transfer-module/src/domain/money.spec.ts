@@ -145,8 +145,8 @@ describe('money', () => {
       'has 16 significant digits, got 123456789012345.6: a JSON number is exact only up to 15, so this value may already be rounded',
     ],
     [
-      'an integer past 2^53',
-      12345678901234567890,
+      'an integer past 2^53 read from JSON',
+      JSON.parse('12345678901234567890'),
       'has 17 significant digits, got 12345678901234567000: a JSON number is exact only up to 15, so this value may already be rounded',
     ],
   ])('refuses %s', (_case, input, reason) => {
