@@ -1,1 +1,33 @@
-export {};
+export {
+  DEFAULT_DATABASE_URL,
+  DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
+  dataSourceOptionsFromUrl,
+  type TransferDataSourceOverrides,
+} from './data-source-options';
+export { type DatabaseEngine, engineOf } from './database-engine';
+export * from './entities';
+export * from './migrations';
+export type { CancellationRecord, HistoryRecord, MovementDetails, MovementRecord } from './movement-records';
+export {
+  type ApplyUpdateResult,
+  type CancellationReason,
+  type ClaimDueOptions,
+  type HistoryEntry,
+  type ListMovementsOptions,
+  MAX_BATCH_SIZE,
+  type MovementPage,
+  type MovementPatch,
+  MovementStore,
+  type MovementUpdate,
+  type RecordIntentOptions,
+  type RecordIntentResult,
+} from './movement-store';
+export { MAX_ORIGIN_ID_BATCH, ORIGIN_IDS_PER_MS, OriginIdAllocator } from './origin-id-allocator';
+export {
+  CancellationNotFoundError,
+  MovementNotFoundError,
+  MovementUpdateRejectedError,
+  StoreArgumentError,
+} from './persistence.errors';
+export { MIGRATION_LOCK_KEY, runTransferMigrations } from './run-transfer-migrations';
+export { MAX_LEASE_OWNER_LENGTH } from './store-arguments';

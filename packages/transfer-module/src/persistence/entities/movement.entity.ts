@@ -1,0 +1,96 @@
+import { Check, Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import { MOVEMENT_STATUSES, type MovementStatus } from '../../domain';
+import { bigintAsNumber } from './column-transformers';
+
+/**
+ * One transfer intent and everything known about it. The originId is the primary key: one intent ↔ one
+ * originId, forever. Times are epoch milliseconds (UTC) in bigint columns: they compare as integers,
+ * identically on SQLite and Postgres, with no time zone to get wrong, and come from the injected Clock.
+ */
+@Entity({ name: 'giro_movements' })
+@Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
+@Index('IDX_giro_movements_due', ['status', 'nextQueryAtMs'])
+@Index('IDX_giro_movements_network_id', ['networkId'])
+export class MovementEntity {
+  @PrimaryColumn({
+    name: 'origin_id',
+    type: 'bigint',
+    transformer: bigintAsNumber,
+    primaryKeyConstraintName: 'PK_giro_movements',
+  })
+  originId!: number;
+
+  /** The TransferIntent as JSON text, exactly as it was recorded. */
+  @Column({ name: 'intent', type: 'text' })
+  intent!: string;
+
+  /** sha-256 hex of the intent's canonical form: same payload ↔ same fingerprint. */
+  @Column({ name: 'fingerprint', type: 'varchar', length: 64 })
+  fingerprint!: string;
+
+  @Column({ name: 'status', type: 'varchar', length: 16 })
+  status!: MovementStatus;
+
+  /** Canonical decimal string ("1234.50"), never a float. */
+  @Column({ name: 'amount', type: 'varchar', length: 32 })
+  amount!: string;
+
+  @Column({ name: 'currency_id', type: 'varchar', length: 3 })
+  currencyId!: string;
+
+  // What the bank said about the movement. Text without length limits: a long value in an answer must
+  // never make the write fail.
+  @Column({ name: 'bank_movement_id', type: 'text', nullable: true })
+  bankMovementId!: string | null;
+
+  @Column({ name: 'network_id', type: 'text', nullable: true })
+  networkId!: string | null;
+
+  @Column({ name: 'network', type: 'text', nullable: true })
+  network!: string | null;
+
+  /** As the bank sent it (ISO 8601 UTC); informational, never compared. */
+  @Column({ name: 'posting_datetime', type: 'text', nullable: true })
+  postingDatetime!: string | null;
+
+  @Column({ name: 'completed_datetime', type: 'text', nullable: true })
+  completedDatetime!: string | null;
+
+  /** The last answer of the bank, as JSON text. */
+  @Column({ name: 'last_bank_answer', type: 'text', nullable: true })
+  lastBankAnswer!: string | null;
+
+  /** Sends of the creation request that may have reached the bank (counted before sending). */
+  @Column({ name: 'attempts', type: 'integer', default: 0 })
+  attempts!: number;
+
+  /** get-movement queries made about it. */
+  @Column({ name: 'queries', type: 'integer', default: 0 })
+  queries!: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @Column({ name: 'last_answer_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  lastAnswerAtMs!: number | null;
+
+  /** When a sweep should next look at it; null once final. */
+  @Column({ name: 'next_query_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  nextQueryAtMs!: number | null;
+
+  @Column({ name: 'lease_owner', type: 'varchar', length: 200, nullable: true })
+  leaseOwner!: string | null;
+
+  @Column({ name: 'lease_expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  leaseExpiresAtMs!: number | null;
+
+  /** Incremented by every write. */
+  @Column({ name: 'version', type: 'integer', default: 1 })
+  version!: number;
+
+  @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  createdAtMs!: number;
+
+  @Column({ name: 'updated_at_ms', type: 'bigint', transformer: bigintAsNumber })
+  updatedAtMs!: number;
+}

@@ -1,0 +1,101 @@
+import { DataSource } from 'typeorm';
+import { systemClock } from '../domain';
+import { dataSourceOptionsFromUrl } from './data-source-options';
+import { TRANSFER_ENTITIES } from './entities';
+import { MovementStore } from './movement-store';
+import { runTransferMigrations } from './run-transfer-migrations';
+import { sampleIntent } from './spec-support/sample-intent';
+import { describeEachEngine } from './spec-support/test-engines';
+
+const TABLES = ['giro_movements', 'giro_movement_history', 'giro_cancellations', 'giro_origin_id_counter'];
+
+describeEachEngine('transfer migrations', (engine) => {
+  it('create every table, in agreement with the entities', async () => {
+    const database = await engine.createDatabase();
+    const dataSource = await database.connect();
+    expect(await runTransferMigrations(dataSource)).toEqual(['CreateTransferSchema1795291200000']);
+    const runner = dataSource.createQueryRunner();
+    try {
+      for (const metadata of dataSource.entityMetadatas) {
+        const table = await runner.getTable(metadata.tableName);
+        if (!table) throw new Error(`table ${metadata.tableName} is missing`);
+        const shape = (columns: { name: string; nullable: boolean }[]) =>
+          columns.map((column) => `${column.name}${column.nullable ? '?' : ''}`).sort();
+        expect(shape(table.columns.map((c) => ({ name: c.name, nullable: c.isNullable })))).toEqual(
+          shape(metadata.columns.map((c) => ({ name: c.databaseName, nullable: c.isNullable }))),
+        );
+        expect(table.indices.map((index) => index.name).sort()).toEqual(
+          metadata.indices.map((index) => index.name).sort(),
+        );
+        expect(table.foreignKeys.map((key) => `${key.columnNames}->${key.referencedTableName}`).sort()).toEqual(
+          metadata.foreignKeys.map((key) => `${key.columnNames}->${key.referencedTablePath}`).sort(),
+        );
+      }
+      expect(dataSource.entityMetadatas.map((metadata) => metadata.tableName).sort()).toEqual([...TABLES].sort());
+    } finally {
+      await runner.release();
+    }
+    if (engine.kind === 'postgres') {
+      // What TypeORM would change to make the schema match the entities: nothing. (Its SQLite diff cannot
+      // read foreign key names back from SQLite, so there it always proposes to rebuild the tables.)
+      const pending = await dataSource.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+    }
+  });
+
+  it('are idempotent: a second run, also from another data source, has nothing to do', async () => {
+    const database = await engine.createDatabase();
+    const first = await database.connectMigrated();
+    expect(await runTransferMigrations(first)).toEqual([]);
+    const second = await database.connect();
+    expect(await runTransferMigrations(second)).toEqual([]);
+  });
+
+  it('let replicas that start together migrate once', async () => {
+    const database = await engine.createDatabase();
+    // SQLite: the same file from one process; Postgres: the advisory lock orders the two.
+    const replicas = await Promise.all([database.connect(), database.connect()]);
+    const ran = await Promise.all(replicas.map((replica) => runTransferMigrations(replica)));
+    expect(ran.flat()).toEqual(['CreateTransferSchema1795291200000']);
+  });
+
+  it('make the history append-only', async () => {
+    const database = await engine.createDatabase();
+    const dataSource = await database.connectMigrated();
+    const store = new MovementStore(dataSource, systemClock);
+    const { intent, fingerprint } = sampleIntent(1001);
+    await store.recordIntent(intent, fingerprint, { sendNow: false });
+    await expect(dataSource.query(`UPDATE "giro_movement_history" SET "to_status" = 'FAILED'`)).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(dataSource.query('DELETE FROM "giro_movement_history"')).rejects.toThrow(/append-only/);
+    expect((await store.findByOriginId(1001))?.history.map((row) => row.to)).toEqual(['PENDING']);
+  });
+
+  it('refuse a data source that does not list them', async () => {
+    const database = await engine.createDatabase();
+    const options = dataSourceOptionsFromUrl(database.url);
+    const dataSource = new DataSource({ ...options, entities: TRANSFER_ENTITIES, migrations: [] });
+    await dataSource.initialize();
+    try {
+      await expect(runTransferMigrations(dataSource)).rejects.toThrow(/add TRANSFER_MIGRATIONS/);
+      const runner = dataSource.createQueryRunner();
+      expect(await runner.hasTable('giro_movements')).toBe(false);
+      await runner.release();
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
+  it('can be reverted', async () => {
+    const database = await engine.createDatabase();
+    const dataSource = await database.connectMigrated();
+    await dataSource.undoLastMigration();
+    const runner = dataSource.createQueryRunner();
+    try {
+      for (const table of TABLES) expect(await runner.hasTable(table)).toBe(false);
+    } finally {
+      await runner.release();
+    }
+  });
+});

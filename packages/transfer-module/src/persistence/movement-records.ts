@@ -1,0 +1,119 @@
+import type { DecimalAmount, MovementStatus, TransferIntent } from '../domain';
+import type { CancellationEntity, HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
+
+// What MovementStore returns: plain objects (no TypeORM types), times as Dates, JSON columns parsed.
+
+export interface MovementRecord {
+  originId: number;
+  /** PENDING until the bank acknowledged the creation request, then the bank's status. */
+  status: MovementStatus;
+  /** The intent exactly as recorded before the first send. */
+  intent: TransferIntent;
+  /** intentFingerprint(intent): compare it to tell a replay from a conflict. */
+  fingerprint: string;
+  amount: DecimalAmount;
+  currencyId: string;
+  bankMovementId: string | null;
+  networkId: string | null;
+  network: string | null;
+  /** As the bank sent them (ISO 8601 UTC). */
+  postingDatetime: string | null;
+  completedDatetime: string | null;
+  /** The bank's last answer (parsed JSON), null before any. */
+  lastBankAnswer: unknown;
+  /** Sends of the creation request that may have reached the bank. */
+  attempts: number;
+  queries: number;
+  lastError: string | null;
+  lastAnswerAt: Date | null;
+  /** Due for a sweep from then on; null once final. */
+  nextQueryAt: Date | null;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  version: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface HistoryRecord {
+  id: number;
+  originId: number;
+  /** Null for the first row (the intent). */
+  from: MovementStatus | null;
+  /** For an anomaly: the status the bank claimed, which was not applied. */
+  to: MovementStatus;
+  at: Date;
+  source: HistorySource;
+  detail: unknown;
+}
+
+export interface CancellationRecord {
+  originId: number;
+  amount: DecimalAmount;
+  currencyId: string;
+  reasonCode: string | null;
+  reasonMessage: string | null;
+  createdAt: Date;
+  /** When the host confirmed it registered the cancellation; null until then. */
+  acknowledgedAt: Date | null;
+}
+
+export interface MovementDetails extends MovementRecord {
+  /** Oldest first. */
+  history: HistoryRecord[];
+  cancellation: CancellationRecord | null;
+}
+
+const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
+const jsonOrNull = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
+
+export function toMovementRecord(entity: MovementEntity): MovementRecord {
+  return {
+    originId: entity.originId,
+    status: entity.status,
+    intent: JSON.parse(entity.intent) as TransferIntent,
+    fingerprint: entity.fingerprint,
+    amount: entity.amount as DecimalAmount,
+    currencyId: entity.currencyId,
+    bankMovementId: entity.bankMovementId,
+    networkId: entity.networkId,
+    network: entity.network,
+    postingDatetime: entity.postingDatetime,
+    completedDatetime: entity.completedDatetime,
+    lastBankAnswer: jsonOrNull(entity.lastBankAnswer),
+    attempts: entity.attempts,
+    queries: entity.queries,
+    lastError: entity.lastError,
+    lastAnswerAt: dateOrNull(entity.lastAnswerAtMs),
+    nextQueryAt: dateOrNull(entity.nextQueryAtMs),
+    leaseOwner: entity.leaseOwner,
+    leaseExpiresAt: dateOrNull(entity.leaseExpiresAtMs),
+    version: entity.version,
+    createdAt: new Date(entity.createdAtMs),
+    updatedAt: new Date(entity.updatedAtMs),
+  };
+}
+
+export function toHistoryRecord(entity: MovementHistoryEntity): HistoryRecord {
+  return {
+    id: Number(entity.id),
+    originId: entity.originId,
+    from: entity.fromStatus,
+    to: entity.toStatus,
+    at: new Date(entity.atMs),
+    source: entity.source,
+    detail: jsonOrNull(entity.detail),
+  };
+}
+
+export function toCancellationRecord(entity: CancellationEntity): CancellationRecord {
+  return {
+    originId: entity.originId,
+    amount: entity.amount as DecimalAmount,
+    currencyId: entity.currencyId,
+    reasonCode: entity.reasonCode,
+    reasonMessage: entity.reasonMessage,
+    createdAt: new Date(entity.createdAtMs),
+    acknowledgedAt: dateOrNull(entity.acknowledgedAtMs),
+  };
+}

@@ -1,0 +1,607 @@
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import {
+  type Clock,
+  FINAL_STATUSES,
+  isDecimalAmount,
+  isFinalStatus,
+  isMovementStatus,
+  MOVEMENT_STATUSES,
+  type MovementStatus,
+  PENDING_STATUS,
+  type TransferIntent,
+} from '../domain';
+import { type DatabaseEngine, engineOf } from './database-engine';
+import {
+  CancellationEntity,
+  HISTORY_SOURCES,
+  type HistorySource,
+  MovementEntity,
+  MovementHistoryEntity,
+} from './entities';
+import {
+  type CancellationRecord,
+  type MovementDetails,
+  type MovementRecord,
+  toCancellationRecord,
+  toHistoryRecord,
+  toMovementRecord,
+} from './movement-records';
+import { OriginIdAllocator } from './origin-id-allocator';
+import {
+  CancellationNotFoundError,
+  MovementNotFoundError,
+  MovementUpdateRejectedError,
+  StoreArgumentError,
+} from './persistence.errors';
+import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
+import { type Transactions, transactionsFor } from './transactions';
+
+/** The most rows one claim or one page may return. */
+export const MAX_BATCH_SIZE = 1000;
+
+export type RecordIntentOptions =
+  /** The caller sends right after this commit: the movement is leased to it and counted as one send. */
+  | { sendNow: true; owner: string; leaseMs: number }
+  /** A sweep will send it (it is due at once). */
+  | { sendNow: false };
+
+export interface RecordIntentResult {
+  movement: MovementRecord;
+  /** False when the originId was already stored: `movement` is that row, untouched (compare fingerprints). */
+  created: boolean;
+}
+
+export interface ClaimDueOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  /** "Now" for due-ness and the lease (default: the store's clock). */
+  now?: Date;
+}
+
+/** Fields of a movement an update may set; absent = unchanged, null = cleared. */
+export interface MovementPatch {
+  status?: MovementStatus;
+  bankMovementId?: string | null;
+  networkId?: string | null;
+  network?: string | null;
+  postingDatetime?: string | null;
+  completedDatetime?: string | null;
+  /** Any JSON value (stored as JSON text). */
+  lastBankAnswer?: unknown;
+  lastError?: string | null;
+  lastAnswerAt?: Date | null;
+  /** Ignored once the status is final: a final movement is never due again (null). */
+  nextQueryAt?: Date | null;
+}
+
+/** A history row to append; `from` is the status before the update, `at` the store's clock. */
+export interface HistoryEntry {
+  to: MovementStatus;
+  source: HistorySource;
+  /** Any JSON value. */
+  detail?: unknown;
+}
+
+export interface CancellationReason {
+  code: string | null;
+  message: string | null;
+}
+
+export interface MovementUpdate {
+  patch: MovementPatch;
+  /** Required to contain a non-anomaly entry `to` the new status whenever the status changes. */
+  history?: HistoryEntry[];
+  /** Required exactly when the status becomes FAILED: written in the same transaction. */
+  cancellation?: CancellationReason;
+  /** Count one get-movement query. */
+  countQuery?: boolean;
+  /** Give the lease up in the same write (the work on this movement is done for now). */
+  releaseLease: boolean;
+}
+
+export type ApplyUpdateResult =
+  | { applied: true; movement: MovementRecord; cancellation: CancellationRecord | null }
+  /** The lease is not (or no longer) the caller's: nothing was written. */
+  | { applied: false };
+
+export interface ListMovementsOptions {
+  status?: MovementStatus;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  after?: string;
+}
+
+export interface MovementPage {
+  /** By originId, ascending. */
+  items: MovementRecord[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+const FINALS = [...FINAL_STATUSES];
+const FINGERPRINT = /^[0-9a-f]{64}$/;
+const CURSOR = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * Everything the services persist about movements. Every method is one transaction. A lease (owner +
+ * expiry) gives one worker a movement at a time; every write of a leased movement is fenced: it happens only
+ * while the caller's lease is unexpired, so a worker that stalled past its lease writes nothing.
+ */
+export class MovementStore {
+  private readonly engine: DatabaseEngine;
+  private readonly transactions: Transactions;
+  private readonly allocator: OriginIdAllocator;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    this.engine = engineOf(dataSource);
+    this.transactions = transactionsFor(dataSource);
+    this.allocator = new OriginIdAllocator(dataSource, clock, this.transactions);
+  }
+
+  /** `count` new originIds, never handed out before (see OriginIdAllocator). */
+  allocateOriginIds(count: number): Promise<number[]> {
+    return this.allocator.allocate(count);
+  }
+
+  /**
+   * Stores the intent as PENDING, due at once (a sweep re-sends it if the caller dies before sending). With
+   * `sendNow` it is leased to the caller and counted as one send, durably, before the caller sends.
+   */
+  async recordIntent(
+    intent: TransferIntent,
+    fingerprint: string,
+    options: RecordIntentOptions,
+  ): Promise<RecordIntentResult> {
+    const originId = checkOriginId(intent?.originId, 'intent.originId');
+    if (!isDecimalAmount(intent.amount)) {
+      throw new StoreArgumentError('intent.amount', 'amount', 'must be a canonical decimal string like "1234.50"');
+    }
+    if (typeof fingerprint !== 'string' || !FINGERPRINT.test(fingerprint)) {
+      throw new StoreArgumentError('fingerprint', 'sha256_hex', 'must be 64 lowercase hexadecimal characters');
+    }
+    const lease = options.sendNow
+      ? { owner: checkLeaseOwner(options.owner), leaseMs: checkLeaseMs(options.leaseMs) }
+      : undefined;
+    const now = this.nowMs();
+    const row: MovementEntity = {
+      originId,
+      intent: JSON.stringify(intent),
+      fingerprint,
+      status: PENDING_STATUS,
+      amount: intent.amount,
+      currencyId: intent.currencyId,
+      bankMovementId: null,
+      networkId: null,
+      network: null,
+      postingDatetime: null,
+      completedDatetime: null,
+      lastBankAnswer: null,
+      attempts: lease ? 1 : 0,
+      queries: 0,
+      lastError: null,
+      lastAnswerAtMs: null,
+      nextQueryAtMs: now,
+      leaseOwner: lease?.owner ?? null,
+      leaseExpiresAtMs: lease ? now + lease.leaseMs : null,
+      version: 1,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    return this.transactions.run('write', async (manager) => {
+      const existing = await this.selectMovement(manager, originId);
+      if (existing) return { movement: toMovementRecord(existing), created: false };
+      if (!(await this.insertMovement(manager, row))) {
+        // Postgres only: another transaction stored this originId since the select above.
+        return { movement: toMovementRecord(await this.getMovement(manager, originId)), created: false };
+      }
+      await this.insertHistory(manager, originId, null, [{ to: PENDING_STATUS, source: 'intent' }], now);
+      return { movement: toMovementRecord(row), created: true };
+    });
+  }
+
+  /**
+   * Leases up to `limit` due movements: not final, nextQueryAt ≤ now, lease free or expired. Never-acknowledged
+   * ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the same row
+   * (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
+   */
+  async claimDue(options: ClaimDueOptions): Promise<MovementRecord[]> {
+    const owner = checkLeaseOwner(options.owner);
+    const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
+    const leaseMs = checkLeaseMs(options.leaseMs);
+    const now = options.now === undefined ? this.nowMs() : checkDate(options.now, 'now');
+    return this.transactions.run('write', async (manager) => {
+      let query = manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .where('m.status NOT IN (:...finals)', { finals: FINALS })
+        .andWhere('m.nextQueryAtMs <= :now', { now })
+        .andWhere('(m.leaseExpiresAtMs IS NULL OR m.leaseExpiresAtMs <= :now)')
+        .orderBy(`CASE WHEN m.status = :pending THEN 0 ELSE 1 END`, 'ASC')
+        .addOrderBy('m.nextQueryAtMs', 'ASC')
+        .addOrderBy('m.originId', 'ASC')
+        .setParameter('pending', PENDING_STATUS)
+        .limit(limit);
+      if (this.engine === 'postgres') query = query.setLock('pessimistic_write').setOnLocked('skip_locked');
+      const due = await query.getMany();
+      if (due.length === 0) return [];
+      const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
+      await manager
+        .createQueryBuilder()
+        .update(MovementEntity)
+        .set({ ...lease, version: () => '"version" + 1' })
+        .where('"origin_id" IN (:...ids)', { ids: due.map((row) => row.originId) })
+        .execute();
+      return due.map((row) => toMovementRecord({ ...row, ...lease, version: row.version + 1 }));
+    });
+  }
+
+  /**
+   * Leases one movement whatever its schedule (a manual refresh). Null when someone holds an unexpired lease
+   * on it (this owner included: a lease is exclusive to one piece of work).
+   */
+  async claim(originId: number, owner: string, leaseMs: number): Promise<MovementRecord | null> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    checkLeaseMs(leaseMs);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      const row = await this.getMovement(manager, originId, { lock: true });
+      if (row.leaseExpiresAtMs !== null && row.leaseExpiresAtMs > now) return null;
+      const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
+      await manager
+        .createQueryBuilder()
+        .update(MovementEntity)
+        .set({ ...lease, version: () => '"version" + 1' })
+        .where('"origin_id" = :originId', { originId })
+        .execute();
+      return toMovementRecord({ ...row, ...lease, version: row.version + 1 });
+    });
+  }
+
+  /**
+   * Counts one more send, durably, before a re-send. False means "do not send": the lease is not the
+   * caller's, or the movement is final.
+   */
+  async markSendAttempt(originId: number, owner: string): Promise<boolean> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      const result = await this.fencedUpdate(manager, originId, owner, now)
+        .set({ attempts: () => '"attempts" + 1', version: () => '"version" + 1', updatedAtMs: now })
+        .andWhere('"status" NOT IN (:...finals)', { finals: FINALS })
+        .execute();
+      return result.affected === 1;
+    });
+  }
+
+  /**
+   * Writes what was learned about a leased movement: the patch, its history rows and (when it becomes FAILED)
+   * its cancellation, all in one transaction, only while the caller's lease is unexpired.
+   * Throws MovementUpdateRejectedError for an update that breaks the movement's rules (nothing written).
+   */
+  async applyUpdate(originId: number, owner: string, update: MovementUpdate): Promise<ApplyUpdateResult> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    checkPatch(update.patch);
+    for (const [index, entry] of (update.history ?? []).entries()) checkHistoryEntry(entry, `history[${index}]`);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      const row = await this.getMovement(manager, originId, { lock: true });
+      if (row.leaseOwner !== owner || row.leaseExpiresAtMs === null || row.leaseExpiresAtMs <= now) {
+        return { applied: false };
+      }
+      const status = update.patch.status ?? row.status;
+      checkTransition(row, status, update);
+      const values = {
+        ...patchColumns(update.patch),
+        ...(isFinalStatus(status) ? { nextQueryAtMs: null } : {}),
+        ...(update.releaseLease ? { leaseOwner: null, leaseExpiresAtMs: null } : {}),
+        updatedAtMs: now,
+      };
+      await this.fencedUpdate(manager, originId, owner, now)
+        .set({
+          ...values,
+          version: () => '"version" + 1',
+          ...(update.countQuery ? { queries: () => '"queries" + 1' } : {}),
+        })
+        .execute();
+      await this.insertHistory(manager, originId, row.status, update.history ?? [], now);
+      let cancellation: CancellationRecord | null = null;
+      if (update.cancellation) {
+        const entity: CancellationEntity = {
+          originId,
+          amount: row.amount,
+          currencyId: row.currencyId,
+          reasonCode: update.cancellation.code,
+          reasonMessage: update.cancellation.message,
+          createdAtMs: now,
+          acknowledgedAtMs: null,
+        };
+        // The primary key refuses a second cancellation: the whole update then rolls back.
+        await manager.createQueryBuilder().insert().into(CancellationEntity).values(entity).execute();
+        cancellation = toCancellationRecord(entity);
+      }
+      return { applied: true, movement: toMovementRecord(await this.getMovement(manager, originId)), cancellation };
+    });
+  }
+
+  /** Gives up the caller's lease; false when it was not the caller's. */
+  async releaseLease(originId: number, owner: string): Promise<boolean> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      const result = await this.leaseRelease(manager, owner, now)
+        .andWhere('"origin_id" = :originId', { originId })
+        .execute();
+      return result.affected === 1;
+    });
+  }
+
+  /** Gives up every lease of `owner` (graceful shutdown); returns how many. */
+  async releaseAllLeases(owner: string): Promise<number> {
+    checkLeaseOwner(owner);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      const result = await this.leaseRelease(manager, owner, now).execute();
+      return result.affected ?? 0;
+    });
+  }
+
+  /** The movement with its history (oldest first) and its cancellation; null when unknown. */
+  async findByOriginId(originId: number): Promise<MovementDetails | null> {
+    checkOriginId(originId);
+    return this.transactions.run('read', async (manager) => {
+      const row = await this.selectMovement(manager, originId);
+      if (!row) return null;
+      const history = await manager
+        .createQueryBuilder(MovementHistoryEntity, 'h')
+        .where('h.originId = :originId', { originId })
+        .orderBy('h.id', 'ASC')
+        .getMany();
+      const cancellation = await manager
+        .createQueryBuilder(CancellationEntity, 'c')
+        .where('c.originId = :originId', { originId })
+        .getOne();
+      return {
+        ...toMovementRecord(row),
+        history: history.map(toHistoryRecord),
+        cancellation: cancellation ? toCancellationRecord(cancellation) : null,
+      };
+    });
+  }
+
+  /** A page of movements by originId, optionally of one status. */
+  async list(options: ListMovementsOptions): Promise<MovementPage> {
+    const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
+    if (options.status !== undefined && !isMovementStatus(options.status)) {
+      throw new StoreArgumentError('status', 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+    }
+    const after = options.after === undefined ? undefined : parseCursor(options.after);
+    return this.transactions.run('read', async (manager) => {
+      const query = manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .orderBy('m.originId', 'ASC')
+        .limit(limit + 1);
+      if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
+      if (after !== undefined) query.andWhere('m.originId > :after', { after });
+      const rows = await query.getMany();
+      const items = rows.slice(0, limit).map(toMovementRecord);
+      const nextCursor = rows.length > limit ? String(items[items.length - 1].originId) : null;
+      return { items, nextCursor };
+    });
+  }
+
+  /** Cancellations, oldest first; only unacknowledged (false) or acknowledged (true) ones when asked. */
+  async listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationRecord[]> {
+    if (filter.acknowledged !== undefined && typeof filter.acknowledged !== 'boolean') {
+      throw new StoreArgumentError('acknowledged', 'type', 'must be a boolean');
+    }
+    return this.transactions.run('read', async (manager) => {
+      const query = manager
+        .createQueryBuilder(CancellationEntity, 'c')
+        .orderBy('c.createdAtMs', 'ASC')
+        .addOrderBy('c.originId', 'ASC');
+      if (filter.acknowledged === true) query.where('c.acknowledgedAtMs IS NOT NULL');
+      if (filter.acknowledged === false) query.where('c.acknowledgedAtMs IS NULL');
+      return (await query.getMany()).map(toCancellationRecord);
+    });
+  }
+
+  /** Marks the cancellation as registered by the host. Idempotent: the first acknowledgement's time stays. */
+  async acknowledgeCancellation(originId: number): Promise<CancellationRecord> {
+    checkOriginId(originId);
+    const now = this.nowMs();
+    return this.transactions.run('write', async (manager) => {
+      await manager
+        .createQueryBuilder()
+        .update(CancellationEntity)
+        .set({ acknowledgedAtMs: now })
+        .where('"origin_id" = :originId AND "acknowledged_at_ms" IS NULL', { originId })
+        .execute();
+      const row = await manager
+        .createQueryBuilder(CancellationEntity, 'c')
+        .where('c.originId = :originId', { originId })
+        .getOne();
+      if (!row) throw new CancellationNotFoundError(originId);
+      return toCancellationRecord(row);
+    });
+  }
+
+  /** How many movements are in each status (every status present, 0 included). */
+  async countByStatus(): Promise<Record<MovementStatus, number>> {
+    return this.transactions.run('read', async (manager) => {
+      const rows: { status: MovementStatus; count: string | number }[] = await manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .select('m.status', 'status')
+        .addSelect('COUNT(*)', 'count')
+        .groupBy('m.status')
+        .getRawMany();
+      const counts = Object.fromEntries(MOVEMENT_STATUSES.map((status) => [status, 0])) as Record<
+        MovementStatus,
+        number
+      >;
+      for (const row of rows) counts[row.status] = Number(row.count);
+      return counts;
+    });
+  }
+
+  async countUnacknowledgedCancellations(): Promise<number> {
+    return this.transactions.run('read', (manager) =>
+      manager.createQueryBuilder(CancellationEntity, 'c').where('c.acknowledgedAtMs IS NULL').getCount(),
+    );
+  }
+
+  private nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
+  private selectMovement(
+    manager: EntityManager,
+    originId: number,
+    options: { lock?: boolean } = {},
+  ): Promise<MovementEntity | null> {
+    let query: SelectQueryBuilder<MovementEntity> = manager
+      .createQueryBuilder(MovementEntity, 'm')
+      .where('m.originId = :originId', { originId });
+    // SQLite has no row locks: the write transaction already excludes every other writer.
+    if (options.lock && this.engine === 'postgres') query = query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  private async getMovement(
+    manager: EntityManager,
+    originId: number,
+    options: { lock?: boolean } = {},
+  ): Promise<MovementEntity> {
+    const row = await this.selectMovement(manager, originId, options);
+    if (!row) throw new MovementNotFoundError(originId);
+    return row;
+  }
+
+  /** Inserts a new movement; false when Postgres found the originId taken by a concurrent transaction. */
+  private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
+    const insert = manager.createQueryBuilder().insert().into(MovementEntity).values(row);
+    // SQLite: this write transaction excludes every other writer, the select before was enough. (Its
+    // INSERT OR IGNORE would also hide NOT NULL and CHECK failures.)
+    if (this.engine === 'sqlite') {
+      await insert.execute();
+      return true;
+    }
+    const result = await insert.orIgnore().returning('"origin_id"').execute();
+    return Array.isArray(result.raw) && result.raw.length === 1;
+  }
+
+  private async insertHistory(
+    manager: EntityManager,
+    originId: number,
+    from: MovementStatus | null,
+    entries: HistoryEntry[],
+    atMs: number,
+  ): Promise<void> {
+    if (entries.length === 0) return;
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(MovementHistoryEntity)
+      .values(
+        entries.map((entry) => ({
+          originId,
+          fromStatus: from,
+          toStatus: entry.to,
+          atMs,
+          source: entry.source,
+          detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+        })),
+      )
+      .execute();
+  }
+
+  /** An UPDATE of one movement that matches only while `owner` holds an unexpired lease on it. */
+  private fencedUpdate(manager: EntityManager, originId: number, owner: string, nowMs: number) {
+    return manager
+      .createQueryBuilder()
+      .update(MovementEntity)
+      .where('"origin_id" = :originId', { originId })
+      .andWhere('"lease_owner" = :owner', { owner })
+      .andWhere('"lease_expires_at_ms" > :now', { now: nowMs });
+  }
+
+  private leaseRelease(manager: EntityManager, owner: string, nowMs: number) {
+    return manager
+      .createQueryBuilder()
+      .update(MovementEntity)
+      .set({ leaseOwner: null, leaseExpiresAtMs: null, updatedAtMs: nowMs, version: () => '"version" + 1' })
+      .where('"lease_owner" = :owner', { owner });
+  }
+}
+
+function checkDate(value: unknown, field: string): number {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new StoreArgumentError(field, 'date', 'must be a valid Date');
+  }
+  return value.getTime();
+}
+
+function checkPatch(patch: MovementPatch): void {
+  if (typeof patch !== 'object' || patch === null) throw new StoreArgumentError('patch', 'type', 'must be an object');
+  if (patch.status !== undefined && !isMovementStatus(patch.status)) {
+    throw new StoreArgumentError('patch.status', 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+  }
+  for (const field of ['lastAnswerAt', 'nextQueryAt'] as const) {
+    if (patch[field] !== undefined && patch[field] !== null) checkDate(patch[field], `patch.${field}`);
+  }
+}
+
+function checkHistoryEntry(entry: HistoryEntry, field: string): void {
+  if (!isMovementStatus(entry?.to)) {
+    throw new StoreArgumentError(`${field}.to`, 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+  }
+  if (!(HISTORY_SOURCES as readonly unknown[]).includes(entry.source)) {
+    throw new StoreArgumentError(`${field}.source`, 'history_source', `must be one of ${HISTORY_SOURCES.join(', ')}`);
+  }
+}
+
+/** The rules of a movement's life that the store keeps even if a caller forgets them. */
+function checkTransition(row: MovementEntity, status: MovementStatus, update: MovementUpdate): void {
+  const reject = (reason: string) => new MovementUpdateRejectedError(row.originId, reason);
+  const changes = status !== row.status;
+  if (changes && isFinalStatus(row.status)) {
+    throw reject(`${row.status} is final and cannot become ${status} (record an anomaly instead)`);
+  }
+  if (changes && !(update.history ?? []).some((entry) => entry.to === status && entry.source !== 'anomaly')) {
+    throw reject(`the change to ${status} needs a history entry to ${status}`);
+  }
+  const becomesFailed = changes && status === 'FAILED';
+  if (becomesFailed && !update.cancellation) throw reject('FAILED needs its cancellation in the same update');
+  if (!becomesFailed && update.cancellation)
+    throw reject('a cancellation is written only when the status becomes FAILED');
+}
+
+function patchColumns(patch: MovementPatch): Partial<MovementEntity> {
+  const columns: Partial<MovementEntity> = {};
+  if (patch.status !== undefined) columns.status = patch.status;
+  if (patch.bankMovementId !== undefined) columns.bankMovementId = patch.bankMovementId;
+  if (patch.networkId !== undefined) columns.networkId = patch.networkId;
+  if (patch.network !== undefined) columns.network = patch.network;
+  if (patch.postingDatetime !== undefined) columns.postingDatetime = patch.postingDatetime;
+  if (patch.completedDatetime !== undefined) columns.completedDatetime = patch.completedDatetime;
+  if (patch.lastBankAnswer !== undefined) {
+    columns.lastBankAnswer = patch.lastBankAnswer === null ? null : JSON.stringify(patch.lastBankAnswer);
+  }
+  if (patch.lastError !== undefined) columns.lastError = patch.lastError;
+  if (patch.lastAnswerAt !== undefined) columns.lastAnswerAtMs = patch.lastAnswerAt?.getTime() ?? null;
+  if (patch.nextQueryAt !== undefined) columns.nextQueryAtMs = patch.nextQueryAt?.getTime() ?? null;
+  return columns;
+}
+
+function parseCursor(after: unknown): number {
+  if (typeof after !== 'string' || !CURSOR.test(after) || !Number.isSafeInteger(Number(after))) {
+    throw new StoreArgumentError('after', 'cursor', 'must be the nextCursor of a previous page');
+  }
+  return Number(after);
+}

@@ -1,0 +1,73 @@
+import type { DataSource } from 'typeorm';
+import { type Clock, MAX_ORIGIN_ID } from '../domain';
+import { engineOf } from './database-engine';
+import { checkInteger } from './store-arguments';
+import { type Transactions, transactionsFor } from './transactions';
+
+/**
+ * Ids per millisecond of the time floor: `now ms × 1000` stays below 2^53 until the year 2255, and 1000 ids
+ * per millisecond is far more than a bank accepts.
+ */
+export const ORIGIN_IDS_PER_MS = 1000;
+
+/** The most ids one call may take. */
+export const MAX_ORIGIN_ID_BATCH = 1000;
+
+const COUNTER_NAME = 'originId';
+
+// One statement: it creates the counter row or moves it forward, and returns its new value. The first id
+// handed out is the largest of
+//   - the persisted counter (never hands out an id twice while the database keeps its state),
+//   - the highest originId stored + 1 (skips ids the host supplied itself),
+//   - now ms × ORIGIN_IDS_PER_MS (after a restore from an old backup the counter is old, but time has moved
+//     on: ids issued before the restore were below this floor, as long as fewer than ORIGIN_IDS_PER_MS
+//     were allocated per millisecond on average).
+const SQLITE_ALLOCATE = `
+  INSERT INTO "giro_origin_id_counter" ("name", "next_value")
+  VALUES (?, MAX(?, (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + ?)
+  ON CONFLICT ("name") DO UPDATE
+    SET "next_value" = MAX("giro_origin_id_counter"."next_value" + ?, "excluded"."next_value")
+  RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
+
+const POSTGRES_ALLOCATE = `
+  INSERT INTO "giro_origin_id_counter" ("name", "next_value")
+  VALUES ($1, GREATEST($2::bigint, (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + $3::bigint)
+  ON CONFLICT ("name") DO UPDATE
+    SET "next_value" = GREATEST("giro_origin_id_counter"."next_value" + $3::bigint, EXCLUDED."next_value")
+  RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
+
+/**
+ * The source of originIds: strictly increasing, never reused, across restarts, replicas and restores
+ * (see the floor above). Gaps are normal: ids taken by a caller that then died are simply never used.
+ */
+export class OriginIdAllocator {
+  private readonly engine;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly transactions: Transactions = transactionsFor(dataSource),
+  ) {
+    this.engine = engineOf(dataSource);
+  }
+
+  /** `count` consecutive new originIds (1 … MAX_ORIGIN_ID_BATCH), in one statement. */
+  async allocate(count = 1): Promise<number[]> {
+    checkInteger(count, 'count', 1, MAX_ORIGIN_ID_BATCH);
+    const timeFloor = this.clock.now().getTime() * ORIGIN_IDS_PER_MS;
+    const first = await this.transactions.run('write', async (manager) => {
+      // Read back as text: exact even beyond 2^53, where a JS number would round.
+      const rows: { next_value: string }[] =
+        this.engine === 'sqlite'
+          ? await manager.query(SQLITE_ALLOCATE, [COUNTER_NAME, timeFloor, count, count])
+          : await manager.query(POSTGRES_ALLOCATE, [COUNTER_NAME, timeFloor, count]);
+      const next = BigInt(rows[0].next_value);
+      // Checked inside the transaction, so an exhausted range is rolled back and refused every time.
+      if (next - 1n > BigInt(MAX_ORIGIN_ID)) {
+        throw new RangeError(`originIds exhausted: the next ones would exceed ${MAX_ORIGIN_ID} (2^53−1)`);
+      }
+      return Number(next) - count;
+    });
+    return Array.from({ length: count }, (_, index) => first + index);
+  }
+}

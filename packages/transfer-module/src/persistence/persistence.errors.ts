@@ -1,0 +1,45 @@
+/** A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why. */
+export class StoreArgumentError extends RangeError {
+  override readonly name = 'StoreArgumentError';
+
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+    detail: string,
+  ) {
+    super(`${field} ${detail}`);
+  }
+}
+
+/** No movement has this originId. */
+export class MovementNotFoundError extends Error {
+  override readonly name = 'MovementNotFoundError';
+
+  constructor(readonly originId: number) {
+    super(`no movement with originId ${originId}`);
+  }
+}
+
+/** No cancellation for this originId (the movement is unknown or has not FAILED). */
+export class CancellationNotFoundError extends Error {
+  override readonly name = 'CancellationNotFoundError';
+
+  constructor(readonly originId: number) {
+    super(`no cancellation for originId ${originId}`);
+  }
+}
+
+/**
+ * An update that would break a rule of the movement's life (a final status changed, FAILED without its
+ * cancellation, a status change without its history row). A bug in the caller: nothing was written.
+ */
+export class MovementUpdateRejectedError extends Error {
+  override readonly name = 'MovementUpdateRejectedError';
+
+  constructor(
+    readonly originId: number,
+    reason: string,
+  ) {
+    super(`update of originId ${originId} refused: ${reason}`);
+  }
+}

@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { engineOf } from './database-engine';
+import { TRANSFER_MIGRATIONS } from './migrations';
+import { runSqliteExclusive } from './transactions';
+
+/** Key of the Postgres advisory lock held while migrating: "giro" in ASCII. */
+export const MIGRATION_LOCK_KEY = 0x6769726f;
+
+/**
+ * Runs the data source's pending migrations (giro's and, when they share the data source, the host's) and
+ * returns the names of those it ran. On Postgres it holds an advisory lock meanwhile, so replicas that start
+ * together migrate one after the other; the later ones find nothing left to do.
+ */
+export async function runTransferMigrations(dataSource: DataSource): Promise<string[]> {
+  assertTransferMigrationsRegistered(dataSource);
+  if (engineOf(dataSource) === 'sqlite') {
+    return runSqliteExclusive(dataSource, async () => names(await dataSource.runMigrations()));
+  }
+  const lockHolder = dataSource.createQueryRunner();
+  try {
+    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      return names(await dataSource.runMigrations());
+    } finally {
+      await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  } finally {
+    await lockHolder.release();
+  }
+}
+
+function assertTransferMigrationsRegistered(dataSource: DataSource): void {
+  const registered = new Set(dataSource.migrations.map((migration) => migration.name ?? migration.constructor.name));
+  const missing = TRANSFER_MIGRATIONS.map((migration) => migration.name).filter((name) => !registered.has(name));
+  if (missing.length > 0) {
+    throw new Error(
+      `the data source does not list giro's migrations (missing ${missing.join(', ')}): add TRANSFER_MIGRATIONS to its "migrations" option`,
+    );
+  }
+}
+
+const names = (migrations: { name: string }[]) => migrations.map((migration) => migration.name);

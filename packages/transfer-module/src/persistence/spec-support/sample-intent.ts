@@ -1,0 +1,36 @@
+import {
+  completeCbuCvu,
+  completeCuit,
+  type DecimalAmount,
+  intentFingerprint,
+  type TransferIntent,
+  validateTransferIntent,
+} from '../../domain';
+
+// Test data only (imported by specs): a valid SPEC §2.1 request, validated by the domain as the service will.
+
+function cuit(first10: string): string {
+  const value = completeCuit(first10);
+  if (value === undefined) throw new Error(`no CUIT starts with ${first10}`);
+  return value;
+}
+
+const FROM = { address: completeCbuCvu('0170001', '0000000000012'), personId: cuit('3071234567') };
+const TO = { address: completeCbuCvu('0000003', '1000000000042'), personId: cuit('2012345678') };
+
+export function sampleIntent(originId: number, overrides: { amount?: string; description?: string } = {}) {
+  const result = validateTransferIntent({
+    originId,
+    from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },
+    to: { addressType: 'CBU_CVU', address: TO.address, owner: { personIdType: 'CUI', personId: TO.personId } },
+    body: {
+      currencyId: '032',
+      amount: overrides.amount ?? '1234.50',
+      description: overrides.description ?? 'rent',
+      concept: 'ALQ',
+    },
+  });
+  if (!result.ok) throw new Error(`sample intent invalid: ${JSON.stringify(result.violations)}`);
+  const intent = result.intent as TransferIntent;
+  return { intent, fingerprint: intentFingerprint(intent), amount: intent.amount as DecimalAmount };
+}

@@ -1,0 +1,36 @@
+import { explainOriginId } from '../domain';
+import { StoreArgumentError } from './persistence.errors';
+
+// Checks of the values callers hand to the store, so that a bad one fails with its name and rule before
+// anything is written.
+
+export function checkOriginId(value: unknown, field = 'originId'): number {
+  const problem = explainOriginId(value);
+  if (problem !== undefined) throw new StoreArgumentError(field, 'origin_id', problem);
+  return value as number;
+}
+
+export function checkInteger(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new StoreArgumentError(field, 'range', `must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+export const MAX_LEASE_OWNER_LENGTH = 200;
+
+export function checkLeaseOwner(value: unknown, field = 'owner'): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_LEASE_OWNER_LENGTH) {
+    throw new StoreArgumentError(
+      field,
+      'lease_owner',
+      `must be a non-empty string of at most ${MAX_LEASE_OWNER_LENGTH} characters`,
+    );
+  }
+  return value;
+}
+
+/** A lease lasts from 1 ms to one day. */
+export function checkLeaseMs(value: unknown, field = 'leaseMs'): number {
+  return checkInteger(value, field, 1, 86_400_000);
+}

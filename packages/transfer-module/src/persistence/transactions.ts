@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import type { DataSource, EntityManager } from 'typeorm';
+import { AsyncMutex } from './async-mutex';
+import { engineOf } from './database-engine';
+
+/** `write` takes the database's write lock at the start (SQLite `BEGIN IMMEDIATE`); `read` does not. */
+export type TransactionMode = 'read' | 'write';
+
+export interface Transactions {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  run<T>(mode: TransactionMode, work: (manager: EntityManager) => Promise<T>): Promise<T>;
+}
+
+export function transactionsFor(dataSource: DataSource): Transactions {
+  return engineOf(dataSource) === 'sqlite' ? sqliteTransactions(dataSource) : postgresTransactions(dataSource);
+}
+
+function postgresTransactions(dataSource: DataSource): Transactions {
+  return { run: (_mode, work) => dataSource.transaction(work) };
+}
+
+// better-sqlite3 gives a DataSource ONE connection, shared by every query runner: a statement issued while
+// another task's transaction is open would silently join it. So every giro transaction on SQLite holds an
+// in-process lock from BEGIN to COMMIT. The lock is shared by all DataSources of the same file in this
+// process: the driver is synchronous, so a second connection waiting on the file's write lock (busy_timeout)
+// would block the very thread that must finish the first transaction. Other processes are kept out by
+// SQLite's own lock, which BEGIN IMMEDIATE takes up front (a deferred transaction that later upgrades to a
+// writer can fail with SQLITE_BUSY instead of waiting).
+const fileLocks = new Map<string, AsyncMutex>();
+const memoryLocks = new WeakMap<DataSource, AsyncMutex>();
+
+function sqliteLockFor(dataSource: DataSource): AsyncMutex {
+  const database = String(dataSource.options.database);
+  if (database === ':memory:') {
+    const lock = memoryLocks.get(dataSource) ?? new AsyncMutex();
+    memoryLocks.set(dataSource, lock);
+    return lock;
+  }
+  const key = resolve(database);
+  const lock = fileLocks.get(key) ?? new AsyncMutex();
+  fileLocks.set(key, lock);
+  return lock;
+}
+
+/**
+ * Runs `work` while no giro transaction is open on this SQLite file in this process (for statements TypeORM
+ * issues itself, such as migrations).
+ */
+export function runSqliteExclusive<T>(dataSource: DataSource, work: () => Promise<T>): Promise<T> {
+  return sqliteLockFor(dataSource).runExclusive(work);
+}
+
+function sqliteTransactions(dataSource: DataSource): Transactions {
+  const lock = sqliteLockFor(dataSource);
+  return {
+    run: (mode, work) =>
+      lock.runExclusive(async () => {
+        // TypeORM's own startTransaction() would issue a deferred BEGIN; this is why the statements are
+        // written here. Inside `work`, use query builders and raw queries, not `save()`, which would try to
+        // open a transaction of its own on the same connection.
+        const runner = dataSource.createQueryRunner();
+        await runner.query(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+        try {
+          const result = await work(runner.manager);
+          await runner.query('COMMIT');
+          return result;
+        } catch (error) {
+          // Some errors (a full disk, an I/O error) make SQLite roll back by itself, and then ROLLBACK
+          // fails with "no transaction is active": the original error is the one worth reporting.
+          await runner.query('ROLLBACK').catch(() => undefined);
+          throw error;
+        }
+      }),
+  };
+}
