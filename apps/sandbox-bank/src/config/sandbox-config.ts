@@ -1,0 +1,188 @@
+import type { Violation } from '@giro/transfer-module';
+
+/** How a repeated originId on transfer-request is answered (it is never processed again either way). */
+export const DUPLICATE_MODES = ['return-existing', 'conflict'] as const;
+export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
+
+/** How long a movement stays in each non-final state. Snapshotted per movement at creation. */
+export interface ScenarioTimings {
+  /** CREATED → IN_PROGRESS. */
+  createdMs: number;
+  /** IN_PROGRESS → COMPLETED (or FAILED, or DELAYED). */
+  inProgressMs: number;
+  /** DELAYED → COMPLETED, for the `[delay]` scenario. */
+  delayedMs: number;
+}
+
+/** SPEC §3 polling rules the sandbox audits lookups against (`pollsTooEarly`). */
+export interface PollingRules {
+  /** After an answer reporting CREATED or IN_PROGRESS, the next lookup must wait at least this long. */
+  minIntervalMs: number;
+  /** After an answer reporting DELAYED, the next lookup must wait strictly longer than this. */
+  delayedMinIntervalMs: number;
+}
+
+/** Faults injected into the two API endpoints; each rate is a probability per request, their sum ≤ 1. */
+export interface FaultSettings {
+  /** Added before every API answer (real time, not the injected clock). */
+  latencyMs: number;
+  /** 500, not processed. */
+  serverErrorRate: number;
+  /** Connection destroyed before processing. */
+  resetBeforeRate: number;
+  /** Processed, then the connection is destroyed instead of answering. */
+  resetAfterRate: number;
+  /** Never answered (until the client gives up), not processed. */
+  hangRate: number;
+  /** Processed, answered 200 with a truncated JSON body. */
+  malformedRate: number;
+  /** 429 with `Retry-After`, not processed. */
+  rateLimitRate: number;
+  retryAfterSeconds: number;
+}
+
+/** Everything that can change at run time (`configure`, `POST /__sandbox/config`). */
+export interface SandboxConfig {
+  timings: ScenarioTimings;
+  /** A lookup sooner than this after creation answers 404 (not registered yet). */
+  registrationLagMs: number;
+  duplicateMode: DuplicateMode;
+  polling: PollingRules;
+  faults: FaultSettings;
+  /** Seed of the fault PRNG; setting it restarts the sequence. */
+  seed: number;
+}
+
+export type SandboxConfigPatch = {
+  [K in keyof SandboxConfig]?: SandboxConfig[K] extends object ? Partial<SandboxConfig[K]> : SandboxConfig[K];
+};
+
+/** Defaults: a movement completes 8 s after creation; `[delay]` adds 15 minutes; SPEC §3 polling; no faults. */
+export const DEFAULT_SANDBOX_CONFIG: Readonly<SandboxConfig> = Object.freeze({
+  timings: Object.freeze({ createdMs: 2_000, inProgressMs: 6_000, delayedMs: 900_000 }),
+  registrationLagMs: 0,
+  duplicateMode: 'return-existing',
+  polling: Object.freeze({ minIntervalMs: 5_000, delayedMinIntervalMs: 600_000 }),
+  faults: Object.freeze({
+    latencyMs: 0,
+    serverErrorRate: 0,
+    resetBeforeRate: 0,
+    resetAfterRate: 0,
+    hangRate: 0,
+    malformedRate: 0,
+    rateLimitRate: 0,
+    retryAfterSeconds: 1,
+  }),
+  seed: 1,
+});
+
+type FieldRule = 'duration' | 'rate' | 'positive-seconds' | 'seed' | 'duplicate-mode';
+
+const GROUPS = {
+  timings: { createdMs: 'duration', inProgressMs: 'duration', delayedMs: 'duration' },
+  polling: { minIntervalMs: 'duration', delayedMinIntervalMs: 'duration' },
+  faults: {
+    latencyMs: 'duration',
+    serverErrorRate: 'rate',
+    resetBeforeRate: 'rate',
+    resetAfterRate: 'rate',
+    hangRate: 'rate',
+    malformedRate: 'rate',
+    rateLimitRate: 'rate',
+    retryAfterSeconds: 'positive-seconds',
+  },
+} as const satisfies Record<string, Record<string, FieldRule>>;
+
+const SCALARS = {
+  registrationLagMs: 'duration',
+  duplicateMode: 'duplicate-mode',
+  seed: 'seed',
+} as const satisfies Record<string, FieldRule>;
+
+const MAX_DURATION_MS = 365 * 86_400_000;
+
+function explainValue(rule: FieldRule, value: unknown): string | undefined {
+  switch (rule) {
+    case 'duration':
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_DURATION_MS
+        ? undefined
+        : `must be an integer number of milliseconds between 0 and ${MAX_DURATION_MS}`;
+    case 'rate':
+      return typeof value === 'number' && value >= 0 && value <= 1 ? undefined : 'must be a number between 0 and 1';
+    case 'positive-seconds':
+      return Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 86_400
+        ? undefined
+        : 'must be an integer number of seconds between 1 and 86400';
+    case 'seed':
+      return Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 0xffff_ffff
+        ? undefined
+        : 'must be an integer between 0 and 4294967295';
+    case 'duplicate-mode':
+      return (DUPLICATE_MODES as readonly unknown[]).includes(value)
+        ? undefined
+        : `must be one of ${DUPLICATE_MODES.join(', ')}`;
+  }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export type ConfigPatchResult = { ok: true; config: SandboxConfig } | { ok: false; violations: Violation[] };
+
+/**
+ * `current` with `patch` applied, or every violation (field, rule, why) when the patch is not valid;
+ * `current` is never modified.
+ */
+export function applyConfigPatch(current: SandboxConfig, patch: unknown): ConfigPatchResult {
+  if (!isPlainObject(patch)) {
+    return { ok: false, violations: [{ field: '', rule: 'type', message: 'the configuration must be a JSON object' }] };
+  }
+  const violations: Violation[] = [];
+  const next = structuredClone(current) as unknown as Record<string, Record<string, unknown> | unknown>;
+
+  for (const [key, value] of Object.entries(patch)) {
+    if (key in GROUPS) {
+      const rules = GROUPS[key as keyof typeof GROUPS] as Record<string, FieldRule>;
+      if (!isPlainObject(value)) {
+        violations.push({ field: key, rule: 'type', message: `${key} must be an object` });
+        continue;
+      }
+      for (const [field, fieldValue] of Object.entries(value)) {
+        const rule = rules[field];
+        const problem = rule ? explainValue(rule, fieldValue) : `is not a known field of ${key}`;
+        if (problem)
+          violations.push({ field: `${key}.${field}`, rule: rule ?? 'unknown', message: `${key}.${field} ${problem}` });
+        else (next[key] as Record<string, unknown>)[field] = fieldValue;
+      }
+    } else if (key in SCALARS) {
+      const rule = SCALARS[key as keyof typeof SCALARS];
+      const problem = explainValue(rule, value);
+      if (problem) violations.push({ field: key, rule, message: `${key} ${problem}` });
+      else next[key] = value;
+    } else {
+      violations.push({ field: key, rule: 'unknown', message: `${key} is not a sandbox setting` });
+    }
+  }
+
+  const config = next as unknown as SandboxConfig;
+  const rateSum = faultRateSum(config.faults);
+  if (rateSum > 1 + 1e-9) {
+    violations.push({
+      field: 'faults',
+      rule: 'rate-sum',
+      message: `the fault rates add up to ${rateSum}, they must add up to at most 1`,
+    });
+  }
+  return violations.length ? { ok: false, violations } : { ok: true, config };
+}
+
+function faultRateSum(faults: FaultSettings): number {
+  return (
+    faults.serverErrorRate +
+    faults.resetBeforeRate +
+    faults.resetAfterRate +
+    faults.hangRate +
+    faults.malformedRate +
+    faults.rateLimitRate
+  );
+}

@@ -1,0 +1,36 @@
+import { BANK_STATUSES, type BankStatus } from '@giro/transfer-module';
+import { type AnswerFault, FAULT_KINDS } from '../faults/fault-decision';
+
+/** What a lookup was answered: the movement's status, or not found (not registered yet). */
+export type LookupAnswer = BankStatus | 'NOT_FOUND';
+
+export interface LookupRecord {
+  at: string;
+  answered: LookupAnswer;
+  /** Set when the answer never reached the client intact. */
+  fault?: AnswerFault;
+}
+
+const ANSWERS: readonly LookupAnswer[] = [...BANK_STATUSES, 'NOT_FOUND'];
+const FAULT_FACTOR = 16;
+
+/**
+ * Lookups are stored as flat number pairs `[atMs, code]` rather than objects: a benchmark may record
+ * millions. `code` packs the answer (index in ANSWERS) and the fault (index in FAULT_KINDS + 1).
+ */
+export function appendLookup(log: number[], atMs: number, answered: LookupAnswer, fault?: AnswerFault): void {
+  const faultCode = fault === undefined ? 0 : FAULT_KINDS.indexOf(fault) + 1;
+  log.push(atMs, ANSWERS.indexOf(answered) + FAULT_FACTOR * faultCode);
+}
+
+export function readLookups(log: readonly number[]): LookupRecord[] {
+  const records: LookupRecord[] = [];
+  for (let i = 0; i < log.length; i += 2) {
+    const code = log[i + 1];
+    const record: LookupRecord = { at: new Date(log[i]).toISOString(), answered: ANSWERS[code % FAULT_FACTOR] };
+    const faultCode = Math.floor(code / FAULT_FACTOR);
+    if (faultCode > 0) record.fault = FAULT_KINDS[faultCode - 1] as AnswerFault;
+    records.push(record);
+  }
+  return records;
+}
