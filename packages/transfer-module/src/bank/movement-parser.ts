@@ -1,0 +1,145 @@
+import { amountFromWire, BANK_STATUSES, explainOriginId, isBankStatus, type Violation } from '../domain';
+import type { BankCounterparty, BankMovement } from './bank-movement';
+import { parseBankTimestamp } from './bank-timestamp';
+import { isRecord } from './json-value';
+
+/** What the answer must agree with: the originId or networkId the request was about. */
+export interface MovementExpectation {
+  originId?: number;
+  networkId?: string;
+}
+
+export type ParseMovementResult = { ok: true; movement: BankMovement } | { ok: false; problems: Violation[] };
+
+const MAX_QUOTED_LENGTH = 60;
+
+/**
+ * Reads a SPEC §2.2 movement tolerantly. The answer is refused (a malformed answer, never final) when
+ * what identifies the movement or its money is missing or wrong: `status` (one of the five states),
+ * `id`, `details.originId`, `details.networkId` (including a mismatch with the request) and
+ * `details.amount`. Other fields are informational: when unusable they become `issues` and stay in `raw`.
+ */
+export function parseMovement(answer: unknown, expected: MovementExpectation = {}): ParseMovementResult {
+  if (!isRecord(answer)) return { ok: false, problems: [problem('', 'type', 'the answer is not a JSON object')] };
+  const problems: Violation[] = [];
+  const issues: Violation[] = [];
+
+  const { status } = answer;
+  if (status === undefined || status === null) problems.push(problem('status', 'required', 'status is missing'));
+  else if (!isBankStatus(status)) {
+    problems.push(problem('status', 'status', `status ${quote(status)} is not one of ${BANK_STATUSES.join(', ')}`));
+  }
+
+  const id = identifier(answer.id, 'id', problems);
+  const details = isRecord(answer.details) ? answer.details : {};
+  if (answer.details !== undefined && answer.details !== null && !isRecord(answer.details)) {
+    problems.push(problem('details', 'type', 'details is not an object'));
+  }
+
+  let originId: number | undefined;
+  if (details.originId !== undefined && details.originId !== null) {
+    const why = explainOriginId(details.originId);
+    if (why) problems.push(problem('details.originId', 'origin_id', `details.originId ${why}`));
+    else if (expected.originId !== undefined && details.originId !== expected.originId) {
+      problems.push(
+        problem(
+          'details.originId',
+          'mismatch',
+          `details.originId ${details.originId} is not the requested ${expected.originId}`,
+        ),
+      );
+    } else originId = details.originId as number;
+  }
+
+  const networkId = identifier(details.networkId, 'details.networkId', problems);
+  if (networkId !== undefined && expected.networkId !== undefined && networkId !== expected.networkId) {
+    problems.push(problem('details.networkId', 'mismatch', 'details.networkId is not the requested one'));
+  }
+
+  let amount: BankMovement['amount'];
+  if (details.amount !== undefined && details.amount !== null) {
+    amount = amountFromWire(details.amount);
+    if (amount === undefined) {
+      problems.push(problem('details.amount', 'amount', `details.amount ${quote(details.amount)} is not an amount`));
+    }
+  }
+
+  if (problems.length > 0 || !isBankStatus(status)) return { ok: false, problems };
+
+  const movement: BankMovement = { status, issues, raw: answer };
+  if (id !== undefined) movement.id = id;
+  if (originId !== undefined) movement.originId = originId;
+  if (networkId !== undefined) movement.networkId = networkId;
+  if (amount !== undefined) movement.amount = amount;
+  assignText(movement, 'network', details.network, 'details.network', issues);
+  assignText(movement, 'type', details.type, 'details.type', issues);
+  assignText(movement, 'amountCurrency', details.amountCurrency, 'details.amountCurrency', issues);
+  assignText(movement, 'motiveCode', details.motiveCode, 'details.motiveCode', issues);
+  assignText(movement, 'message', details.message, 'details.message', issues);
+  assignTimestamp(movement, 'postingDatetime', details.postingDatetime, 'details.postingDatetime', issues);
+  assignTimestamp(movement, 'completedDatetime', details.completedDatetime, 'details.completedDatetime', issues);
+  const counterparty = parseCounterparty(answer.counterparty, issues);
+  if (counterparty) movement.counterparty = counterparty;
+  return { ok: true, movement };
+}
+
+function identifier(value: unknown, field: string, problems: Violation[]): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string' && value.trim() !== '') return value;
+  problems.push(problem(field, 'type', `${field} ${quote(value)} is not a non-empty string`));
+  return undefined;
+}
+
+type TextField = 'network' | 'type' | 'amountCurrency' | 'motiveCode' | 'message';
+
+function assignText(movement: BankMovement, key: TextField, value: unknown, field: string, issues: Violation[]): void {
+  if (value === undefined || value === null) return;
+  if (typeof value === 'string') movement[key] = value;
+  else issues.push(problem(field, 'type', `${field} is not a string`));
+}
+
+function assignTimestamp(
+  movement: BankMovement,
+  key: 'postingDatetime' | 'completedDatetime',
+  value: unknown,
+  field: string,
+  issues: Violation[],
+): void {
+  if (value === undefined || value === null) return;
+  const instant = typeof value === 'string' ? parseBankTimestamp(value) : undefined;
+  if (instant) movement[key] = instant;
+  else issues.push(problem(field, 'timestamp', `${field} ${quote(value)} is not a YYYY-MM-DDThh:mm:ssZ timestamp`));
+}
+
+function parseCounterparty(value: unknown, issues: Violation[]): BankCounterparty | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    issues.push(problem('counterparty', 'type', 'counterparty is not an object'));
+    return undefined;
+  }
+  const routing = isRecord(value.accountRouting) ? value.accountRouting : {};
+  const counterparty: BankCounterparty = {};
+  const fields: [keyof BankCounterparty, unknown, string][] = [
+    ['personId', value.personId, 'counterparty.personId'],
+    ['personIdType', value.personIdType, 'counterparty.personIdType'],
+    ['personName', value.personName, 'counterparty.personName'],
+    ['addressType', routing.addressType, 'counterparty.accountRouting.addressType'],
+    ['address', routing.address, 'counterparty.accountRouting.address'],
+  ];
+  for (const [key, fieldValue, field] of fields) {
+    if (fieldValue === undefined || fieldValue === null) continue;
+    if (typeof fieldValue === 'string') counterparty[key] = fieldValue;
+    else issues.push(problem(field, 'type', `${field} is not a string`));
+  }
+  return counterparty;
+}
+
+function problem(field: string, rule: string, message: string): Violation {
+  return { field, rule, message };
+}
+
+/** A value from the answer, for a message: JSON, cut short. */
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > MAX_QUOTED_LENGTH ? `${text.slice(0, MAX_QUOTED_LENGTH - 1)}…` : text;
+}
