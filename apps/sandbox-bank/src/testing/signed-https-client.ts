@@ -42,6 +42,7 @@ export interface PostOptions {
   signedBody?: string;
   /** Sent as is instead of JSON.stringify(body). */
   rawBody?: string;
+  /** Set last: they replace the computed ones. */
   headers?: Record<string, string>;
   /** Gives up (rejects) after this long. */
   timeoutMs?: number;
@@ -77,7 +78,7 @@ export class SignedHttpsClient {
   /** A signed API request (token + HMAC unless told otherwise). */
   post(path: string, body: unknown, options: PostOptions = {}): Promise<TestResponse> {
     const text = options.rawBody ?? JSON.stringify(body);
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...options.headers };
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
     const token = options.token === undefined ? this.auth.token : options.token;
     if (token !== null) headers.authorization = `${this.auth.scheme ?? 'Bearer'} ${token}`;
     if (options.sign !== false) {
@@ -92,7 +93,7 @@ export class SignedHttpsClient {
         algorithm: options.algorithm ?? this.auth.algorithm,
       });
     }
-    return this.send('POST', path, text, headers, options.timeoutMs);
+    return this.send('POST', path, text, { ...headers, ...options.headers }, options.timeoutMs);
   }
 
   /** An unsigned request (control surface, OAuth). */

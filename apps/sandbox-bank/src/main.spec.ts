@@ -1,0 +1,61 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ManualClock } from '@giro/transfer-module';
+import { distScript, type RunningProcess, startNode, waitForEvent } from './testing/child-process';
+import { SignedHttpsClient } from './testing/signed-https-client';
+import { TRANSFER_PATH, transferRequest } from './testing/test-sandbox';
+
+describe('pnpm sandbox (dist/main.js as a child process)', () => {
+  let cwd: string;
+  let running: RunningProcess | undefined;
+  beforeEach(() => {
+    cwd = mkdtempSync(join(tmpdir(), 'giro-sandbox-'));
+  });
+  afterEach(async () => {
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exit;
+    }
+    running = undefined;
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('makes certificates, serves the bank with the env credentials, prints no secret, and stops on SIGTERM', async () => {
+    running = startNode(distScript('main.js'), {
+      cwd,
+      env: { SANDBOX_PORT: '0', SANDBOX_TOKEN: 'child-token-value', SANDBOX_HMAC_SECRET: 'child-hmac-value' },
+    });
+    const ready = await waitForEvent(running, 'sandbox-bank-ready');
+    expect(ready.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(statSync(join(cwd, 'certs', 'client-key.pem')).mode & 0o777).toBe(0o600);
+
+    const pem = (name: string) => readFileSync(join(cwd, 'certs', name), 'utf8');
+    const client = new SignedHttpsClient(
+      String(ready.url),
+      { ca: pem('ca.pem'), cert: pem('client.pem'), key: pem('client-key.pem') },
+      { token: 'child-token-value', hmacSecret: 'child-hmac-value' },
+      new ManualClock(Date.now()),
+    );
+    const created = await client.post(TRANSFER_PATH, transferRequest(801));
+    expect(created.status).toBe(200);
+    expect(created.json.status).toBe('CREATED');
+    expect((await client.post(TRANSFER_PATH, transferRequest(802), { token: 'sandbox-token' })).status).toBe(401);
+
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toEqual({ code: 0, signal: null });
+    expect(running.output()).toContain('SANDBOX_TOKEN (set)');
+    expect(running.output()).not.toMatch(/child-token-value|child-hmac-value|sandbox-secret/);
+  });
+
+  it('refuses a bad environment, naming the variable and the rule, and exits 1', async () => {
+    running = startNode(distScript('main.js'), {
+      cwd,
+      env: { SANDBOX_PORT: 'eighty', SANDBOX_FAULTS: '{"hangRate": 2}', SANDBOX_CLIENT_SECRET: '' },
+    });
+    expect((await running.exit).code).toBe(1);
+    expect(running.output()).toContain('SANDBOX_PORT must be an integer between 0 and 65535');
+    expect(running.output()).toContain('SANDBOX_FAULTS: faults.hangRate must be a number between 0 and 1');
+    expect(running.output()).toContain('SANDBOX_CLIENT_SECRET must not be empty');
+  });
+});
