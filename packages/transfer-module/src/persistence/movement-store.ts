@@ -322,7 +322,13 @@ export class MovementStore {
           acknowledgedAtMs: null,
         };
         // The primary key refuses a second cancellation: the whole update then rolls back.
-        await manager.createQueryBuilder().insert().into(CancellationEntity).values(entity).execute();
+        await manager
+          .createQueryBuilder()
+          .insert()
+          .into(CancellationEntity)
+          .values(entity)
+          .updateEntity(false)
+          .execute();
         cancellation = toCancellationRecord(entity);
       }
       return { applied: true, movement: toMovementRecord(await this.getMovement(manager, originId)), cancellation };
@@ -485,7 +491,7 @@ export class MovementStore {
 
   /** Inserts a new movement; false when Postgres found the originId taken by a concurrent transaction. */
   private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
-    const insert = manager.createQueryBuilder().insert().into(MovementEntity).values(row);
+    const insert = manager.createQueryBuilder().insert().into(MovementEntity).values(row).updateEntity(false);
     // SQLite: this write transaction excludes every other writer, the select before was enough. (Its
     // INSERT OR IGNORE would also hide NOT NULL and CHECK failures.)
     if (this.engine === 'sqlite') {
@@ -518,6 +524,7 @@ export class MovementStore {
           detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
         })),
       )
+      .updateEntity(false)
       .execute();
   }
 

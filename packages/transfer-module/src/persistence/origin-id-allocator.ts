@@ -22,11 +22,12 @@ const COUNTER_NAME = 'originId';
 //   - now ms × ORIGIN_IDS_PER_MS (after a restore from an old backup the counter is old, but time has moved
 //     on: ids issued before the restore were below this floor, as long as fewer than ORIGIN_IDS_PER_MS
 //     were allocated per millisecond on average).
+// better-sqlite3 binds JS numbers as REAL: the casts keep the arithmetic in exact 64-bit integers.
 const SQLITE_ALLOCATE = `
   INSERT INTO "giro_origin_id_counter" ("name", "next_value")
-  VALUES (?, MAX(?, (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + ?)
+  VALUES (?, MAX(CAST(? AS INTEGER), (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + CAST(? AS INTEGER))
   ON CONFLICT ("name") DO UPDATE
-    SET "next_value" = MAX("giro_origin_id_counter"."next_value" + ?, "excluded"."next_value")
+    SET "next_value" = MAX("giro_origin_id_counter"."next_value" + CAST(? AS INTEGER), "excluded"."next_value")
   RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
 
 const POSTGRES_ALLOCATE = `

@@ -25,8 +25,13 @@ export interface TestEngine {
 }
 
 export function describeEachEngine(title: string, suite: (engine: TestEngine) => void): void {
-  describe(`${title} (SQLite)`, () => suite(trackedEngine('sqlite')));
+  describeOnSqlite(title, suite);
   describeWithPostgres(`${title} (Postgres)`, () => suite(trackedEngine('postgres')));
+}
+
+/** For what only SQLite has (its pragmas, its file lock). */
+export function describeOnSqlite(title: string, suite: (engine: TestEngine) => void): void {
+  describe(`${title} (SQLite)`, () => suite(trackedEngine('sqlite')));
 }
 
 /** An engine whose databases and connections are cleaned up after each test (call inside describe). */

@@ -1,0 +1,121 @@
+import { MAX_ORIGIN_ID, ManualClock } from '../domain';
+import { MovementStore } from './movement-store';
+import { MAX_ORIGIN_ID_BATCH, ORIGIN_IDS_PER_MS, OriginIdAllocator } from './origin-id-allocator';
+import { StoreArgumentError } from './persistence.errors';
+import { sampleIntent } from './spec-support/sample-intent';
+import { describeEachEngine } from './spec-support/test-engines';
+
+const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+const isStrictlyIncreasing = (ids: number[]) => ids.every((id, index) => index === 0 || id > ids[index - 1]);
+
+describeEachEngine('OriginIdAllocator', (engine) => {
+  it('hands out consecutive, strictly increasing ids at or above the time floor', async () => {
+    const clock = new ManualClock(T0);
+    const allocator = new OriginIdAllocator(await (await engine.createDatabase()).connectMigrated(), clock);
+    const first = await allocator.allocate(3);
+    const second = await allocator.allocate(2);
+    const third = await allocator.allocate();
+    expect(first[0]).toBe(T0 * ORIGIN_IDS_PER_MS);
+    expect([...first, ...second, ...third]).toEqual([0, 1, 2, 3, 4, 5].map((step) => first[0] + step));
+  });
+
+  it('follows the clock forward, and never goes back when the clock does', async () => {
+    const clock = new ManualClock(T0);
+    const allocator = new OriginIdAllocator(await (await engine.createDatabase()).connectMigrated(), clock);
+    const [early] = await allocator.allocate();
+    clock.advance(60_000);
+    const [later] = await allocator.allocate();
+    clock.set(T0 - 3_600_000);
+    const [afterClockWentBack] = await allocator.allocate();
+    expect(later).toBe((T0 + 60_000) * ORIGIN_IDS_PER_MS);
+    expect(afterClockWentBack).toBe(later + 1);
+    expect(early).toBeLessThan(later);
+  });
+
+  it('stays monotonic across a reopen of the database', async () => {
+    const clock = new ManualClock(T0);
+    const database = await engine.createDatabase();
+    const before = await new OriginIdAllocator(await database.connectMigrated(), clock).allocate(5);
+    const reopened = await database.connect();
+    const after = await new OriginIdAllocator(reopened, clock).allocate(5);
+    expect(isStrictlyIncreasing([...before, ...after])).toBe(true);
+  });
+
+  it('skips past an originId the host supplied', async () => {
+    const clock = new ManualClock(T0);
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const allocator = new OriginIdAllocator(dataSource, clock);
+    const [mine] = await allocator.allocate();
+    const hostId = mine + 10_000;
+    const { intent, fingerprint } = sampleIntent(hostId);
+    await new MovementStore(dataSource, clock).recordIntent(intent, fingerprint, { sendNow: false });
+    expect(await allocator.allocate(2)).toEqual([hostId + 1, hostId + 2]);
+  });
+
+  it('stays above every id issued after a restore that lost the counter', async () => {
+    const clock = new ManualClock(T0);
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const allocator = new OriginIdAllocator(dataSource, clock);
+    const issued = await allocator.allocate(MAX_ORIGIN_ID_BATCH); // more than one millisecond's worth
+    await dataSource.query('DELETE FROM "giro_origin_id_counter"'); // the backup predates the counter row
+    clock.advance(2); // a restore takes time
+    const [next] = await allocator.allocate();
+    expect(next).toBeGreaterThan(Math.max(...issued));
+  });
+
+  it('stays above stored movements after the counter was rolled back, even if the clock did not move', async () => {
+    const clock = new ManualClock(T0);
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const allocator = new OriginIdAllocator(dataSource, clock);
+    const store = new MovementStore(dataSource, clock);
+    const issued = await allocator.allocate(3);
+    for (const originId of issued) {
+      const { intent, fingerprint } = sampleIntent(originId);
+      await store.recordIntent(intent, fingerprint, { sendNow: false });
+    }
+    await dataSource.query('UPDATE "giro_origin_id_counter" SET "next_value" = 1');
+    const [next] = await allocator.allocate();
+    expect(next).toBe(Math.max(...issued) + 1);
+  });
+
+  it('never hands out the same id to concurrent callers on two connections', async () => {
+    const clock = new ManualClock(T0);
+    const database = await engine.createDatabase();
+    const allocators = [
+      new OriginIdAllocator(await database.connectMigrated(), clock),
+      new OriginIdAllocator(await database.connect(), clock),
+    ];
+    const batches = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => allocators[index % 2].allocate(1 + (index % 3))),
+    );
+    const all = batches.flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toHaveLength(batches.reduce((sum, batch) => sum + batch.length, 0));
+  });
+
+  it('refuses a count outside 1…MAX_ORIGIN_ID_BATCH, naming it', async () => {
+    const allocator = new OriginIdAllocator(
+      await (await engine.createDatabase()).connectMigrated(),
+      new ManualClock(T0),
+    );
+    for (const count of [0, MAX_ORIGIN_ID_BATCH + 1, 1.5]) {
+      await expect(allocator.allocate(count)).rejects.toMatchObject({
+        constructor: StoreArgumentError,
+        field: 'count',
+        rule: 'range',
+      });
+    }
+  });
+
+  it('refuses to go beyond 2^53−1, and changes nothing', async () => {
+    const clock = new ManualClock(T0);
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const { intent, fingerprint } = sampleIntent(MAX_ORIGIN_ID - 1);
+    await new MovementStore(dataSource, clock).recordIntent(intent, fingerprint, { sendNow: false });
+    const allocator = new OriginIdAllocator(dataSource, clock);
+    await expect(allocator.allocate(2)).rejects.toThrow(/exhausted/);
+    expect(await allocator.allocate(1)).toEqual([MAX_ORIGIN_ID]);
+    await expect(allocator.allocate(1)).rejects.toThrow(/exhausted/);
+  });
+});
