@@ -1,0 +1,120 @@
+import fc from 'fast-check';
+import { BANK_STATUSES } from '../domain';
+import { parseMovement } from './movement-parser';
+import { movementAnswer } from './testing/bank-fixtures';
+
+describe('parseMovement', () => {
+  it('reads a SPEC §2.2 movement, keeping the whole answer (unknown fields too) in raw', () => {
+    const answer = {
+      ...movementAnswer(1001, 'COMPLETED', { completedDatetime: '2024-05-02T13:46:00Z' }),
+      novelty: { a: 1 },
+    };
+
+    const result = parseMovement(answer, { originId: 1001 });
+
+    expect(result).toEqual({
+      ok: true,
+      movement: {
+        status: 'COMPLETED',
+        id: 'mov-1001',
+        originId: 1001,
+        networkId: 'net-1001',
+        network: 'COELSA',
+        type: 'DEBIT_TRANSFER_SENT_CVU',
+        amount: '1234.50',
+        amountCurrency: '032',
+        motiveCode: 'ALQ',
+        message: 'rent',
+        postingDatetime: new Date('2024-05-02T13:45:10Z'),
+        completedDatetime: new Date('2024-05-02T13:46:00Z'),
+        counterparty: {
+          personId: '27123456780',
+          personIdType: 'CUI',
+          personName: 'Ana Pérez',
+          addressType: 'CBU_CVU',
+          address: '2850590940090418135201',
+        },
+        issues: [],
+        raw: answer,
+      },
+    });
+  });
+
+  it('accepts a bare movement: only the status is required; null counts as absent', () => {
+    const result = parseMovement({ status: 'CREATED', id: null, details: null });
+
+    expect(result).toEqual({
+      ok: true,
+      movement: { status: 'CREATED', issues: [], raw: { status: 'CREATED', id: null, details: null } },
+    });
+  });
+
+  it('flags an unusable timestamp or informational field as an issue and keeps it in raw', () => {
+    const answer = movementAnswer(5, 'IN_PROGRESS', { postingDatetime: '02/05/2024 13:45', type: 7 });
+    answer.counterparty.personName = 42 as never;
+
+    const result = parseMovement(answer);
+
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.movement.postingDatetime).toBeUndefined();
+    expect(result.movement.type).toBeUndefined();
+    expect(result.movement.counterparty?.personName).toBeUndefined();
+    expect(result.movement.issues.map((issue) => [issue.field, issue.rule])).toEqual([
+      ['details.type', 'type'],
+      ['details.postingDatetime', 'timestamp'],
+      ['counterparty.personName', 'type'],
+    ]);
+    expect((result.movement.raw.details as Record<string, unknown>).postingDatetime).toBe('02/05/2024 13:45');
+  });
+
+  it.each<[string, unknown, string[]]>([
+    ['not an object', 'COMPLETED', ['']],
+    ['no status', { id: 'x' }, ['status']],
+    ['an unknown status', { status: 'SETTLED' }, ['status']],
+    ['a lower-case status', { status: 'completed' }, ['status']],
+    ['a numeric id', { status: 'COMPLETED', id: 7 }, ['id']],
+    ['details not an object', { status: 'COMPLETED', details: 'x' }, ['details']],
+    ['a fractional originId', movementAnswer(1.5, 'COMPLETED'), ['details.originId']],
+    ['another originId', movementAnswer(1002, 'COMPLETED'), ['details.originId']],
+    ['an empty networkId', movementAnswer(1001, 'FAILED', { networkId: '' }), ['details.networkId']],
+    ['a negative amount', movementAnswer(1001, 'COMPLETED', { amount: -5 }), ['details.amount']],
+    [
+      'several problems',
+      { status: 'DONE', details: { originId: 'x', amount: 'lots' } },
+      ['status', 'details.originId', 'details.amount'],
+    ],
+  ])('refuses %s', (_label, answer, fields) => {
+    const result = parseMovement(answer, { originId: 1001 });
+
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((problem) => problem.field)).toEqual(fields);
+  });
+
+  it('never throws, and accepts only a known status, unchanged (a bad answer is never made final)', () => {
+    const status = fc.oneof(fc.constantFrom(...BANK_STATUSES), fc.string(), fc.anything());
+    const answer = fc.oneof(
+      fc.anything(),
+      fc.record(
+        { status, id: fc.anything(), details: fc.oneof(fc.anything(), fc.dictionary(fc.string(), fc.anything())) },
+        { requiredKeys: [] },
+      ),
+      fc.record({
+        status,
+        details: fc.record({ originId: fc.anything(), amount: fc.anything(), postingDatetime: fc.anything() }),
+      }),
+    );
+    fc.assert(
+      fc.property(answer, (value) => {
+        const result = parseMovement(value);
+        if (result.ok) {
+          expect(BANK_STATUSES).toContain(result.movement.status);
+          expect(result.movement.status).toBe((value as { status: unknown }).status);
+        } else {
+          expect(result.problems.length).toBeGreaterThan(0);
+        }
+      }),
+    );
+  });
+});
