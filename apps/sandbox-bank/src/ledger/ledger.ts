@@ -6,6 +6,7 @@ import type { Counters } from './counters';
 import { appendLookup, type LookupAnswer, type LookupRecord, readLookups } from './lookup-log';
 import { type AcceptedTransfer, type AnswerFate, Movement } from './movement';
 import { type Outcome, scenarioName } from './scenario';
+import { StringPool } from './string-pool';
 
 /** The identifiers the sandbox gives a movement. */
 export interface MovementIds {
@@ -54,6 +55,7 @@ export class Ledger implements SandboxLedger {
   private bySequence: Movement[] = [];
   /** Starts every network id, so ids from before a reset (or another run) never resolve to new movements. */
   private idTag = newIdTag();
+  private readonly strings = new StringPool();
 
   constructor(
     private readonly counters: Counters,
@@ -90,14 +92,18 @@ export class Ledger implements SandboxLedger {
       this.counters.processedTwice += 1;
       throw new Error(`originId ${transfer.originId} was already processed`);
     }
-    const movement = new Movement(
-      this.bySequence.length + 1,
-      transfer,
-      scenario.outcome,
-      scenario.lost,
-      nowMs,
-      timings,
-    );
+    const { strings } = this;
+    const compact: AcceptedTransfer = {
+      originId: transfer.originId,
+      fromAddress: strings.intern(transfer.fromAddress),
+      fromPersonId: strings.intern(transfer.fromPersonId),
+      toAddress: strings.intern(transfer.toAddress),
+      toPersonId: strings.intern(transfer.toPersonId),
+      amount: strings.intern(transfer.amount),
+      description: strings.intern(transfer.description),
+      concept: strings.intern(transfer.concept),
+    };
+    const movement = new Movement(this.bySequence.length + 1, compact, scenario.outcome, scenario.lost, nowMs, timings);
     this.byOriginId.set(transfer.originId, movement);
     this.bySequence.push(movement);
     this.counters.processed += 1;
@@ -120,7 +126,7 @@ export class Ledger implements SandboxLedger {
         this.counters.pollsTooEarly += 1;
       }
     }
-    appendLookup(movement.lookups, nowMs, answered, fault);
+    movement.lookups = appendLookup(movement.lookups, nowMs, answered, fault);
   }
 
   /** The client received an answer reporting `status`: the next lookup is timed from here. */
@@ -168,7 +174,7 @@ export class Ledger implements SandboxLedger {
         .map((change) => ({ status: change.status, at: new Date(change.atMs).toISOString() })),
       creationAnswer: movement.creationAnswer,
       duplicateRequests: movement.duplicateRequests,
-      lookups: readLookups(movement.lookups),
+      lookups: readLookups(movement.lookups ?? []),
     };
   }
 }

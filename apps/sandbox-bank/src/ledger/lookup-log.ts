@@ -13,14 +13,28 @@ export interface LookupRecord {
 
 const ANSWERS: readonly LookupAnswer[] = [...BANK_STATUSES, 'NOT_FOUND'];
 const FAULT_FACTOR = 16;
+const EXACT_SIZE_LIMIT = 32;
 
 /**
  * Lookups are stored as flat number pairs `[atMs, code]` rather than objects: a benchmark may record
  * millions. `code` packs the answer (index in ANSWERS) and the fault (index in FAULT_KINDS + 1).
+ * Returns the log to keep: short logs are copied at their exact size (a growing array reserves room
+ * for 16 more elements, which would double the size of most movements).
  */
-export function appendLookup(log: number[], atMs: number, answered: LookupAnswer, fault?: AnswerFault): void {
+export function appendLookup(
+  log: number[] | undefined,
+  atMs: number,
+  answered: LookupAnswer,
+  fault?: AnswerFault,
+): number[] {
   const faultCode = fault === undefined ? 0 : FAULT_KINDS.indexOf(fault) + 1;
-  log.push(atMs, ANSWERS.indexOf(answered) + FAULT_FACTOR * faultCode);
+  const code = ANSWERS.indexOf(answered) + FAULT_FACTOR * faultCode;
+  if (log === undefined) return [atMs, code];
+  if (log.length >= EXACT_SIZE_LIMIT) {
+    log.push(atMs, code);
+    return log;
+  }
+  return log.concat(atMs, code);
 }
 
 export function readLookups(log: readonly number[]): LookupRecord[] {

@@ -29,8 +29,8 @@ export interface StateChange {
  * timer runs per movement and a configuration change never rewrites a movement's past.
  */
 export class Movement {
-  /** Lookups received, as flat pairs `[atMs, code]` (see lookup-log.ts). */
-  readonly lookups: number[] = [];
+  /** Lookups received, as flat pairs `[atMs, code]` (see lookup-log.ts); undefined until the first. */
+  lookups: number[] | undefined;
   /** The last answer the client actually received about this movement (creation or lookup). */
   lastAnswerAtMs = Number.NaN;
   lastAnswerStatus: BankStatus | undefined;
