@@ -12,7 +12,7 @@ describe('lookup log', () => {
     expect(records).toHaveLength(40);
     expect(records[0]).toEqual({ at: '1970-01-01T00:00:00.000Z', answered: 'CREATED', fault: 'reset-after' });
     expect(records[5]).toEqual({ at: '1970-01-01T00:00:05.000Z', answered: 'NOT_FOUND' });
-    expect(records[39]).toEqual({ at: '1970-01-01T00:00:39.000Z', answered: 'DELAYED' });
+    expect(records[39]).toEqual({ at: '1970-01-01T00:00:39.000Z', answered: 'COMPLETED' });
     expect(records.filter((record) => record.fault === 'reset-after')).toHaveLength(6);
   });
 });
