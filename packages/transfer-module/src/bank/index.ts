@@ -15,7 +15,6 @@ export {
 } from './bank-client.options';
 export type { BankCounterparty, BankMovement } from './bank-movement';
 export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
-export { parseBankTimestamp } from './bank-timestamp';
 export {
   createHmacSigner,
   HMAC_ALGORITHMS,
