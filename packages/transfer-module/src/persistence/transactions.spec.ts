@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { dataSourceOptionsFromUrl } from './data-source-options';
 import { OriginIdCounterEntity } from './entities';
 import { describeEachEngine, describeOnSqlite } from './spec-support/test-engines';
 import { transactionsFor } from './transactions';
@@ -10,6 +11,8 @@ const counterNames = async (dataSource: DataSource) =>
 const insertCounter = (name: string) => async (manager: DataSource['manager']) => {
   await manager.createQueryBuilder().insert().into(OriginIdCounterEntity).values({ name, nextValue: 1 }).execute();
 };
+
+type BetterSqliteOptions = Extract<ReturnType<typeof dataSourceOptionsFromUrl>, { type: 'better-sqlite3' }>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -96,5 +99,28 @@ describeOnSqlite('transactions against another process', (engine) => {
     await new Promise((resolve) => holder.on('exit', resolve));
     expect(output).toEqual(['locked', 'released']);
     expect(await counterNames(dataSource)).toEqual(['after-wait']);
+  });
+});
+
+describeOnSqlite('transactions on a data source giro did not configure', (engine) => {
+  it('make commits durable (synchronous=FULL) before the first one', async () => {
+    const database = await engine.createDatabase();
+    const migrated = await database.connectMigrated();
+    await migrated.destroy();
+    const { prepareDatabase: _giroPragmas, ...options } = dataSourceOptionsFromUrl(database.url) as BetterSqliteOptions;
+    const hostDataSource = await new DataSource({
+      ...options,
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        db.pragma('synchronous = NORMAL');
+      },
+    }).initialize();
+    try {
+      const synchronous = async () => Object.values((await hostDataSource.query('PRAGMA synchronous'))[0])[0];
+      expect(await synchronous()).toBe(1); // NORMAL
+      await transactionsFor(hostDataSource).run('write', insertCounter('durable'));
+      expect(await synchronous()).toBe(2); // FULL
+    } finally {
+      await hostDataSource.destroy();
+    }
   });
 });

@@ -52,6 +52,7 @@ export function runSqliteExclusive<T>(dataSource: DataSource, work: () => Promis
 
 function sqliteTransactions(dataSource: DataSource): Transactions {
   const lock = sqliteLockFor(dataSource);
+  let durable = false;
   return {
     run: (mode, work) =>
       lock.runExclusive(async () => {
@@ -59,6 +60,12 @@ function sqliteTransactions(dataSource: DataSource): Transactions {
         // written here. Inside `work`, use query builders and raw queries, not `save()`, which would try to
         // open a transaction of its own on the same connection.
         const runner = dataSource.createQueryRunner();
+        if (!durable) {
+          // A host's own data source may run with synchronous=NORMAL, under which a commit in WAL mode can
+          // be lost on power failure; an intent must never be. (Outside a transaction: SQLite requires it.)
+          await runner.query('PRAGMA synchronous = FULL');
+          durable = true;
+        }
         await runner.query(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
         try {
           const result = await work(runner.manager);
