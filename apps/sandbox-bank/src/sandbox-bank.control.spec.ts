@@ -1,3 +1,4 @@
+import { SandboxConfigError } from './sandbox-bank';
 import {
   GET_MOVEMENT_PATH,
   startTestSandbox,
@@ -143,6 +144,17 @@ describe('sandbox bank: inspection and control surface', () => {
     expect(refused.status).toBe(400);
     expect(refused.json.violations).toEqual([expect.objectContaining({ field: 'duplicateMode' })]);
     sandbox.bank.configure({ duplicateMode: 'return-existing', registrationLagMs: 0 });
+  });
+
+  it('configure() in process refuses a bad patch, changing nothing; config() is a copy', async () => {
+    expect(() => sandbox.bank.configure({ faults: { hangRate: 2 } })).toThrow(SandboxConfigError);
+    expect(() => sandbox.bank.configure({ faults: { hangRate: 2 } })).toThrow(
+      /faults\.hangRate must be a number between 0 and 1/,
+    );
+    const config = sandbox.bank.config();
+    config.faults.hangRate = 1;
+    expect(sandbox.bank.config().faults.hangRate).toBe(0);
+    await expect(startTestSandbox({ config: { timings: { createdMs: -1 } } })).rejects.toThrow(SandboxConfigError);
   });
 
   it('POST /__sandbox/reset forgets movements and counters; old network ids no longer resolve', async () => {

@@ -117,11 +117,12 @@ export async function startSandboxBank(options: SandboxBankOptions): Promise<San
     port,
     ledger: state.ledger,
     counters: () => state.counters.snapshot(),
-    config: () => state.config,
+    // Copies: the live configuration changes only through configure().
+    config: () => structuredClone(state.config),
     configure(patch) {
       const result = state.configure(patch);
       if (!result.ok) throw new SandboxConfigError(result.violations);
-      return result.config;
+      return structuredClone(result.config);
     },
     reset: () => state.reset(),
     close: () =>
