@@ -1,5 +1,6 @@
 export type { MovementAnswer } from './api/movement-answer';
 export type { NetworkRawData } from './api/network-raw-data';
+export { DUPLICATE_ORIGIN_ID } from './api/transfer-request.endpoint';
 export * from './certs/certificate-files';
 export * from './certs/dev-certificates';
 export { SandboxEnvError, type SandboxProcessOptions, sandboxOptionsFromEnv } from './config/options-from-env';
