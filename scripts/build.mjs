@@ -17,11 +17,15 @@ const packageDirs = ['packages', 'apps', 'examples'].flatMap((group) => {
 });
 
 const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts');
+// Helpers that only specs use live in `testing/` folders and stay out of dist/.
+const isTestOnlyDir = (name) => name === 'testing';
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(path);
+    if (entry.isDirectory()) {
+      if (!isTestOnlyDir(entry.name)) yield* sourceFiles(path);
+    }
     else if (isSource(entry.name)) yield path;
   }
 }

@@ -4,8 +4,8 @@ import { dataSourceOptionsFromUrl } from './data-source-options';
 import { TRANSFER_ENTITIES } from './entities';
 import { MovementStore } from './movement-store';
 import { runTransferMigrations } from './run-transfer-migrations';
-import { sampleIntent } from './spec-support/sample-intent';
-import { describeEachEngine } from './spec-support/test-engines';
+import { sampleIntent } from './testing/sample-intent';
+import { describeEachEngine } from './testing/test-engines';
 
 const TABLES = ['giro_movements', 'giro_movement_history', 'giro_cancellations', 'giro_origin_id_counter'];
 

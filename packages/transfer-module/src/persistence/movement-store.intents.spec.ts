@@ -1,8 +1,8 @@
 import { MAX_ORIGIN_ID } from '../domain';
 import { StoreArgumentError } from './persistence.errors';
-import { sampleIntent } from './spec-support/sample-intent';
-import { storeFixture, T0 } from './spec-support/store-fixture';
-import { describeEachEngine } from './spec-support/test-engines';
+import { sampleIntent } from './testing/sample-intent';
+import { storeFixture, T0 } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
 
 describeEachEngine('MovementStore.recordIntent', (engine) => {
   it('stores the intent as PENDING, due now, and reads it back exactly', async () => {

@@ -1,6 +1,6 @@
 import { MovementNotFoundError, StoreArgumentError } from './persistence.errors';
-import { storeFixture, T0 } from './spec-support/store-fixture';
-import { describeEachEngine } from './spec-support/test-engines';
+import { storeFixture, T0 } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
 
 const LEASE = 30_000;
 

@@ -1,6 +1,6 @@
 import { StoreArgumentError } from './persistence.errors';
-import { storeFixture } from './spec-support/store-fixture';
-import { describeEachEngine } from './spec-support/test-engines';
+import { storeFixture } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
 
 describeEachEngine('MovementStore listing and counts', (engine) => {
   it('pages through movements by originId with an opaque cursor', async () => {

@@ -1,6 +1,6 @@
 import { MovementNotFoundError, MovementUpdateRejectedError, StoreArgumentError } from './persistence.errors';
-import { type StoreFixture, storeFixture, T0 } from './spec-support/store-fixture';
-import { describeEachEngine } from './spec-support/test-engines';
+import { type StoreFixture, storeFixture, T0 } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
 
 const LEASE = 30_000;
 

@@ -2,8 +2,8 @@ import { MAX_ORIGIN_ID, ManualClock } from '../domain';
 import { MovementStore } from './movement-store';
 import { MAX_ORIGIN_ID_BATCH, ORIGIN_IDS_PER_MS, OriginIdAllocator } from './origin-id-allocator';
 import { StoreArgumentError } from './persistence.errors';
-import { sampleIntent } from './spec-support/sample-intent';
-import { describeEachEngine } from './spec-support/test-engines';
+import { sampleIntent } from './testing/sample-intent';
+import { describeEachEngine } from './testing/test-engines';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 

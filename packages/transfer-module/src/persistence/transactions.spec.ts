@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
 import { dataSourceOptionsFromUrl } from './data-source-options';
 import { OriginIdCounterEntity } from './entities';
-import { describeEachEngine, describeOnSqlite } from './spec-support/test-engines';
+import { describeEachEngine, describeOnSqlite } from './testing/test-engines';
 import { transactionsFor } from './transactions';
 
 const counterNames = async (dataSource: DataSource) =>

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 // Relative: the workspace tsconfig has no path for @test-support/* (jest maps it, tsc would not find it).
-import { createTestDatabase, describeWithPostgres, type TestDatabase } from '../../../../../test/support/postgres';
+import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { dataSourceOptionsFromUrl, type TransferDataSourceOverrides } from '../data-source-options';
 import type { DatabaseEngine } from '../database-engine';
 import { runTransferMigrations } from '../run-transfer-migrations';
