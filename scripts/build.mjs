@@ -25,8 +25,7 @@ function* sourceFiles(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       if (!isTestOnlyDir(entry.name)) yield* sourceFiles(path);
-    }
-    else if (isSource(entry.name)) yield path;
+    } else if (isSource(entry.name)) yield path;
   }
 }
 

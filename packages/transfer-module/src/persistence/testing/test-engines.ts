@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
-// Relative: the workspace tsconfig has no path for @test-support/* (jest maps it, tsc would not find it).
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
+import { DataSource } from 'typeorm';
 import { dataSourceOptionsFromUrl, type TransferDataSourceOverrides } from '../data-source-options';
 import type { DatabaseEngine } from '../database-engine';
 import { runTransferMigrations } from '../run-transfer-migrations';
