@@ -1,0 +1,98 @@
+import { plainToInstance, Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The reconciler's environment variables (DESIGN.md "Interfaces other programs rely on", plus
+ * SWEEP_INTERVAL_MS, BANK_DUPLICATE_CODES and LOG_LEVEL), one property per variable, so every
+ * class-validator message starts with the variable's name. Rules that join several variables live in
+ * `reconciler-config.ts`.
+ */
+export class ReconcilerEnvironment {
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an https URL, e.g. https://bank.example.com' },
+  )
+  BANK_BASE_URL?: string;
+
+  @IsOptional() @IsString() BANK_CA_FILE?: string;
+  @IsOptional() @IsString() BANK_CERT_FILE?: string;
+  @IsOptional() @IsString() BANK_KEY_FILE?: string;
+  @IsOptional() @IsString() BANK_KEY_PASSPHRASE?: string;
+  @IsOptional() @IsString() BANK_TOKEN?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['https'], require_protocol: true, require_tld: false },
+    { message: '$property must be an https URL' },
+  )
+  BANK_TOKEN_URL?: string;
+
+  @IsOptional() @IsString() BANK_CLIENT_ID?: string;
+  @IsOptional() @IsString() BANK_CLIENT_SECRET?: string;
+  @IsOptional() @IsString() BANK_AUTH_SCHEME?: string;
+  @IsOptional() @IsString() BANK_HMAC_SECRET?: string;
+  @IsOptional() @IsString() BANK_HMAC_KEY_ID?: string;
+
+  @IsOptional()
+  @IsIn(['sha256', 'sha512'], { message: '$property must be sha256 or sha512' })
+  BANK_HMAC_ALGORITHM?: 'sha256' | 'sha512';
+
+  /** Comma-separated 409 codes meaning "this originId was already processed". */
+  @IsOptional() @IsString() BANK_DUPLICATE_CODES?: string;
+
+  @IsOptional() @IsString() DATABASE_URL?: string;
+
+  @IsOptional()
+  @MinLength(16, { message: '$property must be at least 16 characters long' })
+  ADMIN_TOKEN?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be an integer between 0 and 65535' })
+  @Min(0, { message: '$property must be an integer between 0 and 65535' })
+  @Max(65_535, { message: '$property must be an integer between 0 and 65535' })
+  PORT?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds ≥ 1' })
+  @Min(1, { message: '$property must be a whole number of milliseconds ≥ 1' })
+  POLL_MIN_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds ≥ 1' })
+  @Min(1, { message: '$property must be a whole number of milliseconds ≥ 1' })
+  DELAYED_MIN_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds between 100 and 3600000' })
+  @Min(100, { message: '$property must be a whole number of milliseconds between 100 and 3600000' })
+  @Max(3_600_000, { message: '$property must be a whole number of milliseconds between 100 and 3600000' })
+  SWEEP_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @IsIn(LOG_LEVELS, { message: `$property must be one of ${LOG_LEVELS.join(', ')}` })
+  LOG_LEVEL?: LogLevel;
+}
+
+export type EnvironmentResult = { ok: true; environment: ReconcilerEnvironment } | { ok: false; problems: string[] };
+
+/**
+ * Reads the reconciler's variables out of `env` (anything else is ignored). An empty value counts as unset,
+ * as in a `.env` line `BANK_BASE_URL=`. Messages name the variable and never show a value.
+ */
+export function readEnvironment(env: Record<string, string | undefined>): EnvironmentResult {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const environment = plainToInstance(ReconcilerEnvironment, present);
+  const errors = validateSync(environment, { whitelist: true, validationError: { target: false, value: false } });
+  if (errors.length > 0) {
+    return { ok: false, problems: errors.flatMap((error) => Object.values(error.constraints ?? {}).slice(0, 1)) };
+  }
+  return { ok: true, environment };
+}

@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import {
+  ConfigError,
+  DEMO_POLLING,
+  type ReconcilerConfig,
+  reconcilerConfigFromEnv,
+  SPEC_POLLING,
+} from './reconciler-config';
+
+const ADMIN = 'admin-token-of-at-least-16';
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    reconcilerConfigFromEnv(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('reconcilerConfigFromEnv', () => {
+  let dir: string;
+  let certs: DevCertificates;
+  let files: { ca: string; cert: string; key: string; encryptedKey: string; otherKey: string };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'giro-config-'));
+    certs = await createDevCertificates();
+    const encrypted = await createDevCertificates({ clientKeyPassphrase: 'key-passphrase-value' });
+    files = {
+      ca: join(dir, 'ca.pem'),
+      cert: join(dir, 'client.pem'),
+      key: join(dir, 'client-key.pem'),
+      encryptedKey: join(dir, 'enc-key.pem'),
+      otherKey: join(dir, 'other-key.pem'),
+    };
+    writeFileSync(files.ca, certs.ca.cert);
+    writeFileSync(files.cert, certs.client.cert);
+    writeFileSync(files.key, certs.client.key);
+    writeFileSync(files.otherKey, certs.server.key);
+    writeFileSync(files.encryptedKey, encrypted.client.key);
+    writeFileSync(join(dir, 'enc-client.pem'), encrypted.client.cert);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const realBank = (extra: Record<string, string> = {}) => ({
+    BANK_BASE_URL: 'https://bank.example.com',
+    BANK_CA_FILE: files.ca,
+    BANK_CERT_FILE: files.cert,
+    BANK_KEY_FILE: files.key,
+    BANK_TOKEN: 'static-token-value',
+    ADMIN_TOKEN: ADMIN,
+    ...extra,
+  });
+
+  it('runs in sandbox mode with the documented defaults when nothing is set', () => {
+    const config = reconcilerConfigFromEnv({ PATH: '/usr/bin' });
+    expect(config).toEqual<ReconcilerConfig>({
+      port: 3000,
+      databaseUrl: 'sqlite:./data/giro.sqlite',
+      adminToken: undefined,
+      bank: undefined,
+      polling: { ...DEMO_POLLING, scaledForDemo: true },
+      sweepIntervalMs: 1000,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty values as unset, like `BANK_BASE_URL=` in a .env file', () => {
+    expect(reconcilerConfigFromEnv({ BANK_BASE_URL: '', PORT: '' }).bank).toBeUndefined();
+  });
+
+  it('uses the spec polling rule with a real bank, and every value the environment gives', () => {
+    const config = reconcilerConfigFromEnv(
+      realBank({
+        PORT: '8080',
+        DATABASE_URL: 'postgres://giro@db/giro',
+        SWEEP_INTERVAL_MS: '2500',
+        LOG_LEVEL: 'debug',
+      }),
+    );
+    expect(config.polling).toEqual({ ...SPEC_POLLING, scaledForDemo: false });
+    expect(config).toMatchObject({
+      port: 8080,
+      databaseUrl: 'postgres://giro@db/giro',
+      sweepIntervalMs: 2500,
+      logLevel: 'debug',
+      adminToken: ADMIN,
+    });
+    expect(config.bank).toMatchObject({
+      baseUrl: 'https://bank.example.com',
+      tls: { caFile: files.ca, certFile: files.cert, keyFile: files.key },
+    });
+  });
+
+  it('keeps explicit polling values in sandbox mode and says the demo scaling is off', () => {
+    const config = reconcilerConfigFromEnv({ POLL_MIN_INTERVAL_MS: '5000', DELAYED_MIN_INTERVAL_MS: '600000' });
+    expect(config.polling).toEqual({ minIntervalMs: 5000, delayedMinIntervalMs: 600000, scaledForDemo: false });
+  });
+
+  it('builds OAuth2 client credentials, HMAC signing and duplicate codes from their variables', () => {
+    const config = reconcilerConfigFromEnv(
+      realBank({
+        BANK_TOKEN: '',
+        BANK_TOKEN_URL: 'https://bank.example.com/oauth/token',
+        BANK_CLIENT_ID: 'giro',
+        BANK_CLIENT_SECRET: 'client-secret-value',
+        BANK_AUTH_SCHEME: 'JWT',
+        BANK_HMAC_SECRET: 'hmac-secret-value',
+        BANK_HMAC_KEY_ID: 'key-1',
+        BANK_HMAC_ALGORITHM: 'sha512',
+        BANK_DUPLICATE_CODES: 'DUPLICATED, ORIGIN_ID_USED',
+      }),
+    );
+    expect(config.bank?.auth).toMatchObject({
+      scheme: 'JWT',
+      oauth2: { tokenUrl: 'https://bank.example.com/oauth/token', clientId: 'giro' },
+    });
+    expect(config.bank?.hmac).toMatchObject({ keyId: 'key-1', algorithm: 'sha512' });
+    expect(config.bank?.duplicateCodes).toEqual(['DUPLICATED', 'ORIGIN_ID_USED']);
+  });
+
+  it('never shows a secret when the configuration is printed or serialised', () => {
+    const config = reconcilerConfigFromEnv(
+      realBank({
+        BANK_KEY_FILE: files.encryptedKey,
+        BANK_CERT_FILE: join(dir, 'enc-client.pem'),
+        BANK_KEY_PASSPHRASE: 'key-passphrase-value',
+        BANK_HMAC_SECRET: 'hmac-secret-value',
+      }),
+    );
+    const printed = `${inspect(config, { depth: 10 })}${JSON.stringify(config)}`;
+    for (const value of ['static-token-value', 'hmac-secret-value', 'key-passphrase-value'])
+      expect(printed).not.toContain(value);
+  });
+
+  it('lists every bad variable at once, naming each and its rule', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      POLL_MIN_INTERVAL_MS: '0',
+      SWEEP_INTERVAL_MS: '1.5',
+      LOG_LEVEL: 'loud',
+      BANK_BASE_URL: 'http://bank.example.com',
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'PORT must be an integer between 0 and 65535',
+        'POLL_MIN_INTERVAL_MS must be a whole number of milliseconds ≥ 1',
+        'SWEEP_INTERVAL_MS must be a whole number of milliseconds between 100 and 3600000',
+        expect.stringMatching(/^LOG_LEVEL must be one of fatal, error/),
+        'BANK_BASE_URL must be an https URL, e.g. https://bank.example.com',
+      ]),
+    );
+    expect(problems).toHaveLength(5);
+  });
+
+  it('names DATABASE_URL for an unknown scheme without showing the rest of the URL', () => {
+    const problems = problemsOf({ DATABASE_URL: 'mysql://root:db-password@host/giro' });
+    expect(problems).toEqual([expect.stringContaining('DATABASE_URL must be sqlite:<file path> or postgres://')]);
+    expect(problems.join()).not.toContain('db-password');
+  });
+
+  it('refuses to start against a real bank without ADMIN_TOKEN, mutual TLS and an access token', () => {
+    expect(problemsOf({ BANK_BASE_URL: 'https://bank.example.com' })).toEqual([
+      'BANK_CERT_FILE is required: the bank requires mutual TLS',
+      'BANK_KEY_FILE is required: the bank requires mutual TLS',
+      'BANK_TOKEN, or BANK_TOKEN_URL with BANK_CLIENT_ID and BANK_CLIENT_SECRET, is required',
+      'ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)',
+    ]);
+  });
+
+  it('refuses a short ADMIN_TOKEN without echoing it', () => {
+    const problems = problemsOf({ ADMIN_TOKEN: 'short-secret' });
+    expect(problems).toEqual(['ADMIN_TOKEN must be at least 16 characters long']);
+  });
+
+  it('refuses bank variables without BANK_BASE_URL instead of silently using the sandbox', () => {
+    expect(problemsOf({ BANK_CERT_FILE: files.cert, BANK_TOKEN: 'x' })).toEqual([
+      expect.stringMatching(/^BANK_CERT_FILE is set but BANK_BASE_URL is not/),
+      expect.stringMatching(/^BANK_TOKEN is set but BANK_BASE_URL is not/),
+    ]);
+  });
+
+  it('names the variables of an incomplete or contradictory authentication', () => {
+    expect(problemsOf(realBank({ BANK_TOKEN: '', BANK_TOKEN_URL: 'https://bank.example.com/token' }))).toEqual([
+      'BANK_CLIENT_ID, BANK_CLIENT_SECRET are required with BANK_TOKEN_URL (OAuth2 client credentials)',
+    ]);
+    expect(problemsOf(realBank({ BANK_CLIENT_ID: 'giro' }))).toEqual([
+      'BANK_TOKEN and BANK_CLIENT_ID are exclusive: give a static token or OAuth2 client credentials',
+    ]);
+    expect(problemsOf(realBank({ BANK_HMAC_KEY_ID: 'key-1' }))).toEqual(['BANK_HMAC_KEY_ID needs BANK_HMAC_SECRET']);
+  });
+
+  it('checks the certificate files at start and names the variable of the bad one', () => {
+    expect(problemsOf(realBank({ BANK_CERT_FILE: join(dir, 'missing.pem') }))).toEqual([
+      'BANK_CERT_FILE could not be read (ENOENT)',
+    ]);
+    expect(problemsOf(realBank({ BANK_KEY_FILE: files.otherKey }))).toEqual([
+      'BANK_KEY_FILE does not belong to BANK_CERT_FILE',
+    ]);
+    expect(
+      problemsOf(
+        realBank({
+          BANK_KEY_FILE: files.encryptedKey,
+          BANK_CERT_FILE: join(dir, 'enc-client.pem'),
+          BANK_KEY_PASSPHRASE: 'wrong',
+        }),
+      ),
+    ).toEqual(['BANK_KEY_FILE could not be decrypted with BANK_KEY_PASSPHRASE']);
+  });
+});

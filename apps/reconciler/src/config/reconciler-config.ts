@@ -1,0 +1,148 @@
+import {
+  type BankClientOptions,
+  BankOptionsError,
+  DEFAULT_DATABASE_URL,
+  dataSourceOptionsFromUrl,
+  resolveBankClientOptions,
+} from '@giro/transfer-module';
+import { bankClientOptionsFromEnvironment } from './bank-environment';
+import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+
+/** The polling rule of SPEC §3: what the reconciler uses unless told otherwise. */
+export const SPEC_POLLING = { minIntervalMs: 5_000, delayedMinIntervalMs: 600_000 } as const;
+
+/**
+ * Sandbox mode only: the polling rule scaled down so the demo batch settles in seconds. The sandbox bank
+ * audits lookups against the same figures (`pollsTooEarly`).
+ */
+export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 } as const;
+
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+
+export interface PollingSettings {
+  minIntervalMs: number;
+  delayedMinIntervalMs: number;
+  /** True when the sandbox defaults (DEMO_POLLING) replaced the spec values: say so on screen. */
+  scaledForDemo: boolean;
+}
+
+export interface ReconcilerConfig {
+  port: number;
+  databaseUrl: string;
+  /** Undefined only in sandbox mode, where one is generated at start. */
+  adminToken: string | undefined;
+  /** The real bank; undefined means sandbox mode (BANK_BASE_URL unset). */
+  bank: BankClientOptions | undefined;
+  polling: PollingSettings;
+  /** Pause between the end of one sweep and the start of the next. */
+  sweepIntervalMs: number;
+  logLevel: LogLevel;
+}
+
+/** The environment is unusable; `problems` name each variable and its rule (never a value). */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The reconciler's configuration from the environment (DESIGN.md table). Checks everything it can before
+ * anything starts — formats, the variables that go together, the certificate files and keys — and throws
+ * one ConfigError listing every problem.
+ */
+export function reconcilerConfigFromEnv(env: Record<string, string | undefined>): ReconcilerConfig {
+  const read = readEnvironment(env);
+  if (!read.ok) throw new ConfigError(read.problems);
+  const vars = read.environment;
+  const problems: string[] = [];
+
+  const databaseUrl = vars.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  try {
+    dataSourceOptionsFromUrl(databaseUrl);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+
+  const sandbox = vars.BANK_BASE_URL === undefined;
+  const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
+  if (sandbox) problems.push(...variablesNeedingABank(vars));
+  if (bank) checkBankOptions(bank, problems);
+  if (!sandbox && vars.ADMIN_TOKEN === undefined) {
+    problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    port: vars.PORT ?? DEFAULT_PORT,
+    databaseUrl,
+    adminToken: vars.ADMIN_TOKEN,
+    bank,
+    polling: pollingSettings(vars, sandbox),
+    sweepIntervalMs: vars.SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
+    logLevel: vars.LOG_LEVEL ?? 'info',
+  };
+}
+
+function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): PollingSettings {
+  const defaults = sandbox ? DEMO_POLLING : SPEC_POLLING;
+  return {
+    minIntervalMs: vars.POLL_MIN_INTERVAL_MS ?? defaults.minIntervalMs,
+    delayedMinIntervalMs: vars.DELAYED_MIN_INTERVAL_MS ?? defaults.delayedMinIntervalMs,
+    scaledForDemo: sandbox && (vars.POLL_MIN_INTERVAL_MS === undefined || vars.DELAYED_MIN_INTERVAL_MS === undefined),
+  };
+}
+
+/**
+ * Bank variables without BANK_BASE_URL are a mistake, not a request for the sandbox: starting the sandbox
+ * then would look like a working setup that sends nothing to the bank.
+ */
+function variablesNeedingABank(vars: ReconcilerEnvironment): string[] {
+  return Object.keys(vars)
+    .filter((name) => name.startsWith('BANK_') && vars[name as keyof ReconcilerEnvironment] !== undefined)
+    .map(
+      (name) =>
+        `${name} is set but BANK_BASE_URL is not: set BANK_BASE_URL, or unset the BANK_* variables to run against the sandbox bank`,
+    );
+}
+
+/** Option names of the bank client, as its errors spell them, and the variable each one comes from. */
+const OPTION_VARIABLES: [option: string, variable: string][] = [
+  ['bank.baseUrl', 'BANK_BASE_URL'],
+  ['bank.tls.caFile', 'BANK_CA_FILE'],
+  ['bank.tls.ca', 'BANK_CA_FILE'],
+  ['bank.tls.certFile', 'BANK_CERT_FILE'],
+  ['bank.tls.cert', 'BANK_CERT_FILE'],
+  ['bank.tls.keyFile', 'BANK_KEY_FILE'],
+  ['bank.tls.key', 'BANK_KEY_FILE'],
+  ['bank.tls.passphrase', 'BANK_KEY_PASSPHRASE'],
+  ['bank.auth.scheme', 'BANK_AUTH_SCHEME'],
+  ['bank.auth.token', 'BANK_TOKEN'],
+  ['bank.auth.oauth2.tokenUrl', 'BANK_TOKEN_URL'],
+  ['bank.auth.oauth2.clientId', 'BANK_CLIENT_ID'],
+  ['bank.auth.oauth2.clientSecret', 'BANK_CLIENT_SECRET'],
+  ['bank.hmac.secret', 'BANK_HMAC_SECRET'],
+  ['bank.hmac.keyId', 'BANK_HMAC_KEY_ID'],
+  ['bank.hmac.algorithm', 'BANK_HMAC_ALGORITHM'],
+  ['bank.duplicateCodes', 'BANK_DUPLICATE_CODES'],
+];
+
+/** Lets the bank client check what it will be given (files readable, key matches certificate…) right now. */
+function checkBankOptions(options: BankClientOptions, problems: string[]): void {
+  try {
+    resolveBankClientOptions(options);
+  } catch (error) {
+    if (!(error instanceof BankOptionsError)) throw error;
+    problems.push(withVariableNames(error.message));
+  }
+}
+
+export function withVariableNames(message: string): string {
+  // Longest option names first, so `bank.tls.keyFile` is not read as `bank.tls.key` + "File".
+  const byLength = [...OPTION_VARIABLES].sort(([a], [b]) => b.length - a.length);
+  let named = message;
+  for (const [option, variable] of byLength) named = named.split(option).join(variable);
+  return named;
+}

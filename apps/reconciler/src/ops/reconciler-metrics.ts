@@ -1,0 +1,143 @@
+import {
+  BankAuthError,
+  BankConflictError,
+  BankMalformedAnswerError,
+  BankMovementNotFoundError,
+  BankNotSentError,
+  BankOutcomeUnknownError,
+  BankRateLimitedError,
+  BankRejectedError,
+  type MovementStatus,
+} from '@giro/transfer-module';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the gauges read at scrape time (the movement store has both). */
+export interface MovementCountsSource {
+  countByStatus(): Promise<Record<MovementStatus, number>>;
+  countUnacknowledgedCancellations(): Promise<number>;
+}
+
+/** The counts of one sweep, as far as the metrics need them. */
+export interface SweepCounts {
+  claimed: number;
+  changed: number;
+  failed: number;
+  durationMs: number;
+}
+
+export type BankCallOperation = 'create-transfer-request' | 'get-movement';
+
+/**
+ * The reconciler's Prometheus metrics, in a registry of its own (several apps in one process, as in the
+ * tests, never share one). Movement and cancellation gauges are read from the database when scraped, so
+ * every replica reports the same shared state.
+ */
+export class ReconcilerMetrics {
+  readonly registry = new Registry();
+  private readonly bankCallSeconds: Histogram<'operation' | 'outcome'>;
+  private readonly sweepSeconds: Histogram<'outcome'>;
+  private readonly sweepClaimed: Counter;
+  private readonly sweepChanged: Counter;
+  private readonly sweepFailed: Counter;
+
+  constructor(counts: MovementCountsSource) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.bankCallSeconds = new Histogram({
+      name: 'giro_bank_call_duration_seconds',
+      help: 'Latency of calls to the bank, by operation and outcome',
+      labelNames: ['operation', 'outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    });
+    this.sweepSeconds = new Histogram({
+      name: 'giro_sweep_duration_seconds',
+      help: 'Duration of reconcile sweeps',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers,
+    });
+    this.sweepClaimed = new Counter({
+      name: 'giro_sweep_claimed_total',
+      help: 'Movements claimed (leased) by sweeps of this process',
+      registers,
+    });
+    this.sweepChanged = new Counter({
+      name: 'giro_sweep_changed_total',
+      help: 'Movements whose status changed during sweeps of this process',
+      registers,
+    });
+    this.sweepFailed = new Counter({
+      name: 'giro_sweep_failed_total',
+      help: 'Movements that became FAILED during sweeps of this process',
+      registers,
+    });
+    new Gauge({
+      name: 'giro_movements',
+      help: 'Movements in the database, by status',
+      labelNames: ['status'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [status, count] of Object.entries(await counts.countByStatus())) this.set({ status }, count);
+      },
+    });
+    new Gauge({
+      name: 'giro_cancellations_unacknowledged',
+      help: 'Cancellations of FAILED movements the host application has not acknowledged yet',
+      registers,
+      async collect() {
+        this.set(await counts.countUnacknowledgedCancellations());
+      },
+    });
+  }
+
+  /** Runs `call`, recording its latency under `operation` and the outcome its result or error implies. */
+  async timeBankCall<T>(operation: BankCallOperation, call: () => Promise<T>): Promise<T> {
+    const stop = this.bankCallSeconds.startTimer({ operation });
+    try {
+      const result = await call();
+      stop({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      stop({ outcome: bankCallOutcome(error) });
+      throw error;
+    }
+  }
+
+  recordSweep(counts: SweepCounts): void {
+    this.sweepSeconds.observe({ outcome: 'ok' }, counts.durationMs / 1000);
+    this.sweepClaimed.inc(counts.claimed);
+    this.sweepChanged.inc(counts.changed);
+    this.sweepFailed.inc(counts.failed);
+  }
+
+  recordFailedSweep(durationMs: number): void {
+    this.sweepSeconds.observe({ outcome: 'error' }, durationMs / 1000);
+  }
+
+  /** The text exposition format, for `GET /metrics`. */
+  metrics(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+/** Subclasses first: a malformed answer is also an outcome-unknown error. */
+const OUTCOMES: [new (...args: never[]) => Error, string][] = [
+  [BankMalformedAnswerError, 'malformed'],
+  [BankOutcomeUnknownError, 'outcome_unknown'],
+  [BankNotSentError, 'not_sent'],
+  [BankRejectedError, 'rejected'],
+  [BankConflictError, 'conflict'],
+  [BankMovementNotFoundError, 'not_found'],
+  [BankAuthError, 'auth_error'],
+  [BankRateLimitedError, 'rate_limited'],
+];
+
+export function bankCallOutcome(error: unknown): string {
+  return OUTCOMES.find(([type]) => error instanceof type)?.[1] ?? 'error';
+}
