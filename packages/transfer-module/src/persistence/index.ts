@@ -29,5 +29,5 @@ export {
   MovementUpdateRejectedError,
   StoreArgumentError,
 } from './persistence.errors';
-export { MIGRATION_LOCK_KEY, runTransferMigrations } from './run-transfer-migrations';
+export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
 export { MAX_LEASE_OWNER_LENGTH } from './store-arguments';

@@ -20,6 +20,7 @@ import {
 } from './entities';
 import {
   type CancellationRecord,
+  type HistoryRecord,
   type MovementDetails,
   type MovementRecord,
   toCancellationRecord,
@@ -96,6 +97,11 @@ export interface MovementUpdate {
   cancellation?: CancellationReason;
   /** Count one get-movement query. */
   countQuery?: boolean;
+  /**
+   * The send counted by `recordIntent` / `markSendAttempt` was certainly not processed (not sent, 429, 401):
+   * `attempts` goes back down by one, so it keeps counting only sends that may have reached the bank.
+   */
+  uncountSend?: boolean;
   /** Give the lease up in the same write (the work on this movement is done for now). */
   releaseLease: boolean;
 }
@@ -112,9 +118,9 @@ export interface ListMovementsOptions {
   after?: string;
 }
 
-export interface MovementPage {
+export interface MovementPage<T = MovementRecord> {
   /** By originId, ascending. */
-  items: MovementRecord[];
+  items: T[];
   /** Pass as `after` for the next page; null on the last page. */
   nextCursor: string | null;
 }
@@ -307,6 +313,7 @@ export class MovementStore {
           ...values,
           version: () => '"version" + 1',
           ...(update.countQuery ? { queries: () => '"queries" + 1' } : {}),
+          ...(update.uncountSend ? { attempts: () => 'CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END' } : {}),
         })
         .execute();
       await this.insertHistory(manager, originId, row.status, update.history ?? [], now);
@@ -364,42 +371,36 @@ export class MovementStore {
     return this.transactions.run('read', async (manager) => {
       const row = await this.selectMovement(manager, originId);
       if (!row) return null;
-      const history = await manager
-        .createQueryBuilder(MovementHistoryEntity, 'h')
-        .where('h.originId = :originId', { originId })
-        .orderBy('h.id', 'ASC')
-        .getMany();
-      const cancellation = await manager
-        .createQueryBuilder(CancellationEntity, 'c')
-        .where('c.originId = :originId', { originId })
-        .getOne();
-      return {
-        ...toMovementRecord(row),
-        history: history.map(toHistoryRecord),
-        cancellation: cancellation ? toCancellationRecord(cancellation) : null,
-      };
+      const [details] = await this.withDetails(manager, [row]);
+      return details;
     });
   }
 
   /** A page of movements by originId, optionally of one status. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
-    const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
-    if (options.status !== undefined && !isMovementStatus(options.status)) {
-      throw new StoreArgumentError('status', 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
-    }
-    const after = options.after === undefined ? undefined : parseCursor(options.after);
+    const query = this.pageQuery(options);
+    return this.transactions.run('read', async (manager) => query.page(await query.rows(manager), toMovementRecord));
+  }
+
+  /** `list`, each movement with its history and cancellation (two more queries for the whole page). */
+  async listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
+    const query = this.pageQuery(options);
     return this.transactions.run('read', async (manager) => {
-      const query = manager
-        .createQueryBuilder(MovementEntity, 'm')
-        .orderBy('m.originId', 'ASC')
-        .limit(limit + 1);
-      if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
-      if (after !== undefined) query.andWhere('m.originId > :after', { after });
-      const rows = await query.getMany();
-      const items = rows.slice(0, limit).map(toMovementRecord);
-      const nextCursor = rows.length > limit ? String(items[items.length - 1].originId) : null;
-      return { items, nextCursor };
+      const { items, nextCursor } = query.page(await query.rows(manager), (row) => row);
+      return { items: await this.withDetails(manager, items), nextCursor };
     });
+  }
+
+  /** How many movements are due (not final, nextQueryAt ≤ now), leased or not: the backlog of a sweep. */
+  async countDue(now?: Date): Promise<number> {
+    const nowMs = now === undefined ? this.nowMs() : checkDate(now, 'now');
+    return this.transactions.run('read', (manager) =>
+      manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .where('m.status NOT IN (:...finals)', { finals: FINALS })
+        .andWhere('m.nextQueryAtMs <= :now', { now: nowMs })
+        .getCount(),
+    );
   }
 
   /** Cancellations, oldest first; only unacknowledged (false) or acknowledged (true) ones when asked. */
@@ -460,6 +461,54 @@ export class MovementStore {
     return this.transactions.run('read', (manager) =>
       manager.createQueryBuilder(CancellationEntity, 'c').where('c.acknowledgedAtMs IS NULL').getCount(),
     );
+  }
+
+  /** Checks the options of a page now (before any transaction) and builds its query. */
+  private pageQuery(options: ListMovementsOptions) {
+    const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
+    if (options.status !== undefined && !isMovementStatus(options.status)) {
+      throw new StoreArgumentError('status', 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+    }
+    const after = options.after === undefined ? undefined : parseCursor(options.after);
+    return {
+      rows(manager: EntityManager): Promise<MovementEntity[]> {
+        const query = manager
+          .createQueryBuilder(MovementEntity, 'm')
+          .orderBy('m.originId', 'ASC')
+          .limit(limit + 1);
+        if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
+        if (after !== undefined) query.andWhere('m.originId > :after', { after });
+        return query.getMany();
+      },
+      page<T>(rows: MovementEntity[], map: (row: MovementEntity) => T): MovementPage<T> {
+        const kept = rows.slice(0, limit);
+        const nextCursor = rows.length > limit ? String(kept[kept.length - 1].originId) : null;
+        return { items: kept.map(map), nextCursor };
+      },
+    };
+  }
+
+  /** The rows with their history (oldest first) and cancellations, in the rows' order. */
+  private async withDetails(manager: EntityManager, rows: MovementEntity[]): Promise<MovementDetails[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => row.originId);
+    const history = await manager
+      .createQueryBuilder(MovementHistoryEntity, 'h')
+      .where('h.originId IN (:...ids)', { ids })
+      .orderBy('h.id', 'ASC')
+      .getMany();
+    const cancellations = await manager
+      .createQueryBuilder(CancellationEntity, 'c')
+      .where('c.originId IN (:...ids)', { ids })
+      .getMany();
+    const historyOf = new Map<number, HistoryRecord[]>(ids.map((id) => [id, []]));
+    for (const entity of history) historyOf.get(entity.originId)?.push(toHistoryRecord(entity));
+    const cancellationOf = new Map(cancellations.map((entity) => [entity.originId, toCancellationRecord(entity)]));
+    return rows.map((row) => ({
+      ...toMovementRecord(row),
+      history: historyOf.get(row.originId) ?? [],
+      cancellation: cancellationOf.get(row.originId) ?? null,
+    }));
   }
 
   private nowMs(): number {

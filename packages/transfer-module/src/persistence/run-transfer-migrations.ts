@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { type DataSource, MigrationExecutor } from 'typeorm';
 import { engineOf } from './database-engine';
 import { TRANSFER_MIGRATIONS } from './migrations';
 import { runSqliteExclusive } from './transactions';
@@ -27,6 +27,15 @@ export async function runTransferMigrations(dataSource: DataSource): Promise<str
   } finally {
     await lockHolder.release();
   }
+}
+
+/** The names of giro's migrations that have not run on this data source yet (it only reads). */
+export async function pendingTransferMigrations(dataSource: DataSource): Promise<string[]> {
+  const read = async () => {
+    const executed = new Set((await new MigrationExecutor(dataSource).getExecutedMigrations()).map((m) => m.name));
+    return TRANSFER_MIGRATIONS.map((migration) => migration.name).filter((name) => !executed.has(name));
+  };
+  return engineOf(dataSource) === 'sqlite' ? runSqliteExclusive(dataSource, read) : read();
 }
 
 function assertTransferMigrationsRegistered(dataSource: DataSource): void {
