@@ -51,9 +51,13 @@ export class ConfigError extends Error {
 /**
  * The reconciler's configuration from the environment (DESIGN.md table). Checks everything it can before
  * anything starts — formats, the variables that go together, the certificate files and keys — and throws
- * one ConfigError listing every problem.
+ * one ConfigError listing every problem. `adminApi: false` (the sweep CLI, which serves no HTTP) does not
+ * require ADMIN_TOKEN.
  */
-export function reconcilerConfigFromEnv(env: Record<string, string | undefined>): ReconcilerConfig {
+export function reconcilerConfigFromEnv(
+  env: Record<string, string | undefined>,
+  { adminApi = true }: { adminApi?: boolean } = {},
+): ReconcilerConfig {
   const read = readEnvironment(env);
   if (!read.ok) throw new ConfigError(read.problems);
   const vars = read.environment;
@@ -70,7 +74,7 @@ export function reconcilerConfigFromEnv(env: Record<string, string | undefined>)
   const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
   if (sandbox) problems.push(...variablesNeedingABank(vars));
   if (bank) checkBankOptions(bank, problems);
-  if (!sandbox && vars.ADMIN_TOKEN === undefined) {
+  if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
     problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -38,7 +38,7 @@ const PAYER = {
 const PAYEES = [
   { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') },
   { address: completeCbuCvu('0170099', '2200000678901'), personId: cuit('2734567890') },
-  { address: completeCbuCvu('0110599', '5400000123456'), personId: cuit('3365432109') },
+  { address: completeCbuCvu('0110599', '5400000123456'), personId: cuit('3365432108') },
 ];
 
 export interface DemoTransfer {

@@ -1,15 +1,6 @@
-import {
-  BankAuthError,
-  BankConflictError,
-  BankMalformedAnswerError,
-  BankMovementNotFoundError,
-  BankNotSentError,
-  BankOutcomeUnknownError,
-  BankRateLimitedError,
-  BankRejectedError,
-  type MovementStatus,
-} from '@giro/transfer-module';
+import type { MovementStatus } from '@giro/transfer-module';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { BankCall } from './bank-call-observer';
 
 /** What the gauges read at scrape time (the movement store has both). */
 export interface MovementCountsSource {
@@ -24,8 +15,6 @@ export interface SweepCounts {
   failed: number;
   durationMs: number;
 }
-
-export type BankCallOperation = 'create-transfer-request' | 'get-movement';
 
 /**
  * The reconciler's Prometheus metrics, in a registry of its own (several apps in one process, as in the
@@ -45,7 +34,7 @@ export class ReconcilerMetrics {
     collectDefaultMetrics({ register: this.registry });
     this.bankCallSeconds = new Histogram({
       name: 'giro_bank_call_duration_seconds',
-      help: 'Latency of calls to the bank, by operation and outcome',
+      help: 'Latency of HTTP exchanges with the bank (to the answer headers), by operation and outcome (HTTP status, or error)',
       labelNames: ['operation', 'outcome'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers,
@@ -92,17 +81,8 @@ export class ReconcilerMetrics {
     });
   }
 
-  /** Runs `call`, recording its latency under `operation` and the outcome its result or error implies. */
-  async timeBankCall<T>(operation: BankCallOperation, call: () => Promise<T>): Promise<T> {
-    const stop = this.bankCallSeconds.startTimer({ operation });
-    try {
-      const result = await call();
-      stop({ outcome: 'ok' });
-      return result;
-    } catch (error) {
-      stop({ outcome: bankCallOutcome(error) });
-      throw error;
-    }
+  recordBankCall(call: BankCall): void {
+    this.bankCallSeconds.observe({ operation: call.operation, outcome: call.outcome }, call.seconds);
   }
 
   recordSweep(counts: SweepCounts): void {
@@ -124,20 +104,4 @@ export class ReconcilerMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
-}
-
-/** Subclasses first: a malformed answer is also an outcome-unknown error. */
-const OUTCOMES: [new (...args: never[]) => Error, string][] = [
-  [BankMalformedAnswerError, 'malformed'],
-  [BankOutcomeUnknownError, 'outcome_unknown'],
-  [BankNotSentError, 'not_sent'],
-  [BankRejectedError, 'rejected'],
-  [BankConflictError, 'conflict'],
-  [BankMovementNotFoundError, 'not_found'],
-  [BankAuthError, 'auth_error'],
-  [BankRateLimitedError, 'rate_limited'],
-];
-
-export function bankCallOutcome(error: unknown): string {
-  return OUTCOMES.find(([type]) => error instanceof type)?.[1] ?? 'error';
 }

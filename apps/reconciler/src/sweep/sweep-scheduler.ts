@@ -45,7 +45,9 @@ export class SweepScheduler {
       await this.runner.runOnce();
     } catch (error) {
       if (error instanceof SweepsStoppedError) return;
-      this.logger.error({ msg: 'sweep failed', err: error }, SweepScheduler.name);
+      this.logger.error(
+        `sweep failed, the next one runs as scheduled: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+      );
     }
     if (this.started && !this.runner.stopped) this.scheduleNext(this.intervalMs);
   }

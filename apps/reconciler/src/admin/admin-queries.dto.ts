@@ -1,0 +1,54 @@
+import { explainOriginId, isValidOriginId, MOVEMENT_STATUSES, type MovementStatus } from '@giro/transfer-module';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 500;
+
+/** `:originId` in a path: a positive safe integer (the bank's idempotency key), checked by the domain's rule. */
+export class OriginIdParams {
+  @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
+  @ValidateBy({
+    name: 'origin_id',
+    validator: {
+      validate: (value: unknown) => isValidOriginId(value),
+      defaultMessage: (args) =>
+        typeof args?.value === 'number'
+          ? `originId ${explainOriginId(args.value)}`
+          : `originId must be a positive integer, got ${JSON.stringify(args?.value)}`,
+    },
+  })
+  originId!: number;
+}
+
+/** `GET /admin/transfers?status=&limit=&after=` */
+export class ListTransfersQuery {
+  @ApiPropertyOptional({ enum: MOVEMENT_STATUSES, description: 'only movements in this status' })
+  @IsOptional()
+  @IsIn(MOVEMENT_STATUSES, { message: `status must be one of ${MOVEMENT_STATUSES.join(', ')}` })
+  status?: MovementStatus;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
+  @Min(1, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
+  @Max(MAX_PAGE_SIZE, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'the `nextCursor` of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  after?: string;
+}
+
+/** `GET /admin/cancellations?acknowledged=false` */
+export class ListCancellationsQuery {
+  @ApiPropertyOptional({ type: Boolean, description: 'false: the ones the host has not registered yet' })
+  @IsOptional()
+  @Transform(({ value }) => (value === 'true' ? true : value === 'false' ? false : value))
+  @IsBoolean({ message: 'acknowledged must be true or false' })
+  acknowledged?: boolean;
+}

@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { NestFactory } from '@nestjs/core';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
+import { ReconcilerModule } from '../reconciler.module';
+import { type ReconcilerSweepRunner, SWEEP_RUNNER } from '../sweep/sweep.providers';
+
+const USAGE =
+  'usage: pnpm sweep --once   (one sweep over the due movements, then exit; `pnpm start` sweeps on a schedule)';
+
+/**
+ * `pnpm sweep --once`, for cron-style deployments: migrates the database if needed, runs one sweep, prints
+ * its counts as one JSON line (`{"event":"sweep-finished",…}`), releases its leases and exits (0, or 1 when
+ * the sweep failed). It needs a real bank: the sandbox bank lives inside `pnpm start`.
+ */
+async function main(args: string[]): Promise<void> {
+  if (args.length !== 1 || args[0] !== '--once') {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = reconcilerConfigFromEnv(process.env, { adminApi: false });
+  if (config.bank === undefined) {
+    throw new ConfigError([
+      'BANK_BASE_URL is required by `sweep --once`: sandbox mode (the sandbox bank and the demo) runs in `pnpm start`',
+    ]);
+  }
+  const app = await NestFactory.createApplicationContext(
+    ReconcilerModule.forRoot({
+      config,
+      bank: config.bank,
+      // No HTTP server here: the admin guard is built with the module but never reached.
+      adminToken: randomBytes(24).toString('base64url'),
+      scheduleSweeps: false,
+    }),
+    { bufferLogs: true },
+  );
+  app.useLogger(app.get(Logger));
+  try {
+    const report = await app.get<ReconcilerSweepRunner>(SWEEP_RUNNER).runOnce();
+    console.log(JSON.stringify({ event: 'sweep-finished', ...report }));
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? `sweep cannot start: ${error.message}` : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isFinalStatus, MOVEMENT_STATUSES, type MovementView } from '@giro/transfer-module';
+import { type DemoTransfer, demoBatch } from './demo-batch';
+import { type DisplayStream, ProgressDisplay, type StatusCounts } from './progress-display';
+
+/** What the demo needs of TransferService. */
+export interface DemoTransfers {
+  requestTransfer(input: unknown): Promise<{ movement: MovementView }>;
+  getMovement(originId: number): Promise<MovementView>;
+}
+
+export interface DemoOptions {
+  /** Stops watching (shutdown). */
+  signal?: AbortSignal;
+  /** How often the display is refreshed. */
+  refreshMs?: number;
+}
+
+export interface DemoResult {
+  movements: { transfer: DemoTransfer; movement: MovementView }[];
+  /** False when the watch was stopped before every movement was final. */
+  settled: boolean;
+}
+
+/**
+ * Sandbox mode's demo: submits a batch covering every sandbox scenario through the TransferService (the same
+ * path as `POST /admin/transfers`), shows it moving while the scheduled sweeps reconcile it, and prints a
+ * summary by status with the cancellations the host would have to register.
+ */
+export async function runDemo(
+  transfers: DemoTransfers,
+  out: DisplayStream,
+  options: DemoOptions = {},
+): Promise<DemoResult> {
+  const batch = demoBatch();
+  out.write(`submitting the demo batch: ${batch.length} transfers (plain, [fail], [delay], [reject], [lost])\n`);
+  const submitted = [];
+  for (const transfer of batch) {
+    const { movement } = await transfers.requestTransfer(transfer.request);
+    submitted.push({ transfer, movement });
+  }
+  out.write(`originIds ${submitted.map(({ movement }) => movement.originId).join(', ')}\n\n`);
+
+  const started = Date.now();
+  const display = new ProgressDisplay(out);
+  let movements = submitted;
+  while (!options.signal?.aborted) {
+    movements = await Promise.all(
+      movements.map(async ({ transfer, movement }) => ({
+        transfer,
+        movement: isFinalStatus(movement.status) ? movement : await transfers.getMovement(movement.originId),
+      })),
+    );
+    display.update(countByStatus(movements.map(({ movement }) => movement)), Date.now() - started);
+    if (movements.every(({ movement }) => isFinalStatus(movement.status))) break;
+    await sleep(options.refreshMs ?? 250, undefined, { signal: options.signal }).catch(() => undefined);
+  }
+  const settled = movements.every(({ movement }) => isFinalStatus(movement.status));
+  if (settled) out.write(`\n${demoSummary(movements)}\n`);
+  return { movements, settled };
+}
+
+export function countByStatus(movements: MovementView[]): StatusCounts {
+  const counts = Object.fromEntries(MOVEMENT_STATUSES.map((status) => [status, 0])) as StatusCounts;
+  for (const movement of movements) counts[movement.status]++;
+  return counts;
+}
+
+/** The summary printed once every demo movement is final. */
+export function demoSummary(movements: { transfer: DemoTransfer; movement: MovementView }[]): string {
+  const counts = countByStatus(movements.map(({ movement }) => movement));
+  const byStatus = MOVEMENT_STATUSES.filter((status) => counts[status] > 0)
+    .map((status) => `${status} ${counts[status]}`)
+    .join(', ');
+  const lines = [`demo batch done: ${byStatus}`, '', '  originId          scenario   status      what happened'];
+  for (const { transfer, movement } of movements) {
+    const tag = transfer.scenario.tag || 'plain';
+    const surprise = movement.status === transfer.scenario.expected ? '' : `  (expected ${transfer.scenario.expected})`;
+    lines.push(
+      `  ${String(movement.originId).padEnd(18)}${tag.padEnd(11)}${movement.status.padEnd(12)}${transfer.scenario.explains}${surprise}`,
+    );
+  }
+  const cancellations = movements.flatMap(({ movement }) => (movement.cancellation ? [movement.cancellation] : []));
+  lines.push(
+    '',
+    `cancellations to register on your side (GET /admin/cancellations?acknowledged=false): ${cancellations.length}`,
+  );
+  for (const cancellation of cancellations) {
+    const reason = cancellation.reason.code ?? cancellation.reason.message ?? 'no reason given';
+    lines.push(`  originId ${cancellation.originId}: ${cancellation.amount} ${cancellation.currencyId} (${reason})`);
+  }
+  lines.push('', 'the reconciler keeps running (admin API, /docs); Ctrl+C stops it');
+  return lines.join('\n');
+}

@@ -1,0 +1,131 @@
+import {
+  type BankClientOptions,
+  type Clock,
+  dataSourceOptionsFromUrl,
+  MovementStore,
+  TransferModule,
+} from '@giro/transfer-module';
+import {
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Module,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { ScheduleModule } from '@nestjs/schedule';
+import { TerminusModule } from '@nestjs/terminus';
+import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
+import { ADMIN_TOKEN, AdminTokenGuard } from './admin/admin-token.guard';
+import { CancellationsController } from './admin/cancellations.controller';
+import { ReconcileController } from './admin/reconcile.controller';
+import { TransferErrorsFilter } from './admin/transfer-errors.filter';
+import { TransfersController } from './admin/transfers.controller';
+import type { ReconcilerConfig } from './config/reconciler-config';
+import { BankCallObserver } from './ops/bank-call-observer';
+import { tlsHandshakeProbe } from './ops/bank-probe';
+import { BANK_PROBE, HealthController } from './ops/health.controller';
+import { loggerParams } from './ops/logger-params';
+import { MetricsController } from './ops/metrics.controller';
+import { MovementEventsLogger } from './ops/movement-events.logger';
+import { ReconcilerMetrics } from './ops/reconciler-metrics';
+import { SWEEP_INTERVAL, SweepLifecycle, sweepRunnerProvider } from './sweep/sweep.providers';
+
+export interface ReconcilerModuleOptions {
+  config: ReconcilerConfig;
+  /** The bank to work with: the real one from the configuration, or the sandbox bank in sandbox mode. */
+  bank: BankClientOptions;
+  /** ADMIN_TOKEN, or the one sandbox mode generated. */
+  adminToken: string;
+  /** Default: sweeps every `config.sweepIntervalMs`. False: only on demand (`POST /admin/reconcile`, the CLI). */
+  scheduleSweeps?: boolean;
+  /** The source of "now" for the transfer module (tests move a manual clock). */
+  clock?: Clock;
+  /** Where the JSON logs go (default stdout). */
+  logDestination?: DestinationStream;
+}
+
+/** Admin requests a client may make per minute; probes and scrapes are not counted. */
+const ADMIN_REQUESTS_PER_MINUTE = 600;
+/** A database that is still starting (containers started together) gets a few chances. */
+const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
+
+/** Reports the bank exchanges to the metrics for as long as the application runs. */
+@Injectable()
+class BankCallMetrics implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(@Inject(BankCallObserver) private readonly observer: BankCallObserver) {}
+
+  onApplicationBootstrap(): void {
+    this.observer.start();
+  }
+
+  onModuleDestroy(): void {
+    this.observer.stop();
+  }
+}
+
+/**
+ * The reconciler: giro's TransferModule on the database of DATABASE_URL (migrations run at start, under the
+ * Postgres advisory lock), the admin API, health, metrics, JSON logs and the recurring sweep.
+ */
+@Module({})
+export class ReconcilerModule {
+  static forRoot(options: ReconcilerModuleOptions): DynamicModule {
+    const { config, bank } = options;
+    return {
+      module: ReconcilerModule,
+      imports: [
+        LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
+        EventEmitterModule.forRoot(),
+        ScheduleModule.forRoot(),
+        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: ADMIN_REQUESTS_PER_MINUTE }] }),
+        TerminusModule.forRoot(),
+        TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
+        TransferModule.forRoot({
+          bank,
+          runMigrations: true,
+          polling: {
+            minIntervalMs: config.polling.minIntervalMs,
+            delayedMinIntervalMs: config.polling.delayedMinIntervalMs,
+          },
+          ...(options.clock && { clock: options.clock }),
+        }),
+      ],
+      controllers: [
+        TransfersController,
+        CancellationsController,
+        ReconcileController,
+        HealthController,
+        MetricsController,
+      ],
+      providers: [
+        { provide: ADMIN_TOKEN, useValue: options.adminToken },
+        AdminTokenGuard,
+        { provide: APP_GUARD, useClass: ThrottlerGuard },
+        { provide: APP_FILTER, useClass: TransferErrorsFilter },
+        {
+          provide: ReconcilerMetrics,
+          useFactory: (store: MovementStore) => new ReconcilerMetrics(store),
+          inject: [MovementStore],
+        },
+        {
+          provide: BankCallObserver,
+          useFactory: (metrics: ReconcilerMetrics) =>
+            new BankCallObserver(bank.baseUrl, (call) => metrics.recordBankCall(call)),
+          inject: [ReconcilerMetrics],
+        },
+        BankCallMetrics,
+        { provide: BANK_PROBE, useFactory: () => tlsHandshakeProbe(bank) },
+        { provide: SWEEP_INTERVAL, useValue: options.scheduleSweeps === false ? null : config.sweepIntervalMs },
+        sweepRunnerProvider,
+        SweepLifecycle,
+        MovementEventsLogger,
+      ],
+    };
+  }
+}

@@ -1,0 +1,55 @@
+import { ReconcileService, type SweepReport } from '@giro/transfer-module';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+  type Provider,
+} from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { ReconcilerMetrics } from '../ops/reconciler-metrics';
+import { SweepRunner } from './sweep-runner';
+import { SweepScheduler } from './sweep-scheduler';
+
+export type ReconcilerSweepRunner = SweepRunner<SweepReport>;
+
+export const SWEEP_RUNNER = Symbol('SWEEP_RUNNER');
+/** The pause between sweeps (SWEEP_INTERVAL_MS), or null when sweeps run only on demand. */
+export const SWEEP_INTERVAL = Symbol('SWEEP_INTERVAL');
+
+export const sweepRunnerProvider: Provider = {
+  provide: SWEEP_RUNNER,
+  useFactory: (reconcile: ReconcileService, metrics: ReconcilerMetrics) => new SweepRunner(reconcile, metrics),
+  inject: [ReconcileService, ReconcilerMetrics],
+};
+
+/**
+ * Starts the recurring sweep once the application is up, and on shutdown (the first hook Nest calls, before
+ * the transfer module's own) stops scheduling, lets the running sweep finish and releases this instance's
+ * leases.
+ */
+@Injectable()
+export class SweepLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly scheduler: SweepScheduler | undefined;
+
+  constructor(
+    @Inject(SWEEP_RUNNER) private readonly runner: ReconcilerSweepRunner,
+    @Inject(SWEEP_INTERVAL) intervalMs: number | null,
+    registry: SchedulerRegistry,
+  ) {
+    this.scheduler =
+      intervalMs === null
+        ? undefined
+        : new SweepScheduler(runner, registry, intervalMs, new Logger(SweepScheduler.name));
+  }
+
+  onApplicationBootstrap(): void {
+    this.scheduler?.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.scheduler?.stop();
+    await this.runner.stop();
+  }
+}

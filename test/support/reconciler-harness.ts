@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { type SandboxBank, type SandboxConfigPatch, startSandboxBank } from '@giro/sandbox-bank';
+import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { type BankClientOptions, completeCbuCvu, completeCuit, ManualClock } from '@giro/transfer-module';
+import type { INestApplication } from '@nestjs/common';
+import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
+import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
+
+// The reconciler as an in-process Nest HTTP app on a free port, against an in-process sandbox bank, on an
+// SQLite file of its own. One manual clock drives the bank and giro: polling rules are checked exactly and
+// time moves only when a test moves it. Sweeps run only when a test asks (POST /admin/reconcile).
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+let certificates: Promise<DevCertificates> | undefined;
+
+/** One set of development certificates per test file (key generation is the slow part). */
+export function testCertificates(): Promise<DevCertificates> {
+  certificates ??= createDevCertificates();
+  return certificates;
+}
+
+export function sandboxClientOptions(url: string, certs: DevCertificates): BankClientOptions {
+  return {
+    baseUrl: url,
+    tls: { ca: certs.ca.cert, cert: certs.client.cert, key: certs.client.key },
+    auth: { token: 'sandbox-token' },
+    hmac: { secret: 'sandbox-hmac-secret' },
+  };
+}
+
+/** Everything the app wrote to its log, one parsed JSON object per line. */
+export class LogCapture extends Writable {
+  text = '';
+
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    this.text += chunk.toString('utf8');
+    done();
+  }
+
+  lines(): Record<string, unknown>[] {
+    return this.text
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  json: any;
+}
+
+export interface TestReconciler {
+  app: INestApplication;
+  url: string;
+  bank: SandboxBank;
+  clock: ManualClock;
+  logs: LogCapture;
+  /** A request to the app; the admin token is sent unless `token` says otherwise (null: no header). */
+  request(
+    method: string,
+    path: string,
+    options?: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> },
+  ): Promise<HttpAnswer>;
+  close(): Promise<void>;
+}
+
+export async function startTestReconciler(
+  options: { sandboxConfig?: SandboxConfigPatch } = {},
+): Promise<TestReconciler> {
+  const certs = await testCertificates();
+  const clock = new ManualClock(Date.now());
+  const bank = await startSandboxBank({
+    tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert },
+    clock,
+    config: { polling: SPEC_POLLING, ...options.sandboxConfig },
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-'));
+  const config: ReconcilerConfig = {
+    port: 0,
+    databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
+    adminToken: ADMIN_TOKEN,
+    bank: undefined,
+    polling: { ...SPEC_POLLING, scaledForDemo: false },
+    sweepIntervalMs: 1000,
+    logLevel: 'info',
+  };
+  const logs = new LogCapture();
+  const app = await createReconcilerApp({
+    config,
+    bank: sandboxClientOptions(bank.url, certs),
+    adminToken: ADMIN_TOKEN,
+    scheduleSweeps: false,
+    clock,
+    logDestination: logs,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as { port: number };
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    app,
+    url,
+    bank,
+    clock,
+    logs,
+    async request(method, path, { body, rawBody, token = ADMIN_TOKEN, headers = {} } = {}) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(token !== null && { authorization: `Bearer ${token}` }),
+          ...((body !== undefined || rawBody !== undefined) && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        ...(rawBody !== undefined && { body: rawBody }),
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async close() {
+      await app.close();
+      await bank.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function cuit(first10: string): string {
+  const value = completeCuit(first10);
+  if (value === undefined) throw new Error(`no valid CUIT starts with ${first10}`);
+  return value;
+}
+
+export const FROM_CVU = completeCbuCvu('0000003', '1000000000017');
+export const TO_CBU = completeCbuCvu('2850590', '9400900418135');
+
+/** A valid SPEC §2.1 request for the admin API (`originId` optional, amount a decimal string here). */
+export function transferRequest(overrides: { originId?: number; description?: string; amount?: number | string } = {}) {
+  return {
+    ...(overrides.originId !== undefined && { originId: overrides.originId }),
+    from: { addressType: 'CBU_CVU', address: FROM_CVU, owner: { personIdType: 'CUI', personId: cuit('3071234567') } },
+    to: { addressType: 'CBU_CVU', address: TO_CBU, owner: { personIdType: 'CUI', personId: cuit('2012345678') } },
+    body: {
+      currencyId: '032',
+      amount: overrides.amount ?? '1234.50',
+      description: overrides.description ?? 'reconciler test',
+      concept: 'VAR',
+    },
+  };
+}
