@@ -1,0 +1,3 @@
+export { BankCallBudget, type BankCallBudgetOptions, type BankCallPriority } from './bank-call-budget';
+export { ReconcileService } from './reconcile.service';
+export type { SweepReport } from './sweep-report';

@@ -1,0 +1,42 @@
+import { isFinalStatus, type MovementStatus, type PollingPolicy } from '../domain';
+
+/**
+ * When to ask the bank about a movement next, by the domain's PollingPolicy. After an answer the rule
+ * counts from that answer; after a call that got no usable answer it counts from now (later than the last
+ * answer, so the rule still holds) and adds the failure backoff. Finals are never asked again (null).
+ */
+export class QuerySchedule {
+  constructor(
+    readonly policy: PollingPolicy,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  afterAnswer(status: MovementStatus, answeredAt: Date, pressure: number): Date | null {
+    if (isFinalStatus(status)) return null;
+    return this.policy.nextQueryAt(status, answeredAt, { pressure, random: this.random });
+  }
+
+  /** `failures`: calls in a row without a usable answer. `retryAfterMs`: the bank's Retry-After, honoured. */
+  afterFailure(
+    status: MovementStatus,
+    now: Date,
+    failures: number,
+    pressure: number,
+    retryAfterMs?: number,
+  ): Date | null {
+    if (isFinalStatus(status)) return null;
+    const next = this.policy.nextQueryAt(status, now, { failures, pressure, random: this.random }).getTime();
+    return new Date(Math.max(next, now.getTime() + (retryAfterMs ?? 0)));
+  }
+
+  /**
+   * Backlog pressure for a sweep: how far the due movements exceed what the budget can query within one
+   * polling interval (`ratePerSecond × minIntervalMs`). 0 when they fit, or when calls are not rate-limited;
+   * 1 when twice as many are due, which doubles the intervals. It only ever stretches them.
+   */
+  pressure(due: number, ratePerSecond: number | undefined): number {
+    if (ratePerSecond === undefined) return 0;
+    const capacity = (ratePerSecond * this.policy.minIntervalMs) / 1000;
+    return Math.max(0, due / capacity - 1);
+  }
+}

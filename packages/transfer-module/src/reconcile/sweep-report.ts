@@ -1,0 +1,44 @@
+import type { ReconcileStep } from './movement-reconciler';
+
+/** What one sweep did. */
+export interface SweepReport {
+  /** Movements leased by this sweep. */
+  claimed: number;
+  /** Creation requests sent (re-sends of the same originId). */
+  sent: number;
+  /** get-movement queries sent. */
+  queried: number;
+  /** Status changes written. */
+  changed: number;
+  completed: number;
+  failed: number;
+  /** Answers that contradicted a final status (recorded, not applied). */
+  anomalies: number;
+  /** Bank calls without a usable answer, and movements whose work failed (each retried later). */
+  errors: number;
+  durationMs: number;
+}
+
+export function emptySweepReport(): SweepReport {
+  return {
+    claimed: 0,
+    sent: 0,
+    queried: 0,
+    changed: 0,
+    completed: 0,
+    failed: 0,
+    anomalies: 0,
+    errors: 0,
+    durationMs: 0,
+  };
+}
+
+export function addStep(report: SweepReport, step: ReconcileStep): void {
+  report.sent += step.sent;
+  report.queried += step.queried;
+  report.errors += step.failedCalls;
+  if (step.anomaly) report.anomalies += 1;
+  if (step.changedTo !== null) report.changed += 1;
+  if (step.changedTo === 'COMPLETED') report.completed += 1;
+  if (step.changedTo === 'FAILED') report.failed += 1;
+}

@@ -1,0 +1,111 @@
+import type { ConceptCode, MovementStatus, TransferParty } from '../domain';
+import type { CancellationRecord, HistoryRecord, HistorySource, MovementDetails } from '../persistence';
+
+// What the TransferService returns: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
+// canonical decimal string), the shape the admin API sends as is.
+
+export interface CancellationView {
+  originId: number;
+  /** The amount to register back on the host's side, 2 decimals. */
+  amount: string;
+  currencyId: string;
+  /** Why the bank refused or failed the transfer, when it said. */
+  reason: { code: string | null; message: string | null };
+  createdAt: string;
+  /** When the host confirmed it registered the cancellation; null until then. */
+  acknowledgedAt: string | null;
+}
+
+export interface HistoryView {
+  from: MovementStatus | null;
+  to: MovementStatus;
+  at: string;
+  source: HistorySource;
+}
+
+/** A bank answer that contradicted a final status: recorded, never applied. */
+export interface AnomalyView {
+  at: string;
+  /** The status the movement kept. */
+  status: MovementStatus | null;
+  /** What the bank claimed. */
+  claimed: MovementStatus;
+  reason: string | null;
+}
+
+export interface MovementView {
+  originId: number;
+  /** PENDING until the bank acknowledged the request, then the bank's status. */
+  status: MovementStatus;
+  amount: string;
+  currencyId: string;
+  from: TransferParty;
+  to: TransferParty;
+  description: string;
+  concept: ConceptCode;
+  networkId: string | null;
+  bankMovementId: string | null;
+  /** Sends of the creation request that may have reached the bank. */
+  attempts: number;
+  queries: number;
+  lastError: string | null;
+  lastAnswerAt: string | null;
+  nextQueryAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Status changes, oldest first (anomalies are listed apart). */
+  history: HistoryView[];
+  anomalies: AnomalyView[];
+  cancellation: CancellationView | null;
+}
+
+const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+
+export function toCancellationView(record: CancellationRecord): CancellationView {
+  return {
+    originId: record.originId,
+    amount: record.amount,
+    currencyId: record.currencyId,
+    reason: { code: record.reasonCode, message: record.reasonMessage },
+    createdAt: record.createdAt.toISOString(),
+    acknowledgedAt: iso(record.acknowledgedAt),
+  };
+}
+
+export function toMovementView(details: MovementDetails): MovementView {
+  const { intent } = details;
+  const changes = details.history.filter((row) => row.source !== 'anomaly');
+  const anomalies = details.history.filter((row) => row.source === 'anomaly');
+  return {
+    originId: details.originId,
+    status: details.status,
+    amount: details.amount,
+    currencyId: details.currencyId,
+    from: intent.from,
+    to: intent.to,
+    description: intent.description,
+    concept: intent.concept,
+    networkId: details.networkId,
+    bankMovementId: details.bankMovementId,
+    attempts: details.attempts,
+    queries: details.queries,
+    lastError: details.lastError,
+    lastAnswerAt: iso(details.lastAnswerAt),
+    nextQueryAt: iso(details.nextQueryAt),
+    createdAt: details.createdAt.toISOString(),
+    updatedAt: details.updatedAt.toISOString(),
+    history: changes.map((row) => ({ from: row.from, to: row.to, at: row.at.toISOString(), source: row.source })),
+    anomalies: anomalies.map(toAnomalyView),
+    cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
+  };
+}
+
+function toAnomalyView(row: HistoryRecord): AnomalyView {
+  const detail = row.detail as { reason?: unknown } | null;
+  return {
+    at: row.at.toISOString(),
+    status: row.from,
+    claimed: row.to,
+    reason: typeof detail?.reason === 'string' ? detail.reason : null,
+  };
+}

@@ -1,0 +1,50 @@
+import type { Violation } from '../domain';
+
+// Errors of the TransferService, each saying what the caller must do. The not-found errors of the store
+// (MovementNotFoundError, CancellationNotFoundError) pass through unchanged.
+
+/** The input was refused; `violations` names every bad field and its rule. Nothing was stored or sent. */
+export class TransferValidationError extends Error {
+  override readonly name = 'TransferValidationError';
+
+  constructor(readonly violations: Violation[]) {
+    super(
+      `invalid transfer request: ${violations
+        .map((v) => `${v.field === '' ? '(request)' : v.field} ${v.message} [${v.rule}]`)
+        .join('; ')}`,
+    );
+  }
+}
+
+/** This originId is already stored with another payload: it is never sent again with different data. */
+export class TransferConflictError extends Error {
+  override readonly name = 'TransferConflictError';
+
+  constructor(readonly originId: number) {
+    super(`originId ${originId} already exists with a different payload; an originId is never reused`);
+  }
+}
+
+/** The polling rule does not allow asking the bank about this movement yet (SPEC §3). */
+export class PollTooSoonError extends Error {
+  override readonly name = 'PollTooSoonError';
+  readonly retryAfterMs: number;
+
+  constructor(
+    readonly originId: number,
+    readonly retryAt: Date,
+    now: Date,
+  ) {
+    super(`originId ${originId} may be queried again at ${retryAt.toISOString()} (polling rule)`);
+    this.retryAfterMs = Math.max(0, retryAt.getTime() - now.getTime());
+  }
+}
+
+/** Another worker holds this movement's lease right now; try again shortly. */
+export class MovementBusyError extends Error {
+  override readonly name = 'MovementBusyError';
+
+  constructor(readonly originId: number) {
+    super(`originId ${originId} is being handled by another worker right now`);
+  }
+}
