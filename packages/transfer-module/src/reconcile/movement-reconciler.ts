@@ -113,8 +113,13 @@ export class MovementReconciler {
    * the bank is sent again; any other is looked up first, and a PENDING one the bank does not know (yet) is
    * then sent again with the same originId.
    */
-  async reconcile(record: MovementRecord, source: 'query' | 'refresh', pressure: number): Promise<ReconcileStep> {
-    const step = emptyStep();
+  async reconcile(
+    record: MovementRecord,
+    source: 'query' | 'refresh',
+    pressure: number,
+    /** Filled as the work goes, so what was done still counts if a later write throws. */
+    step: ReconcileStep = emptyStep(),
+  ): Promise<ReconcileStep> {
     if (record.status === PENDING_STATUS && record.attempts === 0) {
       await this.resend(record, pressure, step, false);
       return step;
@@ -226,7 +231,7 @@ export class MovementReconciler {
   }
 }
 
-function emptyStep(): ReconcileStep {
+export function emptyStep(): ReconcileStep {
   return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, lostLease: false };
 }
 

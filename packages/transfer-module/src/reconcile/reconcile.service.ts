@@ -4,6 +4,7 @@ import { TRANSFER_RUNTIME, type TransferRuntime } from '../module/transfer-runti
 import type { MovementRecord } from '../persistence';
 import { forEachConcurrently } from './for-each-concurrently';
 import { describeError } from './movement-plan';
+import { emptyStep } from './movement-reconciler';
 import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 
 /**
@@ -69,14 +70,17 @@ export class ReconcileService implements OnModuleDestroy {
   private async reconcileOne(record: MovementRecord, pressure: number, report: SweepReport): Promise<void> {
     // Stopping: no new bank call; stop() releases the lease.
     if (this.stopped !== undefined) return;
+    const step = emptyStep();
     try {
-      addStep(report, await this.runtime.reconciler.reconcile(record, 'query', pressure));
+      await this.runtime.reconciler.reconcile(record, 'query', pressure, step);
     } catch (error) {
       report.errors += 1;
       this.runtime.logger.error(
         `originId ${record.originId}: reconcile failed, retried later: ${describeError(error)}`,
       );
       await this.runtime.store.releaseLease(record.originId, this.owner).catch(() => undefined);
+    } finally {
+      addStep(report, step);
     }
   }
 }
