@@ -32,6 +32,8 @@ const shared = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30_000,
+  // Jest's default on 2 cores is 1 worker, which runs in-band: one stuck suite then blocks the rest.
+  maxWorkers: 2,
   projects: [
     {
       ...shared,
