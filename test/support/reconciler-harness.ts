@@ -69,6 +69,8 @@ export interface TestReconciler {
     path: string,
     options?: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> },
   ): Promise<HttpAnswer>;
+  /** Stops the sandbox bank (the reconciler keeps running). */
+  stopBank(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,11 @@ export async function startTestReconciler(
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
   const url = `http://127.0.0.1:${port}`;
+  let bankStopped: Promise<void> | undefined;
+  const stopBank = () => {
+    bankStopped ??= bank.close();
+    return bankStopped;
+  };
 
   return {
     app,
@@ -131,9 +138,10 @@ export async function startTestReconciler(
       }
       return { status: response.status, headers: response.headers, text, json };
     },
+    stopBank,
     async close() {
       await app.close();
-      await bank.close();
+      await stopBank();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -16,8 +16,11 @@ export class SweepsStoppedError extends Error {
 
 /**
  * Runs sweeps one at a time, whoever asks (the schedule, `POST /admin/reconcile`, the CLI): a request
- * made while a sweep runs starts after it ends. Records every sweep in the metrics. `stop()` refuses new
- * sweeps, waits for the running one and lets the reconcile service release its leases.
+ * made while a sweep runs starts after it ends. Records every sweep in the metrics.
+ *
+ * `stop()` refuses new sweeps and tells the reconcile service at once, so the running sweep makes no new
+ * bank call: the calls in flight finish, the movements it claimed but had not reached yet are released
+ * (not worked through), and `stop()` resolves once that sweep has ended.
  */
 export class SweepRunner<Report extends SweepCounts> {
   private tail: Promise<unknown> = Promise.resolve();
@@ -40,7 +43,7 @@ export class SweepRunner<Report extends SweepCounts> {
   }
 
   stop(): Promise<void> {
-    this.stopping ??= this.tail.then(() => this.sweeper.stop());
+    this.stopping ??= Promise.all([this.sweeper.stop(), this.tail]).then(() => undefined);
     return this.stopping;
   }
 

@@ -69,20 +69,26 @@ describe('SweepRunner', () => {
     expect(text).toContain('giro_sweep_duration_seconds_sum{outcome="ok"} 0.25');
   });
 
-  it('on stop, lets the running sweep end, refuses queued and new ones, then stops the service once', async () => {
+  it('on stop, tells the service at once, refuses queued and new sweeps, and resolves when the running one ended', async () => {
     const sweeper = new ControlledSweeper();
     const runner = new SweepRunner(sweeper, new ReconcilerMetrics(NO_COUNTS));
     const running = runner.runOnce();
     const queued = runner.runOnce();
     await Promise.resolve();
-    const stopping = runner.stop();
-    expect(sweeper.stopped).toBe(0);
+    let stopped = false;
+    const stopping = runner.stop().then(() => {
+      stopped = true;
+    });
+    expect(sweeper.stopped).toBe(1);
+    await new Promise(setImmediate);
+    expect(stopped).toBe(false);
     sweeper.finish();
     await expect(running).resolves.toBeDefined();
     await expect(queued).rejects.toBeInstanceOf(SweepsStoppedError);
     await stopping;
     await runner.stop();
     expect(sweeper.stopped).toBe(1);
+    expect(sweeper.running).toBe(0);
     await expect(runner.runOnce()).rejects.toBeInstanceOf(SweepsStoppedError);
   });
 });

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import Database from 'better-sqlite3';
+import { testCertificates, transferRequest } from './support/reconciler-harness';
+import {
+  bankEnvironment,
+  killIfRunning,
+  type ReconcilerProcess,
+  runSweepCli,
+  startReconcilerProcess,
+} from './support/reconciler-process';
+
+// The reconciler as real processes (the swc build, as `pnpm start` and `pnpm sweep` run it) against a
+// sandbox bank in this process, on an SQLite file. Intervals are scaled down; the sandbox audits the same.
+
+const POLLING = { minIntervalMs: 500, delayedMinIntervalMs: 2_000 };
+const POLLING_ENV = { POLL_MIN_INTERVAL_MS: '500', DELAYED_MIN_INTERVAL_MS: '2000' };
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+describe('reconciler processes on SQLite', () => {
+  let dir: string;
+  let bank: SandboxBank;
+  let env: Record<string, string>;
+  let processes: ReconcilerProcess[] = [];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-process-'));
+    const certs = await testCertificates();
+    bank = await startSandboxBank({
+      tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert },
+      config: { polling: POLLING, timings: { createdMs: 500, inProgressMs: 1_000, delayedMs: 3_000 } },
+    });
+    env = {
+      ...bankEnvironment(dir, certs, bank.url),
+      ...POLLING_ENV,
+      DATABASE_URL: `sqlite:${join(dir, 'giro.sqlite')}`,
+    };
+  });
+  afterEach(async () => {
+    await killIfRunning(processes);
+    processes = [];
+    await bank.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const start = async (extra: Record<string, string> = {}) => {
+    const child = await startReconcilerProcess(dir, { ...env, ...extra });
+    processes.push(child);
+    return child;
+  };
+
+  const leasedCount = () => {
+    const db = new Database(join(dir, 'giro.sqlite'), { readonly: true, fileMustExist: true });
+    try {
+      return (
+        db.prepare('select count(*) as n from giro_movements where lease_owner is not null').get() as { n: number }
+      ).n;
+    } finally {
+      db.close();
+    }
+  };
+
+  it('on SIGTERM stops claiming, lets the bank calls in flight finish, releases every lease and exits 0', async () => {
+    // Sweeps only on demand after the first one at start, so the test decides when the movements are claimed.
+    const reconciler = await start({ SWEEP_INTERVAL_MS: '3600000' });
+    const originIds: number[] = [];
+    for (let n = 0; n < 20; n++) {
+      const created = await reconciler.admin(
+        'POST',
+        '/admin/transfers',
+        transferRequest({ description: `sigterm ${n}` }),
+      );
+      expect(created.status).toBe(201);
+      originIds.push(created.json.originId);
+    }
+    // Every movement due (interval + at most 1 s of jitter), then a slow bank: the sweep claims all 20 and
+    // works on 8 at a time.
+    await sleep(POLLING.minIntervalMs + 1_100);
+    bank.configure({ faults: { latencyMs: 1_500 } });
+    const sweep = reconciler.admin('POST', '/admin/reconcile').catch(() => undefined);
+    await waitFor(() => leasedCount() === 20, 'the sweep to claim all 20 movements');
+    await waitFor(() => bank.counters().requests['get-movement'] !== undefined, 'the first lookups to reach the bank');
+
+    const exit = await reconciler.stop();
+    await sweep;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(reconciler.running.output()).toContain('reconciler stopped');
+    expect(leasedCount()).toBe(0);
+    const lookups = originIds.reduce((sum, id) => sum + (bank.ledger.entry(id)?.lookups.length ?? 0), 0);
+    expect(lookups).toBeGreaterThan(0);
+    expect(lookups).toBeLessThan(20);
+
+    // Nothing was lost: a new process takes the released movements to their final state.
+    bank.configure({ faults: { latencyMs: 0 } });
+    const next = await start({ SWEEP_INTERVAL_MS: '100' });
+    await waitFor(async () => {
+      const page = await next.admin('GET', '/admin/transfers?status=COMPLETED&limit=500');
+      return page.json.items.length === 20;
+    }, 'every movement to complete');
+    expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
+    expect((await next.stop()).code).toBe(0);
+  });
+
+  it('`sweep --once` runs one sweep over the due movements, prints its counts and exits 0', async () => {
+    const reconciler = await start({ SWEEP_INTERVAL_MS: '3600000' });
+    for (let n = 0; n < 3; n++) {
+      expect((await reconciler.admin('POST', '/admin/transfers', transferRequest())).status).toBe(201);
+    }
+    expect((await reconciler.stop()).code).toBe(0);
+    await sleep(POLLING.minIntervalMs + 1_100);
+
+    // A cron job needs no ADMIN_TOKEN: it serves no admin API.
+    const { ADMIN_TOKEN: _notNeeded, ...cronEnv } = env;
+    const usage = await runSweepCli(dir, cronEnv, []);
+    expect(usage.code).toBe(2);
+    expect(usage.output).toContain('usage: pnpm sweep --once');
+
+    const once = await runSweepCli(dir, cronEnv, ['--once']);
+    expect(once.code).toBe(0);
+    const report = once.output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.event === 'sweep-finished');
+    expect(report).toMatchObject({ claimed: 3, queried: 3, errors: 0 });
+    expect(leasedCount()).toBe(0);
+    expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
+    expect(once.output).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
+  });
+});

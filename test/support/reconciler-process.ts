@@ -1,0 +1,100 @@
+import { spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { type RunningProcess, startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
+import { ADMIN_TOKEN } from './reconciler-harness';
+
+// The reconciler as a child process: the swc build in apps/reconciler/dist (`pnpm build`), as `pnpm start`
+// and `pnpm sweep` run it.
+
+const DIST = join(__dirname, '..', '..', 'apps', 'reconciler', 'dist');
+
+export function reconcilerScript(relativePath: 'main.js' | 'cli/sweep.js'): string {
+  const script = join(DIST, relativePath);
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` before this test`);
+  return script;
+}
+
+/** Writes the client certificate, its key and the CA to `dir`, and returns the BANK_* variables naming them. */
+export function bankEnvironment(dir: string, certs: DevCertificates, bankUrl: string): Record<string, string> {
+  const files = { ca: join(dir, 'ca.pem'), cert: join(dir, 'client.pem'), key: join(dir, 'client-key.pem') };
+  writeFileSync(files.ca, certs.ca.cert);
+  writeFileSync(files.cert, certs.client.cert);
+  writeFileSync(files.key, certs.client.key, { mode: 0o600 });
+  return {
+    BANK_BASE_URL: bankUrl,
+    BANK_CA_FILE: files.ca,
+    BANK_CERT_FILE: files.cert,
+    BANK_KEY_FILE: files.key,
+    BANK_TOKEN: 'sandbox-token',
+    BANK_HMAC_SECRET: 'sandbox-hmac-secret',
+    ADMIN_TOKEN,
+  };
+}
+
+export interface ReconcilerProcess {
+  running: RunningProcess;
+  url: string;
+  /** An admin request with the test's ADMIN_TOKEN. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }>;
+  /** SIGTERM, then the exit status. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `pnpm start`'s script with exactly `env` (plus PATH) and waits for its ready line. */
+export async function startReconcilerProcess(cwd: string, env: Record<string, string>): Promise<ReconcilerProcess> {
+  const running = startNode(reconcilerScript('main.js'), { cwd, env: { PORT: '0', ...env } });
+  const ready = await waitForEvent(running, 'reconciler-ready', 30_000);
+  const url = String(ready.url);
+  return {
+    running,
+    url,
+    async admin(method, path, body) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN ?? ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      return { status: response.status, json: text ? JSON.parse(text) : undefined };
+    },
+    async stop() {
+      if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill('SIGTERM');
+      return running.exit;
+    },
+  };
+}
+
+/** Kills what a failed test left running. */
+export async function killIfRunning(processes: (ReconcilerProcess | RunningProcess | undefined)[]): Promise<void> {
+  for (const entry of processes) {
+    const running = entry && 'running' in entry ? entry.running : entry;
+    if (running && running.child.exitCode === null && running.child.signalCode === null) {
+      running.child.kill('SIGKILL');
+      await running.exit;
+    }
+  }
+}
+
+/** Runs `pnpm sweep`'s script with `args` to its end. */
+export function runSweepCli(
+  cwd: string,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [reconcilerScript('cli/sweep.js'), ...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
+}
