@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_LEDGER_PAGE } from '../ledger/ledger';
 import { BodyTooLargeError, errorReply, type JsonReply, parseJson, readBody, sendJson } from '../server/http-io';
 import type { SandboxState } from '../server/sandbox-state';
+import { seedMovements } from './seed-movements';
 
 export const CONTROL_PREFIX = '/__sandbox/';
 
@@ -37,6 +38,10 @@ async function controlReply(state: SandboxState, request: IncomingMessage): Prom
         });
       }
       return { status: 200, body: result.config };
+    }
+    case 'POST seed': {
+      const body = await readJsonBody(state, request);
+      return 'status' in body ? body : seedMovements(state, body.value);
     }
     case 'POST reset':
       state.reset();
