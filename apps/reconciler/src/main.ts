@@ -15,8 +15,8 @@ const SANDBOX_LOG_FILE = 'data/reconciler.log';
 
 /**
  * `pnpm start`: the reconciler. With BANK_BASE_URL unset (sandbox mode) it also starts the sandbox bank,
- * submits the demo batch and shows it moving. Stops cleanly on SIGTERM and SIGINT: no new sweep, the
- * running one finishes, leases are released, pools closed.
+ * submits the demo batch and shows it moving. Stops cleanly on SIGTERM and SIGINT: no new sweep or bank
+ * call, the calls in flight finish, every lease is released, the pools are closed.
  */
 async function main(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   });
   const demo = new AbortController();
   const stop = once(async (signal: NodeJS.Signals) => {
-    console.log(`\n${signal}: stopping (no new sweep; the running one finishes; leases released)`);
+    console.log(`\n${signal}: stopping (no new sweep or bank call; calls in flight finish; leases released)`);
     demo.abort();
     await app.close();
     await sandbox?.bank.close();

@@ -5,14 +5,7 @@ import {
   MovementStore,
   TransferModule,
 } from '@giro/transfer-module';
-import {
-  type DynamicModule,
-  Inject,
-  Injectable,
-  Module,
-  type OnApplicationBootstrap,
-  type OnModuleDestroy,
-} from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
@@ -27,6 +20,7 @@ import { ReconcileController } from './admin/reconcile.controller';
 import { TransferErrorsFilter } from './admin/transfer-errors.filter';
 import { TransfersController } from './admin/transfers.controller';
 import type { ReconcilerConfig } from './config/reconciler-config';
+import { BankCallMetrics } from './ops/bank-call-metrics';
 import { BankCallObserver } from './ops/bank-call-observer';
 import { tlsHandshakeProbe } from './ops/bank-probe';
 import { BANK_PROBE, HealthController } from './ops/health.controller';
@@ -54,20 +48,6 @@ export interface ReconcilerModuleOptions {
 const ADMIN_REQUESTS_PER_MINUTE = 600;
 /** A database that is still starting (containers started together) gets a few chances. */
 const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
-
-/** Reports the bank exchanges to the metrics for as long as the application runs. */
-@Injectable()
-class BankCallMetrics implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(@Inject(BankCallObserver) private readonly observer: BankCallObserver) {}
-
-  onApplicationBootstrap(): void {
-    this.observer.start();
-  }
-
-  onModuleDestroy(): void {
-    this.observer.stop();
-  }
-}
 
 /**
  * The reconciler: giro's TransferModule on the database of DATABASE_URL (migrations run at start, under the

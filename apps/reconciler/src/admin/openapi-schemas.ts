@@ -1,6 +1,6 @@
 import { CONCEPT_CODES } from '@giro/transfer-module';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { demoBatch } from '../demo/demo-batch';
+import { DEMO_PAYEES, DEMO_PAYER } from '../demo/demo-batch';
 
 const PARTY: SchemaObject = {
   type: 'object',
@@ -52,7 +52,12 @@ export const TRANSFER_REQUEST_SCHEMA: SchemaObject = {
     },
   },
   example: {
-    ...demoBatch()[0]?.request,
+    from: DEMO_PAYER,
+    to: {
+      addressType: 'CBU_CVU',
+      address: DEMO_PAYEES[0].address,
+      owner: { personIdType: 'CUI', personId: DEMO_PAYEES[0].personId },
+    },
     body: { currencyId: '032', amount: '1234.50', description: 'rent May', concept: 'ALQ' },
   },
 };

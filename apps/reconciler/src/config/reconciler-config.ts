@@ -2,6 +2,7 @@ import {
   type BankClientOptions,
   BankOptionsError,
   DEFAULT_DATABASE_URL,
+  DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
   resolveBankClientOptions,
 } from '@giro/transfer-module';
@@ -9,7 +10,10 @@ import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
 
 /** The polling rule of SPEC §3: what the reconciler uses unless told otherwise. */
-export const SPEC_POLLING = { minIntervalMs: 5_000, delayedMinIntervalMs: 600_000 } as const;
+export const SPEC_POLLING = {
+  minIntervalMs: DEFAULT_POLLING_OPTIONS.minIntervalMs,
+  delayedMinIntervalMs: DEFAULT_POLLING_OPTIONS.delayedMinIntervalMs,
+} as const;
 
 /**
  * Sandbox mode only: the polling rule scaled down so the demo batch settles in seconds. The sandbox bank
@@ -143,7 +147,7 @@ function checkBankOptions(options: BankClientOptions, problems: string[]): void 
   }
 }
 
-export function withVariableNames(message: string): string {
+function withVariableNames(message: string): string {
   // Longest option names first, so `bank.tls.keyFile` is not read as `bank.tls.key` + "File".
   const byLength = [...OPTION_VARIABLES].sort(([a], [b]) => b.length - a.length);
   let named = message;

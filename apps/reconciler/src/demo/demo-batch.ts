@@ -29,13 +29,14 @@ function cuit(first10: string): string {
   return value;
 }
 
-const PAYER = {
+/** Accounts with valid check digits, for the demo and the OpenAPI example. */
+export const DEMO_PAYER = {
   addressType: 'CBU_CVU',
   address: completeCbuCvu('0000003', '1000000000017'),
   owner: { personIdType: 'CUI', personId: cuit('3071234567') },
 } as const;
 
-const PAYEES = [
+export const DEMO_PAYEES = [
   { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') },
   { address: completeCbuCvu('0170099', '2200000678901'), personId: cuit('2734567890') },
   { address: completeCbuCvu('0110599', '5400000123456'), personId: cuit('3365432108') },
@@ -45,7 +46,7 @@ export interface DemoTransfer {
   scenario: DemoScenario;
   /** The SPEC §2.1 request without an originId: the reconciler allocates one. */
   request: {
-    from: typeof PAYER;
+    from: typeof DEMO_PAYER;
     to: { addressType: 'CBU_CVU'; address: string; owner: { personIdType: 'CUI'; personId: string } };
     body: { currencyId: '032'; amount: string; description: string; concept: 'VAR' | 'ALQ' | 'HON' };
   };
@@ -59,12 +60,12 @@ export function demoBatch(): DemoTransfer[] {
   for (const scenario of DEMO_SCENARIOS) {
     for (let copy = 1; copy <= COPIES[scenario.tag]; copy++) {
       const n = transfers.length;
-      const payee = PAYEES[n % PAYEES.length] as (typeof PAYEES)[number];
+      const payee = DEMO_PAYEES[n % DEMO_PAYEES.length] as (typeof DEMO_PAYEES)[number];
       const label = scenario.tag === '' ? 'plain' : scenario.tag.slice(1, -1);
       transfers.push({
         scenario,
         request: {
-          from: PAYER,
+          from: DEMO_PAYER,
           to: {
             addressType: 'CBU_CVU',
             address: payee.address,
