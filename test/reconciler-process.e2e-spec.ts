@@ -109,7 +109,7 @@ describe('reconciler processes on SQLite', () => {
     }, 'every movement to complete');
     expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
     expect((await next.stop()).code).toBe(0);
-  });
+  }, 60_000);
 
   it('`sweep --once` runs one sweep over the due movements, prints its counts and exits 0', async () => {
     const reconciler = await start({ SWEEP_INTERVAL_MS: '3600000' });

@@ -44,7 +44,7 @@ describeWithPostgres('two reconciler processes on one Postgres database', () => 
       SWEEP_INTERVAL_MS: '100',
     };
     replicas = await Promise.all([startReconcilerProcess(dir, env), startReconcilerProcess(dir, env)]);
-  });
+  }, 60_000);
   afterAll(async () => {
     await killIfRunning(replicas);
     await bank?.close();
@@ -91,5 +91,5 @@ describeWithPostgres('two reconciler processes on one Postgres database', () => 
     }
 
     for (const replica of replicas) expect(await replica.stop()).toEqual({ code: 0, signal: null });
-  });
+  }, 90_000);
 });

@@ -87,7 +87,7 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     expect(log).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
 
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
-  });
+  }, 90_000);
 
   it('refuses a bad environment, naming every variable and its rule, and exits 1', async () => {
     const running = startNode(reconcilerScript('main.js'), {
