@@ -1,0 +1,210 @@
+import type { SandboxBank } from '@giro/sandbox-bank';
+import {
+  type ManualClock,
+  MovementBusyError,
+  MovementNotFoundError,
+  PollTooSoonError,
+  TransferConflictError,
+  TransferValidationError,
+} from '@giro/transfer-module';
+import {
+  allMovements,
+  expectBankSawTheContract,
+  expectNoRepeatedTransition,
+  expectOneCancellationPerFailed,
+} from './support/contract-checks';
+import { describeOnEachEngine } from './support/engines';
+import {
+  type Giro,
+  giroOptions,
+  manualClock,
+  START,
+  startGiro,
+  startTestSandbox,
+  sweepUntilFinal,
+  transferRequest,
+} from './support/giro-harness';
+
+// giro against the sandbox bank on SQLite and Postgres: every scenario to its final state, idempotent
+// requests, the same originId sent again when the bank does not know it, and the service's queries.
+
+describeOnEachEngine('giro against the sandbox bank', (engine) => {
+  let clock: ManualClock;
+  let bank: SandboxBank;
+  let giro: Giro;
+
+  beforeEach(async () => {
+    clock = manualClock();
+    bank = await startTestSandbox(clock);
+    giro = await startGiro(await giroOptions(bank, clock, { databaseUrl: await engine.createDatabaseUrl() }));
+  });
+  afterEach(async () => {
+    await giro.close();
+    await bank.close();
+  });
+
+  it('brings every scenario to its final state: none, [fail], [delay], [reject], [lost]', async () => {
+    const cases = {
+      plain: { description: 'rent', final: 'COMPLETED' },
+      fail: { description: 'rent [fail]', final: 'FAILED' },
+      delay: { description: 'rent [delay]', final: 'COMPLETED' },
+      reject: { description: 'rent [reject]', final: 'FAILED' },
+      lost: { description: 'rent [lost]', final: 'COMPLETED' },
+      lostFail: { description: 'rent [lost] [fail]', final: 'FAILED' },
+      lostDelay: { description: 'rent [lost] [delay]', final: 'COMPLETED' },
+    } as const;
+    const originIds: Record<string, number> = {};
+    const first: Record<string, { status: string; attempts: number }> = {};
+    for (const [name, { description }] of Object.entries(cases)) {
+      const { movement, created } = await giro.transfers.requestTransfer(transferRequest(description));
+      expect(created).toBe(true);
+      originIds[name] = movement.originId;
+      first[name] = { status: movement.status, attempts: movement.attempts };
+    }
+    expect(first).toEqual({
+      plain: { status: 'CREATED', attempts: 1 },
+      fail: { status: 'CREATED', attempts: 1 },
+      delay: { status: 'CREATED', attempts: 1 },
+      reject: { status: 'FAILED', attempts: 1 }, // a business rejection: final at once
+      lost: { status: 'PENDING', attempts: 1 }, // the answer was lost: unknown, never guessed
+      lostFail: { status: 'PENDING', attempts: 1 },
+      lostDelay: { status: 'PENDING', attempts: 1 },
+    });
+
+    await sweepUntilFinal(giro, clock);
+
+    for (const [name, { final }] of Object.entries(cases)) {
+      const movement = await giro.transfers.getMovement(originIds[name]);
+      expect({ name, status: movement.status }).toEqual({ name, status: final });
+      expectNoRepeatedTransition(movement);
+    }
+    const delayed = await giro.transfers.getMovement(originIds.delay);
+    expect(delayed.history.map((h) => h.to)).toEqual(['PENDING', 'CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED']);
+    const rejected = await giro.transfers.getMovement(originIds.reject);
+    expect(rejected.cancellation?.reason).toEqual({
+      code: 'TRANSFER_REJECTED',
+      message: 'the destination entity rejected the transfer; nothing was sent',
+    });
+    expect(bank.ledger.entry(originIds.reject)).toBeUndefined();
+    // The lost answers were resolved by looking the same originId up, never by sending it again.
+    for (const name of ['lost', 'lostFail', 'lostDelay']) {
+      expect(bank.ledger.entry(originIds[name])).toMatchObject({ creationAnswer: 'lost', duplicateRequests: 0 });
+    }
+    expect(bank.counters().processed).toBe(6);
+    await expectBankSawTheContract(bank, giro.transfers);
+    await expectOneCancellationPerFailed(giro.transfers);
+  });
+
+  it('answers the same originId and payload with the stored movement, another payload with a conflict', async () => {
+    const request = transferRequest('rent', { originId: 555, amount: 1234.5 });
+    const first = await giro.transfers.requestTransfer(request);
+    expect(first).toMatchObject({ created: true, movement: { originId: 555, status: 'CREATED', amount: '1234.50' } });
+
+    // The same payload, the amount written as a decimal string this time.
+    const replay = await giro.transfers.requestTransfer({ ...request, body: { ...request.body, amount: '1234.50' } });
+    expect(replay).toEqual({ created: false, movement: first.movement });
+
+    const other = { ...request, body: { ...request.body, amount: '99.00' } };
+    await expect(giro.transfers.requestTransfer(other)).rejects.toBeInstanceOf(TransferConflictError);
+    expect(await giro.transfers.getMovement(555)).toEqual(first.movement);
+    expect(bank.counters()).toMatchObject({ processed: 1, duplicates: 0 });
+  });
+
+  it('allocates new originIds that only move forward', async () => {
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++)
+      ids.push((await giro.transfers.requestTransfer(transferRequest('rent'))).movement.originId);
+    expect(ids[0]).toBeGreaterThanOrEqual(START * 1000);
+    expect(ids[1]).toBeGreaterThan(ids[0]);
+    expect(ids[2]).toBeGreaterThan(ids[1]);
+  });
+
+  it('refuses an invalid request with every bad field named, storing and sending nothing', async () => {
+    const request = transferRequest('rent\u0000', { amount: '1.999' });
+    const error = await giro.transfers.requestTransfer({ ...request, originId: -4 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransferValidationError);
+    expect((error as TransferValidationError).violations.map((v) => `${v.field}:${v.rule}`).sort()).toEqual([
+      'body.amount:amount',
+      'body.description:characters',
+      'originId:origin_id',
+    ]);
+    expect(await allMovements(giro.transfers)).toEqual([]);
+    expect(bank.counters().requests['transfer-request']).toBeUndefined();
+  });
+
+  it('sends the same originId again when the bank does not know it after an unknown outcome', async () => {
+    // Processed, but the answer is lost; then the bank takes 400 ms to register it.
+    bank.configure({ registrationLagMs: 400, faults: { resetAfterRate: 1 } });
+    const { movement } = await giro.transfers.requestTransfer(transferRequest('rent'));
+    expect(movement).toMatchObject({ status: 'PENDING', attempts: 1 });
+    bank.configure({ faults: { resetAfterRate: 0 } });
+
+    await sweepUntilFinal(giro, clock);
+
+    const entry = bank.ledger.entry(movement.originId);
+    expect(entry).toMatchObject({ creationAnswer: 'reset-after', status: 'COMPLETED' });
+    expect(entry?.lookups[0].answered).toBe('NOT_FOUND'); // looked up first…
+    expect(entry?.duplicateRequests).toBeGreaterThanOrEqual(1); // …then the SAME originId sent again
+    expect(bank.ledger.size).toBe(1);
+    const stored = await giro.transfers.getMovement(movement.originId);
+    expect(stored.status).toBe('COMPLETED');
+    expect(stored.history.map((h) => h.source)).toContain('resend');
+    expect(stored.cancellation).toBeNull();
+    await expectBankSawTheContract(bank, giro.transfers);
+  });
+
+  it('sends the same originId again when the request never reached the bank (5xx before processing)', async () => {
+    bank.configure({ faults: { serverErrorRate: 1 } });
+    const { movement } = await giro.transfers.requestTransfer(transferRequest('rent'));
+    expect(movement).toMatchObject({ status: 'PENDING', attempts: 1, lastError: expect.stringMatching(/HTTP 500/) });
+    bank.configure({ faults: { serverErrorRate: 0 } });
+
+    await sweepUntilFinal(giro, clock);
+
+    expect(bank.counters().requests['get-movement']).toMatchObject({ 'not-found': 1 });
+    expect(bank.ledger.page().entries.map((e) => e.originId)).toEqual([movement.originId]);
+    expect((await giro.transfers.getMovement(movement.originId)).status).toBe('COMPLETED');
+    await expectBankSawTheContract(bank, giro.transfers);
+  });
+
+  it('refreshes on demand, refusing sooner than the polling rule allows and while another worker holds it', async () => {
+    const { movement } = await giro.transfers.requestTransfer(transferRequest('rent'));
+    const tooSoon = await giro.transfers.refreshMovement(movement.originId).catch((e: unknown) => e);
+    expect(tooSoon).toBeInstanceOf(PollTooSoonError);
+    expect(tooSoon).toMatchObject({ retryAfterMs: 100, retryAt: new Date(START + 100) });
+
+    clock.advance(100);
+    expect(await giro.store.claim(movement.originId, 'another-worker', 5_000)).not.toBeNull();
+    await expect(giro.transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(MovementBusyError);
+    await giro.store.releaseLease(movement.originId, 'another-worker');
+
+    const refreshed = await giro.transfers.refreshMovement(movement.originId);
+    expect(refreshed).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
+    expect(refreshed.history.at(-1)).toMatchObject({ from: 'CREATED', to: 'IN_PROGRESS', source: 'refresh' });
+    await expect(giro.transfers.refreshMovement(987654321)).rejects.toBeInstanceOf(MovementNotFoundError);
+    expect(bank.counters().pollsTooEarly).toBe(0);
+  });
+
+  it('lists movements by status with a cursor, and lets the host acknowledge cancellations', async () => {
+    for (const description of ['a', 'b [reject]', 'c', 'd [reject]', 'e [reject]']) {
+      await giro.transfers.requestTransfer(transferRequest(description));
+    }
+    const page1 = await giro.transfers.listMovements({ status: 'FAILED' }, { limit: 2 });
+    expect(page1.items.map((m) => m.description)).toEqual(['b [reject]', 'd [reject]']);
+    const page2 = await giro.transfers.listMovements(
+      { status: 'FAILED' },
+      { limit: 2, after: page1.nextCursor as string },
+    );
+    expect(page2).toMatchObject({ items: [{ description: 'e [reject]' }], nextCursor: null });
+    await expect(giro.transfers.listMovements({}, { limit: 0 })).rejects.toMatchObject({
+      violations: [{ field: 'limit', rule: 'range' }],
+    });
+
+    const pending = await giro.transfers.listCancellations({ acknowledged: false });
+    expect(pending).toHaveLength(3);
+    const acknowledged = await giro.transfers.acknowledgeCancellation(pending[0].originId);
+    expect(acknowledged.acknowledgedAt).toBe(new Date(START).toISOString());
+    expect(await giro.transfers.listCancellations({ acknowledged: false })).toHaveLength(2);
+    expect(await giro.transfers.acknowledgeCancellation(pending[0].originId)).toEqual(acknowledged); // idempotent
+  });
+});
