@@ -69,7 +69,7 @@ export interface BankClientOptions {
   maxConnections?: number;
   /** Longest answer body read; the rest is not read. Default 1 MiB. */
   maxResponseBytes?: number;
-  /** 409 codes meaning "this originId was already processed". Default none. */
+  /** Error codes meaning "this originId was already processed", on a 409 or any other 4xx. Default none. */
   duplicateCodes?: readonly string[];
   /** get-movement 4xx codes meaning "no such movement", besides HTTP 404. Default none. */
   notFoundCodes?: readonly string[];

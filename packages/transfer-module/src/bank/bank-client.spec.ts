@@ -122,6 +122,18 @@ describe('BankClient', () => {
       expect(other).toMatchObject({ code: 'ACCOUNT_LOCKED', isDuplicateCode: false });
     });
 
+    it('reads a configured duplicate code on another 4xx as a duplicate, never as a rejection', async () => {
+      answer((_request, response) => sendJson(response, 422, { code: 'DUPLICATED_ORIGIN_ID' }));
+      const client = newClient({ duplicateCodes: ['DUPLICATED_ORIGIN_ID'] });
+      const duplicate = await client.createTransferRequest(transferRequest()).catch((e: unknown) => e);
+      answer((_request, response) => sendJson(response, 422, { code: 'INSUFFICIENT_FUNDS' }));
+      const rejected = await client.createTransferRequest(transferRequest()).catch((e: unknown) => e);
+
+      expect(duplicate).toBeInstanceOf(BankConflictError);
+      expect(duplicate).toMatchObject({ isDuplicateCode: true, httpStatus: 422 });
+      expect(rejected).toBeInstanceOf(BankRejectedError);
+    });
+
     it('refuses an invalid originId before sending anything', async () => {
       const client = newClient();
 

@@ -18,7 +18,7 @@ import { parseRetryAfter } from './retry-after';
 export interface FailureContext {
   operation: BankOperation;
   redact: (text: string) => string;
-  /** 409 codes that mean "this originId was already processed". */
+  /** Codes that mean "this originId was already processed", on a 409 or any other 4xx. */
   duplicateCodes: ReadonlySet<string>;
   /** get-movement: 4xx codes that mean "no such movement", besides HTTP 404. */
   notFoundCodes: ReadonlySet<string>;
@@ -77,8 +77,10 @@ export function errorFromStatus(response: ExchangeResponse, context: FailureCont
   if (status === 408) {
     return new BankOutcomeUnknownError(`${operation} outcome unknown: the bank timed out (${summary})`, details);
   }
-  if (status === 409) {
-    const isDuplicateCode = code !== undefined && context.duplicateCodes.has(code);
+  const isDuplicateCode = code !== undefined && context.duplicateCodes.has(code);
+  // A configured duplicate code means "already processed" whatever the 4xx: a bank that answers a repeated
+  // originId with 400 or 422 must never have it read as a rejection (that would cancel a transfer that went out).
+  if (status === 409 || (isDuplicateCode && status >= 400 && status < 500)) {
     return new BankConflictError(`${operation} conflict (${summary})`, { ...details, isDuplicateCode });
   }
   if (status === 429) {
