@@ -110,13 +110,18 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     expect(bank.counters()).toMatchObject({ processed: 1, duplicates: 0 });
   });
 
-  it('allocates new originIds that only move forward', async () => {
+  it('allocates new originIds that only move forward, also for a host that records one before sending', async () => {
     const ids: number[] = [];
-    for (let i = 0; i < 3; i++)
+    for (let i = 0; i < 2; i++)
       ids.push((await giro.transfers.requestTransfer(transferRequest('rent'))).movement.originId);
+    const reserved = await giro.transfers.allocateOriginId();
+    const request = transferRequest('rent', { originId: reserved });
+    expect((await giro.transfers.requestTransfer(request)).created).toBe(true);
+    expect((await giro.transfers.requestTransfer(request)).created).toBe(false); // the host's retry after a crash
+    ids.push(reserved, (await giro.transfers.requestTransfer(transferRequest('rent'))).movement.originId);
     expect(ids[0]).toBeGreaterThanOrEqual(START * 1000);
-    expect(ids[1]).toBeGreaterThan(ids[0]);
-    expect(ids[2]).toBeGreaterThan(ids[1]);
+    for (let i = 1; i < ids.length; i++) expect(ids[i]).toBeGreaterThan(ids[i - 1]);
+    expect(bank.counters()).toMatchObject({ processed: 4, duplicates: 0 });
   });
 
   it('refuses an invalid request with every bad field named, storing and sending nothing', async () => {

@@ -54,6 +54,16 @@ export class TransferService {
     return { movement: await this.getMovement(originId), created: true };
   }
 
+  /**
+   * A new originId, never handed out before (it survives restarts and restores), for a host that records it
+   * beside its own data before calling requestTransfer: a retry after a crash then repeats the same request,
+   * which is idempotent.
+   */
+  async allocateOriginId(): Promise<number> {
+    const [originId] = await this.runtime.store.allocateOriginIds(1);
+    return originId;
+  }
+
   /** The stored movement, with its history and cancellation. */
   async getMovement(originId: number): Promise<MovementView> {
     return toMovementView(await this.details(originId));
