@@ -1,0 +1,287 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  DUPLICATE_ORIGIN_ID,
+  type LedgerEntry,
+  type LedgerPage,
+  type SandboxBank,
+  startSandboxBank,
+} from '@giro/sandbox-bank';
+import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { seededRandom } from '@giro/sandbox-bank/faults/seeded-random';
+import type { CancellationView, MovementView } from '@giro/transfer-module';
+import { findSecrets } from '@test-support/secret-scan';
+import { chaosIntents } from './chaos-intents';
+import { type ChaosFigures, chaosSummary, judgeChaosRun } from './chaos-verdict';
+import { superviseWithKills } from './kill-supervisor';
+import { KillableReconciler } from './killable-reconciler';
+import { TransferDriver } from './transfer-driver';
+
+// One chaos run: a sandbox bank with faults on, reconciler replicas as child processes that a supervisor
+// SIGKILLs and restarts at random (seeded) moments, and a host submitting N transfers through their admin
+// API. Then faults off, convergence (bounded), and the verdict.
+
+export interface ChaosRunOptions {
+  label: string;
+  /** Scratch folder: certificates, the log of every reconciler incarnation, the SQLite file. */
+  dir: string;
+  databaseUrl: string;
+  replicas: number;
+  transfers: number;
+  kills: number;
+  seed: number;
+  /** How the sandbox answers a repeated originId; `conflict` also sets BANK_DUPLICATE_CODES. */
+  duplicateMode: 'return-existing' | 'conflict';
+}
+
+export interface ChaosOutcome {
+  figures: ChaosFigures;
+  kills: number;
+  violations: string[];
+  summary: string;
+}
+
+/** The polling rule scaled down 1/16 (5 s → 312 ms, 10 min → 1.5 s); the sandbox audits the same figures. */
+const POLLING = { minIntervalMs: 312, delayedMinIntervalMs: 1_500 };
+const SANDBOX_TIMINGS = { createdMs: 300, inProgressMs: 700, delayedMs: 2_500 };
+const FAULTS = {
+  serverErrorRate: 0.03,
+  resetBeforeRate: 0.02,
+  resetAfterRate: 0.03,
+  hangRate: 0.01,
+  malformedRate: 0.03,
+  rateLimitRate: 0.03,
+  retryAfterSeconds: 1,
+};
+const NO_FAULTS = {
+  serverErrorRate: 0,
+  resetBeforeRate: 0,
+  resetAfterRate: 0,
+  hangRate: 0,
+  malformedRate: 0,
+  rateLimitRate: 0,
+};
+/** The bank client gives up on a hanging request after this long (connect, headers and body each). */
+const BANK_TIMEOUT_MS = 1_000;
+const KILL_PLAN = { uptimeMs: { min: 1_000, max: 4_000 }, downtimeMs: { min: 0, max: 1_000 } };
+/**
+ * Once the chaos stops (the last submission answered, the last kill restarted, faults off), every movement
+ * is final within this long: a lease of a killed process (2 × (3 × BANK_TIMEOUT_MS + the polling interval)),
+ * a DELAYED movement's wait, and the backlog of queries the creations held back, with room to spare.
+ */
+const CONVERGENCE_BOUND_MS = 60_000;
+
+export class ChaosRun {
+  private bank: SandboxBank | undefined;
+  private replicas: KillableReconciler[] = [];
+  private driver: TransferDriver | undefined;
+  private readonly logFile: string;
+  private readonly secrets = {
+    ADMIN_TOKEN: `chaos-admin-token-${randomBytes(12).toString('hex')}`,
+    BANK_HMAC_SECRET: `chaos-hmac-secret-${randomBytes(12).toString('hex')}`,
+    BANK_CLIENT_SECRET: `chaos-client-secret-${randomBytes(12).toString('hex')}`,
+    BANK_KEY_PASSPHRASE: `chaos-key-passphrase-${randomBytes(12).toString('hex')}`,
+    SANDBOX_STATIC_TOKEN: `chaos-static-token-${randomBytes(12).toString('hex')}`,
+  };
+  private readonly clientId = 'giro-chaos';
+
+  constructor(private readonly options: ChaosRunOptions) {
+    this.logFile = join(options.dir, 'reconcilers.log');
+  }
+
+  async run(): Promise<ChaosOutcome> {
+    const { options, secrets } = this;
+    const random = seededRandom(options.seed);
+    writeFileSync(this.logFile, '');
+    this.bank = await this.startBank();
+    const env = this.reconcilerEnvironment(this.bank);
+    for (let index = 0; index < options.replicas; index++) {
+      const port = await freePort();
+      const replica = new KillableReconciler(`replica ${index + 1}`, {
+        cwd: options.dir,
+        env,
+        port,
+        logFile: this.logFile,
+      });
+      this.replicas.push(replica);
+    }
+    // Together, as a deployment of several replicas starts (migrations under the advisory lock).
+    await Promise.all(this.replicas.map((replica) => replica.start()));
+
+    const intents = chaosIntents(options.transfers, 9_000_000_000 + Math.floor(random() * 1e9), random);
+    this.driver = new TransferDriver({
+      targets: this.replicas.map((replica) => replica.url),
+      adminToken: secrets.ADMIN_TOKEN,
+      concurrency: 16,
+      hosts: 32,
+      requestTimeoutMs: 10_000,
+      intentTimeoutMs: 120_000,
+      random,
+    });
+    const startedAt = Date.now();
+    const [driverReport] = await Promise.all([
+      this.driver.submitAll(intents),
+      superviseWithKills(this.replicas, { kills: options.kills, ...KILL_PLAN }, random),
+    ]);
+
+    this.bank.configure({ faults: NO_FAULTS });
+    const chaosEndedAt = Date.now();
+    await this.converge(options.transfers, chaosEndedAt + CONVERGENCE_BOUND_MS);
+    const movements = await this.allMovements();
+    const cancellations = (await this.admin('/admin/cancellations')) as CancellationView[];
+    const ledger = this.ledgerEntries();
+    const counters = this.bank.counters();
+    for (const replica of this.replicas) {
+      const exit = await replica.stop();
+      if (exit.code !== 0) throw new Error(`${replica.name} stopped with ${JSON.stringify(exit)}`);
+    }
+    const output = readFileSync(this.logFile, 'utf8');
+    const { figures, violations } = judgeChaosRun({
+      intents,
+      driver: driverReport,
+      movements,
+      cancellations,
+      ledger,
+      counters,
+      startedAt,
+      chaosEndedAt,
+      boundMs: CONVERGENCE_BOUND_MS,
+      secretsInOutput: findSecrets(output, {
+        ...secrets,
+        'client credentials (HTTP Basic)': `${this.clientId}:${secrets.BANK_CLIENT_SECRET}`,
+      }),
+      outputBytes: statSync(this.logFile).size,
+    });
+    const kills = this.replicas.reduce((sum, replica) => sum + replica.kills, 0);
+    return { figures, kills, violations, summary: chaosSummary(options.label, kills, figures) };
+  }
+
+  /** Kills every replica still running and closes the bank: call it in afterAll, whatever happened. */
+  async dispose(): Promise<void> {
+    await Promise.all(this.replicas.map((replica) => replica.killIfRunning()));
+    await this.driver?.close();
+    await this.bank?.close();
+  }
+
+  /** The end of the log of every reconciler incarnation, to show when the run fails. */
+  logTail(lines = 40): string {
+    return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+  }
+
+  private async startBank(): Promise<SandboxBank> {
+    const { secrets, options } = this;
+    const certs = await createDevCertificates({ clientKeyPassphrase: secrets.BANK_KEY_PASSPHRASE });
+    writeFileSync(join(options.dir, 'ca.pem'), certs.ca.cert);
+    writeFileSync(join(options.dir, 'client.pem'), certs.client.cert);
+    writeFileSync(join(options.dir, 'client-key.pem'), certs.client.key, { mode: 0o600 });
+    return startSandboxBank({
+      tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert },
+      credentials: {
+        token: secrets.SANDBOX_STATIC_TOKEN,
+        clientId: this.clientId,
+        clientSecret: secrets.BANK_CLIENT_SECRET,
+        hmacSecret: secrets.BANK_HMAC_SECRET,
+      },
+      config: {
+        timings: SANDBOX_TIMINGS,
+        polling: POLLING,
+        registrationLagMs: 100,
+        duplicateMode: options.duplicateMode,
+        faults: FAULTS,
+        seed: options.seed,
+      },
+    });
+  }
+
+  private reconcilerEnvironment(bank: SandboxBank): Record<string, string> {
+    const { secrets, options } = this;
+    return {
+      BANK_BASE_URL: bank.url,
+      BANK_CA_FILE: join(options.dir, 'ca.pem'),
+      BANK_CERT_FILE: join(options.dir, 'client.pem'),
+      BANK_KEY_FILE: join(options.dir, 'client-key.pem'),
+      BANK_KEY_PASSPHRASE: secrets.BANK_KEY_PASSPHRASE,
+      BANK_TOKEN_URL: `${bank.url}/oauth/token`,
+      BANK_CLIENT_ID: this.clientId,
+      BANK_CLIENT_SECRET: secrets.BANK_CLIENT_SECRET,
+      BANK_HMAC_SECRET: secrets.BANK_HMAC_SECRET,
+      ...(options.duplicateMode === 'conflict' && { BANK_DUPLICATE_CODES: DUPLICATE_ORIGIN_ID }),
+      BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
+      ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      DATABASE_URL: options.databaseUrl,
+      POLL_MIN_INTERVAL_MS: String(POLLING.minIntervalMs),
+      DELAYED_MIN_INTERVAL_MS: String(POLLING.delayedMinIntervalMs),
+      SWEEP_INTERVAL_MS: '100',
+      LOG_LEVEL: 'debug',
+    };
+  }
+
+  /** Waits until the database holds `expected` movements, all final, or the bound has passed. */
+  private async converge(expected: number, bound: number): Promise<void> {
+    while (Date.now() < bound) {
+      const counts = await this.movementCounts();
+      const nonFinal = Object.entries(counts).filter(([status]) => status !== 'COMPLETED' && status !== 'FAILED');
+      const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+      if (total === expected && nonFinal.every(([, count]) => count === 0)) return;
+      await sleep(250);
+    }
+  }
+
+  /** giro_movements{status} from /metrics (read from the database at scrape time). */
+  private async movementCounts(): Promise<Record<string, number>> {
+    const text = await fetch(`${this.replicas[0]?.url}/metrics`).then((response) => response.text());
+    const counts: Record<string, number> = {};
+    for (const match of text.matchAll(/^giro_movements\{status="(\w+)"\} (\d+)$/gm)) {
+      counts[match[1] as string] = Number(match[2]);
+    }
+    return counts;
+  }
+
+  private async allMovements(): Promise<MovementView[]> {
+    const movements: MovementView[] = [];
+    let after: string | null = null;
+    do {
+      const query: string = after === null ? '' : `&after=${encodeURIComponent(after)}`;
+      const page = (await this.admin(`/admin/transfers?limit=500${query}`)) as {
+        items: MovementView[];
+        nextCursor: string | null;
+      };
+      movements.push(...page.items);
+      after = page.nextCursor;
+    } while (after !== null);
+    return movements;
+  }
+
+  private ledgerEntries(): LedgerEntry[] {
+    const entries: LedgerEntry[] = [];
+    let cursor: number | undefined = 0;
+    while (cursor !== undefined && this.bank) {
+      const page: LedgerPage = this.bank.ledger.page({ cursor, limit: 1000 });
+      entries.push(...page.entries);
+      cursor = page.nextCursor;
+    }
+    return entries;
+  }
+
+  private async admin(path: string): Promise<unknown> {
+    const response = await fetch(`${this.replicas[0]?.url}${path}`, {
+      headers: { authorization: `Bearer ${this.secrets.ADMIN_TOKEN}` },
+    });
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+    return response.json();
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

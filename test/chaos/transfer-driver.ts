@@ -1,0 +1,125 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { ChaosIntent } from './chaos-intents';
+
+// The host application of a chaos run. It submits every intent through the admin API of the replicas
+// (POST /admin/transfers with its own originId) and behaves like a real host: when the request fails
+// without an answer — the process died, the connection was reset, no answer in time — or gets a 5xx, it
+// submits the SAME originId and payload again, until it gets 200/201 or a 4xx.
+//
+// The admin API allows 600 requests a minute per client address, more than one host makes but less than a
+// chaos run needs: the driver plays many hosts, each from an address of its own on the loopback network.
+
+export interface Refusal {
+  originId: number;
+  httpStatus: number;
+  body: string;
+}
+
+export interface DriverReport {
+  /** Intents answered 200/201. */
+  accepted: number;
+  /** 4xx answers (none expected: every payload is valid and re-submitted unchanged). */
+  refusals: Refusal[];
+  /** 200/201 answers naming another originId than the one submitted. */
+  wrongOriginIds: number;
+  /** Every attempt's outcome: the HTTP status, or the error code when there was no answer. */
+  outcomes: Record<string, number>;
+}
+
+export interface DriverOptions {
+  /** Base URLs of the replicas; each attempt picks one at random. */
+  targets: string[];
+  adminToken: string;
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Client addresses 127.0.0.2 … (1 + hosts). */
+  hosts: number;
+  /** A request without an answer by then is abandoned (and submitted again). */
+  requestTimeoutMs: number;
+  /** An intent still without 200/201 or 4xx by then fails the run. */
+  intentTimeoutMs: number;
+  random: () => number;
+}
+
+export class TransferDriver {
+  private readonly agents: Agent[];
+
+  constructor(private readonly options: DriverOptions) {
+    this.agents = Array.from(
+      { length: options.hosts },
+      (_, index) => new Agent({ connections: 4, localAddress: `127.0.0.${2 + index}` }),
+    );
+  }
+
+  async submitAll(intents: ChaosIntent[]): Promise<DriverReport> {
+    const report: DriverReport = { accepted: 0, refusals: [], wrongOriginIds: 0, outcomes: {} };
+    let next = 0;
+    const worker = async () => {
+      while (next < intents.length) {
+        const intent = intents[next++] as ChaosIntent;
+        await this.submit(intent, report);
+      }
+    };
+    await Promise.all(Array.from({ length: this.options.concurrency }, worker));
+    return report;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.agents.map((agent) => agent.close()));
+  }
+
+  private async submit(intent: ChaosIntent, report: DriverReport): Promise<void> {
+    const { targets, adminToken, requestTimeoutMs, intentTimeoutMs, random } = this.options;
+    const firstSentAt = Date.now();
+    for (;;) {
+      if (Date.now() - firstSentAt > intentTimeoutMs) {
+        throw new Error(`originId ${intent.originId}: no 200/201 or 4xx within ${intentTimeoutMs} ms`);
+      }
+      const target = targets[Math.floor(random() * targets.length)] as string;
+      const agent = this.agents[Math.floor(random() * this.agents.length)] as Agent;
+      const answer = await post(agent, `${target}/admin/transfers`, intent.body, adminToken, requestTimeoutMs);
+      const outcome = 'status' in answer ? String(answer.status) : answer.error;
+      report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
+      if ('error' in answer) {
+        await sleep(50 + random() * 200);
+        continue;
+      }
+      const { status, text, retryAfterSeconds } = answer;
+      if (status === 200 || status === 201) {
+        if (JSON.parse(text).originId !== intent.originId) report.wrongOriginIds += 1;
+        report.accepted += 1;
+        return;
+      }
+      if (status === 429) await sleep((retryAfterSeconds ?? 1) * 1000);
+      else if (status >= 400 && status < 500) {
+        report.refusals.push({ originId: intent.originId, httpStatus: status, body: text.slice(0, 500) });
+        return;
+      } else await sleep(50 + random() * 200);
+    }
+  }
+}
+
+type Answer = { status: number; text: string; retryAfterSeconds?: number } | { error: string };
+
+async function post(agent: Agent, url: string, body: string, token: string, timeoutMs: number): Promise<Answer> {
+  try {
+    const response = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await response.body.text();
+    const retryAfter = Number(response.headers['retry-after']);
+    return {
+      status: response.statusCode,
+      text,
+      ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+    };
+  } catch (error) {
+    return { error: (error as { code?: string }).code ?? (error as Error).name };
+  }
+}
