@@ -71,9 +71,11 @@ class Listener {
   readonly heard: Heard[] = [];
   constructor(private readonly store: MovementStore) {}
 
+  /** Notes the event in the order emitted, then what the database holds when the listener runs. */
   private async hear(event: string, originId: number, extra: Partial<Heard> = {}) {
-    const stored = await this.store.findByOriginId(originId);
-    this.heard.push({ event, originId, stored: stored?.status, ...extra });
+    const heard: Heard = { event, originId, stored: undefined, ...extra };
+    this.heard.push(heard);
+    heard.stored = (await this.store.findByOriginId(originId))?.status;
   }
 
   @OnEvent(TRANSFER_EVENTS.statusChanged, { async: true, promisify: true })
@@ -182,7 +184,7 @@ describeEachEngine('TransferModule in a host application', (engine) => {
 
       await sweepUntilFinal({ reconcile: app.get(ReconcileService), store: app.get(MovementStore) }, clock);
       const heard = app.get(Listener).heard;
-      await waitFor(() => heard.length === 8); // the listeners are async
+      await waitFor(() => heard.length === 8 && heard.every((h) => h.stored !== undefined)); // async listeners
       const of = (originId: number) => heard.filter((h) => h.originId === originId);
       expect(of(completed.originId).map((h) => h.event)).toEqual([
         'PENDING->CREATED',

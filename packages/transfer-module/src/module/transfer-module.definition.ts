@@ -27,8 +27,9 @@ export const {
 } = new ConfigurableModuleBuilder<TransferModuleOptions>({ moduleName: 'Transfer' })
   .setClassMethodName('forRoot')
   .setFactoryMethodName('createTransferModuleOptions')
-  .setExtras<TransferModuleExtras>({ dataSourceName: undefined }, (definition, extras) => ({
+  .setExtras<TransferModuleExtras>({ dataSourceName: undefined, isGlobal: false }, (definition, extras) => ({
     ...definition,
+    global: extras.isGlobal,
     providers: [...(definition.providers ?? []), hostDataSourceProvider(extras.dataSourceName)],
   }))
   .build();

@@ -49,6 +49,8 @@ export interface TransferModuleOptions {
 export interface TransferModuleExtras {
   /** The host's named TypeORM data source to use (default: its default data source). */
   dataSourceName?: string;
+  /** Make TransferService and ReconcileService injectable in every module of the application (default false). */
+  isGlobal?: boolean;
 }
 
 export interface ResolvedTransferOptions {
@@ -91,8 +93,8 @@ export const BUDGET_DEFAULTS: BankCallBudgetOptions = { maxInFlight: 8 };
 export function resolveTransferModuleOptions(options: TransferModuleOptions): ResolvedTransferOptions {
   const input = checkObject(options, 'options');
   for (const key of Object.keys(input)) {
-    if (key === 'dataSourceName') {
-      fail('dataSourceName', 'must be given to forRootAsync beside useFactory, not returned by the factory');
+    if (key === 'dataSourceName' || key === 'isGlobal') {
+      fail(key, 'must be given to forRootAsync beside useFactory, not returned by the factory');
     }
     if (!(OPTION_KEYS as readonly string[]).includes(key))
       fail(key, `is not an option (known: ${OPTION_KEYS.join(', ')})`);
