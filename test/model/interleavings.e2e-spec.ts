@@ -1,0 +1,139 @@
+import type { SandboxBank } from '@giro/sandbox-bank';
+import {
+  type ManualClock,
+  MovementBusyError,
+  PollTooSoonError,
+  type RequestTransferResult,
+  TransferConflictError,
+} from '@giro/transfer-module';
+import { manualClock, startTestSandbox, sweepUntilFinal, transferRequest } from '@test-support/giro-harness';
+import fc from 'fast-check';
+import { checkContract, MODEL_SCENARIOS, type ModelScenario, TransferModel } from './model-world';
+import { startScheduledWorkers, type Worker } from './scheduled-workers';
+import { BANK_BEHAVIOURS } from './transfer-commands';
+
+// Interleavings: two workers on one database race — two sweeps, a replay of a transfer whose answer was lost,
+// a refresh, and three requests for one new originId (two with the same payload, one with another) — while a
+// fast-check scheduler decides when each operation starts and when each bank request leaves and its answer
+// arrives. Whatever the order: one send per originId, no poll too soon, no lease left behind, exactly one
+// request creates the new transfer, and everything then reaches its final state.
+
+const RUNS = 40;
+
+describe('concurrent sweeps, requests and refreshes, in the orders a scheduler picks', () => {
+  let clock: ManualClock;
+  let bank: SandboxBank;
+  const totals = { runs: 0, steps: 0, replayed: 0, conflicts: 0, refreshed: 0, refused: 0 };
+  let held = false;
+
+  beforeAll(async () => {
+    clock = manualClock();
+    bank = await startTestSandbox(clock);
+  });
+  afterAll(async () => {
+    await bank.close();
+    console.log(
+      `interleavings: ${totals.runs} schedules, ${totals.steps} scheduled steps (operation starts, bank requests ` +
+        `and answers), new originId created once in each (${totals.replayed} replays, ${totals.conflicts} conflicts), ` +
+        `refresh done ${totals.refreshed} / refused ${totals.refused}; processed twice, sent twice, polls too early, ` +
+        `leases left: ${held ? '0' : 'BROKEN (counterexample above)'}`,
+    );
+  });
+
+  it('keep one send per originId, the polling rule and the leases, whatever the order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), async (scheduler) => {
+        totals.runs += 1;
+        bank.reset();
+        bank.configure(BANK_BEHAVIOURS.healthy);
+        const workers = await startScheduledWorkers(bank, clock);
+        try {
+          const { a, b } = workers;
+          const model = new TransferModel();
+          const real = { giro: a, bank, clock };
+          const request = async (worker: Worker, scenario: ModelScenario, originId: number) => {
+            const body = transferRequest(`race${MODEL_SCENARIOS[scenario].tags}`, { originId });
+            model.intents.set(originId, { originId, scenario, request: body });
+            return worker.transfers.requestTransfer(body);
+          };
+          // Before the race: an answer lost (PENDING, sent once), a CREATED one, one refused with a 5xx
+          // (PENDING, never processed); all due by the time the race starts.
+          const lost = model.nextHostOriginId++;
+          await request(a, 'lost', lost);
+          await request(a, 'normal', model.nextHostOriginId++);
+          const created = model.nextHostOriginId - 1;
+          bank.configure({ faults: { serverErrorRate: 1 } });
+          await request(a, 'normal', model.nextHostOriginId++);
+          bank.configure(BANK_BEHAVIOURS.healthy);
+          clock.advance(1_000);
+          await checkContract(model, real);
+
+          const fresh = model.nextHostOriginId++;
+          const payload = transferRequest('race', { originId: fresh });
+          const other = transferRequest('race (another payload)', { originId: fresh });
+          workers.schedule(scheduler);
+          const start = <T>(label: string, operation: () => Promise<T>) =>
+            scheduler.schedule(Promise.resolve(), `start: ${label}`).then(operation);
+          const [sweepA, sweepB, replay, refresh, ...forFresh] = await scheduler.waitFor(
+            Promise.allSettled([
+              start('A sweeps', () => a.reconcile.sweep()),
+              start('B sweeps', () => b.reconcile.sweep()),
+              start('A replays the lost one', () => a.transfers.requestTransfer(model.intents.get(lost)?.request)),
+              start('B refreshes the CREATED one', () => b.transfers.refreshMovement(created)),
+              start('A requests the new one', () => a.transfers.requestTransfer(payload)),
+              start('B requests the new one', () => b.transfers.requestTransfer(payload)),
+              start('B requests the new one, another payload', () => b.transfers.requestTransfer(other)),
+            ]),
+          );
+          workers.schedule(undefined);
+          totals.steps += scheduler.report().length;
+
+          expect([sweepA.status, sweepB.status]).toEqual(['fulfilled', 'fulfilled']);
+          expect(replay).toMatchObject({ status: 'fulfilled', value: { created: false } });
+          if (refresh.status === 'fulfilled') totals.refreshed += 1;
+          else {
+            // Refused because the rule forbids it now, or because a sweep holds the movement: never anything else.
+            expect([PollTooSoonError, MovementBusyError].some((kind) => refresh.reason instanceof kind)).toBe(true);
+            totals.refused += 1;
+          }
+
+          // Exactly one request created the new transfer; the same payload replays it, the other conflicts.
+          const outcomes = forFresh.map(kindOf);
+          expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(1);
+          const winner = (await a.transfers.getMovement(fresh)).description === 'race' ? payload : other;
+          const expected =
+            winner === payload ? ['answered', 'answered', 'conflict'] : ['conflict', 'conflict', 'answered'];
+          expect(outcomes.map((outcome) => (outcome === 'conflict' ? outcome : 'answered'))).toEqual(expected);
+          totals.replayed += outcomes.filter((outcome) => outcome === 'replayed').length;
+          totals.conflicts += outcomes.filter((outcome) => outcome === 'conflict').length;
+          model.intents.set(fresh, { originId: fresh, scenario: 'normal', request: winner });
+
+          expect(bank.counters()).toMatchObject({ processedTwice: 0, pollsTooEarly: 0, duplicates: 0 });
+          for (const originId of model.intents.keys()) {
+            expect({ originId, leaseOwner: (await a.store.findByOriginId(originId))?.leaseOwner }).toEqual({
+              originId,
+              leaseOwner: null,
+            });
+          }
+          await checkContract(model, real);
+
+          await sweepUntilFinal(a, clock, 50, 400);
+          for (const [originId, intent] of model.intents) {
+            expect((await a.transfers.getMovement(originId)).status).toBe(MODEL_SCENARIOS[intent.scenario].final);
+          }
+          await checkContract(model, real);
+        } finally {
+          await workers.close();
+        }
+      }),
+      { numRuns: RUNS, endOnFailure: true },
+    );
+    held = true;
+  }, 300_000);
+});
+
+function kindOf(outcome: PromiseSettledResult<RequestTransferResult>): 'created' | 'replayed' | 'conflict' {
+  if (outcome.status === 'fulfilled') return outcome.value.created ? 'created' : 'replayed';
+  if (outcome.reason instanceof TransferConflictError) return 'conflict';
+  throw outcome.reason;
+}

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxBank } from '@giro/sandbox-bank';
+import {
+  BankClient,
+  type BankMovement,
+  type CreateTransferResult,
+  type ManualClock,
+  MovementStore,
+  ReconcileService,
+  TransferModule,
+  type TransferRequestWire,
+  TransferService,
+} from '@giro/transfer-module';
+import { Test } from '@nestjs/testing';
+import { giroOptions } from '@test-support/giro-harness';
+import type fc from 'fast-check';
+
+// Two giro workers (two Nest applications, two lease owners) on one SQLite file, whose bank calls go through
+// a fast-check scheduler: each request leaves, and each answer comes back, only when the scheduler says so.
+// That lets a property explore the orders in which concurrent sweeps, requests and refreshes interleave.
+
+/** The bank client with a scheduler gate before each request leaves and before its answer is delivered. */
+class ScheduledBank {
+  scheduler: fc.Scheduler | undefined;
+
+  constructor(
+    private readonly real: BankClient,
+    private readonly worker: string,
+  ) {}
+
+  createTransferRequest(request: TransferRequestWire): Promise<CreateTransferResult> {
+    return this.gated(`${this.worker} sends ${request.originId}`, () => this.real.createTransferRequest(request));
+  }
+
+  getMovement(lookup: { originId: number }): Promise<BankMovement> {
+    return this.gated(`${this.worker} asks about ${lookup.originId}`, () => this.real.getMovement(lookup));
+  }
+
+  close(): Promise<void> {
+    return this.real.close();
+  }
+
+  private async gated<T>(label: string, call: () => Promise<T>): Promise<T> {
+    const scheduler = this.scheduler;
+    if (scheduler === undefined) return call();
+    await scheduler.schedule(Promise.resolve(), `${label}: request`);
+    const settled = await call().then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    await scheduler.schedule(Promise.resolve(), `${label}: answer`);
+    if (settled.ok) return settled.value;
+    throw settled.error;
+  }
+}
+
+export interface Worker {
+  transfers: TransferService;
+  reconcile: ReconcileService;
+  store: MovementStore;
+}
+
+export interface ScheduledWorkers {
+  a: Worker;
+  b: Worker;
+  /** From now on every bank call of both workers waits for `scheduler` (undefined: calls go straight through). */
+  schedule(scheduler: fc.Scheduler | undefined): void;
+  close(): Promise<void>;
+}
+
+export async function startScheduledWorkers(bank: SandboxBank, clock: ManualClock): Promise<ScheduledWorkers> {
+  const dir = mkdtempSync(join(tmpdir(), 'giro-interleavings-'));
+  const options = await giroOptions(bank, clock, { databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}` });
+  const banks: ScheduledBank[] = [];
+  const start = async (name: string) => {
+    const scheduled = new ScheduledBank(new BankClient({ ...options.bank, clock }), name);
+    banks.push(scheduled);
+    const moduleRef = await Test.createTestingModule({
+      imports: [TransferModule.forRoot({ runMigrations: true, ...options })],
+    })
+      .overrideProvider(BankClient)
+      .useValue(scheduled)
+      .compile();
+    return moduleRef.init();
+  };
+  const appA = await start('A');
+  const appB = await start('B');
+  const worker = (app: typeof appA): Worker => ({
+    transfers: app.get(TransferService),
+    reconcile: app.get(ReconcileService),
+    store: app.get(MovementStore),
+  });
+  return {
+    a: worker(appA),
+    b: worker(appB),
+    schedule(scheduler) {
+      for (const scheduled of banks) scheduled.scheduler = scheduler;
+    },
+    async close() {
+      await appA.close();
+      await appB.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
