@@ -281,7 +281,7 @@ describeEachEngine('TransferModule in a host application', (engine) => {
       TransferModule.forRoot(await options({ databaseUrl: database.url, runMigrations: true })),
     ]);
     const inFlight = app.get(TransferService).requestTransfer(transferRequest('rent'));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the request is at the bank
+    await waitFor(() => bank.counters().faults.latency > 0); // the request is at the bank, answered slowly
     await app.close();
     expect((await inFlight).movement).toMatchObject({ status: 'CREATED', attempts: 1 });
     const check = await database.connect();

@@ -39,6 +39,15 @@ class RecordingBank implements BankPort {
 
 const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
 
+/** Waits (bounded) until the bank has a request in its latency delay. */
+async function untilAtTheBank(bank: SandboxBank): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (bank.counters().faults.latency === 0) {
+    if (Date.now() > deadline) throw new Error('no request reached the bank');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 describeEachEngine('ReconcileService.sweep', (engine: TestEngine) => {
   let bank: SandboxBank;
   let clock: ManualClock;
@@ -154,7 +163,7 @@ describeEachEngine('ReconcileService.sweep', (engine: TestEngine) => {
     const { runtime, sweeper } = await setup({ sweep: { concurrency: 1 } });
     await unsent(runtime, 1, 2, 3);
     const sweeping = sweeper.sweep();
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the first send is at the bank
+    await untilAtTheBank(bank); // the first send is being answered (slowly)
     await sweeper.stop();
     const report = await sweeping;
     expect(report).toMatchObject({ claimed: 3, sent: 1 }); // the one in flight finished; no new call started
