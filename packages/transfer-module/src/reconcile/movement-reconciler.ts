@@ -59,8 +59,6 @@ export interface ReconcileStep {
   anomaly: boolean;
   /** Calls without a usable answer. */
   failedCalls: number;
-  /** The lease was lost before the write (another worker owns the movement now): nothing was written. */
-  lostLease: boolean;
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
@@ -156,10 +154,7 @@ export class MovementReconciler {
       return settle(() => bank.createTransferRequest(intentToWire(record.intent)));
     });
     if (outcome === LEASE_TOO_SHORT) return this.giveBack(record, step);
-    if (outcome === NOT_OURS) {
-      step.lostLease = true;
-      return step;
-    }
+    if (outcome === NOT_OURS) return step; // another worker owns it now: nothing sent, nothing written
     step.sent += 1;
     const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > 0);
     await this.write(record, plan, step, afterLookup);
@@ -188,7 +183,6 @@ export class MovementReconciler {
     if (plan.failed) step.failedCalls += 1;
     const result = await store.applyUpdate(record.originId, owner, { ...plan.update, countQuery, releaseLease: true });
     if (!result.applied) {
-      step.lostLease = true;
       logger.warn?.(
         `originId ${record.originId}: the lease expired before the answer was written; another worker owns it now`,
       );
@@ -232,7 +226,7 @@ export class MovementReconciler {
 }
 
 export function emptyStep(): ReconcileStep {
-  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, lostLease: false };
+  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0 };
 }
 
 async function settle<T>(call: () => Promise<T>): Promise<Settled<T>> {
