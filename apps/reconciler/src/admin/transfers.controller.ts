@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { TransferRequestDto, TransferService } from '@giro/transfer-module';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -39,8 +39,15 @@ export class TransfersController {
   @ApiBody({ schema: TRANSFER_REQUEST_SCHEMA })
   @ApiBadRequestResponse({ description: 'invalid request: `violations` names each field and rule' })
   @ApiConflictResponse({ description: 'this originId already exists with another payload' })
-  async create(@Body() body: TransferRequestDto, @Res({ passthrough: true }) response: ServerResponse) {
-    const { movement, created } = await this.transfers.requestTransfer(body);
+  async create(
+    @Body() _checked: TransferRequestDto,
+    @Req() request: { body: unknown },
+    @Res({ passthrough: true }) response: ServerResponse,
+  ) {
+    // The service validates the JSON as received, not the pipe's DTO instance: class-transformer leaves out
+    // keys named like the instance's methods (`toString`, `hasOwnProperty`…), so the pipe's whitelist never
+    // sees them, while the service's validation refuses them as unknown fields, naming each one.
+    const { movement, created } = await this.transfers.requestTransfer(request.body);
     this.logger.assign({ originId: movement.originId });
     response.statusCode = created ? 201 : 200;
     return movement;
