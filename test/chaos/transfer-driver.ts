@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request } from 'undici';
+import { LoopbackHosts } from '@test-support/loopback-hosts';
 import type { ChaosIntent } from './chaos-intents';
 
 // The host application of a chaos run. It submits every intent through the admin API of the replicas
@@ -43,13 +43,10 @@ export interface DriverOptions {
 }
 
 export class TransferDriver {
-  private readonly agents: Agent[];
+  private readonly hosts: LoopbackHosts;
 
   constructor(private readonly options: DriverOptions) {
-    this.agents = Array.from(
-      { length: options.hosts },
-      (_, index) => new Agent({ connections: 4, localAddress: `127.0.0.${2 + index}` }),
-    );
+    this.hosts = new LoopbackHosts(options.hosts);
   }
 
   async submitAll(intents: ChaosIntent[]): Promise<DriverReport> {
@@ -65,8 +62,27 @@ export class TransferDriver {
     return report;
   }
 
-  async close(): Promise<void> {
-    await Promise.all(this.agents.map((agent) => agent.close()));
+  close(): Promise<void> {
+    return this.hosts.close();
+  }
+
+  private async post(url: string, body: string, token: string, timeoutMs: number): Promise<Answer> {
+    try {
+      const answer = await this.hosts.request(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+        timeoutMs,
+      });
+      const retryAfter = Number(answer.headers['retry-after']);
+      return {
+        status: answer.status,
+        text: answer.text,
+        ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
+      };
+    } catch (error) {
+      return { error: (error as { code?: string }).code ?? (error as Error).name };
+    }
   }
 
   private async submit(intent: ChaosIntent, report: DriverReport): Promise<void> {
@@ -77,8 +93,7 @@ export class TransferDriver {
         throw new Error(`originId ${intent.originId}: no 200/201 or 4xx within ${intentTimeoutMs} ms`);
       }
       const target = targets[Math.floor(random() * targets.length)] as string;
-      const agent = this.agents[Math.floor(random() * this.agents.length)] as Agent;
-      const answer = await post(agent, `${target}/admin/transfers`, intent.body, adminToken, requestTimeoutMs);
+      const answer = await this.post(`${target}/admin/transfers`, intent.body, adminToken, requestTimeoutMs);
       const outcome = 'status' in answer ? String(answer.status) : answer.error;
       report.outcomes[outcome] = (report.outcomes[outcome] ?? 0) + 1;
       if ('error' in answer) {
@@ -101,25 +116,3 @@ export class TransferDriver {
 }
 
 type Answer = { status: number; text: string; retryAfterSeconds?: number } | { error: string };
-
-async function post(agent: Agent, url: string, body: string, token: string, timeoutMs: number): Promise<Answer> {
-  try {
-    const response = await request(url, {
-      method: 'POST',
-      dispatcher: agent,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    const text = await response.body.text();
-    const retryAfter = Number(response.headers['retry-after']);
-    return {
-      status: response.statusCode,
-      text,
-      ...(Number.isFinite(retryAfter) && { retryAfterSeconds: retryAfter }),
-    };
-  } catch (error) {
-    return { error: (error as { code?: string }).code ?? (error as Error).name };
-  }
-}
