@@ -15,6 +15,8 @@ const packageDirs = ['packages', 'apps', 'examples'].flatMap((group) => {
     return [];
   }
 });
+// The benchmarks (`pnpm bench`) build like a package: bench/src → bench/dist.
+packageDirs.push(join(root, 'bench'));
 
 const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts');
 // Helpers that only specs use live in `testing/` folders and stay out of dist/.

@@ -1,0 +1,35 @@
+import type { BankSettings } from '../bank/bank-settings';
+
+/** The three ways of creating a transfer that are compared. */
+export type CreateSystem = 'giro' | 'limit' | 'peer';
+
+export interface CreateTask {
+  system: CreateSystem;
+  bank: BankSettings;
+  /** A fresh SQLite file for this run. */
+  databaseFile: string;
+  concurrency: number;
+  /** Transfers sent before measuring (connections opened, code warmed up). */
+  warmup: number;
+  transfers: number;
+  /** Where the limit and the peer start their own originIds (giro allocates its own). */
+  firstOriginId: number;
+  /** Keep-alive connections to the bank (and giro's in-flight budget). */
+  maxConnections: number;
+}
+
+export interface CreateResult {
+  completed: number;
+  errors: number;
+  firstError?: string;
+  durationMs: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** One system set up in a worker: creates transfer number `index` end to end. */
+export interface CreateSystemUnderTest {
+  transfer(index: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import 'reflect-metadata';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchContext } from './context';
+import { runCreateBenchmarks } from './create/run-create';
+import { runDisciplineBenchmark } from './discipline/run-discipline';
+import { machineInfo } from './machine';
+import { planFromArgs, UsageError } from './options';
+import { renderReport } from './report/render-report';
+import { assembleResults } from './report/results';
+import { RESULTS_FILE, recordInBenchmarksDoc, writeResultsJson } from './report/write-results';
+import { startSandboxProcess } from './sandbox/sandbox-process';
+import { runSweepBenchmarks } from './sweep/run-sweep';
+
+/**
+ * `pnpm bench [--quick | --full] [--profile]`: giro against the physical limit and a naive peer (issue 7).
+ * Prints the report (markdown) on stdout, progress on stderr; writes bench/results/latest.json and the report
+ * into BENCHMARKS.md. Every figure comes from this run.
+ */
+async function main(args: string[]): Promise<void> {
+  const plan = planFromArgs(args);
+  const machine = machineInfo();
+  const started = performance.now();
+  const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-'));
+  const profileDir = plan.profile ? join(RESULTS_FILE, '..', 'profiles') : undefined;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  const log = (message: string) => {
+    process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+  };
+  log(`${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`);
+  const sandbox = await startSandboxProcess(workDir);
+  try {
+    const context: BenchContext = { plan, sandbox, workDir, profileDir, log };
+    const create = await runCreateBenchmarks(context);
+    const sweep = await runSweepBenchmarks(context);
+    const discipline = await runDisciplineBenchmark(context);
+    const results = assembleResults({
+      mode: plan.mode,
+      machine,
+      durationSeconds: Math.round((performance.now() - started) / 1000),
+      sweepTimeLimitMs: plan.sweep.timeLimitMs,
+      create,
+      sweep,
+      discipline,
+    });
+    const report = renderReport(results);
+    writeResultsJson(results);
+    recordInBenchmarksDoc(report);
+    console.log(report);
+    log(`results in ${RESULTS_FILE} and BENCHMARKS.md${profileDir ? `; CPU profiles in ${profileDir}` : ''}`);
+  } finally {
+    await sandbox.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error instanceof UsageError ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,87 @@
+/** How much of each benchmark a run does: `--quick` (under 3 minutes), the default, or `--full`. */
+export type BenchMode = 'quick' | 'standard' | 'full';
+
+export interface BenchPlan {
+  mode: BenchMode;
+  /** Workers run with --cpu-prof, profiles written beside the results (`--profile`). */
+  profile: boolean;
+  create: {
+    concurrencies: number[];
+    /** Measured transfers per concurrency level (after the warm-up). */
+    transfers: Record<number, number>;
+    warmup: number;
+  };
+  sweep: {
+    /** Due movements on SQLite; the last is the largest backlog (RSS growth is measured against the first). */
+    sqliteBacklogs: number[];
+    /** Postgres: due movements for the 1, 2 and 4 process runs. */
+    postgresBacklog: number;
+    postgresProcesses: number[];
+    /** Queries in flight per process. */
+    inFlight: number;
+    /** Round trip the sandbox adds for the Postgres scaling runs. */
+    postgresLatencyMs: number;
+    /**
+     * `--quick` only: each sweep run stops after this long instead of draining its backlog, which stays
+     * almost whole meanwhile (the rate is the rate with that many due movements).
+     */
+    timeLimitMs?: number;
+  };
+  discipline: { movements: number };
+}
+
+const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
+  quick: {
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 200, 16: 1_500, 64: 2_000 }, warmup: 50 },
+    sweep: {
+      sqliteBacklogs: [10_000, 100_000],
+      postgresBacklog: 10_000,
+      postgresProcesses: [1, 2, 4],
+      inFlight: 16,
+      postgresLatencyMs: 20,
+      timeLimitMs: 8_000,
+    },
+    discipline: { movements: 200 },
+  },
+  standard: {
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 500, 16: 4_000, 64: 6_000 }, warmup: 200 },
+    sweep: {
+      sqliteBacklogs: [10_000, 100_000],
+      postgresBacklog: 30_000,
+      postgresProcesses: [1, 2, 4],
+      inFlight: 16,
+      postgresLatencyMs: 20,
+    },
+    discipline: { movements: 400 },
+  },
+  full: {
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 1_000, 16: 10_000, 64: 20_000 }, warmup: 500 },
+    sweep: {
+      sqliteBacklogs: [10_000, 100_000, 1_000_000],
+      postgresBacklog: 100_000,
+      postgresProcesses: [1, 2, 4],
+      inFlight: 16,
+      postgresLatencyMs: 20,
+    },
+    discipline: { movements: 500 },
+  },
+};
+
+const USAGE = 'usage: pnpm bench [--quick | --full] [--profile]';
+
+export class UsageError extends Error {
+  constructor(problem: string) {
+    super(`${problem}\n${USAGE}`);
+    this.name = 'UsageError';
+  }
+}
+
+export function planFromArgs(args: readonly string[]): BenchPlan {
+  const known = new Set(['--quick', '--full', '--profile']);
+  const unknown = args.filter((arg) => !known.has(arg));
+  if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown.join(' ')}`);
+  if (args.includes('--quick') && args.includes('--full'))
+    throw new UsageError('--quick and --full exclude each other');
+  const mode: BenchMode = args.includes('--quick') ? 'quick' : args.includes('--full') ? 'full' : 'standard';
+  return { mode, profile: args.includes('--profile'), ...structuredClone(PLANS[mode]) };
+}

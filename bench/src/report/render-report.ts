@@ -1,0 +1,152 @@
+import type { CreateRun } from '../create/run-create';
+import type { SweepRun } from '../sweep/run-sweep';
+import { markdownTable, formatNumber as n } from './markdown-table';
+import type { BenchResults } from './results';
+
+/** The whole report in markdown: machine and date, one table per benchmark, the goals. */
+export function renderReport(results: BenchResults): string {
+  const { machine } = results;
+  return [
+    `Run: \`pnpm bench${results.mode === 'standard' ? '' : ` --${results.mode}`}\`, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, ${n(results.durationSeconds)} s.`,
+    `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${n(machine.memoryGiB, 1)} GiB, Node ${machine.node}, ${machine.platform}.`,
+    '',
+    '#### Create path (transfers per second, end to end; SQLite, synchronous=FULL)',
+    '',
+    createTable(results.create.runs),
+    '',
+    '#### Sweep (bank queries per second; SQLite, and Postgres with the bank 20 ms away)',
+    '',
+    sweepTable(results),
+    '',
+    '#### Polling discipline (the reconciler process, scaled intervals)',
+    '',
+    disciplineTable(results),
+    '',
+    '#### Goals (issue 7)',
+    '',
+    markdownTable(
+      ['goal', 'target', 'measured', 'met'],
+      results.goals.map((goal) => [
+        goal.goal,
+        goal.target,
+        goal.measured,
+        goal.met === null ? 'not measured' : goal.met ? 'yes' : '**no**',
+      ]),
+    ),
+  ].join('\n');
+}
+
+function createTable(runs: CreateRun[]): string {
+  const concurrencies = [...new Set(runs.map((run) => run.concurrency))];
+  const rows = concurrencies.map((concurrency) => {
+    const of = (system: CreateRun['system']) =>
+      runs.find((run) => run.concurrency === concurrency && run.system === system);
+    const [limit, giro, peer] = [of('limit'), of('giro'), of('peer')];
+    const latency = (run: CreateRun | undefined) => (run ? `${n(run.p50Ms, 1)} / ${n(run.p99Ms, 1)}` : '—');
+    return [
+      String(concurrency),
+      n(limit?.perSecond),
+      n(giro?.perSecond),
+      n(peer?.perSecond),
+      latency(limit),
+      latency(giro),
+      latency(peer),
+      n((giro?.perSecond ?? Number.NaN) / (limit?.perSecond ?? Number.NaN), 2),
+      n((giro?.perSecond ?? Number.NaN) / (peer?.perSecond ?? Number.NaN), 2),
+    ];
+  });
+  return markdownTable(
+    [
+      'concurrency',
+      'limit /s',
+      'giro /s',
+      'naive peer /s',
+      'limit p50 / p99 ms',
+      'giro p50 / p99 ms',
+      'peer p50 / p99 ms',
+      'giro ÷ limit',
+      'giro ÷ peer',
+    ],
+    rows,
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
+function sweepTable(results: BenchResults): string {
+  const { sqlite, postgres } = results.sweep;
+  const rss = (run: SweepRun) => run.peakRssMiB.map((value) => n(value)).join(' / ');
+  const boxed = (run: SweepRun | undefined) => (run?.timeBoxed ? ' †' : '');
+  const rows: string[][] = [];
+  for (const backlog of [...new Set(sqlite.runs.map((run) => run.backlog))]) {
+    const limit = sqlite.runs.find((run) => run.backlog === backlog && run.system === 'limit');
+    const giro = sqlite.runs.find((run) => run.backlog === backlog && run.system === 'giro');
+    rows.push([
+      'SQLite',
+      `${n(backlog)}${boxed(giro)}`,
+      '1',
+      n(limit?.perSecond),
+      n(giro?.perSecond),
+      n((giro?.perSecond ?? Number.NaN) / (limit?.perSecond ?? Number.NaN), 2),
+      giro ? rss(giro) : '—',
+    ]);
+  }
+  if ('runs' in postgres) {
+    for (const run of postgres.runs) {
+      rows.push([
+        'Postgres, +20 ms',
+        `${n(run.backlog)}${boxed(run)}`,
+        String(run.processes),
+        '—',
+        n(run.perSecond),
+        '—',
+        rss(run),
+      ]);
+    }
+  } else rows.push(['Postgres', '—', '—', '—', `skipped: ${postgres.skipped}`, '—', '—']);
+  return markdownTable(
+    [
+      'database',
+      'due movements',
+      'processes',
+      'limit /s',
+      'giro /s',
+      'giro ÷ limit',
+      'giro peak RSS MiB (each process)',
+    ],
+    rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+}
+
+function disciplineTable(results: BenchResults): string {
+  const d = results.discipline;
+  return [
+    `Rules ${d.rules.minIntervalMs} ms after CREATED / IN_PROGRESS, more than ${d.rules.delayedMinIntervalMs} ms after DELAYED; sweeps ${d.sweepIntervalMs} ms apart; ${d.movements} transfers (1 in 10 delayed, 1 in 10 failing).`,
+    '',
+    markdownTable(
+      [
+        'queries',
+        'minimum',
+        'queries ÷ minimum',
+        'lag p50 / p99 ms',
+        'lag p99 ÷ interval',
+        'after DELAYED p50 / p99 ms',
+        'early queries',
+        'after final',
+      ],
+      [
+        [
+          n(d.queries),
+          n(d.minimumQueries),
+          n(d.queriesOverMinimum, 2),
+          `${n(d.lagP50Ms)} / ${n(d.lagP99Ms)}`,
+          n(d.lagP99OverInterval, 2),
+          `${n(d.delayedLagP50Ms)} / ${n(d.delayedLagP99Ms)}`,
+          String(d.earlyQueries),
+          String(d.pollsAfterFinal),
+        ],
+      ],
+      ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  ].join('\n');
+}

@@ -1,0 +1,57 @@
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { Pool } from 'undici';
+import { GET_MOVEMENT_PATH, signedHeaders } from '../bank/raw-signing';
+import { closedLoop } from '../load';
+import type { SweepResult, SweepTask } from './sweep-task';
+
+const DUE = `SELECT origin_id FROM giro_movements
+  WHERE status NOT IN ('COMPLETED', 'FAILED') AND next_query_at_ms <= ? ORDER BY next_query_at_ms, origin_id`;
+const UPDATE = `UPDATE giro_movements
+  SET status = ?, last_bank_answer = ?, last_answer_at_ms = ?, next_query_at_ms = ?, queries = queries + 1,
+      updated_at_ms = ?
+  WHERE origin_id = ?`;
+
+/**
+ * The physical limit of a sweep on SQLite: the due originIds read once, then a raw undici get-movement loop
+ * (mutual TLS, token, HMAC; `inFlight` at a time) and one raw update per answer with synchronous=FULL.
+ */
+export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<SweepResult>> {
+  if (!task.databaseUrl.startsWith('sqlite:')) throw new Error('the sweep limit runs on SQLite only');
+  const db = new Database(task.databaseUrl.slice('sqlite:'.length));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  const update = db.prepare(UPDATE);
+  const { bank } = task;
+  const pool = new Pool(bank.url, {
+    connections: task.inFlight,
+    connect: { ca: bank.ca, cert: bank.cert, key: bank.key },
+  });
+  return async () => {
+    const started = performance.now();
+    const due = db.prepare(DUE).pluck().all(Date.now()) as number[];
+    const load = await closedLoop(
+      task.inFlight,
+      due.length,
+      async (index) => {
+        const originId = due[index];
+        const body = JSON.stringify({ originId });
+        const response = await pool.request({
+          method: 'POST',
+          path: GET_MOVEMENT_PATH,
+          headers: signedHeaders({ path: GET_MOVEMENT_PATH, body, token: bank.token, hmacSecret: bank.hmacSecret }),
+          body,
+        });
+        const answer = await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`the bank answered ${response.statusCode}: ${answer}`);
+        const now = Date.now();
+        update.run((JSON.parse(answer) as { status: string }).status, answer, now, now + 5_000, now, originId);
+      },
+      task.timeLimitMs === undefined ? {} : { untilMs: task.timeLimitMs },
+    );
+    const durationMs = performance.now() - started;
+    await pool.close();
+    db.close();
+    return { queried: load.completed, errors: load.errors, durationMs };
+  };
+}

@@ -1,0 +1,160 @@
+import { copyFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchContext } from '../context';
+import { ratePerSecond } from '../stats';
+import { runWorkersTogether } from '../workers/run-together';
+import { freshOriginIdRange, transferRequestBody } from '../workload/transfer-request';
+import type { Backlog } from './backlog';
+import { createBenchDatabase, dropBenchDatabase, postgresReachable, seedPostgresBacklog } from './seed-postgres';
+import { seedSqliteBacklog } from './seed-sqlite';
+import type { SweepResult, SweepSystem, SweepTask } from './sweep-task';
+
+export interface SweepRun {
+  engine: 'sqlite' | 'postgres';
+  system: SweepSystem;
+  backlog: number;
+  processes: number;
+  /** Queries answered and written, all processes together. */
+  queried: number;
+  errors: number;
+  /** From go to the last process's end. */
+  durationMs: number;
+  perSecond: number;
+  /** Each process's peak RSS and CPU time. */
+  peakRssMiB: number[];
+  cpuMs: number[];
+  sandboxCpuMs: number | undefined;
+  /** How busy the machine's CPU was during the run (0 … 1, all cores). */
+  machineBusy: number | undefined;
+  /** Stopped after the plan's time limit (--quick) rather than draining the backlog. */
+  timeBoxed: boolean;
+}
+
+export interface SweepBenchmarks {
+  sqlite: SweepRun[];
+  /** The runs, or why there are none. */
+  postgres: SweepRun[] | { skipped: string };
+}
+
+/** Every movement stays IN_PROGRESS for the whole benchmark: each query finds one, none changes state. */
+const SWEEP_TIMINGS = { createdMs: 0, inProgressMs: 86_400_000 };
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+
+export async function runSweepBenchmarks(context: BenchContext): Promise<SweepBenchmarks> {
+  const { control } = context.sandbox;
+  const before = await control.config();
+  await control.configure({ timings: SWEEP_TIMINGS });
+  try {
+    const sqlite = await runSqliteSweeps(context);
+    const postgres = await runPostgresSweeps(context);
+    return { sqlite, postgres };
+  } finally {
+    await control.configure({ timings: before.timings, faults: before.faults });
+  }
+}
+
+/** giro's sweep and the limit on each SQLite backlog, each on its own copy of the seeded file. */
+async function runSqliteSweeps(context: BenchContext): Promise<SweepRun[]> {
+  const { plan, workDir } = context;
+  const runs: SweepRun[] = [];
+  for (const count of plan.sweep.sqliteBacklogs) {
+    const backlog: Backlog = { firstOriginId: freshOriginIdRange(), count, nowMs: Date.now() };
+    const seeded = join(workDir, `backlog-${count}.sqlite`);
+    context.log(`sweep: seeding ${count} due movements into SQLite`);
+    await seedSqliteBacklog(seeded, backlog);
+    for (const system of ['limit', 'giro'] as const) {
+      const file = join(workDir, `sweep-${system}-${count}.sqlite`);
+      copyFileSync(seeded, file);
+      await seedSandbox(context, backlog);
+      const task: SweepTask = {
+        system,
+        bank: context.sandbox.bank,
+        databaseUrl: `sqlite:${file}`,
+        inFlight: plan.sweep.inFlight,
+        ...(plan.sweep.timeLimitMs !== undefined && { timeLimitMs: plan.sweep.timeLimitMs }),
+      };
+      runs.push(await sweepRun(context, 'sqlite', count, [task]));
+      rmSync(file, { force: true });
+    }
+    rmSync(seeded, { force: true });
+  }
+  return runs;
+}
+
+/** giro's sweep on Postgres with 1, 2 and 4 processes, the sandbox adding a round trip to every answer. */
+async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { skipped: string }> {
+  const serverUrl = process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  if (!(await postgresReachable(serverUrl))) {
+    return { skipped: 'no Postgres server answered (set BENCH_POSTGRES_URL)' };
+  }
+  const { plan } = context;
+  const databaseUrl = await createBenchDatabase(serverUrl);
+  await context.sandbox.control.configure({ faults: { latencyMs: plan.sweep.postgresLatencyMs } });
+  try {
+    const runs: SweepRun[] = [];
+    for (const processes of plan.sweep.postgresProcesses) {
+      const backlog: Backlog = {
+        firstOriginId: freshOriginIdRange(),
+        count: plan.sweep.postgresBacklog,
+        nowMs: Date.now(),
+      };
+      context.log(`sweep: seeding ${backlog.count} due movements into Postgres`);
+      await seedPostgresBacklog(databaseUrl, backlog);
+      await seedSandbox(context, backlog);
+      const task: SweepTask = {
+        system: 'giro',
+        bank: context.sandbox.bank,
+        databaseUrl,
+        inFlight: plan.sweep.inFlight,
+        ...(plan.sweep.timeLimitMs !== undefined && { timeLimitMs: plan.sweep.timeLimitMs }),
+      };
+      runs.push(
+        await sweepRun(
+          context,
+          'postgres',
+          backlog.count,
+          Array.from({ length: processes }, () => task),
+        ),
+      );
+    }
+    return runs;
+  } finally {
+    await dropBenchDatabase(serverUrl);
+  }
+}
+
+async function seedSandbox(context: BenchContext, backlog: Backlog): Promise<void> {
+  await context.sandbox.control.reset();
+  await context.sandbox.control.seed(backlog.firstOriginId, backlog.count, transferRequestBody());
+}
+
+async function sweepRun(
+  context: BenchContext,
+  engine: SweepRun['engine'],
+  backlog: number,
+  tasks: SweepTask[],
+): Promise<SweepRun> {
+  const together = await runWorkersTogether<SweepTask, SweepResult>(context, 'sweep/sweep-worker.js', tasks);
+  const queried = sum(together.outcomes.map(({ result }) => result.queried));
+  const run: SweepRun = {
+    engine,
+    system: tasks[0].system,
+    backlog,
+    processes: tasks.length,
+    queried,
+    errors: sum(together.outcomes.map(({ result }) => result.errors)),
+    durationMs: together.wallMs,
+    perSecond: ratePerSecond(queried, together.wallMs),
+    peakRssMiB: together.outcomes.map(({ usage }) => usage.peakRssMiB),
+    cpuMs: together.outcomes.map(({ usage }) => usage.cpuMs),
+    sandboxCpuMs: together.sandboxCpuMs,
+    machineBusy: together.machineBusy,
+    timeBoxed: tasks[0].timeLimitMs !== undefined,
+  };
+  context.log(
+    `sweep ${engine} ${run.system} ×${run.processes} backlog ${backlog}: ${run.perSecond.toFixed(0)} queries/s (${queried} queried, ${run.errors} errors), peak RSS ${run.peakRssMiB.join(' / ')} MiB`,
+  );
+  return run;
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);

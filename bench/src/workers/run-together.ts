@@ -1,0 +1,38 @@
+import { performance } from 'node:perf_hooks';
+import { type BenchContext, startBenchWorker } from '../context';
+import { busyShare, cpuTimeMs, machineCpuTicks } from '../process-stats';
+import type { WorkerOutcome } from './worker-protocol';
+
+export interface TogetherOutcome<Result> {
+  outcomes: WorkerOutcome<Result>[];
+  /** From the moment all were told to go until the last one reported. */
+  wallMs: number;
+  /** CPU time the sandbox bank spent meanwhile. */
+  sandboxCpuMs: number | undefined;
+  /** How busy the whole machine was meanwhile (0 … 1, all cores): near 1 means the run was CPU-bound. */
+  machineBusy: number | undefined;
+}
+
+/** Starts one worker per task, waits until all are set up, starts them at once and waits for every result. */
+export async function runWorkersTogether<Task, Result>(
+  context: BenchContext,
+  script: string,
+  tasks: Task[],
+): Promise<TogetherOutcome<Result>> {
+  const workers = tasks.map((task) => startBenchWorker<Task, Result>(context, script, task));
+  await Promise.all(workers.map((worker) => worker.ready));
+  const sandboxCpuBefore = cpuTimeMs(context.sandbox.pid);
+  const machineBefore = machineCpuTicks();
+  const started = performance.now();
+  for (const worker of workers) worker.go();
+  const outcomes = await Promise.all(workers.map((worker) => worker.outcome));
+  const wallMs = performance.now() - started;
+  const sandboxCpuAfter = cpuTimeMs(context.sandbox.pid);
+  return {
+    outcomes,
+    wallMs,
+    machineBusy: busyShare(machineBefore, machineCpuTicks()),
+    sandboxCpuMs:
+      sandboxCpuBefore === undefined || sandboxCpuAfter === undefined ? undefined : sandboxCpuAfter - sandboxCpuBefore,
+  };
+}

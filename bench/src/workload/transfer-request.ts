@@ -1,0 +1,32 @@
+import { completeCbuCvu, completeCuit } from '@giro/transfer-module';
+
+function cuit(first10: string): string {
+  const value = completeCuit(first10);
+  if (value === undefined) throw new Error(`no CUIT starts with ${first10}`);
+  return value;
+}
+
+const FROM = { address: completeCbuCvu('0000003', '1000000000017'), personId: cuit('3071234567') };
+const TO = { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') };
+
+/** The SPEC §2.1 request every system sends, without an originId (giro allocates one). */
+export function transferRequestBody(description = 'giro bench') {
+  return {
+    from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },
+    to: { addressType: 'CBU_CVU', address: TO.address, owner: { personIdType: 'CUI', personId: TO.personId } },
+    body: { currencyId: '032', amount: 1234.5, description, concept: 'VAR' },
+  };
+}
+
+/** The same request with the client's own originId (the limit and the peer bring theirs). */
+export function transferRequest(originId: number, description?: string) {
+  return { originId, ...transferRequestBody(description) };
+}
+
+/**
+ * The first originId of a range no earlier run used: the same floor as giro's allocator (epoch ms × 1000),
+ * so the limit and the peer, which bring their own ids, never collide with giro's or with each other's.
+ */
+export function freshOriginIdRange(): number {
+  return Date.now() * 1000;
+}
