@@ -10,6 +10,7 @@ import {
   type TransferRequestWire,
 } from '../domain';
 import type { HistorySource, MovementRecord, MovementStore } from '../persistence';
+import { movementLogLine } from '../transfer/movement-log-line';
 import type { TransferEvents } from '../transfer/transfer-events';
 import type { BankCallBudget, BankCallPriority } from './bank-call-budget';
 import type { FailureCounts } from './failure-counts';
@@ -184,7 +185,7 @@ export class MovementReconciler {
     const result = await store.applyUpdate(record.originId, owner, { ...plan.update, countQuery, releaseLease: true });
     if (!result.applied) {
       logger.warn?.(
-        `originId ${record.originId}: the lease expired before the answer was written; another worker owns it now`,
+        movementLogLine(record.originId, 'the lease expired before the answer was written; another worker owns it now'),
       );
       return;
     }
@@ -195,7 +196,7 @@ export class MovementReconciler {
     }
     if (happening?.kind === 'anomaly') {
       step.anomaly = true;
-      logger.error(`originId ${record.originId}: ${happening.reason} (recorded as an anomaly, not applied)`);
+      logger.error(movementLogLine(record.originId, `${happening.reason} (recorded as an anomaly, not applied)`));
     }
     if (happening) await events.publish(record.originId, happening);
   }
@@ -215,7 +216,7 @@ export class MovementReconciler {
 
   /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */
   private async giveBack(record: MovementRecord, step: ReconcileStep): Promise<ReconcileStep> {
-    this.parts.logger.warn?.(`originId ${record.originId}: too little lease left to call the bank; given back`);
+    this.parts.logger.warn?.(movementLogLine(record.originId, 'too little lease left to call the bank; given back'));
     await this.parts.store.releaseLease(record.originId, this.parts.owner);
     return step;
   }

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { TRANSFER_RUNTIME, type TransferRuntime } from '../module/transfer-runtime';
 import type { MovementRecord } from '../persistence';
+import { movementLogLine } from '../transfer/movement-log-line';
 import { forEachConcurrently } from './for-each-concurrently';
 import { describeError } from './movement-plan';
 import { emptyStep } from './movement-reconciler';
@@ -76,7 +77,7 @@ export class ReconcileService implements OnModuleDestroy {
     } catch (error) {
       report.errors += 1;
       this.runtime.logger.error(
-        `originId ${record.originId}: reconcile failed, retried later: ${describeError(error)}`,
+        movementLogLine(record.originId, `reconcile failed, retried later: ${describeError(error)}`),
       );
       await this.runtime.store.releaseLease(record.originId, this.owner).catch(() => undefined);
     } finally {

@@ -1,6 +1,7 @@
 import type { LoggerService } from '@nestjs/common';
 import type { MovementStatus } from '../domain';
 import type { HistorySource, MovementStore } from '../persistence';
+import { movementLogLine } from './movement-log-line';
 import { type CancellationView, type MovementView, toMovementView } from './movement-view';
 
 /** Event names (@nestjs/event-emitter), emitted after the change is committed. */
@@ -73,7 +74,9 @@ export class TransferEvents {
       if (!details) return;
       movement = toMovementView(details);
     } catch (error) {
-      this.logger.error(`originId ${originId}: events not emitted, the movement could not be read: ${describe(error)}`);
+      this.logger.error(
+        movementLogLine(originId, `events not emitted, the movement could not be read: ${describe(error)}`),
+      );
       return;
     }
     if (happening.kind === 'anomaly') {
@@ -99,7 +102,7 @@ export class TransferEvents {
     try {
       this.sink?.emit(event, payload);
     } catch (error) {
-      this.logger.error(`originId ${payload.originId}: a listener of ${event} failed: ${describe(error)}`);
+      this.logger.error(movementLogLine(payload.originId, `a listener of ${event} failed: ${describe(error)}`));
     }
   }
 }
