@@ -75,7 +75,7 @@ export interface TestReconciler {
 }
 
 export async function startTestReconciler(
-  options: { sandboxConfig?: SandboxConfigPatch } = {},
+  options: { sandboxConfig?: SandboxConfigPatch; adminRateLimitPerMinute?: number } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
   const clock = new ManualClock(Date.now());
@@ -92,6 +92,7 @@ export async function startTestReconciler(
     bank: undefined,
     polling: { ...SPEC_POLLING, scaledForDemo: false },
     sweepIntervalMs: 1000,
+    adminRateLimitPerMinute: options.adminRateLimitPerMinute ?? 600,
     logLevel: 'info',
   };
   const logs = new LogCapture();

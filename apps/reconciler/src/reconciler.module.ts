@@ -44,8 +44,6 @@ export interface ReconcilerModuleOptions {
   logDestination?: DestinationStream;
 }
 
-/** Admin requests a client may make per minute; probes and scrapes are not counted. */
-const ADMIN_REQUESTS_PER_MINUTE = 600;
 /** A database that is still starting (containers started together) gets a few chances. */
 const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
 
@@ -63,7 +61,7 @@ export class ReconcilerModule {
         LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
-        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: ADMIN_REQUESTS_PER_MINUTE }] }),
+        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.adminRateLimitPerMinute }] }),
         TerminusModule.forRoot(),
         TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
         TransferModule.forRoot({

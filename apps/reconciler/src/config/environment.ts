@@ -77,6 +77,13 @@ export class ReconcilerEnvironment {
   SWEEP_INTERVAL_MS?: number;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of requests between 1 and 1000000' })
+  @Min(1, { message: '$property must be a whole number of requests between 1 and 1000000' })
+  @Max(1_000_000, { message: '$property must be a whole number of requests between 1 and 1000000' })
+  ADMIN_RATE_LIMIT_PER_MINUTE?: number;
+
+  @IsOptional()
   @IsIn(LOG_LEVELS, { message: `$property must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL?: LogLevel;
 }

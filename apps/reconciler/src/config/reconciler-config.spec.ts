@@ -67,6 +67,7 @@ describe('reconcilerConfigFromEnv', () => {
       bank: undefined,
       polling: { ...DEMO_POLLING, scaledForDemo: true },
       sweepIntervalMs: 1000,
+      adminRateLimitPerMinute: 600,
       logLevel: 'info',
     });
   });
@@ -81,6 +82,7 @@ describe('reconcilerConfigFromEnv', () => {
         PORT: '8080',
         DATABASE_URL: 'postgres://giro@db/giro',
         SWEEP_INTERVAL_MS: '2500',
+        ADMIN_RATE_LIMIT_PER_MINUTE: '6000',
         LOG_LEVEL: 'debug',
       }),
     );
@@ -89,6 +91,7 @@ describe('reconcilerConfigFromEnv', () => {
       port: 8080,
       databaseUrl: 'postgres://giro@db/giro',
       sweepIntervalMs: 2500,
+      adminRateLimitPerMinute: 6000,
       logLevel: 'debug',
       adminToken: ADMIN,
     });
@@ -144,6 +147,7 @@ describe('reconcilerConfigFromEnv', () => {
       PORT: 'eighty',
       POLL_MIN_INTERVAL_MS: '0',
       SWEEP_INTERVAL_MS: '1.5',
+      ADMIN_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'loud',
       BANK_BASE_URL: 'http://bank.example.com',
     });
@@ -152,11 +156,12 @@ describe('reconcilerConfigFromEnv', () => {
         'PORT must be an integer between 0 and 65535',
         'POLL_MIN_INTERVAL_MS must be a whole number of milliseconds ≥ 1',
         'SWEEP_INTERVAL_MS must be a whole number of milliseconds between 100 and 3600000',
+        'ADMIN_RATE_LIMIT_PER_MINUTE must be a whole number of requests between 1 and 1000000',
         expect.stringMatching(/^LOG_LEVEL must be one of fatal, error/),
         'BANK_BASE_URL must be an https URL, e.g. https://bank.example.com',
       ]),
     );
-    expect(problems).toHaveLength(5);
+    expect(problems).toHaveLength(6);
   });
 
   it('names DATABASE_URL for an unknown scheme without showing the rest of the URL', () => {

@@ -23,6 +23,8 @@ export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+/** Admin requests one client may make per minute; probes and scrapes are not counted. */
+export const DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE = 600;
 
 export interface PollingSettings {
   minIntervalMs: number;
@@ -41,6 +43,8 @@ export interface ReconcilerConfig {
   polling: PollingSettings;
   /** Pause between the end of one sweep and the start of the next. */
   sweepIntervalMs: number;
+  /** Admin requests one client may make per minute (429 with Retry-After beyond). */
+  adminRateLimitPerMinute: number;
   logLevel: LogLevel;
 }
 
@@ -90,6 +94,7 @@ export function reconcilerConfigFromEnv(
     bank,
     polling: pollingSettings(vars, sandbox),
     sweepIntervalMs: vars.SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
+    adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }
