@@ -11,6 +11,8 @@ export interface BenchContext {
   workDir: string;
   /** Where CPU profiles go (`--profile`). */
   profileDir: string | undefined;
+  /** The worker processes of each run, by the run's label, when profiling (to find their profiles). */
+  profiled: { label: string; pids: number[] }[];
   /** A progress line (stderr: stdout carries the report). */
   log(message: string): void;
 }

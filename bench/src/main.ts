@@ -8,6 +8,7 @@ import { runCreateBenchmarks } from './create/run-create';
 import { runDisciplineBenchmark } from './discipline/run-discipline';
 import { machineInfo } from './machine';
 import { planFromArgs, UsageError } from './options';
+import { summarizeProfiles } from './report/profile-summary';
 import { renderReport } from './report/render-report';
 import { assembleResults } from './report/results';
 import { RESULTS_FILE, recordInBenchmarksDoc, writeResultsJson } from './report/write-results';
@@ -32,7 +33,7 @@ async function main(args: string[]): Promise<void> {
   log(`${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`);
   const sandbox = await startSandboxProcess(workDir);
   try {
-    const context: BenchContext = { plan, sandbox, workDir, profileDir, log };
+    const context: BenchContext = { plan, sandbox, workDir, profileDir, profiled: [], log };
     const create = await runCreateBenchmarks(context);
     const sweep = await runSweepBenchmarks(context);
     const discipline = await runDisciplineBenchmark(context);
@@ -41,11 +42,13 @@ async function main(args: string[]): Promise<void> {
       machine,
       durationSeconds: Math.round((performance.now() - started) / 1000),
       sweepTimeLimitMs: plan.sweep.timeLimitMs,
+      postgresPlan: { inFlight: plan.sweep.inFlight, latencyMs: plan.sweep.postgresLatencyMs },
       create,
       sweep,
       discipline,
     });
-    const report = renderReport(results);
+    const profiles = profileDir ? summarizeProfiles(profileDir, context.profiled) : [];
+    const report = renderReport(results, profiles);
     writeResultsJson(results);
     recordInBenchmarksDoc(report);
     console.log(report);

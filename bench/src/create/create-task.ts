@@ -26,6 +26,8 @@ export interface CreateResult {
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time of the worker per measured transfer (user + system), ms. */
+  cpuMsPerTransfer: number;
 }
 
 /** One system set up in a worker: creates transfer number `index` end to end. */

@@ -17,7 +17,9 @@ serveWorker<CreateTask, CreateResult>(async (task) => {
   const system = await SYSTEMS[task.system](task);
   return async () => {
     const warmup = await closedLoop(task.concurrency, task.warmup, (index) => system.transfer(index));
+    const cpuAtStart = process.cpuUsage();
     const load = await closedLoop(task.concurrency, task.transfers, (index) => system.transfer(task.warmup + index));
+    const cpu = process.cpuUsage(cpuAtStart);
     await system.close();
     const errors = warmup.errors + load.errors;
     const firstError = warmup.firstError ?? load.firstError;
@@ -28,6 +30,7 @@ serveWorker<CreateTask, CreateResult>(async (task) => {
       durationMs: load.durationMs,
       perSecond: ratePerSecond(load.completed, load.durationMs),
       ...summarizeLatencies(load.latenciesMs),
+      cpuMsPerTransfer: (cpu.user + cpu.system) / 1000 / load.completed,
     };
   };
 });

@@ -7,11 +7,10 @@ import type { CreateResult, CreateSystem, CreateTask } from './create-task';
 export interface CreateRun extends CreateResult {
   system: CreateSystem;
   concurrency: number;
-  /** The worker process: peak RSS and CPU time over its life. */
+  /** Peak RSS of the worker process. */
   peakRssMiB: number;
-  cpuMs: number;
-  /** CPU time the sandbox bank spent during the run (warm-up included). */
-  sandboxCpuMs: number | undefined;
+  /** CPU time the sandbox bank spent per transfer (warm-up included). */
+  sandboxCpuMsPerTransfer: number | undefined;
   /** How busy the machine's CPU was during the run (0 … 1, all cores). */
   machineBusy: number | undefined;
 }
@@ -39,11 +38,19 @@ export async function runCreateBenchmarks(context: BenchContext): Promise<Create
       };
       const { outcomes, sandboxCpuMs, machineBusy } = await runWorkersTogether<CreateTask, CreateResult>(
         context,
+        `create ${system} c=${concurrency}`,
         'create/create-worker.js',
         [task],
       );
       const [{ result, usage }] = outcomes;
-      const run: CreateRun = { system, concurrency, ...result, ...usage, sandboxCpuMs, machineBusy };
+      const run: CreateRun = {
+        system,
+        concurrency,
+        ...result,
+        peakRssMiB: usage.peakRssMiB,
+        sandboxCpuMsPerTransfer: sandboxCpuMs === undefined ? undefined : sandboxCpuMs / (task.warmup + task.transfers),
+        machineBusy,
+      };
       await checkProcessedOnce(context, task.warmup + task.transfers);
       context.log(
         `create ${system} c=${concurrency}: ${run.perSecond.toFixed(0)}/s p50 ${run.p50Ms.toFixed(1)} ms p99 ${run.p99Ms.toFixed(1)} ms${run.errors ? ` (${run.errors} errors: ${run.firstError})` : ''}`,

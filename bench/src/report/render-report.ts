@@ -1,10 +1,14 @@
 import type { CreateRun } from '../create/run-create';
 import type { SweepRun } from '../sweep/run-sweep';
 import { markdownTable, formatNumber as n } from './markdown-table';
+import type { ProfileSummary } from './profile-summary';
 import type { BenchResults } from './results';
 
-/** The whole report in markdown: machine and date, one table per benchmark, the goals. */
-export function renderReport(results: BenchResults): string {
+/** The whole report in markdown: machine and date, one table per benchmark, the goals (and profiles). */
+export function renderReport(
+  results: BenchResults,
+  profiles: { label: string; summary: ProfileSummary }[] = [],
+): string {
   const { machine } = results;
   return [
     `Run: \`pnpm bench${results.mode === 'standard' ? '' : ` --${results.mode}`}\`, ${machine.date.slice(0, 16).replace('T', ' ')} UTC, ${n(results.durationSeconds)} s.`,
@@ -17,6 +21,10 @@ export function renderReport(results: BenchResults): string {
     '#### Sweep (bank queries per second; SQLite, and Postgres with the bank 20 ms away)',
     '',
     sweepTable(results),
+    '',
+    '#### Where the CPU goes (measured in the same runs)',
+    '',
+    cpuTable(results),
     '',
     '#### Polling discipline (the reconciler process, scaled intervals)',
     '',
@@ -33,7 +41,26 @@ export function renderReport(results: BenchResults): string {
         goal.met === null ? 'not measured' : goal.met ? 'yes' : '**no**',
       ]),
     ),
+    ...(profiles.length > 0
+      ? ['', '#### Where each process spent its time (CPU profiles, `--profile`)', '', profileTable(profiles)]
+      : []),
   ].join('\n');
+}
+
+/** The parts of at least 3 % of each profiled process's time. */
+function profileTable(profiles: { label: string; summary: ProfileSummary }[]): string {
+  return markdownTable(
+    ['run', 'profiled', 'largest parts'],
+    profiles.map(({ label, summary }) => [
+      label,
+      `${n(summary.totalMs / 1000, 1)} s`,
+      summary.parts
+        .filter((part) => part.share >= 0.03)
+        .map((part) => `${part.part} ${n(part.share * 100)} %`)
+        .join(', '),
+    ]),
+    ['l', 'r', 'l'],
+  );
 }
 
 function createTable(runs: CreateRun[]): string {
@@ -149,4 +176,73 @@ function disciplineTable(results: BenchResults): string {
       ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   ].join('\n');
+}
+
+function cpuTable(results: BenchResults): string {
+  const rows: string[][] = [];
+  const busy = (share: number | undefined) => (share === undefined ? '—' : `${n(share * 100)} %`);
+  const c = results.create.ratiosAtConcurrency;
+  for (const run of results.create.runs.filter((each) => each.concurrency === c)) {
+    rows.push([
+      `create, c=${c}`,
+      run.system,
+      n(run.perSecond),
+      n(run.cpuMsPerTransfer, 2),
+      n(run.sandboxCpuMsPerTransfer, 2),
+      busy(run.machineBusy),
+    ]);
+  }
+  const { sqlite, postgres } = results.sweep;
+  for (const run of sqlite.runs.filter((each) => each.backlog === sqlite.ratioAtBacklog)) {
+    rows.push([
+      `sweep, SQLite, ${n(run.backlog)} due`,
+      run.system,
+      n(run.perSecond),
+      n(run.cpuMsPerQuery, 2),
+      n(run.sandboxCpuMsPerQuery, 2),
+      busy(run.machineBusy),
+    ]);
+  }
+  if ('runs' in postgres) {
+    for (const run of postgres.runs) {
+      rows.push([
+        `sweep, Postgres, ${run.processes} process${run.processes > 1 ? 'es' : ''}`,
+        run.system,
+        n(run.perSecond),
+        n(run.cpuMsPerQuery, 2),
+        n(run.sandboxCpuMsPerQuery, 2),
+        busy(run.machineBusy),
+      ]);
+    }
+  }
+  const table = markdownTable(
+    [
+      'run',
+      'system',
+      'per second',
+      'CPU ms per operation (its processes)',
+      'sandbox CPU ms per operation',
+      'machine CPU busy',
+    ],
+    rows,
+    ['l', 'l', 'r', 'r', 'r', 'r'],
+  );
+  const ceiling = cpuCeiling(results);
+  return ceiling ? `${table}\n\n${ceiling}` : table;
+}
+
+/**
+ * What four sweeping processes could ask of the bank (each `inFlight` queries per round trip) and how many
+ * cores that takes at the CPU cost per query measured here, sandbox included, the database server not.
+ */
+function cpuCeiling(results: BenchResults): string | undefined {
+  const { sqlite, postgres, postgresPlan } = results.sweep;
+  if (!('runs' in postgres) || !postgresPlan) return undefined;
+  const one = postgres.runs.find((run) => run.processes === 1);
+  const limit = sqlite.runs.find((run) => run.system === 'limit' && run.backlog === sqlite.ratioAtBacklog);
+  if (!one || !limit) return undefined;
+  const { inFlight, latencyMs } = postgresPlan;
+  const rate = (4 * inFlight * 1000) / latencyMs;
+  const cores = (perQuery: number) => n((rate * perQuery) / 1000, 1);
+  return `Four processes with ${inFlight} queries in flight and a ${latencyMs} ms round trip could ask ${n(rate)} queries/s; at the CPU per query measured above that takes ${cores(one.cpuMsPerQuery + (one.sandboxCpuMsPerQuery ?? 0))} cores for giro and ${cores(limit.cpuMsPerQuery + (limit.sandboxCpuMsPerQuery ?? 0))} for the limit (sandbox included, Postgres not); this machine has ${results.machine.cores}.`;
 }

@@ -26,6 +26,8 @@ export interface BenchResults {
       ratioToLimit: number;
     };
     postgres: { runs: SweepRun[]; scaling: number } | { skipped: string; scaling: null };
+    /** Queries in flight per process and the round trip the sandbox added, for the Postgres runs. */
+    postgresPlan: { inFlight: number; latencyMs: number } | null;
     /** Set when each sweep run stopped after this long instead of draining its backlog (--quick). */
     timeLimitSeconds: number | null;
     /** Peak RSS of giro's SQLite sweep process at the largest backlog ÷ at the smallest. */
@@ -41,6 +43,7 @@ export function assembleResults(parts: {
   machine: MachineInfo;
   durationSeconds: number;
   sweepTimeLimitMs: number | undefined;
+  postgresPlan: { inFlight: number; latencyMs: number };
   create: CreateRun[];
   sweep: SweepBenchmarks;
   discipline: DisciplineRun;
@@ -81,6 +84,7 @@ export function assembleResults(parts: {
       postgres: Array.isArray(postgres)
         ? { runs: postgres, scaling: ratio(byProcesses(4) ?? Number.NaN, byProcesses(1) ?? Number.NaN) }
         : { skipped: postgres.skipped, scaling: null },
+      postgresPlan: Array.isArray(postgres) ? parts.postgresPlan : null,
       timeLimitSeconds: parts.sweepTimeLimitMs === undefined ? null : parts.sweepTimeLimitMs / 1000,
       rssGrowth: ratio(
         sqlite('giro', largest)?.peakRssMiB[0] ?? Number.NaN,

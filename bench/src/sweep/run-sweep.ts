@@ -20,10 +20,11 @@ export interface SweepRun {
   /** From go to the last process's end. */
   durationMs: number;
   perSecond: number;
-  /** Each process's peak RSS and CPU time. */
+  /** Each process's peak RSS. */
   peakRssMiB: number[];
-  cpuMs: number[];
-  sandboxCpuMs: number | undefined;
+  /** CPU time per query of the sweeping processes (all together) and of the sandbox bank, ms. */
+  cpuMsPerQuery: number;
+  sandboxCpuMsPerQuery: number | undefined;
   /** How busy the machine's CPU was during the run (0 … 1, all cores). */
   machineBusy: number | undefined;
   /** Stopped after the plan's time limit (--quick) rather than draining the backlog. */
@@ -134,7 +135,8 @@ async function sweepRun(
   backlog: number,
   tasks: SweepTask[],
 ): Promise<SweepRun> {
-  const together = await runWorkersTogether<SweepTask, SweepResult>(context, 'sweep/sweep-worker.js', tasks);
+  const label = `sweep ${engine} ${tasks[0].system} ×${tasks.length}, ${backlog} due`;
+  const together = await runWorkersTogether<SweepTask, SweepResult>(context, label, 'sweep/sweep-worker.js', tasks);
   const queried = sum(together.outcomes.map(({ result }) => result.queried));
   const run: SweepRun = {
     engine,
@@ -146,8 +148,8 @@ async function sweepRun(
     durationMs: together.wallMs,
     perSecond: ratePerSecond(queried, together.wallMs),
     peakRssMiB: together.outcomes.map(({ usage }) => usage.peakRssMiB),
-    cpuMs: together.outcomes.map(({ usage }) => usage.cpuMs),
-    sandboxCpuMs: together.sandboxCpuMs,
+    cpuMsPerQuery: sum(together.outcomes.map(({ usage }) => usage.cpuMs)) / queried,
+    sandboxCpuMsPerQuery: together.sandboxCpuMs === undefined ? undefined : together.sandboxCpuMs / queried,
     machineBusy: together.machineBusy,
     timeBoxed: tasks[0].timeLimitMs !== undefined,
   };

@@ -13,13 +13,18 @@ export interface TogetherOutcome<Result> {
   machineBusy: number | undefined;
 }
 
-/** Starts one worker per task, waits until all are set up, starts them at once and waits for every result. */
+/**
+ * Starts one worker per task, waits until all are set up, starts them at once and waits for every result.
+ * `label` names the run (for its CPU profiles).
+ */
 export async function runWorkersTogether<Task, Result>(
   context: BenchContext,
+  label: string,
   script: string,
   tasks: Task[],
 ): Promise<TogetherOutcome<Result>> {
   const workers = tasks.map((task) => startBenchWorker<Task, Result>(context, script, task));
+  if (context.profileDir) context.profiled.push({ label, pids: workers.map((worker) => worker.pid) });
   await Promise.all(workers.map((worker) => worker.ready));
   const sandboxCpuBefore = cpuTimeMs(context.sandbox.pid);
   const machineBefore = machineCpuTicks();

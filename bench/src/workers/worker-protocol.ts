@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { cpuTimeMs, ownPeakRssMiB } from '../process-stats';
+import { ownPeakRssMiB } from '../process-stats';
 
 // A benchmark worker is a child process that sets itself up (its own Nest app, database and connections),
 // says it is ready, runs when told to go, and reports its result with its own resource usage. Setting up
@@ -8,7 +8,7 @@ import { cpuTimeMs, ownPeakRssMiB } from '../process-stats';
 export interface WorkerUsage {
   /** Peak resident set of the worker process (VmHWM), MiB. */
   peakRssMiB: number;
-  /** CPU time (user + system) of the whole worker life, ms. */
+  /** CPU time (user + system) the worker used during the measured run (set-up excluded), ms. */
   cpuMs: number;
 }
 
@@ -105,15 +105,12 @@ export function serveWorker<Task, Result>(prepare: (task: Task) => Promise<() =>
         send({ type: 'ready' });
       }, fail);
     } else if (message.type === 'go' && run) {
+      const cpuAtStart = process.cpuUsage();
       run().then((result) => {
-        const usage = { peakRssMiB: ownPeakRssMiB(), cpuMs: cpuTimeMs(process.pid) ?? cpuUsageMs() };
+        const { user, system } = process.cpuUsage(cpuAtStart);
+        const usage = { peakRssMiB: ownPeakRssMiB(), cpuMs: (user + system) / 1000 };
         send({ type: 'result', outcome: { result, usage } }, () => process.exit(0));
       }, fail);
     }
   });
-}
-
-function cpuUsageMs(): number {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
 }
