@@ -14,11 +14,11 @@ import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates
 import { seededRandom } from '@giro/sandbox-bank/faults/seeded-random';
 import type { CancellationView, MovementView } from '@giro/transfer-module';
 import { findSecrets } from '@test-support/secret-scan';
-import { chaosIntents } from './chaos-intents';
+import { type ChaosIntent, chaosIntents } from './chaos-intents';
 import { type ChaosFigures, chaosSummary, judgeChaosRun } from './chaos-verdict';
 import { superviseWithKills } from './kill-supervisor';
 import { KillableReconciler } from './killable-reconciler';
-import { TransferDriver } from './transfer-driver';
+import { type DriverReport, TransferDriver } from './transfer-driver';
 
 // One chaos run: a sandbox bank with faults on, reconciler replicas as child processes that a supervisor
 // SIGKILLs and restarts at random (seeded) moments, and a host submitting N transfers through their admin
@@ -94,66 +94,38 @@ export class ChaosRun {
   }
 
   async run(): Promise<ChaosOutcome> {
-    const { options, secrets } = this;
+    const { options } = this;
     const random = seededRandom(options.seed);
-    writeFileSync(this.logFile, '');
     this.bank = await this.startBank();
-    const env = this.reconcilerEnvironment(this.bank);
-    for (let index = 0; index < options.replicas; index++) {
-      const port = await freePort();
-      const replica = new KillableReconciler(`replica ${index + 1}`, {
-        cwd: options.dir,
-        env,
-        port,
-        logFile: this.logFile,
-      });
-      this.replicas.push(replica);
-    }
-    // Together, as a deployment of several replicas starts (migrations under the advisory lock).
-    await Promise.all(this.replicas.map((replica) => replica.start()));
-
+    await this.startReplicas(this.reconcilerEnvironment(this.bank));
     const intents = chaosIntents(options.transfers, 9_000_000_000 + Math.floor(random() * 1e9), random);
-    this.driver = new TransferDriver({
-      targets: this.replicas.map((replica) => replica.url),
-      adminToken: secrets.ADMIN_TOKEN,
-      concurrency: 16,
-      hosts: 32,
-      requestTimeoutMs: 10_000,
-      intentTimeoutMs: 120_000,
-      random,
-    });
+
     const startedAt = Date.now();
     const [driverReport] = await Promise.all([
-      this.driver.submitAll(intents),
+      this.submit(intents, random),
       superviseWithKills(this.replicas, { kills: options.kills, ...KILL_PLAN }, random),
     ]);
-
     this.bank.configure({ faults: NO_FAULTS });
     const chaosEndedAt = Date.now();
     await this.converge(options.transfers, chaosEndedAt + CONVERGENCE_BOUND_MS);
+
     const movements = await this.allMovements();
     const cancellations = (await this.admin('/admin/cancellations')) as CancellationView[];
-    const ledger = this.ledgerEntries();
-    const counters = this.bank.counters();
     for (const replica of this.replicas) {
       const exit = await replica.stop();
       if (exit.code !== 0) throw new Error(`${replica.name} stopped with ${JSON.stringify(exit)}`);
     }
-    const output = readFileSync(this.logFile, 'utf8');
     const { figures, violations } = judgeChaosRun({
       intents,
       driver: driverReport,
       movements,
       cancellations,
-      ledger,
-      counters,
+      ledger: this.ledgerEntries(),
+      counters: this.bank.counters(),
       startedAt,
       chaosEndedAt,
       boundMs: CONVERGENCE_BOUND_MS,
-      secretsInOutput: findSecrets(output, {
-        ...secrets,
-        'client credentials (HTTP Basic)': `${this.clientId}:${secrets.BANK_CLIENT_SECRET}`,
-      }),
+      secretsInOutput: this.secretsInOutput(),
       outputBytes: statSync(this.logFile).size,
     });
     const kills = this.replicas.reduce((sum, replica) => sum + replica.kills, 0);
@@ -170,6 +142,39 @@ export class ChaosRun {
   /** The end of the log of every reconciler incarnation, to show when the run fails. */
   logTail(lines = 40): string {
     return readFileSync(this.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+  }
+
+  /** Starts the replicas together, as a deployment does (on Postgres their migrations meet the advisory lock). */
+  private async startReplicas(env: Record<string, string>): Promise<void> {
+    writeFileSync(this.logFile, '');
+    for (let index = 0; index < this.options.replicas; index++) {
+      const port = await freePort();
+      const options = { cwd: this.options.dir, env, port, logFile: this.logFile };
+      this.replicas.push(new KillableReconciler(`replica ${index + 1}`, options));
+    }
+    await Promise.all(this.replicas.map((replica) => replica.start()));
+  }
+
+  private submit(intents: ChaosIntent[], random: () => number): Promise<DriverReport> {
+    this.driver = new TransferDriver({
+      targets: this.replicas.map((replica) => replica.url),
+      adminToken: this.secrets.ADMIN_TOKEN,
+      concurrency: 16,
+      hosts: 32,
+      requestTimeoutMs: 10_000,
+      intentTimeoutMs: 120_000,
+      random,
+    });
+    return this.driver.submitAll(intents);
+  }
+
+  /** The configured secrets found anywhere in the output of every reconciler incarnation. */
+  private secretsInOutput(): string[] {
+    const { secrets, clientId } = this;
+    return findSecrets(readFileSync(this.logFile, 'utf8'), {
+      ...secrets,
+      'client credentials (HTTP Basic)': `${clientId}:${secrets.BANK_CLIENT_SECRET}`,
+    });
   }
 
   private async startBank(): Promise<SandboxBank> {

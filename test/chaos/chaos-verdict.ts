@@ -49,81 +49,28 @@ export interface ChaosFigures {
 }
 
 export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures; violations: string[] } {
-  const { intents, driver, movements, cancellations, ledger, counters } = evidence;
-  const violations: string[] = [];
+  const { intents, driver, movements, cancellations, counters } = evidence;
+  const details: string[] = [];
   const note = (what: string) => {
-    if (violations.length < 20) violations.push(what);
+    if (details.length < 15) details.push(what);
   };
-  const giro = new Map(movements.map((movement) => [movement.originId, movement]));
-  const bank = new Map(ledger.map((entry) => [entry.originId, entry]));
-  const intentOriginIds = new Set(intents.map((intent) => intent.originId));
-
-  let lost = 0;
-  let mismatches = 0;
-  let notFinal = 0;
-  let lastFinalAt = evidence.startedAt;
-  for (const intent of intents) {
-    const movement = giro.get(intent.originId);
-    const entry = bank.get(intent.originId);
-    if (movement === undefined) {
-      lost += 1;
-      note(`originId ${intent.originId} (${intent.scenario}) is not stored by giro`);
-      continue;
-    }
-    if (!isFinalStatus(movement.status)) {
-      notFinal += 1;
-      note(`originId ${intent.originId} (${intent.scenario}) is still ${movement.status}`);
-    }
-    if (entry === undefined) {
-      // Only a transfer the bank refused at creation may end without having gone out: FAILED, cancelled.
-      const refusedByBank = !SCENARIOS[intent.scenario].goesOut;
-      if (!refusedByBank || movement.status !== 'FAILED' || movement.cancellation === null) {
-        lost += 1;
-        note(`originId ${intent.originId} (${intent.scenario}) never reached the bank; giro says ${movement.status}`);
-      }
-    } else if (movement.status !== entry.status) {
-      mismatches += 1;
-      note(`originId ${intent.originId} (${intent.scenario}): giro ${movement.status}, bank ${entry.status}`);
-    }
-    lastFinalAt = Math.max(lastFinalAt, finalTime(movement) ?? lastFinalAt);
+  const { lastFinalAt, ...outcomes } = judgeIntents(evidence, note);
+  const secondOriginId = countSecondOriginIds(evidence, note);
+  const failed = movements.filter((movement) => movement.status === 'FAILED').length;
+  const cancellationsMatch = judgeCancellations(movements, cancellations, note);
+  for (const refusal of driver.refusals.slice(0, 5)) {
+    note(`originId ${refusal.originId} refused with ${refusal.httpStatus}: ${refusal.body}`);
   }
-
-  // One intent, one originId: giro stores and the bank processed only the originIds the host chose, and no
-  // two stored movements carry the same intent (its unique description).
-  const foreign = [
-    ...movements.filter((movement) => !intentOriginIds.has(movement.originId)).map((m) => m.originId),
-    ...ledger.filter((entry) => !intentOriginIds.has(entry.originId)).map((entry) => entry.originId),
-  ];
-  for (const originId of foreign) note(`originId ${originId} belongs to no intent`);
-  const originIdsByDescription = new Map<string, number>();
-  for (const movement of movements) {
-    originIdsByDescription.set(movement.description, (originIdsByDescription.get(movement.description) ?? 0) + 1);
-  }
-  const repeatedIntents = [...originIdsByDescription.values()].reduce((sum, count) => sum + count - 1, 0);
-  const secondOriginId = foreign.length + repeatedIntents + driver.wrongOriginIds;
-
-  const failed = movements.filter((movement) => movement.status === 'FAILED');
-  const cancelled = new Set(cancellations.map((cancellation) => cancellation.originId));
-  if (cancelled.size !== cancellations.length) note('an originId has more than one cancellation');
-  for (const movement of failed) {
-    if (!cancelled.has(movement.originId)) note(`originId ${movement.originId} is FAILED without a cancellation`);
-  }
-  for (const originId of cancelled) {
-    if (giro.get(originId)?.status !== 'FAILED') note(`originId ${originId} has a cancellation but is not FAILED`);
-  }
-  const anomalies = movements.reduce((sum, movement) => sum + movement.anomalies.length, 0);
 
   const figures: ChaosFigures = {
     transfers: intents.length,
-    lost,
+    ...outcomes,
     processedTwice: counters.processedTwice,
     secondOriginId,
-    mismatches,
-    notFinal,
     cancellations: cancellations.length,
-    failed: failed.length,
+    failed,
     pollsTooEarly: counters.pollsTooEarly,
-    anomalies,
+    anomalies: movements.reduce((sum, movement) => sum + movement.anomalies.length, 0),
     refused: driver.refusals.length,
     faults: FAULT_KINDS.reduce((sum, kind) => sum + counters.faults[kind], 0),
     allFinalMs: lastFinalAt - evidence.startedAt,
@@ -132,33 +79,115 @@ export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures;
     secretsInOutput: evidence.secretsInOutput,
     outputBytes: evidence.outputBytes,
   };
-  for (const refusal of driver.refusals.slice(0, 5)) {
-    note(`originId ${refusal.originId} refused with ${refusal.httpStatus}: ${refusal.body}`);
-  }
-  const expectZero = {
-    lost,
-    processedTwice: counters.processedTwice,
-    secondOriginId,
-    mismatches,
-    notFinal,
-    pollsTooEarly: counters.pollsTooEarly,
-    anomalies,
-    refused: driver.refusals.length,
+
+  const violations: string[] = [];
+  const f = figures;
+  const mustBeZero = {
+    lost: f.lost,
+    'processed twice': f.processedTwice,
+    'second originId': f.secondOriginId,
+    mismatches: f.mismatches,
+    'not final': f.notFinal,
+    'polls too early': f.pollsTooEarly,
+    anomalies: f.anomalies,
+    'refused submissions': f.refused,
   };
-  for (const [name, value] of Object.entries(expectZero)) if (value !== 0) note(`${name} ${value}, expected 0`);
-  if (cancellations.length !== failed.length || cancellations.length !== cancelled.size) {
-    note(`cancellations ${cancellations.length} ≠ failed ${failed.length}`);
-  }
-  if (figures.afterChaosMs > evidence.boundMs) {
-    note(
-      `the last movement was final ${seconds(figures.afterChaosMs)} s after the chaos (bound ${seconds(evidence.boundMs)} s)`,
+  for (const [name, value] of Object.entries(mustBeZero))
+    if (value !== 0) violations.push(`${name} ${value}, expected 0`);
+  if (!cancellationsMatch)
+    violations.push(`cancellations ${f.cancellations}, FAILED movements ${f.failed}: not one each`);
+  if (f.afterChaosMs > f.boundMs) {
+    violations.push(
+      `the last movement was final ${seconds(f.afterChaosMs)} s after the chaos (bound ${seconds(f.boundMs)} s)`,
     );
   }
   // A run whose faults never fired would prove nothing about them.
-  for (const kind of FAULT_KINDS) if (counters.faults[kind] === 0) note(`the bank never injected ${kind}`);
-  if (evidence.secretsInOutput.length > 0)
-    note(`secrets in the reconcilers' output: ${evidence.secretsInOutput.join(', ')}`);
-  return { figures, violations };
+  for (const kind of FAULT_KINDS) if (counters.faults[kind] === 0) violations.push(`the bank never injected ${kind}`);
+  if (f.secretsInOutput.length > 0) violations.push(`secrets found in the output: ${f.secretsInOutput.join(', ')}`);
+  return { figures, violations: violations.length === 0 ? [] : [...violations, ...details] };
+}
+
+/**
+ * Each intent: stored by giro, final, and at the bank in the same state — or, for a transfer the bank refused
+ * at creation, FAILED with a cancellation without having gone out.
+ */
+function judgeIntents(evidence: ChaosEvidence, note: (what: string) => void) {
+  const giro = new Map(evidence.movements.map((movement) => [movement.originId, movement]));
+  const bank = new Map(evidence.ledger.map((entry) => [entry.originId, entry]));
+  const outcomes = { lost: 0, mismatches: 0, notFinal: 0, lastFinalAt: evidence.startedAt };
+  for (const intent of evidence.intents) {
+    const what = `originId ${intent.originId} (${intent.scenario})`;
+    const movement = giro.get(intent.originId);
+    const entry = bank.get(intent.originId);
+    if (movement === undefined) {
+      outcomes.lost += 1;
+      note(`${what} is not stored by giro`);
+      continue;
+    }
+    if (!isFinalStatus(movement.status)) {
+      outcomes.notFinal += 1;
+      note(`${what} is still ${movement.status}`);
+    }
+    if (entry === undefined) {
+      const refusedByBank = !SCENARIOS[intent.scenario].goesOut;
+      if (!refusedByBank || movement.status !== 'FAILED' || movement.cancellation === null) {
+        outcomes.lost += 1;
+        note(`${what} never reached the bank; giro says ${movement.status}`);
+      }
+    } else if (movement.status !== entry.status) {
+      outcomes.mismatches += 1;
+      note(`${what}: giro ${movement.status}, bank ${entry.status}`);
+    }
+    outcomes.lastFinalAt = Math.max(outcomes.lastFinalAt, finalTime(movement) ?? outcomes.lastFinalAt);
+  }
+  return outcomes;
+}
+
+/**
+ * One intent, one originId: giro stores and the bank processed only the originIds the host chose, no two
+ * stored movements carry the same intent (its unique description), and giro answered every submission with
+ * the originId submitted.
+ */
+function countSecondOriginIds(evidence: ChaosEvidence, note: (what: string) => void): number {
+  const chosen = new Set(evidence.intents.map((intent) => intent.originId));
+  const foreign = [
+    ...evidence.movements.filter((movement) => !chosen.has(movement.originId)).map((m) => m.originId),
+    ...evidence.ledger.filter((entry) => !chosen.has(entry.originId)).map((entry) => entry.originId),
+  ];
+  for (const originId of foreign) note(`originId ${originId} belongs to no intent`);
+  const perDescription = new Map<string, number>();
+  for (const { description } of evidence.movements) {
+    perDescription.set(description, (perDescription.get(description) ?? 0) + 1);
+  }
+  const repeated = [...perDescription.values()].reduce((sum, count) => sum + count - 1, 0);
+  return foreign.length + repeated + evidence.driver.wrongOriginIds;
+}
+
+/** Exactly one cancellation per FAILED movement, and none for any other. */
+function judgeCancellations(
+  movements: MovementView[],
+  cancellations: CancellationView[],
+  note: (what: string) => void,
+): boolean {
+  const status = new Map(movements.map((movement) => [movement.originId, movement.status]));
+  const cancelled = new Set(cancellations.map((cancellation) => cancellation.originId));
+  let match = cancelled.size === cancellations.length;
+  if (!match) note('an originId has more than one cancellation');
+  for (const movement of movements) {
+    if ((movement.status === 'FAILED') !== cancelled.has(movement.originId)) {
+      match = false;
+      note(
+        `originId ${movement.originId} is ${movement.status} with${cancelled.has(movement.originId) ? '' : 'out'} a cancellation`,
+      );
+    }
+  }
+  for (const originId of cancelled) {
+    if (!status.has(originId)) {
+      match = false;
+      note(`a cancellation for originId ${originId}, which giro does not store`);
+    }
+  }
+  return match;
 }
 
 /** When the movement reached its final status (its last status change), epoch ms. */
