@@ -39,6 +39,7 @@ export interface ChaosFigures {
   refused: number;
   /** Bank faults injected, all kinds. */
   faults: number;
+  resubmissions: number;
   /** From the first submission to the last movement becoming final. */
   allFinalMs: number;
   /** From the end of the chaos to the last movement becoming final. */
@@ -73,6 +74,7 @@ export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures;
     anomalies: movements.reduce((sum, movement) => sum + movement.anomalies.length, 0),
     refused: driver.refusals.length,
     faults: FAULT_KINDS.reduce((sum, kind) => sum + counters.faults[kind], 0),
+    resubmissions: driver.resubmissions,
     allFinalMs: lastFinalAt - evidence.startedAt,
     afterChaosMs: Math.max(0, lastFinalAt - evidence.chaosEndedAt),
     boundMs: evidence.boundMs,
@@ -202,7 +204,8 @@ const seconds = (ms: number) => (ms / 1000).toFixed(1);
 export function chaosSummary(label: string, kills: number, figures: ChaosFigures): string {
   const f = figures;
   return (
-    `chaos ${label}: ${f.transfers} transfers, ${kills} kills, ${f.faults} bank faults, lost ${f.lost}, ` +
+    `chaos ${label}: ${f.transfers} transfers, ${kills} kills, ${f.faults} bank faults, ` +
+    `${f.resubmissions} re-submissions, lost ${f.lost}, ` +
     `processed twice ${f.processedTwice}, second originId ${f.secondOriginId}, mismatches ${f.mismatches}, ` +
     `cancellations ${f.cancellations} ${f.cancellations === f.failed ? '=' : '≠'} failed ${f.failed}, ` +
     `polls too early ${f.pollsTooEarly}, anomalies ${f.anomalies}, not final ${f.notFinal}, ` +
