@@ -8,8 +8,8 @@ import {
 } from '@giro/transfer-module';
 import { manualClock, startTestSandbox, sweepUntilFinal, transferRequest } from '@test-support/giro-harness';
 import fc from 'fast-check';
-import { checkContract, MODEL_SCENARIOS, type ModelScenario, TransferModel } from './model-world';
-import { startScheduledWorkers, type Worker } from './scheduled-workers';
+import { checkContract, MODEL_SCENARIOS, type ModelScenario, type Real, TransferModel } from './model-world';
+import { type ScheduledWorkers, startScheduledWorkers, type Worker } from './scheduled-workers';
 import { BANK_BEHAVIOURS } from './transfer-commands';
 
 // Interleavings: two workers on one database race — two sweeps, a replay of a transfer whose answer was lost,
@@ -19,6 +19,8 @@ import { BANK_BEHAVIOURS } from './transfer-commands';
 // request creates the new transfer, and everything then reaches its final state.
 
 const RUNS = 40;
+
+type RequestOutcome = 'created' | 'replayed' | 'conflict';
 
 describe('concurrent sweeps, requests and refreshes, in the orders a scheduler picks', () => {
   let clock: ManualClock;
@@ -40,6 +42,51 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
     );
   });
 
+  /** Before the race: a lost answer (PENDING, sent once), a CREATED one, one refused with a 5xx (never processed). */
+  async function prepare(worker: Worker, model: TransferModel) {
+    const request = (scenario: ModelScenario) => {
+      const originId = model.nextHostOriginId++;
+      const body = transferRequest(`race${MODEL_SCENARIOS[scenario].tags}`, { originId });
+      model.intents.set(originId, { originId, scenario, request: body });
+      return worker.transfers.requestTransfer(body).then(() => originId);
+    };
+    const lost = await request('lost');
+    const created = await request('normal');
+    bank.configure({ faults: { serverErrorRate: 1 } });
+    await request('normal');
+    bank.configure(BANK_BEHAVIOURS.healthy);
+    clock.advance(1_000); // all three are due
+    return { lost, created };
+  }
+
+  /** The race itself: every operation starts, and every bank call goes and comes back, when the scheduler says. */
+  async function race(scheduler: fc.Scheduler, workers: ScheduledWorkers, model: TransferModel) {
+    const { a, b } = workers;
+    const { lost, created } = await prepare(a, model);
+    const fresh = model.nextHostOriginId++;
+    const payloads = {
+      same: transferRequest('race', { originId: fresh }),
+      other: transferRequest('race (another payload)', { originId: fresh }),
+    };
+    const start = <T>(label: string, operation: () => Promise<T>) =>
+      scheduler.schedule(Promise.resolve(), `start: ${label}`).then(operation);
+    workers.schedule(scheduler);
+    const [sweepA, sweepB, replay, refresh, ...forFresh] = await scheduler.waitFor(
+      Promise.allSettled([
+        start('A sweeps', () => a.reconcile.sweep()),
+        start('B sweeps', () => b.reconcile.sweep()),
+        start('A replays the lost one', () => a.transfers.requestTransfer(model.intents.get(lost)?.request)),
+        start('B refreshes the CREATED one', () => b.transfers.refreshMovement(created)),
+        start('A requests the new one', () => a.transfers.requestTransfer(payloads.same)),
+        start('B requests the new one', () => b.transfers.requestTransfer(payloads.same)),
+        start('B requests the new one, another payload', () => b.transfers.requestTransfer(payloads.other)),
+      ]),
+    );
+    workers.schedule(undefined);
+    totals.steps += scheduler.report().length;
+    return { sweeps: [sweepA, sweepB], replay, refresh, forFresh: forFresh.map(outcomeOf), fresh, payloads };
+  }
+
   it('keep one send per originId, the polling rule and the leases, whatever the order', async () => {
     await fc.assert(
       fc.asyncProperty(fc.scheduler(), async (scheduler) => {
@@ -48,47 +95,11 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
         bank.configure(BANK_BEHAVIOURS.healthy);
         const workers = await startScheduledWorkers(bank, clock);
         try {
-          const { a, b } = workers;
           const model = new TransferModel();
-          const real = { giro: a, bank, clock };
-          const request = async (worker: Worker, scenario: ModelScenario, originId: number) => {
-            const body = transferRequest(`race${MODEL_SCENARIOS[scenario].tags}`, { originId });
-            model.intents.set(originId, { originId, scenario, request: body });
-            return worker.transfers.requestTransfer(body);
-          };
-          // Before the race: an answer lost (PENDING, sent once), a CREATED one, one refused with a 5xx
-          // (PENDING, never processed); all due by the time the race starts.
-          const lost = model.nextHostOriginId++;
-          await request(a, 'lost', lost);
-          await request(a, 'normal', model.nextHostOriginId++);
-          const created = model.nextHostOriginId - 1;
-          bank.configure({ faults: { serverErrorRate: 1 } });
-          await request(a, 'normal', model.nextHostOriginId++);
-          bank.configure(BANK_BEHAVIOURS.healthy);
-          clock.advance(1_000);
-          await checkContract(model, real);
+          const real: Real = { giro: workers.a, bank, clock };
+          const { sweeps, replay, refresh, forFresh, fresh, payloads } = await race(scheduler, workers, model);
 
-          const fresh = model.nextHostOriginId++;
-          const payload = transferRequest('race', { originId: fresh });
-          const other = transferRequest('race (another payload)', { originId: fresh });
-          workers.schedule(scheduler);
-          const start = <T>(label: string, operation: () => Promise<T>) =>
-            scheduler.schedule(Promise.resolve(), `start: ${label}`).then(operation);
-          const [sweepA, sweepB, replay, refresh, ...forFresh] = await scheduler.waitFor(
-            Promise.allSettled([
-              start('A sweeps', () => a.reconcile.sweep()),
-              start('B sweeps', () => b.reconcile.sweep()),
-              start('A replays the lost one', () => a.transfers.requestTransfer(model.intents.get(lost)?.request)),
-              start('B refreshes the CREATED one', () => b.transfers.refreshMovement(created)),
-              start('A requests the new one', () => a.transfers.requestTransfer(payload)),
-              start('B requests the new one', () => b.transfers.requestTransfer(payload)),
-              start('B requests the new one, another payload', () => b.transfers.requestTransfer(other)),
-            ]),
-          );
-          workers.schedule(undefined);
-          totals.steps += scheduler.report().length;
-
-          expect([sweepA.status, sweepB.status]).toEqual(['fulfilled', 'fulfilled']);
+          expect(sweeps.map((sweep) => sweep.status)).toEqual(['fulfilled', 'fulfilled']);
           expect(replay).toMatchObject({ status: 'fulfilled', value: { created: false } });
           if (refresh.status === 'fulfilled') totals.refreshed += 1;
           else {
@@ -98,28 +109,29 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
           }
 
           // Exactly one request created the new transfer; the same payload replays it, the other conflicts.
-          const outcomes = forFresh.map(kindOf);
-          expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(1);
-          const winner = (await a.transfers.getMovement(fresh)).description === 'race' ? payload : other;
-          const expected =
-            winner === payload ? ['answered', 'answered', 'conflict'] : ['conflict', 'conflict', 'answered'];
-          expect(outcomes.map((outcome) => (outcome === 'conflict' ? outcome : 'answered'))).toEqual(expected);
-          totals.replayed += outcomes.filter((outcome) => outcome === 'replayed').length;
-          totals.conflicts += outcomes.filter((outcome) => outcome === 'conflict').length;
+          expect(forFresh.filter((outcome) => outcome === 'created')).toHaveLength(1);
+          const sameWon = (await workers.a.transfers.getMovement(fresh)).description === 'race';
+          const answered = forFresh.map((outcome) => (outcome === 'conflict' ? outcome : 'answered'));
+          expect(answered).toEqual(
+            sameWon ? ['answered', 'answered', 'conflict'] : ['conflict', 'conflict', 'answered'],
+          );
+          totals.replayed += forFresh.filter((outcome) => outcome === 'replayed').length;
+          totals.conflicts += forFresh.filter((outcome) => outcome === 'conflict').length;
+          const winner = sameWon ? payloads.same : payloads.other;
           model.intents.set(fresh, { originId: fresh, scenario: 'normal', request: winner });
 
           expect(bank.counters()).toMatchObject({ processedTwice: 0, pollsTooEarly: 0, duplicates: 0 });
           for (const originId of model.intents.keys()) {
-            expect({ originId, leaseOwner: (await a.store.findByOriginId(originId))?.leaseOwner }).toEqual({
-              originId,
-              leaseOwner: null,
-            });
+            const leaseOwner = (await workers.a.store.findByOriginId(originId))?.leaseOwner;
+            expect({ originId, leaseOwner }).toEqual({ originId, leaseOwner: null });
           }
           await checkContract(model, real);
 
-          await sweepUntilFinal(a, clock, 50, 400);
+          await sweepUntilFinal(workers.a, clock, 50, 400);
           for (const [originId, intent] of model.intents) {
-            expect((await a.transfers.getMovement(originId)).status).toBe(MODEL_SCENARIOS[intent.scenario].final);
+            expect((await workers.a.transfers.getMovement(originId)).status).toBe(
+              MODEL_SCENARIOS[intent.scenario].final,
+            );
           }
           await checkContract(model, real);
         } finally {
@@ -132,7 +144,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
   }, 300_000);
 });
 
-function kindOf(outcome: PromiseSettledResult<RequestTransferResult>): 'created' | 'replayed' | 'conflict' {
+function outcomeOf(outcome: PromiseSettledResult<RequestTransferResult>): RequestOutcome {
   if (outcome.status === 'fulfilled') return outcome.value.created ? 'created' : 'replayed';
   if (outcome.reason instanceof TransferConflictError) return 'conflict';
   throw outcome.reason;

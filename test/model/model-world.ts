@@ -77,16 +77,19 @@ export async function checkContract(model: TransferModel, real: Real): Promise<v
     pollsTooEarly: 0,
   });
   const movements = await allMovements(real.giro.transfers);
-  expect(movements.map((movement) => movement.originId).sort()).toEqual([...model.intents.keys()].sort());
+  const numerically = (a: number, b: number) => a - b;
+  expect(movements.map((movement) => movement.originId).sort(numerically)).toEqual(
+    [...model.intents.keys()].sort(numerically),
+  );
   const ledger = ledgerOf(real.bank);
   for (const entry of ledger.values()) expect(model.intents.has(entry.originId)).toBe(true);
 
   const cancellations = await real.giro.transfers.listCancellations();
-  expect(cancellations.map((c) => c.originId).sort()).toEqual(
+  expect(cancellations.map((c) => c.originId).sort(numerically)).toEqual(
     movements
       .filter((m) => m.status === 'FAILED')
       .map((m) => m.originId)
-      .sort(),
+      .sort(numerically),
   );
   for (const movement of movements) {
     const intent = model.intents.get(movement.originId) as ModelIntent;
