@@ -29,7 +29,7 @@ export function cpuTimeMs(pid: number): number | undefined {
 }
 
 /** USER_HZ: 100 on every Linux build Node supports. */
-const CLOCK_TICKS_PER_SECOND = 100;
+export const CLOCK_TICKS_PER_SECOND = 100;
 
 /** This process's own peak RSS in MiB (also where /proc is absent). */
 export function ownPeakRssMiB(): number {

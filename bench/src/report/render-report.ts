@@ -70,6 +70,7 @@ function createTable(runs: CreateRun[]): string {
       runs.find((run) => run.concurrency === concurrency && run.system === system);
     const [limit, giro, peer] = [of('limit'), of('giro'), of('peer')];
     const latency = (run: CreateRun | undefined) => (run ? `${n(run.p50Ms, 1)} / ${n(run.p99Ms, 1)}` : '—');
+    const rate = (run: CreateRun | undefined) => run?.perSecond ?? Number.NaN;
     return [
       String(concurrency),
       n(limit?.perSecond),
@@ -78,8 +79,10 @@ function createTable(runs: CreateRun[]): string {
       latency(limit),
       latency(giro),
       latency(peer),
-      n((giro?.perSecond ?? Number.NaN) / (limit?.perSecond ?? Number.NaN), 2),
-      n((giro?.perSecond ?? Number.NaN) / (peer?.perSecond ?? Number.NaN), 2),
+      n(rate(giro) / rate(limit), 2),
+      n(rate(giro) / rate(peer), 2),
+      // The most any system could be ahead of the peer here.
+      n(rate(limit) / rate(peer), 2),
     ];
   });
   return markdownTable(
@@ -93,9 +96,10 @@ function createTable(runs: CreateRun[]): string {
       'peer p50 / p99 ms',
       'giro ÷ limit',
       'giro ÷ peer',
+      'limit ÷ peer',
     ],
     rows,
-    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ['r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
 }
 
@@ -189,6 +193,7 @@ function cpuTable(results: BenchResults): string {
       n(run.perSecond),
       n(run.cpuMsPerTransfer, 2),
       n(run.sandboxCpuMsPerTransfer, 2),
+      '—',
       busy(run.machineBusy),
     ]);
   }
@@ -200,6 +205,7 @@ function cpuTable(results: BenchResults): string {
       n(run.perSecond),
       n(run.cpuMsPerQuery, 2),
       n(run.sandboxCpuMsPerQuery, 2),
+      '—',
       busy(run.machineBusy),
     ]);
   }
@@ -211,6 +217,7 @@ function cpuTable(results: BenchResults): string {
         n(run.perSecond),
         n(run.cpuMsPerQuery, 2),
         n(run.sandboxCpuMsPerQuery, 2),
+        n(run.databaseCpuMsPerQuery, 2),
         busy(run.machineBusy),
       ]);
     }
@@ -222,10 +229,11 @@ function cpuTable(results: BenchResults): string {
       'per second',
       'CPU ms per operation (its processes)',
       'sandbox CPU ms per operation',
+      'Postgres CPU ms per operation',
       'machine CPU busy',
     ],
     rows,
-    ['l', 'l', 'r', 'r', 'r', 'r'],
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r'],
   );
   const ceiling = cpuCeiling(results);
   return ceiling ? `${table}\n\n${ceiling}` : table;
@@ -233,7 +241,8 @@ function cpuTable(results: BenchResults): string {
 
 /**
  * What four sweeping processes could ask of the bank (each `inFlight` queries per round trip) and how many
- * cores that takes at the CPU cost per query measured here, sandbox included, the database server not.
+ * cores that takes at the CPU cost per query measured here: giro's with the sandbox and Postgres, the
+ * limit's (SQLite, no server) with the sandbox.
  */
 function cpuCeiling(results: BenchResults): string | undefined {
   const { sqlite, postgres, postgresPlan } = results.sweep;
@@ -243,6 +252,9 @@ function cpuCeiling(results: BenchResults): string | undefined {
   if (!one || !limit) return undefined;
   const { inFlight, latencyMs } = postgresPlan;
   const rate = (4 * inFlight * 1000) / latencyMs;
-  const cores = (perQuery: number) => n((rate * perQuery) / 1000, 1);
-  return `Four processes with ${inFlight} queries in flight and a ${latencyMs} ms round trip could ask ${n(rate)} queries/s; at the CPU per query measured above that takes ${cores(one.cpuMsPerQuery + (one.sandboxCpuMsPerQuery ?? 0))} cores for giro and ${cores(limit.cpuMsPerQuery + (limit.sandboxCpuMsPerQuery ?? 0))} for the limit (sandbox included, Postgres not); this machine has ${results.machine.cores}.`;
+  const cores = (...perQuery: (number | undefined)[]) =>
+    n((rate * perQuery.reduce<number>((total, value) => total + (value ?? 0), 0)) / 1000, 1);
+  const giro = cores(one.cpuMsPerQuery, one.sandboxCpuMsPerQuery, one.databaseCpuMsPerQuery);
+  const bare = cores(limit.cpuMsPerQuery, limit.sandboxCpuMsPerQuery);
+  return `Four processes with ${inFlight} queries in flight and a ${latencyMs} ms round trip could ask ${n(rate)} queries/s. At the CPU per query measured above that takes ${giro} cores for giro (with the sandbox and Postgres, as with one process) and ${bare} for the limit (with the sandbox; SQLite, no server); this machine has ${results.machine.cores}.`;
 }

@@ -25,6 +25,8 @@ export interface SweepRun {
   /** CPU time per query of the sweeping processes (all together) and of the sandbox bank, ms. */
   cpuMsPerQuery: number;
   sandboxCpuMsPerQuery: number | undefined;
+  /** Postgres only: CPU time per query of the database server (all its processes), ms. */
+  databaseCpuMsPerQuery: number | undefined;
   /** How busy the machine's CPU was during the run (0 … 1, all cores). */
   machineBusy: number | undefined;
   /** Stopped after the plan's time limit (--quick) rather than draining the backlog. */
@@ -40,6 +42,8 @@ export interface SweepBenchmarks {
 /** Every movement stays IN_PROGRESS for the whole benchmark: each query finds one, none changes state. */
 const SWEEP_TIMINGS = { createdMs: 0, inProgressMs: 86_400_000 };
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+/** The command name of the Postgres server's processes, whose CPU the Postgres runs measure too. */
+const POSTGRES_COMMAND = 'postgres';
 
 export async function runSweepBenchmarks(context: BenchContext): Promise<SweepBenchmarks> {
   const { control } = context.sandbox;
@@ -136,7 +140,13 @@ async function sweepRun(
   tasks: SweepTask[],
 ): Promise<SweepRun> {
   const label = `sweep ${engine} ${tasks[0].system} ×${tasks.length}, ${backlog} due`;
-  const together = await runWorkersTogether<SweepTask, SweepResult>(context, label, 'sweep/sweep-worker.js', tasks);
+  const together = await runWorkersTogether<SweepTask, SweepResult>(
+    context,
+    label,
+    'sweep/sweep-worker.js',
+    tasks,
+    engine === 'postgres' ? { alsoMeasure: POSTGRES_COMMAND } : {},
+  );
   const queried = sum(together.outcomes.map(({ result }) => result.queried));
   const run: SweepRun = {
     engine,
@@ -150,6 +160,7 @@ async function sweepRun(
     peakRssMiB: together.outcomes.map(({ usage }) => usage.peakRssMiB),
     cpuMsPerQuery: sum(together.outcomes.map(({ usage }) => usage.cpuMs)) / queried,
     sandboxCpuMsPerQuery: together.sandboxCpuMs === undefined ? undefined : together.sandboxCpuMs / queried,
+    databaseCpuMsPerQuery: together.alsoMeasuredCpuMs === undefined ? undefined : together.alsoMeasuredCpuMs / queried,
     machineBusy: together.machineBusy,
     timeBoxed: tasks[0].timeLimitMs !== undefined,
   };

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { type BenchContext, startBenchWorker } from '../context';
+import { ProcessGroupCpu } from '../process-group-cpu';
 import { busyShare, cpuTimeMs, machineCpuTicks } from '../process-stats';
 import type { WorkerOutcome } from './worker-protocol';
 
@@ -11,32 +12,39 @@ export interface TogetherOutcome<Result> {
   sandboxCpuMs: number | undefined;
   /** How busy the whole machine was meanwhile (0 … 1, all cores): near 1 means the run was CPU-bound. */
   machineBusy: number | undefined;
+  /** CPU time of the processes named `options.alsoMeasure` meanwhile (the database server). */
+  alsoMeasuredCpuMs: number | undefined;
 }
 
 /**
  * Starts one worker per task, waits until all are set up, starts them at once and waits for every result.
- * `label` names the run (for its CPU profiles).
+ * `label` names the run (for its CPU profiles); `alsoMeasure` names processes whose CPU time to measure too.
  */
 export async function runWorkersTogether<Task, Result>(
   context: BenchContext,
   label: string,
   script: string,
   tasks: Task[],
+  options: { alsoMeasure?: string } = {},
 ): Promise<TogetherOutcome<Result>> {
   const workers = tasks.map((task) => startBenchWorker<Task, Result>(context, script, task));
   if (context.profileDir) context.profiled.push({ label, pids: workers.map((worker) => worker.pid) });
   await Promise.all(workers.map((worker) => worker.ready));
   const sandboxCpuBefore = cpuTimeMs(context.sandbox.pid);
   const machineBefore = machineCpuTicks();
+  const group = options.alsoMeasure === undefined ? undefined : new ProcessGroupCpu(options.alsoMeasure);
+  group?.start();
   const started = performance.now();
   for (const worker of workers) worker.go();
   const outcomes = await Promise.all(workers.map((worker) => worker.outcome));
   const wallMs = performance.now() - started;
+  const alsoMeasuredCpuMs = group?.stop();
   const sandboxCpuAfter = cpuTimeMs(context.sandbox.pid);
   return {
     outcomes,
     wallMs,
     machineBusy: busyShare(machineBefore, machineCpuTicks()),
+    alsoMeasuredCpuMs,
     sandboxCpuMs:
       sandboxCpuBefore === undefined || sandboxCpuAfter === undefined ? undefined : sandboxCpuAfter - sandboxCpuBefore,
   };
