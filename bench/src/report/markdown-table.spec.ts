@@ -1,17 +1,23 @@
 import { formatNumber, markdownTable } from './markdown-table';
 
 describe('markdownTable', () => {
-  it('renders headers, alignment and rows, escaping pipes inside cells', () => {
+  it('pads every column to its widest cell, as Biome lays tables out, escaping pipes inside cells', () => {
     expect(
       markdownTable(
         ['system', 'rate'],
         [
           ['giro', '12'],
-          ['a|b', '3'],
+          ['a|b', '3 456'],
         ],
         ['l', 'r'],
       ),
-    ).toBe(['| system | rate |', '| --- | ---: |', '| giro | 12 |', '| a\\|b | 3 |'].join('\n'));
+    ).toBe(['| system |  rate |', '| ------ | ----: |', '| giro   |    12 |', '| a\\|b   | 3 456 |'].join('\n'));
+  });
+
+  it('counts a non-ASCII character as one, and keeps rule dashes at least three long', () => {
+    expect(markdownTable(['÷', 'x'], [['—', '1']])).toBe(
+      ['| ÷   | x   |', '| --- | --- |', '| —   | 1   |'].join('\n'),
+    );
   });
 });
 
