@@ -128,7 +128,8 @@ function judgeIntents(evidence: ChaosEvidence, note: (what: string) => void) {
     }
     if (!isFinalStatus(movement.status)) {
       outcomes.notFinal += 1;
-      note(`${what} is still ${movement.status}`);
+      const { lastError, nextQueryAt, attempts, queries } = movement;
+      note(`${what} is still ${movement.status}: ${JSON.stringify({ attempts, queries, nextQueryAt, lastError })}`);
     }
     if (entry === undefined) {
       const refusedByBank = !SCENARIOS[intent.scenario].goesOut;
