@@ -13,7 +13,10 @@ describeEachEngine('transfer migrations', (engine) => {
   it('create every table, in agreement with the entities', async () => {
     const database = await engine.createDatabase();
     const dataSource = await database.connect();
-    expect(await runTransferMigrations(dataSource)).toEqual(['CreateTransferSchema1795291200000']);
+    expect(await runTransferMigrations(dataSource)).toEqual([
+      'CreateTransferSchema1795291200000',
+      'AddDueTimeIndex1795377600000',
+    ]);
     const runner = dataSource.createQueryRunner();
     try {
       for (const metadata of dataSource.entityMetadatas) {
@@ -56,7 +59,7 @@ describeEachEngine('transfer migrations', (engine) => {
     // SQLite: the same file from one process; Postgres: the advisory lock orders the two.
     const replicas = await Promise.all([database.connect(), database.connect()]);
     const ran = await Promise.all(replicas.map((replica) => runTransferMigrations(replica)));
-    expect(ran.flat()).toEqual(['CreateTransferSchema1795291200000']);
+    expect(ran.flat()).toEqual(['CreateTransferSchema1795291200000', 'AddDueTimeIndex1795377600000']);
   });
 
   it('make the history append-only', async () => {
@@ -87,12 +90,16 @@ describeEachEngine('transfer migrations', (engine) => {
     }
   });
 
-  it('can be reverted', async () => {
+  it('can be reverted, one migration at a time', async () => {
     const database = await engine.createDatabase();
     const dataSource = await database.connectMigrated();
     await dataSource.undoLastMigration();
     const runner = dataSource.createQueryRunner();
     try {
+      const movements = await runner.getTable('giro_movements');
+      expect(movements?.indices.map((index) => index.name)).not.toContain('IDX_giro_movements_next_query_at');
+      expect(movements?.indices.map((index) => index.name)).toContain('IDX_giro_movements_due');
+      await dataSource.undoLastMigration();
       for (const table of TABLES) expect(await runner.hasTable(table)).toBe(false);
     } finally {
       await runner.release();

@@ -11,7 +11,10 @@ const LEASE = 30_000;
 describeEachEngine('MovementStore for the services', (engine) => {
   it('tells which of giro’s migrations have not run yet', async () => {
     const dataSource = await (await engine.createDatabase()).connect();
-    expect(await pendingTransferMigrations(dataSource)).toEqual(['CreateTransferSchema1795291200000']);
+    expect(await pendingTransferMigrations(dataSource)).toEqual([
+      'CreateTransferSchema1795291200000',
+      'AddDueTimeIndex1795377600000',
+    ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);
   });

@@ -11,6 +11,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import { type DatabaseEngine, engineOf } from './database-engine';
+import { dueClaimQueries, inClaimOrder } from './due-claim';
 import {
   CancellationEntity,
   HISTORY_SOURCES,
@@ -220,18 +221,10 @@ export class MovementStore {
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = options.now === undefined ? this.nowMs() : checkDate(options.now, 'now');
     return this.transactions.run('write', async (manager) => {
-      let query = manager
-        .createQueryBuilder(MovementEntity, 'm')
-        .where('m.status NOT IN (:...finals)', { finals: FINALS })
-        .andWhere('m.nextQueryAtMs <= :now', { now })
-        .andWhere('(m.leaseExpiresAtMs IS NULL OR m.leaseExpiresAtMs <= :now)')
-        .orderBy(`CASE WHEN m.status = :pending THEN 0 ELSE 1 END`, 'ASC')
-        .addOrderBy('m.nextQueryAtMs', 'ASC')
-        .addOrderBy('m.originId', 'ASC')
-        .setParameter('pending', PENDING_STATUS)
-        .limit(limit);
-      if (this.engine === 'postgres') query = query.setLock('pessimistic_write').setOnLocked('skip_locked');
-      const due = await query.getMany();
+      const queries = dueClaimQueries(manager, this.engine, now);
+      const pending = await queries.pending(limit).getMany();
+      const others = pending.length < limit ? await queries.others(limit - pending.length).getMany() : [];
+      const due = inClaimOrder([...pending, ...others]);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       await manager

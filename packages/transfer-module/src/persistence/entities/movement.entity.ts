@@ -10,6 +10,7 @@ import { bigintAsNumber } from './column-transformers';
 @Entity({ name: 'giro_movements' })
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 @Index('IDX_giro_movements_due', ['status', 'nextQueryAtMs'])
+@Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_network_id', ['networkId'])
 export class MovementEntity {
   @PrimaryColumn({
