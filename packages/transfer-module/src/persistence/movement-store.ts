@@ -19,6 +19,7 @@ import {
   MovementEntity,
   MovementHistoryEntity,
 } from './entities';
+import { type FencedWrite, runFencedWrite } from './fenced-update';
 import {
   type CancellationRecord,
   type HistoryRecord,
@@ -288,34 +289,46 @@ export class MovementStore {
     checkPatch(update.patch);
     for (const [index, entry] of (update.history ?? []).entries()) checkHistoryEntry(entry, `history[${index}]`);
     const now = this.nowMs();
+    const status = update.patch.status;
+    const values = {
+      ...patchColumns(update.patch),
+      ...(status !== undefined && isFinalStatus(status) ? { nextQueryAtMs: null } : {}),
+      ...(update.releaseLease ? { leaseOwner: null, leaseExpiresAtMs: null } : {}),
+      updatedAtMs: now,
+    };
+    const guard = guardOf(update);
     return this.transactions.run('write', async (manager) => {
-      const row = await this.getMovement(manager, originId, { lock: true });
-      if (row.leaseOwner !== owner || row.leaseExpiresAtMs === null || row.leaseExpiresAtMs <= now) {
-        return { applied: false };
+      const written =
+        guard &&
+        (await runFencedWrite(manager, this.engine, {
+          originId,
+          owner,
+          nowMs: now,
+          values,
+          countQuery: update.countQuery === true,
+          uncountSend: update.uncountSend === true,
+          history: (update.history ?? []).map((entry) => ({
+            to: entry.to,
+            source: entry.source,
+            detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+          })),
+          guard,
+        }));
+      if (!written) {
+        // Nothing written: read the row to tell a lost lease from an update the rules refuse.
+        const row = await this.getMovement(manager, originId, { lock: true });
+        if (row.leaseOwner !== owner || row.leaseExpiresAtMs === null || row.leaseExpiresAtMs <= now) {
+          return { applied: false };
+        }
+        checkTransition(row, status ?? row.status, update);
+        throw new MovementUpdateRejectedError(originId, 'the movement changed during the update');
       }
-      const status = update.patch.status ?? row.status;
-      checkTransition(row, status, update);
-      const values = {
-        ...patchColumns(update.patch),
-        ...(isFinalStatus(status) ? { nextQueryAtMs: null } : {}),
-        ...(update.releaseLease ? { leaseOwner: null, leaseExpiresAtMs: null } : {}),
-        updatedAtMs: now,
-      };
-      await this.fencedUpdate(manager, originId, owner, now)
-        .set({
-          ...values,
-          version: () => '"version" + 1',
-          ...(update.countQuery ? { queries: () => '"queries" + 1' } : {}),
-          ...(update.uncountSend ? { attempts: () => 'CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END' } : {}),
-        })
-        .execute();
-      await this.insertHistory(manager, originId, row.status, update.history ?? [], now);
       let cancellation: CancellationRecord | null = null;
       if (update.cancellation) {
         const entity: CancellationEntity = {
           originId,
-          amount: row.amount,
-          currencyId: row.currencyId,
+          amount: written.amount,
+          currencyId: written.currencyId,
           reasonCode: update.cancellation.code,
           reasonMessage: update.cancellation.message,
           createdAtMs: now,
@@ -331,7 +344,7 @@ export class MovementStore {
           .execute();
         cancellation = toCancellationRecord(entity);
       }
-      return { applied: true, movement: toMovementRecord(await this.getMovement(manager, originId)), cancellation };
+      return { applied: true, movement: toMovementRecord(written), cancellation };
     });
   }
 
@@ -613,6 +626,23 @@ function checkHistoryEntry(entry: HistoryEntry, field: string): void {
   if (!(HISTORY_SOURCES as readonly unknown[]).includes(entry.source)) {
     throw new StoreArgumentError(`${field}.source`, 'history_source', `must be one of ${HISTORY_SOURCES.join(', ')}`);
   }
+}
+
+/**
+ * The rules of `checkTransition` decided from the update alone, as the statuses the movement may have now
+ * (checked in the same statement as the write); undefined when no status would do.
+ */
+function guardOf(update: MovementUpdate): FencedWrite['guard'] | undefined {
+  const status = update.patch.status;
+  if (status === undefined) return update.cancellation ? undefined : { kind: 'any' };
+  const mayStay = !update.cancellation;
+  const mayChange =
+    (update.history ?? []).some((entry) => entry.to === status && entry.source !== 'anomaly') &&
+    (status === 'FAILED') === Boolean(update.cancellation);
+  if (mayStay && mayChange) return { kind: 'same-or-changing', status };
+  if (mayStay) return { kind: 'only', status };
+  if (mayChange) return { kind: 'changing', status };
+  return undefined;
 }
 
 /** The rules of a movement's life that the store keeps even if a caller forgets them. */

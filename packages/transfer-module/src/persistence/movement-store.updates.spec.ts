@@ -107,6 +107,45 @@ describeEachEngine('MovementStore.applyUpdate', (engine) => {
     expect(stored?.history.map((row) => row.to)).toEqual(['PENDING', 'COMPLETED']);
   });
 
+  it('appends many history rows in the order given, each from the status before the update', async () => {
+    const fixture = await storeFixture(engine);
+    await leased(fixture, 1);
+    const anomalies = Array.from({ length: 11 }, (_, index) => ({
+      to: 'DELAYED' as const,
+      source: 'anomaly' as const,
+      detail: { index },
+    }));
+    const result = await fixture.store.applyUpdate(1, 'w', {
+      patch: { status: 'CREATED' },
+      history: [...anomalies, { to: 'CREATED', source: 'create' }],
+      releaseLease: false,
+    });
+    expect(result).toMatchObject({ applied: true, movement: { status: 'CREATED', version: 3 } });
+    const appended = (await fixture.store.findByOriginId(1))?.history.slice(1);
+    expect(appended?.map(({ from, to, detail }) => ({ from, to, detail }))).toEqual([
+      ...anomalies.map(({ to, detail }) => ({ from: 'PENDING', to, detail })),
+      { from: 'PENDING', to: 'CREATED', detail: null },
+    ]);
+  });
+
+  it('keeps the status when the update repeats it, even with a history row to it', async () => {
+    const fixture = await storeFixture(engine);
+    await leased(fixture, 1);
+    const created = {
+      patch: { status: 'CREATED' as const },
+      history: [{ to: 'CREATED' as const, source: 'query' as const }],
+      releaseLease: false,
+    };
+    await fixture.store.applyUpdate(1, 'w', created);
+    expect(await fixture.store.applyUpdate(1, 'w', created)).toMatchObject({ applied: true });
+    const stored = await fixture.store.findByOriginId(1);
+    expect(stored?.history.map(({ from, to }) => [from, to])).toEqual([
+      [null, 'PENDING'],
+      ['PENDING', 'CREATED'],
+      ['CREATED', 'CREATED'],
+    ]);
+  });
+
   it('records an anomaly without changing the final status', async () => {
     const fixture = await storeFixture(engine);
     await leased(fixture, 1);
