@@ -10,7 +10,7 @@ import { chaosSize } from './chaos-size';
 // bank (answering a repeated originId with 409 this time) injects every fault it has.
 
 const size = chaosSize({ ci: { transfers: 2_000, kills: 12 }, big: { transfers: 20_000, kills: 60 } });
-const timeoutMs = 180_000 + size.transfers * 60;
+const timeoutMs = 240_000 + size.transfers * 120;
 
 describeWithPostgres('chaos on Postgres: three reconcilers, each killed at random', () => {
   let dir: string;

@@ -69,11 +69,14 @@ const BANK_TIMEOUT_MS = 1_000;
 const KILL_PLAN = { uptimeMs: { min: 1_000, max: 4_000 }, downtimeMs: { min: 0, max: 1_000 } };
 /**
  * Once the chaos stops (the last submission answered, the last kill restarted, faults off), every movement
- * is final within this long: a lease of a killed process (2 × (3 × BANK_TIMEOUT_MS + the polling interval)),
- * a DELAYED movement's wait, and the backlog of queries the creations held back (2,000 movements take 5 to
- * 30 s here, depending on what else the two cores are running), with room to spare.
+ * is final within this long: the lease of a killed process (2 × (3 × BANK_TIMEOUT_MS + the polling
+ * interval)), a DELAYED movement's wait, and the backlog of queries the creations held back. That backlog
+ * grows with the run: a sweep works through it at 50 to 100 movements a second on these two cores, and a
+ * movement given back during a sweep waits for the next one. Observed at 2,000 transfers: 5 to 30 s.
  */
-const CONVERGENCE_BOUND_MS = 120_000;
+function convergenceBoundMs(transfers: number): number {
+  return 60_000 + 40 * transfers;
+}
 
 export class ChaosRun {
   private bank: SandboxBank | undefined;
@@ -107,7 +110,8 @@ export class ChaosRun {
     ]);
     this.bank.configure({ faults: NO_FAULTS });
     const chaosEndedAt = Date.now();
-    await this.converge(options.transfers, chaosEndedAt + CONVERGENCE_BOUND_MS);
+    const boundMs = convergenceBoundMs(options.transfers);
+    await this.converge(options.transfers, chaosEndedAt + boundMs);
 
     const movements = await this.allMovements();
     const cancellations = (await this.admin('/admin/cancellations')) as CancellationView[];
@@ -124,7 +128,7 @@ export class ChaosRun {
       counters: this.bank.counters(),
       startedAt,
       chaosEndedAt,
-      boundMs: CONVERGENCE_BOUND_MS,
+      boundMs,
       secretsInOutput: this.secretsInOutput(),
       outputBytes: statSync(this.logFile).size,
     });

@@ -9,7 +9,7 @@ import { chaosSize } from './chaos-size';
 // after processing, hangs, truncated bodies and 429s. The run's closing line gives the figures.
 
 const size = chaosSize({ ci: { transfers: 2_000, kills: 10 }, big: { transfers: 20_000, kills: 60 } });
-const timeoutMs = 180_000 + size.transfers * 60;
+const timeoutMs = 240_000 + size.transfers * 120;
 
 describe('chaos on SQLite: one reconciler, killed at random', () => {
   let dir: string;
