@@ -18,11 +18,18 @@ export {
   type MovementPage,
   type MovementPatch,
   MovementStore,
+  type MovementStoreOptions,
   type MovementUpdate,
   type RecordIntentOptions,
   type RecordIntentResult,
 } from './movement-store';
-export { MAX_ORIGIN_ID_BATCH, ORIGIN_IDS_PER_MS, OriginIdAllocator } from './origin-id-allocator';
+export {
+  DEFAULT_ORIGIN_ID_BLOCK_SIZE,
+  MAX_ORIGIN_ID_BATCH,
+  ORIGIN_IDS_PER_MS,
+  OriginIdAllocator,
+  type OriginIdAllocatorOptions,
+} from './origin-id-allocator';
 export {
   CancellationNotFoundError,
   MovementNotFoundError,

@@ -39,6 +39,11 @@ import {
 import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import { type Transactions, transactionsFor } from './transactions';
 
+export interface MovementStoreOptions {
+  /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
+  originIdBlockSize?: number;
+}
+
 /** The most rows one claim or one page may return. */
 export const MAX_BATCH_SIZE = 1000;
 
@@ -144,10 +149,14 @@ export class MovementStore {
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
+    options: MovementStoreOptions = {},
   ) {
     this.engine = engineOf(dataSource);
     this.transactions = transactionsFor(dataSource);
-    this.allocator = new OriginIdAllocator(dataSource, clock, this.transactions);
+    this.allocator = new OriginIdAllocator(dataSource, clock, {
+      transactions: this.transactions,
+      blockSize: options.originIdBlockSize,
+    });
   }
 
   /** `count` new originIds, never handed out before (see OriginIdAllocator). */

@@ -7,6 +7,9 @@ import { describeEachEngine } from './testing/test-engines';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
+// One block per call: the database's rules (floor, counter, stored ids) apply to every call.
+const PER_CALL = { blockSize: 1 };
+
 const isStrictlyIncreasing = (ids: number[]) => ids.every((id, index) => index === 0 || id > ids[index - 1]);
 
 describeEachEngine('OriginIdAllocator', (engine) => {
@@ -22,7 +25,7 @@ describeEachEngine('OriginIdAllocator', (engine) => {
 
   it('follows the clock forward, and never goes back when the clock does', async () => {
     const clock = new ManualClock(T0);
-    const allocator = new OriginIdAllocator(await (await engine.createDatabase()).connectMigrated(), clock);
+    const allocator = new OriginIdAllocator(await (await engine.createDatabase()).connectMigrated(), clock, PER_CALL);
     const [early] = await allocator.allocate();
     clock.advance(60_000);
     const [later] = await allocator.allocate();
@@ -45,7 +48,7 @@ describeEachEngine('OriginIdAllocator', (engine) => {
   it('skips past an originId the host supplied', async () => {
     const clock = new ManualClock(T0);
     const dataSource = await (await engine.createDatabase()).connectMigrated();
-    const allocator = new OriginIdAllocator(dataSource, clock);
+    const allocator = new OriginIdAllocator(dataSource, clock, PER_CALL);
     const [mine] = await allocator.allocate();
     const hostId = mine + 10_000;
     const { intent, fingerprint } = sampleIntent(hostId);
@@ -67,7 +70,7 @@ describeEachEngine('OriginIdAllocator', (engine) => {
   it('stays above stored movements after the counter was rolled back, even if the clock did not move', async () => {
     const clock = new ManualClock(T0);
     const dataSource = await (await engine.createDatabase()).connectMigrated();
-    const allocator = new OriginIdAllocator(dataSource, clock);
+    const allocator = new OriginIdAllocator(dataSource, clock, PER_CALL);
     const store = new MovementStore(dataSource, clock);
     const issued = await allocator.allocate(3);
     for (const originId of issued) {
@@ -94,6 +97,59 @@ describeEachEngine('OriginIdAllocator', (engine) => {
     expect(all).toHaveLength(batches.reduce((sum, batch) => sum + batch.length, 0));
   });
 
+  it('takes one block per commit and hands its ids out from memory', async () => {
+    const clock = new ManualClock(T0);
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const allocator = new OriginIdAllocator(dataSource, clock, { blockSize: 100 });
+    const ids: number[] = [];
+    for (let call = 0; call < 150; call += 1) ids.push(...(await allocator.allocate()));
+    expect(ids).toEqual(ids.map((_, index) => T0 * ORIGIN_IDS_PER_MS + index));
+    const [counter] = await dataSource.query(
+      'SELECT CAST("next_value" AS TEXT) AS "next" FROM "giro_origin_id_counter"',
+    );
+    expect(Number(counter.next)).toBe(ids[0] + 200); // two blocks taken, two commits
+  });
+
+  it('gives two processes blocks that never overlap, each starting at or above the time floor', async () => {
+    const clock = new ManualClock(T0);
+    const database = await engine.createDatabase();
+    const allocators = [
+      new OriginIdAllocator(await database.connectMigrated(), clock, { blockSize: 10 }),
+      new OriginIdAllocator(await database.connect(), clock, { blockSize: 10 }),
+    ];
+    const perProcess: number[][] = [[], []];
+    for (let call = 0; call < 60; call += 1) {
+      const which = call % 3 === 0 ? 1 : 0;
+      perProcess[which].push(...(await allocators[which].allocate(1 + (call % 2))));
+      if (call % 7 === 6) clock.advance(1);
+    }
+    const all = perProcess.flat();
+    expect(new Set(all).size).toBe(all.length);
+    for (const ids of perProcess) expect(isStrictlyIncreasing(ids)).toBe(true);
+    expect(Math.min(...all)).toBe(T0 * ORIGIN_IDS_PER_MS);
+  });
+
+  it('after a restore that lost the counter, a new process starts above every block handed out', async () => {
+    const clock = new ManualClock(T0);
+    const database = await engine.createDatabase();
+    const dataSource = await database.connectMigrated();
+    const before = new OriginIdAllocator(dataSource, clock, { blockSize: 100 });
+    const issued = [...(await before.allocate(3)), ...(await before.allocate(5))];
+    await dataSource.query('DELETE FROM "giro_origin_id_counter"');
+    clock.advance(1); // a restore takes time
+    const [next] = await new OriginIdAllocator(await database.connect(), clock).allocate();
+    expect(next).toBeGreaterThanOrEqual(issued[0] + 100); // above the whole first block, not just its used ids
+  });
+
+  it('refuses a block size outside 1…MAX_ORIGIN_ID_BATCH, naming it', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    for (const blockSize of [0, MAX_ORIGIN_ID_BATCH + 1, 2.5]) {
+      expect(() => new OriginIdAllocator(dataSource, new ManualClock(T0), { blockSize })).toThrow(
+        expect.objectContaining({ constructor: StoreArgumentError, field: 'blockSize' }),
+      );
+    }
+  });
+
   it('refuses a count outside 1…MAX_ORIGIN_ID_BATCH, naming it', async () => {
     const allocator = new OriginIdAllocator(
       await (await engine.createDatabase()).connectMigrated(),
@@ -113,7 +169,7 @@ describeEachEngine('OriginIdAllocator', (engine) => {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
     const { intent, fingerprint } = sampleIntent(MAX_ORIGIN_ID - 1);
     await new MovementStore(dataSource, clock).recordIntent(intent, fingerprint, { sendNow: false });
-    const allocator = new OriginIdAllocator(dataSource, clock);
+    const allocator = new OriginIdAllocator(dataSource, clock, PER_CALL);
     await expect(allocator.allocate(2)).rejects.toThrow(/exhausted/);
     expect(await allocator.allocate(1)).toEqual([MAX_ORIGIN_ID]);
     await expect(allocator.allocate(1)).rejects.toThrow(/exhausted/);

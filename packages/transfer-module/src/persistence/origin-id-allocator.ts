@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type Clock, MAX_ORIGIN_ID } from '../domain';
+import { AsyncMutex } from './async-mutex';
 import { engineOf } from './database-engine';
 import { checkInteger } from './store-arguments';
 import { type Transactions, transactionsFor } from './transactions';
@@ -12,6 +13,15 @@ export const ORIGIN_IDS_PER_MS = 1000;
 
 /** The most ids one call may take. */
 export const MAX_ORIGIN_ID_BATCH = 1000;
+
+/** Ids taken from the database per allocator commit by default (see OriginIdAllocator). */
+export const DEFAULT_ORIGIN_ID_BLOCK_SIZE = 100;
+
+export interface OriginIdAllocatorOptions {
+  transactions?: Transactions;
+  /** Ids taken per commit and handed out from memory (1 … MAX_ORIGIN_ID_BATCH; default 100). */
+  blockSize?: number;
+}
 
 const COUNTER_NAME = 'originId';
 
@@ -38,37 +48,67 @@ const POSTGRES_ALLOCATE = `
   RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
 
 /**
- * The source of originIds: strictly increasing, never reused, across restarts, replicas and restores
- * (see the floor above). Gaps are normal: ids taken by a caller that then died are simply never used.
+ * The source of originIds: strictly increasing in one allocator, never reused, across restarts, replicas and
+ * restores (see the floor above). Ids are taken from the database in blocks, one commit per block, and handed
+ * out from memory, so a transfer does not pay a commit of its own for its id. A block belongs to this
+ * allocator alone; its start obeys the floor when it is taken. Gaps are normal: the rest of a block when the
+ * process stops, ids taken by a caller that then died, are simply never used.
  */
 export class OriginIdAllocator {
   private readonly engine;
+  private readonly transactions: Transactions;
+  private readonly blockSize: number;
+  private readonly lock = new AsyncMutex();
+  /** The ids of the current block not handed out yet: next … end − 1. */
+  private block = { next: 0, end: 0 };
 
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
-    private readonly transactions: Transactions = transactionsFor(dataSource),
+    options: OriginIdAllocatorOptions = {},
   ) {
     this.engine = engineOf(dataSource);
+    this.transactions = options.transactions ?? transactionsFor(dataSource);
+    this.blockSize = checkInteger(
+      options.blockSize ?? DEFAULT_ORIGIN_ID_BLOCK_SIZE,
+      'blockSize',
+      1,
+      MAX_ORIGIN_ID_BATCH,
+    );
   }
 
-  /** `count` consecutive new originIds (1 … MAX_ORIGIN_ID_BATCH), in one statement. */
+  /** `count` consecutive new originIds (1 … MAX_ORIGIN_ID_BATCH): from the current block, or a new one. */
   async allocate(count = 1): Promise<number[]> {
     checkInteger(count, 'count', 1, MAX_ORIGIN_ID_BATCH);
+    const first = await this.lock.runExclusive(async () => {
+      if (this.block.end - this.block.next < count) {
+        // What is left of the old block is dropped: the ids handed out in one call are consecutive.
+        const size = Math.max(count, this.blockSize);
+        const start = await this.takeBlock(size);
+        this.block = { next: start, end: start + size };
+      }
+      const taken = this.block.next;
+      this.block.next += count;
+      return taken;
+    });
+    return Array.from({ length: count }, (_, index) => first + index);
+  }
+
+  /** The first of `size` new consecutive ids, moved past in the database in one statement and one commit. */
+  private takeBlock(size: number): Promise<number> {
     const timeFloor = this.clock.now().getTime() * ORIGIN_IDS_PER_MS;
-    const first = await this.transactions.run('write', async (manager) => {
+    return this.transactions.run('write', async (manager) => {
       // Read back as text: exact even beyond 2^53, where a JS number would round.
       const rows: { next_value: string }[] =
         this.engine === 'sqlite'
-          ? await manager.query(SQLITE_ALLOCATE, [COUNTER_NAME, timeFloor, count, count])
-          : await manager.query(POSTGRES_ALLOCATE, [COUNTER_NAME, timeFloor, count]);
+          ? await manager.query(SQLITE_ALLOCATE, [COUNTER_NAME, timeFloor, size, size])
+          : await manager.query(POSTGRES_ALLOCATE, [COUNTER_NAME, timeFloor, size]);
       const next = BigInt(rows[0].next_value);
       // Checked inside the transaction, so an exhausted range is rolled back and refused every time.
       if (next - 1n > BigInt(MAX_ORIGIN_ID)) {
         throw new RangeError(`originIds exhausted: the next ones would exceed ${MAX_ORIGIN_ID} (2^53−1)`);
       }
-      return Number(next) - count;
+      return Number(next) - size;
     });
-    return Array.from({ length: count }, (_, index) => first + index);
   }
 }

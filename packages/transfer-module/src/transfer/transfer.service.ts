@@ -42,16 +42,26 @@ export class TransferService {
   private async createTransfer(input: unknown): Promise<RequestTransferResult> {
     const { options, store, reconciler } = this.runtime;
     const transfer = validateTransferRequest(input, options.transferRules);
-    const originId = transfer.originId ?? (await store.allocateOriginIds(1))[0];
-    const intent: TransferIntent = { ...transfer, originId };
+    if (transfer.originId === undefined) return this.createWithNewOriginId(transfer);
+    const intent: TransferIntent = { ...transfer, originId: transfer.originId };
     const fingerprint = intentFingerprint(intent);
-    if (transfer.originId !== undefined) {
-      const existing = await store.findByOriginId(originId);
-      if (existing) return this.replay(existing, fingerprint);
-    }
+    const existing = await store.findByOriginId(intent.originId);
+    if (existing) return this.replay(existing, fingerprint);
     const sent = await reconciler.createAndSend(intent, fingerprint);
     if (!sent.created) return this.replay(sent.movement, fingerprint);
-    return { movement: await this.getMovement(originId), created: true };
+    return { movement: await this.getMovement(intent.originId), created: true };
+  }
+
+  private async createWithNewOriginId(transfer: Omit<TransferIntent, 'originId'>): Promise<RequestTransferResult> {
+    const { store, reconciler } = this.runtime;
+    // OriginIds come from a block taken earlier: a host may have stored one of them as its own originId
+    // since. Such an id is already someone else's, so the transfer takes the next one.
+    for (;;) {
+      const [originId] = await store.allocateOriginIds(1);
+      const intent: TransferIntent = { ...transfer, originId };
+      const sent = await reconciler.createAndSend(intent, intentFingerprint(intent));
+      if (sent.created) return { movement: await this.getMovement(originId), created: true };
+    }
   }
 
   /**

@@ -1,0 +1,41 @@
+import type { SandboxBank } from '@giro/sandbox-bank';
+import { giroOptions, manualClock, startTestSandbox, transferRequest } from '@test-support/giro-harness';
+import { BankClient } from '../bank';
+import type { ManualClock } from '../domain';
+import { resolveTransferModuleOptions } from '../module/transfer-module.options';
+import { createTransferRuntime } from '../module/transfer-runtime';
+import { describeEachEngine } from '../persistence/testing/test-engines';
+import { TransferService } from './transfer.service';
+
+const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+describeEachEngine('TransferService.requestTransfer', (engine) => {
+  let bank: SandboxBank;
+  let clock: ManualClock;
+  let client: BankClient | undefined;
+
+  beforeEach(async () => {
+    clock = manualClock();
+    bank = await startTestSandbox(clock);
+  });
+  afterEach(async () => {
+    await client?.close();
+    await bank.close();
+  });
+
+  it('skips an originId of its block that a host has already used as its own', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
+    client = new BankClient(options.bank);
+    const runtime = createTransferRuntime({ options, dataSource, bank: client, logger: silent });
+    const transfers = new TransferService(runtime);
+    const reserved = await transfers.allocateOriginId();
+    // The host guesses the next id of giro's block and sends its own transfer with it.
+    const hosts = await transfers.requestTransfer(transferRequest('host', { originId: reserved + 1, amount: 10 }));
+    expect(hosts).toMatchObject({ created: true, movement: { originId: reserved + 1 } });
+    const mine = await transfers.requestTransfer(transferRequest('rent', { amount: 20 }));
+    expect(mine).toMatchObject({ created: true, movement: { originId: reserved + 2, amount: '20.00' } });
+    expect((await transfers.getMovement(reserved + 1)).amount).toBe('10.00');
+    expect(bank.ledger.page().entries.map((entry) => entry.originId)).toEqual([reserved + 1, reserved + 2]);
+  });
+});
