@@ -1,7 +1,8 @@
-import type { EntityManager, EntityMetadata, QueryResult } from 'typeorm';
+import type { EntityManager, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES, type MovementStatus } from '../domain';
 import type { DatabaseEngine } from './database-engine';
 import { MovementEntity } from './entities';
+import { queryWithCount } from './query-with-count';
 
 /** What to write, already checked and turned into column values by the store. */
 export interface FencedWrite {
@@ -92,13 +93,6 @@ function fenceAndGuard(write: FencedWrite): { sql: string; parameters: unknown[]
     sql: `${fence} AND ${guards[guard.kind]}`,
     parameters: [...parameters, guard.status, ...(guard.kind === 'only' ? [] : FINAL_STATUSES)],
   };
-}
-
-/** Runs one statement, returning its rows (RETURNING) and how many rows it changed. */
-function queryWithCount(manager: EntityManager, sql: string, parameters: unknown[]): Promise<QueryResult> {
-  // Inside a transaction the manager is bound to its query runner.
-  if (!manager.queryRunner) throw new Error('a fenced write runs inside a transaction');
-  return manager.queryRunner.query(sql, parameters, true);
 }
 
 function columnOf(metadata: EntityMetadata, property: string): string {

@@ -81,6 +81,14 @@ describeEachEngine('MovementStore.recordIntent', (engine) => {
     expect((await store.findByOriginId(7))?.history).toHaveLength(1);
   });
 
+  it('takes only a stored originId for "exists": a row the schema refuses still fails, and writes nothing', async () => {
+    const { store } = await storeFixture(engine);
+    const { intent, fingerprint } = sampleIntent(8);
+    const withoutCurrency = { ...intent, currencyId: undefined } as unknown as typeof intent;
+    await expect(store.recordIntent(withoutCurrency, fingerprint, { sendNow: false })).rejects.toThrow(/currency_id/);
+    expect(await store.findByOriginId(8)).toBeNull();
+  });
+
   it('creates the movement once when two connections record the same originId at the same time', async () => {
     const fixture = await storeFixture(engine);
     const second = await fixture.secondConnection();

@@ -36,6 +36,7 @@ import {
   MovementUpdateRejectedError,
   StoreArgumentError,
 } from './persistence.errors';
+import { queryWithCount } from './query-with-count';
 import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import { type Transactions, transactionsFor } from './transactions';
 
@@ -209,10 +210,9 @@ export class MovementStore {
       updatedAtMs: now,
     };
     return this.transactions.run('write', async (manager) => {
-      const existing = await this.selectMovement(manager, originId);
-      if (existing) return { movement: toMovementRecord(existing), created: false };
+      // No look-up first: the primary key already tells whether the originId is taken (the common case, a
+      // new id, then costs one statement less).
       if (!(await this.insertMovement(manager, row))) {
-        // Postgres only: another transaction stored this originId since the select above.
         return { movement: toMovementRecord(await this.getMovement(manager, originId)), created: false };
       }
       await this.insertHistory(manager, originId, null, [{ to: PENDING_STATUS, source: 'intent' }], now);
@@ -553,17 +553,18 @@ export class MovementStore {
     return row;
   }
 
-  /** Inserts a new movement; false when Postgres found the originId taken by a concurrent transaction. */
+  /** Inserts a new movement; false when its originId is already stored (nothing written). */
   private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
-    const insert = manager.createQueryBuilder().insert().into(MovementEntity).values(row).updateEntity(false);
-    // SQLite: this write transaction excludes every other writer, the select before was enough. (Its
-    // INSERT OR IGNORE would also hide NOT NULL and CHECK failures.)
-    if (this.engine === 'sqlite') {
-      await insert.execute();
-      return true;
-    }
-    const result = await insert.orIgnore().returning('"origin_id"').execute();
-    return Array.isArray(result.raw) && result.raw.length === 1;
+    // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
+    // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
+    const [sql, parameters] = manager
+      .createQueryBuilder()
+      .insert()
+      .into(MovementEntity)
+      .values(row)
+      .orIgnore()
+      .getQueryAndParameters();
+    return (await queryWithCount(manager, sql, parameters)).affected === 1;
   }
 
   private async insertHistory(
