@@ -1,8 +1,9 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES, type MovementStatus } from '../domain';
 import type { DatabaseEngine } from './database-engine';
-import { MovementEntity } from './entities';
+import { MovementEntity, MovementHistoryEntity } from './entities';
 import { queryWithCount } from './query-with-count';
+import { entityFromRow, placeholdersFor } from './raw-rows';
 
 /** What to write, already checked and turned into column values by the store. */
 export interface FencedWrite {
@@ -29,14 +30,18 @@ export interface FencedWrite {
 // and the caller reads the row to tell which. On SQLite the write transaction excludes every other writer
 // between the two statements; on Postgres the first one locks the row (FOR UPDATE OF m).
 
-/** The updated movement, or null when nothing matched the fence and the guard (nothing written). */
+/**
+ * The updated movement and the history rows appended (oldest first), or null when nothing matched the fence
+ * and the guard (nothing written).
+ */
 export async function runFencedWrite(
   manager: EntityManager,
   engine: DatabaseEngine,
   write: FencedWrite,
-): Promise<MovementEntity | null> {
+): Promise<{ movement: MovementEntity; history: MovementHistoryEntity[] } | null> {
   const metadata = manager.connection.getMetadata(MovementEntity);
-  const sql = engine === 'postgres' ? numberedPlaceholders : (text: string) => text;
+  const sql = (text: string) => placeholdersFor(engine, text);
+  let history: MovementHistoryEntity[] = [];
   const condition = fenceAndGuard(write);
   if (write.history.length > 0) {
     const entries = write.history.map(() => (engine === 'postgres' ? '(?, ?, ?, ?::int)' : '(?, ?, ?, ?)')).join(', ');
@@ -45,14 +50,20 @@ export async function runFencedWrite(
       sql(`INSERT INTO "giro_movement_history" ("origin_id", "from_status", "to_status", "at_ms", "source", "detail")
         SELECT m."origin_id", m."status", e.column1, ${engine === 'postgres' ? '?::bigint' : '?'}, e.column2, e.column3
         FROM "giro_movements" m, (VALUES ${entries}) AS e
-        WHERE ${condition.sql} ORDER BY e.column4${engine === 'postgres' ? ' FOR UPDATE OF m' : ''}`),
+        WHERE ${condition.sql} ORDER BY e.column4${engine === 'postgres' ? ' FOR UPDATE OF m' : ''}
+        RETURNING *`),
       [
         write.nowMs,
         ...write.history.flatMap((entry, index) => [entry.to, entry.source, entry.detail, index]),
         ...condition.parameters,
       ],
     );
-    if (inserted.affected !== write.history.length) return null;
+    const rows = inserted.records ?? [];
+    if (rows.length !== write.history.length) return null;
+    const historyMetadata = manager.connection.getMetadata(MovementHistoryEntity);
+    history = rows
+      .map((row) => entityFromRow<MovementHistoryEntity>(historyMetadata, row))
+      .sort((a, b) => Number(a.id) - Number(b.id));
   }
   const assignments = Object.entries(write.values).map(
     ([property, value]) => [`"${columnOf(metadata, property)}"`, value] as const,
@@ -75,7 +86,7 @@ export async function runFencedWrite(
     if (write.history.length > 0) throw new Error(`the history of originId ${write.originId} lost its movement`);
     return null;
   }
-  return entityFromRow(metadata, raw) as MovementEntity;
+  return { movement: entityFromRow<MovementEntity>(metadata, raw), history };
 }
 
 function fenceAndGuard(write: FencedWrite): { sql: string; parameters: unknown[] } {
@@ -99,21 +110,4 @@ function columnOf(metadata: EntityMetadata, property: string): string {
   const column = metadata.findColumnWithPropertyName(property);
   if (!column) throw new Error(`MovementEntity has no property ${property}`);
   return column.databaseName;
-}
-
-/** A raw row (database column names, Postgres bigints as strings) as the entity TypeORM would build. */
-function entityFromRow(metadata: EntityMetadata, row: Record<string, unknown>): Partial<MovementEntity> {
-  const entity: Record<string, unknown> = {};
-  for (const column of metadata.columns) {
-    const value = row[column.databaseName];
-    const transformer = column.transformer;
-    entity[column.propertyName] = transformer && !Array.isArray(transformer) ? transformer.from(value) : value;
-  }
-  return entity as Partial<MovementEntity>;
-}
-
-/** `?` placeholders as Postgres' `$1, $2, …` (the SQL here holds no `?` inside literals). */
-function numberedPlaceholders(sql: string): string {
-  let index = 0;
-  return sql.replace(/\?/g, () => `$${++index}`);
 }

@@ -8,8 +8,9 @@ describeEachEngine('MovementStore.recordIntent', (engine) => {
   it('stores the intent as PENDING, due now, and reads it back exactly', async () => {
     const { store, clock } = await storeFixture(engine);
     const { intent, fingerprint } = sampleIntent(MAX_ORIGIN_ID, { amount: '9876543210.05' });
-    const { movement, created } = await store.recordIntent(intent, fingerprint, { sendNow: false });
-    expect(created).toBe(true);
+    const recorded = await store.recordIntent(intent, fingerprint, { sendNow: false });
+    expect(recorded.created).toBe(true);
+    const { movement } = recorded;
     clock.advance(1000);
 
     const stored = await store.findByOriginId(MAX_ORIGIN_ID);
@@ -44,6 +45,7 @@ describeEachEngine('MovementStore.recordIntent', (engine) => {
         detail: null,
       },
     ]);
+    expect(recorded.created && recorded.history).toEqual(stored?.history); // the row it wrote, as stored
   });
 
   it('with sendNow, leases it to the caller and counts the send before it happens', async () => {

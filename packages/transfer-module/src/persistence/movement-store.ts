@@ -37,6 +37,7 @@ import {
   StoreArgumentError,
 } from './persistence.errors';
 import { queryWithCount } from './query-with-count';
+import { entityFromRow, placeholdersFor } from './raw-rows';
 import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import { type Transactions, transactionsFor } from './transactions';
 
@@ -54,11 +55,11 @@ export type RecordIntentOptions =
   /** A sweep will send it (it is due at once). */
   | { sendNow: false };
 
-export interface RecordIntentResult {
-  movement: MovementRecord;
-  /** False when the originId was already stored: `movement` is that row, untouched (compare fingerprints). */
-  created: boolean;
-}
+export type RecordIntentResult =
+  /** `history`: the one row written, null → PENDING. */
+  | { created: true; movement: MovementRecord; history: HistoryRecord[] }
+  /** The originId was already stored: `movement` is that row, untouched (compare fingerprints). */
+  | { created: false; movement: MovementRecord };
 
 export interface ClaimDueOptions {
   owner: string;
@@ -115,7 +116,8 @@ export interface MovementUpdate {
 }
 
 export type ApplyUpdateResult =
-  | { applied: true; movement: MovementRecord; cancellation: CancellationRecord | null }
+  /** `history`: the rows this update appended, oldest first. */
+  | { applied: true; movement: MovementRecord; history: HistoryRecord[]; cancellation: CancellationRecord | null }
   /** The lease is not (or no longer) the caller's: nothing was written. */
   | { applied: false };
 
@@ -134,6 +136,9 @@ export interface MovementPage<T = MovementRecord> {
 }
 
 const FINALS = [...FINAL_STATUSES];
+
+const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history"
+  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail") VALUES (?, NULL, ?, ?, ?, NULL) RETURNING *`;
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 const CURSOR = /^[1-9][0-9]{0,15}$/;
 
@@ -215,8 +220,8 @@ export class MovementStore {
       if (!(await this.insertMovement(manager, row))) {
         return { movement: toMovementRecord(await this.getMovement(manager, originId)), created: false };
       }
-      await this.insertHistory(manager, originId, null, [{ to: PENDING_STATUS, source: 'intent' }], now);
-      return { movement: toMovementRecord(row), created: true };
+      const history = await this.insertIntentHistory(manager, originId, now);
+      return { created: true, movement: toMovementRecord(row), history: [toHistoryRecord(history)] };
     });
   }
 
@@ -336,8 +341,8 @@ export class MovementStore {
       if (update.cancellation) {
         const entity: CancellationEntity = {
           originId,
-          amount: written.amount,
-          currencyId: written.currencyId,
+          amount: written.movement.amount,
+          currencyId: written.movement.currencyId,
           reasonCode: update.cancellation.code,
           reasonMessage: update.cancellation.message,
           createdAtMs: now,
@@ -353,7 +358,12 @@ export class MovementStore {
           .execute();
         cancellation = toCancellationRecord(entity);
       }
-      return { applied: true, movement: toMovementRecord(written), cancellation };
+      return {
+        applied: true,
+        movement: toMovementRecord(written.movement),
+        history: written.history.map(toHistoryRecord),
+        cancellation,
+      };
     });
   }
 
@@ -567,30 +577,20 @@ export class MovementStore {
     return (await queryWithCount(manager, sql, parameters)).affected === 1;
   }
 
-  private async insertHistory(
+  /** The first history row of a movement (null → PENDING), as stored. */
+  private async insertIntentHistory(
     manager: EntityManager,
     originId: number,
-    from: MovementStatus | null,
-    entries: HistoryEntry[],
     atMs: number,
-  ): Promise<void> {
-    if (entries.length === 0) return;
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(MovementHistoryEntity)
-      .values(
-        entries.map((entry) => ({
-          originId,
-          fromStatus: from,
-          toStatus: entry.to,
-          atMs,
-          source: entry.source,
-          detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
-        })),
-      )
-      .updateEntity(false)
-      .execute();
+  ): Promise<MovementHistoryEntity> {
+    const result = await queryWithCount(manager, placeholdersFor(this.engine, INSERT_INTENT_HISTORY), [
+      originId,
+      PENDING_STATUS,
+      atMs,
+      'intent',
+    ]);
+    const [row] = result.records ?? [];
+    return entityFromRow(manager.connection.getMetadata(MovementHistoryEntity), row);
   }
 
   /** An UPDATE of one movement that matches only while `owner` holds an unexpired lease on it. */

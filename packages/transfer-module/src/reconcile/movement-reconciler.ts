@@ -9,7 +9,7 @@ import {
   type TransferIntent,
   type TransferRequestWire,
 } from '../domain';
-import type { HistorySource, MovementRecord, MovementStore } from '../persistence';
+import type { ApplyUpdateResult, HistorySource, MovementDetails, MovementRecord, MovementStore } from '../persistence';
 import { movementLogLine } from '../transfer/movement-log-line';
 import type { TransferEvents } from '../transfer/transfer-events';
 import type { BankCallBudget, BankCallPriority } from './bank-call-budget';
@@ -62,6 +62,15 @@ export interface ReconcileStep {
   failedCalls: number;
 }
 
+export type CreateAndSendResult =
+  /** The originId was already stored: `movement` is that row, untouched; nothing was sent. */
+  | { created: false; movement: MovementRecord }
+  /**
+   * Sent. `movement` as recorded before the send; `recorded` the movement as the answer left it, with its
+   * history and cancellation (null when the lease expired before the answer was written).
+   */
+  | { created: true; movement: MovementRecord; recorded: MovementDetails | null };
+
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** The lease had too little time left to start a call (the movement is given back, untouched). */
@@ -82,29 +91,34 @@ export class MovementReconciler {
    * sends it, both inside one slot of the budget, so the lease starts when the request leaves. `created` is
    * false when the originId was already stored (nothing sent).
    */
-  async createAndSend(
-    intent: TransferIntent,
-    fingerprint: string,
-  ): Promise<{ created: boolean; movement: MovementRecord }> {
+  async createAndSend(intent: TransferIntent, fingerprint: string): Promise<CreateAndSendResult> {
     const { store, bank, budget, owner, leaseMs } = this.parts;
     const outcome = await budget.run('create', async () => {
       const recorded = await store.recordIntent(intent, fingerprint, { sendNow: true, owner, leaseMs });
-      if (!recorded.created) return { movement: recorded.movement, call: undefined };
-      return {
-        movement: recorded.movement,
-        call: await settle(() => bank.createTransferRequest(intentToWire(intent))),
-      };
+      if (!recorded.created) return { recorded, call: undefined };
+      return { recorded, call: await settle(() => bank.createTransferRequest(intentToWire(intent))) };
     });
-    if (outcome.call === undefined) return { created: false, movement: outcome.movement };
+    const { recorded, call } = outcome;
+    if (!recorded.created || call === undefined) return { created: false, movement: recorded.movement };
     const step = emptyStep();
     step.sent += 1;
-    await this.write(
-      outcome.movement,
-      this.planCreation(outcome.movement, outcome.call, 'create', 0, false),
+    const written = await this.write(
+      recorded.movement,
+      this.planCreation(recorded.movement, call, 'create', 0, false),
       step,
       false,
     );
-    return { created: true, movement: outcome.movement };
+    return {
+      created: true,
+      movement: recorded.movement,
+      recorded: written.applied
+        ? {
+            ...written.movement,
+            history: [...recorded.history, ...written.history],
+            cancellation: written.cancellation,
+          }
+        : null,
+    };
   }
 
   /**
@@ -179,7 +193,12 @@ export class MovementReconciler {
     return planCreationFailure(record, call.error, context, { failures, earlierSendMayHaveReached });
   }
 
-  private async write(record: MovementRecord, plan: MovementPlan, step: ReconcileStep, countQuery: boolean) {
+  private async write(
+    record: MovementRecord,
+    plan: MovementPlan,
+    step: ReconcileStep,
+    countQuery: boolean,
+  ): Promise<ApplyUpdateResult> {
     const { store, owner, events, logger, failures } = this.parts;
     if (plan.failed) step.failedCalls += 1;
     const result = await store.applyUpdate(record.originId, owner, { ...plan.update, countQuery, releaseLease: true });
@@ -187,7 +206,7 @@ export class MovementReconciler {
       logger.warn?.(
         movementLogLine(record.originId, 'the lease expired before the answer was written; another worker owns it now'),
       );
-      return;
+      return result;
     }
     const { happening } = plan;
     if (happening?.kind === 'changed') {
@@ -199,6 +218,7 @@ export class MovementReconciler {
       logger.error(movementLogLine(record.originId, `${happening.reason} (recorded as an anomaly, not applied)`));
     }
     if (happening) await events.publish(record.originId, happening);
+    return result;
   }
 
   private async callWithinLease<T>(

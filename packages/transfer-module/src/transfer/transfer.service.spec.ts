@@ -23,12 +23,30 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     await bank.close();
   });
 
-  it('skips an originId of its block that a host has already used as its own', async () => {
+  async function setup() {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
     const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
     client = new BankClient(options.bank);
     const runtime = createTransferRuntime({ options, dataSource, bank: client, logger: silent });
-    const transfers = new TransferService(runtime);
+    return { runtime, transfers: new TransferService(runtime) };
+  }
+
+  it('returns the movement as the create stored it, without reading it again', async () => {
+    const { runtime, transfers } = await setup();
+    const reads = jest.spyOn(runtime.store, 'findByOriginId');
+    const completed = await transfers.requestTransfer(transferRequest('rent'));
+    const failed = await transfers.requestTransfer(transferRequest('rent [reject]', { amount: 5 }));
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    expect(failed.movement).toMatchObject({ status: 'FAILED', cancellation: { amount: '5.00' } });
+    for (const { movement } of [completed, failed]) {
+      expect(movement.history.length).toBeGreaterThanOrEqual(2);
+      expect(movement).toEqual(await transfers.getMovement(movement.originId));
+    }
+  });
+
+  it('skips an originId of its block that a host has already used as its own', async () => {
+    const { transfers } = await setup();
     const reserved = await transfers.allocateOriginId();
     // The host guesses the next id of giro's block and sends its own transfer with it.
     const hosts = await transfers.requestTransfer(transferRequest('host', { originId: reserved + 1, amount: 10 }));

@@ -49,7 +49,7 @@ export class TransferService {
     if (existing) return this.replay(existing, fingerprint);
     const sent = await reconciler.createAndSend(intent, fingerprint);
     if (!sent.created) return this.replay(sent.movement, fingerprint);
-    return { movement: await this.getMovement(intent.originId), created: true };
+    return { movement: await this.viewOf(sent.recorded, intent.originId), created: true };
   }
 
   private async createWithNewOriginId(transfer: Omit<TransferIntent, 'originId'>): Promise<RequestTransferResult> {
@@ -60,7 +60,7 @@ export class TransferService {
       const [originId] = await store.allocateOriginIds(1);
       const intent: TransferIntent = { ...transfer, originId };
       const sent = await reconciler.createAndSend(intent, intentFingerprint(intent));
-      if (sent.created) return { movement: await this.getMovement(originId), created: true };
+      if (sent.created) return { movement: await this.viewOf(sent.recorded, originId), created: true };
     }
   }
 
@@ -124,6 +124,11 @@ export class TransferService {
   async acknowledgeCancellation(originId: number): Promise<CancellationView> {
     checkOriginId(originId);
     return toCancellationView(await this.runtime.store.acknowledgeCancellation(originId));
+  }
+
+  /** The movement as the create wrote it, without reading it again; read when that write did not happen. */
+  private async viewOf(recorded: MovementDetails | null, originId: number): Promise<MovementView> {
+    return recorded ? toMovementView(recorded) : this.getMovement(originId);
   }
 
   private async details(originId: number): Promise<MovementDetails> {
