@@ -105,7 +105,8 @@ function createTable(runs: CreateRun[]): string {
 
 function sweepTable(results: BenchResults): string {
   const { sqlite, postgres } = results.sweep;
-  const rss = (run: SweepRun) => run.peakRssMiB.map((value) => n(value)).join(' / ');
+  const rss = (run: SweepRun) =>
+    run.peakRssMiB.map((value, index) => `${n(value)} (${n(run.peakHeapMiB[index])})`).join(' / ');
   const boxed = (run: SweepRun | undefined) => (run?.timeBoxed ? ' †' : '');
   const rows: string[][] = [];
   for (const backlog of [...new Set(sqlite.runs.map((run) => run.backlog))]) {
@@ -142,7 +143,7 @@ function sweepTable(results: BenchResults): string {
       'limit /s',
       'giro /s',
       'giro ÷ limit',
-      'giro peak RSS MiB (each process)',
+      'giro peak RSS (V8 heap) MiB, each process',
     ],
     rows,
     ['l', 'r', 'r', 'r', 'r', 'r', 'r'],

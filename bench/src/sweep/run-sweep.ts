@@ -20,8 +20,9 @@ export interface SweepRun {
   /** From go to the last process's end. */
   durationMs: number;
   perSecond: number;
-  /** Each process's peak RSS. */
+  /** Each process's peak RSS, and the largest V8 heap each had (the JS part of it). */
   peakRssMiB: number[];
+  peakHeapMiB: number[];
   /** CPU time per query of the sweeping processes (all together) and of the sandbox bank, ms. */
   cpuMsPerQuery: number;
   sandboxCpuMsPerQuery: number | undefined;
@@ -158,6 +159,7 @@ async function sweepRun(
     durationMs: together.wallMs,
     perSecond: ratePerSecond(queried, together.wallMs),
     peakRssMiB: together.outcomes.map(({ usage }) => usage.peakRssMiB),
+    peakHeapMiB: together.outcomes.map(({ usage }) => usage.peakHeapMiB),
     cpuMsPerQuery: sum(together.outcomes.map(({ usage }) => usage.cpuMs)) / queried,
     sandboxCpuMsPerQuery: together.sandboxCpuMs === undefined ? undefined : together.sandboxCpuMs / queried,
     databaseCpuMsPerQuery: together.alsoMeasuredCpuMs === undefined ? undefined : together.alsoMeasuredCpuMs / queried,

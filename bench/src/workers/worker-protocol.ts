@@ -8,6 +8,8 @@ import { ownPeakRssMiB } from '../process-stats';
 export interface WorkerUsage {
   /** Peak resident set of the worker process (VmHWM), MiB. */
   peakRssMiB: number;
+  /** The largest V8 heap (heapTotal) seen during the run, sampled every 250 ms, MiB: the JS part of the RSS. */
+  peakHeapMiB: number;
   /** CPU time (user + system) the worker used during the measured run (set-up excluded), ms. */
   cpuMs: number;
 }
@@ -106,9 +108,18 @@ export function serveWorker<Task, Result>(prepare: (task: Task) => Promise<() =>
       }, fail);
     } else if (message.type === 'go' && run) {
       const cpuAtStart = process.cpuUsage();
+      let peakHeap = process.memoryUsage().heapTotal;
+      const heapSampler = setInterval(() => {
+        peakHeap = Math.max(peakHeap, process.memoryUsage().heapTotal);
+      }, 250);
       run().then((result) => {
+        clearInterval(heapSampler);
         const { user, system } = process.cpuUsage(cpuAtStart);
-        const usage = { peakRssMiB: ownPeakRssMiB(), cpuMs: (user + system) / 1000 };
+        const usage = {
+          peakRssMiB: ownPeakRssMiB(),
+          peakHeapMiB: Math.round((peakHeap / 2 ** 20) * 10) / 10,
+          cpuMs: (user + system) / 1000,
+        };
         send({ type: 'result', outcome: { result, usage } }, () => process.exit(0));
       }, fail);
     }
