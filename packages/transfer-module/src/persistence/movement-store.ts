@@ -565,16 +565,14 @@ export class MovementStore {
 
   /** Inserts a new movement; false when its originId is already stored (nothing written). */
   private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
+    // Fixed text with placeholders, prepared once (a query builder would write the numbers into the SQL).
     // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
     // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
-    const [sql, parameters] = manager
-      .createQueryBuilder()
-      .insert()
-      .into(MovementEntity)
-      .values(row)
-      .orIgnore()
-      .getQueryAndParameters();
-    return (await queryWithCount(manager, sql, parameters)).affected === 1;
+    const columns = manager.connection.getMetadata(MovementEntity).columns;
+    const sql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
+      VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
+    const values = columns.map((column) => row[column.propertyName as keyof MovementEntity]);
+    return (await queryWithCount(manager, placeholdersFor(this.engine, sql), values)).affected === 1;
   }
 
   /** The first history row of a movement (null → PENDING), as stored. */
