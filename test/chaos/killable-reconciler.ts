@@ -7,7 +7,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // starts again. Every incarnation appends its stdout and stderr to the same log file, so the whole run's
 // output can be searched afterwards (for secrets) and shown when something fails.
 
-const ENTRY = join(__dirname, 'reconciler-with-bank-timeouts.cjs');
 const MAIN = join(__dirname, '..', '..', 'apps', 'reconciler', 'dist', 'main.js');
 const READY_EVENT = '"event":"reconciler-ready"';
 const START_TIMEOUT_MS = 30_000;
@@ -40,7 +39,7 @@ export class KillableReconciler {
     const log = openSync(logFile, 'a');
     const offset = statSync(logFile).size;
     try {
-      const child = spawn(process.execPath, [ENTRY], {
+      const child = spawn(process.execPath, [MAIN], {
         cwd,
         env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
         stdio: ['ignore', log, log],

@@ -32,7 +32,16 @@ export function bankClientOptionsFromEnvironment(
     auth,
     ...(hmac && { hmac }),
     ...(duplicateCodes?.length && { duplicateCodes }),
+    ...(vars.BANK_TIMEOUT_MS !== undefined && { timeouts: uniformTimeouts(vars.BANK_TIMEOUT_MS) }),
   };
+}
+
+/**
+ * One figure for the connect, headers and body timeouts. Leases last longer than the longest bank call, so a
+ * shorter timeout also lets another process take over sooner the movements of a process that died.
+ */
+function uniformTimeouts(ms: number): BankClientOptions['timeouts'] {
+  return { connectMs: ms, headersMs: ms, bodyMs: ms };
 }
 
 function authOptions(vars: ReconcilerEnvironment, problems: string[]): BankAuthOptions | undefined {

@@ -44,6 +44,13 @@ export class ReconcilerEnvironment {
   /** Comma-separated 409 codes meaning "this originId was already processed". */
   @IsOptional() @IsString() BANK_DUPLICATE_CODES?: string;
 
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds between 100 and 600000' })
+  @Min(100, { message: '$property must be a whole number of milliseconds between 100 and 600000' })
+  @Max(600_000, { message: '$property must be a whole number of milliseconds between 100 and 600000' })
+  BANK_TIMEOUT_MS?: number;
+
   @IsOptional() @IsString() DATABASE_URL?: string;
 
   @IsOptional()

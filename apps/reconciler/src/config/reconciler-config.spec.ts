@@ -118,6 +118,7 @@ describe('reconcilerConfigFromEnv', () => {
         BANK_HMAC_KEY_ID: 'key-1',
         BANK_HMAC_ALGORITHM: 'sha512',
         BANK_DUPLICATE_CODES: 'DUPLICATED, ORIGIN_ID_USED',
+        BANK_TIMEOUT_MS: '2500',
       }),
     );
     expect(config.bank?.auth).toMatchObject({
@@ -126,6 +127,7 @@ describe('reconcilerConfigFromEnv', () => {
     });
     expect(config.bank?.hmac).toMatchObject({ keyId: 'key-1', algorithm: 'sha512' });
     expect(config.bank?.duplicateCodes).toEqual(['DUPLICATED', 'ORIGIN_ID_USED']);
+    expect(config.bank?.timeouts).toEqual({ connectMs: 2500, headersMs: 2500, bodyMs: 2500 });
   });
 
   it('never shows a secret when the configuration is printed or serialised', () => {

@@ -140,6 +140,7 @@ const OPTION_VARIABLES: [option: string, variable: string][] = [
   ['bank.hmac.keyId', 'BANK_HMAC_KEY_ID'],
   ['bank.hmac.algorithm', 'BANK_HMAC_ALGORITHM'],
   ['bank.duplicateCodes', 'BANK_DUPLICATE_CODES'],
+  ['bank.timeouts', 'BANK_TIMEOUT_MS'],
 ];
 
 /** Lets the bank client check what it will be given (files readable, key matches certificate…) right now. */
