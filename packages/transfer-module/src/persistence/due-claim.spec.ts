@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { dueClaimQueries } from './due-claim';
+import { dueClaimStatement } from './due-claim';
 import { describeEachEngine, type TestEngine } from './testing/test-engines';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -31,9 +31,7 @@ async function seedBacklog(engine: TestEngine, dataSource: DataSource): Promise<
 }
 
 async function planOf(engine: TestEngine, dataSource: DataSource, step: 'pending' | 'others'): Promise<string[]> {
-  const [sql, parameters] = dueClaimQueries(dataSource.manager, engine.kind, T0 + MOVEMENTS)
-    [step](100)
-    .getQueryAndParameters();
+  const { sql, parameters } = dueClaimStatement(engine.kind, step, T0 + MOVEMENTS, 100);
   if (engine.kind === 'postgres') {
     const rows: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN ${sql}`, parameters);
     return rows.map((row) => row['QUERY PLAN']);

@@ -1,36 +1,55 @@
-import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, PENDING_STATUS } from '../domain';
 import type { DatabaseEngine } from './database-engine';
 import { MovementEntity } from './entities';
+import { entityFromRow, placeholdersFor } from './raw-rows';
+
+export type ClaimStep = 'pending' | 'others';
 
 const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 
+// Fixed text with placeholders, prepared once per step.
+const DUE = `SELECT * FROM "giro_movements" m
+  WHERE m."next_query_at_ms" <= ? AND (m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)`;
+const STEP_FILTER: Record<ClaimStep, string> = {
+  pending: 'm."status" = ?',
+  others: `m."status" NOT IN (${NOT_PENDING.map(() => '?').join(', ')})`,
+};
+const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [PENDING_STATUS], others: NOT_PENDING };
+
 /**
- * The two steps of a claim, each ordered by an index so that it reads about as many rows as it takes (one
- * query ordering by "PENDING first, then nextQueryAt" would scan and sort every due movement per batch):
- *  1. due PENDING movements, on the (status, next_query_at_ms) index;
- *  2. the other due ones that are not final, on the next_query_at_ms index (final ones have it null).
+ * One step of a claim, ordered by an index so that it reads about as many rows as it takes (one query
+ * ordering by "PENDING first, then nextQueryAt" would scan and sort every due movement per batch):
+ *  - `pending`: due PENDING movements, on the (status, next_query_at_ms) index;
+ *  - `others`: the other due ones that are not final, on the next_query_at_ms index (final ones have it null).
  * Both skip movements under an unexpired lease; on Postgres they lock what they return (SKIP LOCKED: a
- * concurrent claimer takes other rows). `limit` is the room left after the first step.
+ * concurrent claimer takes other rows).
  */
-export function dueClaimQueries(
+export function dueClaimStatement(
+  engine: DatabaseEngine,
+  step: ClaimStep,
+  nowMs: number,
+  limit: number,
+): { sql: string; parameters: unknown[] } {
+  const lock = engine === 'postgres' ? ' FOR UPDATE OF m SKIP LOCKED' : '';
+  return {
+    sql: placeholdersFor(engine, `${DUE} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`),
+    parameters: [nowMs, nowMs, ...STEP_STATUSES[step], limit],
+  };
+}
+
+/** The due movements of one step, at most `limit`. */
+export async function selectDue(
   manager: EntityManager,
   engine: DatabaseEngine,
+  step: ClaimStep,
   nowMs: number,
-): Record<'pending' | 'others', (limit: number) => SelectQueryBuilder<MovementEntity>> {
-  const due = (limit: number) => {
-    const query = manager
-      .createQueryBuilder(MovementEntity, 'm')
-      .where('m.nextQueryAtMs <= :now', { now: nowMs })
-      .andWhere('(m.leaseExpiresAtMs IS NULL OR m.leaseExpiresAtMs <= :now)')
-      .orderBy('m.nextQueryAtMs', 'ASC')
-      .limit(limit);
-    return engine === 'postgres' ? query.setLock('pessimistic_write').setOnLocked('skip_locked') : query;
-  };
-  return {
-    pending: (limit) => due(limit).andWhere('m.status = :pending', { pending: PENDING_STATUS }),
-    others: (limit) => due(limit).andWhere('m.status NOT IN (:...notPending)', { notPending: NOT_PENDING }),
-  };
+  limit: number,
+): Promise<MovementEntity[]> {
+  const { sql, parameters } = dueClaimStatement(engine, step, nowMs, limit);
+  const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
+  const metadata = manager.connection.getMetadata(MovementEntity);
+  return rows.map((row) => entityFromRow<MovementEntity>(metadata, row));
 }
 
 /** A claimed batch in the order the store promises: PENDING first, then by nextQueryAt, then by originId. */

@@ -11,7 +11,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import { type DatabaseEngine, engineOf } from './database-engine';
-import { dueClaimQueries, inClaimOrder } from './due-claim';
+import { inClaimOrder, selectDue } from './due-claim';
 import {
   CancellationEntity,
   HISTORY_SOURCES,
@@ -236,18 +236,21 @@ export class MovementStore {
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = options.now === undefined ? this.nowMs() : checkDate(options.now, 'now');
     return this.transactions.run('write', async (manager) => {
-      const queries = dueClaimQueries(manager, this.engine, now);
-      const pending = await queries.pending(limit).getMany();
-      const others = pending.length < limit ? await queries.others(limit - pending.length).getMany() : [];
+      const pending = await selectDue(manager, this.engine, 'pending', now, limit);
+      const others =
+        pending.length < limit ? await selectDue(manager, this.engine, 'others', now, limit - pending.length) : [];
       const due = inClaimOrder([...pending, ...others]);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
-      await manager
-        .createQueryBuilder()
-        .update(MovementEntity)
-        .set({ ...lease, version: () => '"version" + 1' })
-        .where('"origin_id" IN (:...ids)', { ids: due.map((row) => row.originId) })
-        .execute();
+      const ids = due.map((row) => row.originId);
+      await manager.query(
+        placeholdersFor(
+          this.engine,
+          `UPDATE "giro_movements" SET "lease_owner" = ?, "lease_expires_at_ms" = ?, "updated_at_ms" = ?,
+            "version" = "version" + 1 WHERE "origin_id" IN (${ids.map(() => '?').join(', ')})`,
+        ),
+        [lease.leaseOwner, lease.leaseExpiresAtMs, lease.updatedAtMs, ...ids],
+      );
       return due.map((row) => toMovementRecord({ ...row, ...lease, version: row.version + 1 }));
     });
   }
