@@ -65,20 +65,18 @@ export async function runFencedWrite(
       .map((row) => entityFromRow<MovementHistoryEntity>(historyMetadata, row))
       .sort((a, b) => Number(a.id) - Number(b.id));
   }
-  const assignments = Object.entries(write.values).map(
-    ([property, value]) => [`"${columnOf(metadata, property)}"`, value] as const,
-  );
+  const assignments = Object.entries(write.values).map(([property, value]) => assignment(metadata, property, value));
   const updated = await queryWithCount(
     manager,
     sql(
       `UPDATE "giro_movements" AS m SET ${[
-        ...assignments.map(([column]) => `${column} = ?`),
+        ...assignments.map(({ sql }) => sql),
         '"version" = "version" + 1',
         ...(write.countQuery ? ['"queries" = "queries" + 1'] : []),
         ...(write.uncountSend ? ['"attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END'] : []),
       ].join(', ')} WHERE ${condition.sql} RETURNING *`,
     ),
-    [...assignments.map(([, value]) => value), ...condition.parameters],
+    [...assignments.flatMap(({ parameters }) => parameters), ...condition.parameters],
   );
   const [raw] = updated.records ?? [];
   if (raw === undefined) {
@@ -106,8 +104,21 @@ function fenceAndGuard(write: FencedWrite): { sql: string; parameters: unknown[]
   };
 }
 
-function columnOf(metadata: EntityMetadata, property: string): string {
+function assignment(
+  metadata: EntityMetadata,
+  property: string,
+  value: unknown,
+): { sql: string; parameters: unknown[] } {
   const column = metadata.findColumnWithPropertyName(property);
   if (!column) throw new Error(`MovementEntity has no property ${property}`);
-  return column.databaseName;
+  if (property === 'nextQueryAtMs') {
+    // A final movement is never due again, also when the update does not name the status ("status" here is
+    // the value before the update; the guard lets a status change only start from a non-final one).
+    const finals = FINAL_STATUSES.map(() => '?').join(', ');
+    return {
+      sql: `"${column.databaseName}" = CASE WHEN "status" IN (${finals}) THEN NULL ELSE CAST(? AS bigint) END`,
+      parameters: [...FINAL_STATUSES, value],
+    };
+  }
+  return { sql: `"${column.databaseName}" = ?`, parameters: [value] };
 }

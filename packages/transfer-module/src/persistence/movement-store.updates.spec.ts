@@ -166,6 +166,23 @@ describeEachEngine('MovementStore.applyUpdate', (engine) => {
     expect(stored?.history.at(-1)).toMatchObject({ from: 'COMPLETED', to: 'IN_PROGRESS', source: 'anomaly' });
   });
 
+  it('keeps a final movement out of the schedule even when an update gives it a next query time', async () => {
+    const fixture = await storeFixture(engine);
+    await leased(fixture, 1);
+    await fixture.store.applyUpdate(1, 'w', {
+      patch: { status: 'COMPLETED' },
+      history: [{ to: 'COMPLETED', source: 'query' }],
+      releaseLease: false,
+    });
+    const result = await fixture.store.applyUpdate(1, 'w', {
+      patch: { nextQueryAt: new Date(T0 + 5_000) },
+      history: [{ to: 'IN_PROGRESS', source: 'anomaly' }],
+      releaseLease: true,
+    });
+    expect(result).toMatchObject({ applied: true, movement: { status: 'COMPLETED', nextQueryAt: null } });
+    expect((await fixture.store.findByOriginId(1))?.nextQueryAt).toBeNull();
+  });
+
   it('refuses a status change without its history row, or a status given as an anomaly', async () => {
     const fixture = await storeFixture(engine);
     await leased(fixture, 1);
