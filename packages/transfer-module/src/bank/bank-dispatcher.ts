@@ -17,7 +17,7 @@ export function createBankDispatcher(options: BankDispatcherOptions): Dispatcher
     key: tls.key.reveal(),
     ...(tls.passphrase !== undefined && { passphrase: tls.passphrase.reveal() }),
     ...(tls.servername !== undefined && { servername: tls.servername }),
-    // Explicit, so that NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment cannot switch verification off.
+    // Explicit, so that Node's process-wide environment switch for skipping verification cannot turn it off.
     rejectUnauthorized: true,
     timeout: timeouts.connectMs,
   };
