@@ -38,7 +38,11 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,apps,examples}/*/src/**/*.spec.ts', '<rootDir>/examples/*/test/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/{packages,apps,examples}/*/src/**/*.spec.ts',
+        '<rootDir>/examples/*/test/**/*.spec.ts',
+        '<rootDir>/bench/src/**/*.spec.ts',
+      ],
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
