@@ -83,7 +83,7 @@ describe('reconciler processes on SQLite', () => {
       expect(created.status).toBe(201);
       originIds.push(created.json.originId);
     }
-    // Every movement due (interval + at most 1 s of jitter), then a slow bank: the sweep claims all 20 and
+    // Every movement due (interval + at most 10 % of it in jitter), then a slow bank: the sweep claims all 20 and
     // works on 8 at a time.
     await sleep(POLLING.minIntervalMs + 1_100);
     bank.configure({ faults: { latencyMs: 1_500 } });

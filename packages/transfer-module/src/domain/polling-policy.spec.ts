@@ -132,10 +132,47 @@ describe('PollingPolicy', () => {
   it('uses Math.random when no random source is given', () => {
     const spy = jest.spyOn(Math, 'random').mockReturnValue(0.25);
     try {
-      expect(policy.nextQueryAt('CREATED', LAST)).toEqual(at(5_250));
+      expect(policy.nextQueryAt('CREATED', LAST)).toEqual(at(5_125));
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('bounds the default jitter by 10 % of minIntervalMs: 500 ms at the spec 5 s, 100 ms at a scaled 1 s', () => {
+    expect(policy.maxJitterMs).toBe(500);
+    expect(policy.nextQueryAt('CREATED', LAST, { random: () => 0.9999 })).toEqual(at(5_500));
+    const scaled = new PollingPolicy({ minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 });
+    expect(scaled.maxJitterMs).toBe(100);
+    expect(scaled.nextQueryAt('IN_PROGRESS', LAST, { random: () => 0.9999 })).toEqual(at(1_100));
+    // The bound follows minIntervalMs, also for DELAYED: strictly more than its interval, at most 100 ms more.
+    expect(scaled.nextQueryAt('DELAYED', LAST, { random: () => 0.9999 })).toEqual(at(4_100));
+  });
+
+  it('keeps an explicit maxJitterMs, 0 included, whatever minIntervalMs is', () => {
+    expect(new PollingPolicy({ minIntervalMs: 1_000, maxJitterMs: 2_000 }).maxJitterMs).toBe(2_000);
+    const none = new PollingPolicy({ minIntervalMs: 60_000, maxJitterMs: 0 });
+    expect(none.maxJitterMs).toBe(0);
+    expect(none.nextQueryAt('CREATED', LAST, { random: () => 0.9999 })).toEqual(at(60_000));
+  });
+
+  it('with the default jitter, schedules within [the rule, the rule + 10 % of minIntervalMs]', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 120_000 }),
+        fc.integer({ min: 1, max: 3_600_000 }),
+        pollable,
+        lastAnswer,
+        fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
+        (minIntervalMs, delayedMinIntervalMs, status, last, r) => {
+          const custom = new PollingPolicy({ minIntervalMs, delayedMinIntervalMs });
+          const next = custom.nextQueryAt(status, last, { random: () => r }).getTime();
+          const earliest = custom.earliestQueryAt(status, last).getTime();
+          expect(next).toBeGreaterThanOrEqual(earliest);
+          // +1: a fraction of a millisecond of jitter is rounded up to a whole one.
+          expect(next - earliest).toBeLessThanOrEqual(Math.ceil(minIntervalMs * 0.1) + 1);
+        },
+      ),
+    );
   });
 
   it.each([

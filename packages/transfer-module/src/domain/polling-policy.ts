@@ -10,7 +10,10 @@ export interface PollingPolicyOptions {
   minIntervalMs?: number;
   /** DELAYED waits strictly longer than this after an answer (default 600000, the spec's value). */
   delayedMinIntervalMs?: number;
-  /** Upper bound of the random delay added so replicas do not query in lockstep (default 1000; 0 = none). */
+  /**
+   * Upper bound of the random delay added so replicas do not query in lockstep (default
+   * `DEFAULT_JITTER_FRACTION` of `minIntervalMs`: 500 at the spec's 5 s; 0 = none).
+   */
   maxJitterMs?: number;
   /** Cap of the failure backoff, which starts at `minIntervalMs` and doubles per failure (default 300000; 0 = none). */
   maxBackoffMs?: number;
@@ -25,12 +28,18 @@ export interface NextQueryOptions {
   random?: () => number;
 }
 
-export const DEFAULT_POLLING_OPTIONS: Readonly<Required<PollingPolicyOptions>> = {
+export const DEFAULT_POLLING_OPTIONS: Readonly<Required<Omit<PollingPolicyOptions, 'maxJitterMs'>>> = {
   minIntervalMs: 5_000,
   delayedMinIntervalMs: 600_000,
-  maxJitterMs: 1_000,
   maxBackoffMs: 300_000,
 };
+
+/**
+ * The default jitter bound as a share of `minIntervalMs`. In proportion, so that detection lag (a change at
+ * the bank → giro's next lookup) stays close to the interval whatever the interval is: an absolute bound
+ * would add a whole second to a 1 s test interval, and could be too small to spread replicas at a long one.
+ */
+export const DEFAULT_JITTER_FRACTION = 0.1;
 
 // Keeps a runaway pressure figure from pushing a query out of the Date range: at most ×1001 (a DELAYED
 // movement then waits about a week).
@@ -59,7 +68,11 @@ export class PollingPolicy {
       options.delayedMinIntervalMs ?? d.delayedMinIntervalMs,
       false,
     );
-    this.maxJitterMs = requireMs('maxJitterMs', options.maxJitterMs ?? d.maxJitterMs, true);
+    this.maxJitterMs = requireMs(
+      'maxJitterMs',
+      options.maxJitterMs ?? this.minIntervalMs * DEFAULT_JITTER_FRACTION,
+      true,
+    );
     this.maxBackoffMs = requireMs('maxBackoffMs', options.maxBackoffMs ?? d.maxBackoffMs, true);
   }
 
