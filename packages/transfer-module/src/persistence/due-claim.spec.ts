@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { dueClaimStatement } from './due-claim';
+import { dueClaimStatement, nextDueStatement } from './due-claim';
 import { describeEachEngine, type TestEngine } from './testing/test-engines';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -30,8 +30,12 @@ async function seedBacklog(engine: TestEngine, dataSource: DataSource): Promise<
   await dataSource.query('ANALYZE');
 }
 
-async function planOf(engine: TestEngine, dataSource: DataSource, step: 'pending' | 'others'): Promise<string[]> {
-  const { sql, parameters } = dueClaimStatement(engine.kind, step, T0 + MOVEMENTS, 100);
+async function planOf(
+  engine: TestEngine,
+  dataSource: DataSource,
+  statement: { sql: string; parameters: unknown[] },
+): Promise<string[]> {
+  const { sql, parameters } = statement;
   if (engine.kind === 'postgres') {
     const rows: { 'QUERY PLAN': string }[] = await dataSource.query(`EXPLAIN ${sql}`, parameters);
     return rows.map((row) => row['QUERY PLAN']);
@@ -45,7 +49,8 @@ describeEachEngine('the claim of due movements', (engine) => {
     const database = await engine.createDatabase();
     const dataSource = await database.connectMigrated();
     await seedBacklog(engine, dataSource);
-    const plan = (await planOf(engine, dataSource, step)).join('\n');
+    const times = { dueByMs: T0 + MOVEMENTS, nowMs: T0 + MOVEMENTS };
+    const plan = (await planOf(engine, dataSource, dueClaimStatement(engine.kind, step, times, 100))).join('\n');
     const index = step === 'pending' ? 'IDX_giro_movements_due' : 'IDX_giro_movements_next_query_at';
     if (engine.kind === 'postgres') {
       // Postgres weighs the two indexes by its statistics: for PENDING ones spread evenly in time, walking
@@ -55,6 +60,20 @@ describeEachEngine('the claim of due movements', (engine) => {
       expect(plan).toMatch(/LockRows/);
     } else {
       expect(plan).toMatch(new RegExp(`^SEARCH m USING INDEX ${index} \\(`, 'm'));
+      expect(plan).not.toMatch(/^SCAN|TEMP B-TREE/m);
+    }
+  });
+
+  it('finds the next due time on the next_query_at index: no full scan, no sort', async () => {
+    const database = await engine.createDatabase();
+    const dataSource = await database.connectMigrated();
+    await seedBacklog(engine, dataSource);
+    const plan = (await planOf(engine, dataSource, nextDueStatement(engine.kind, T0))).join('\n');
+    if (engine.kind === 'postgres') {
+      expect(plan).toMatch(/Index Scan using "IDX_giro_movements_next_query_at"/);
+      expect(plan).not.toMatch(/Seq Scan|Sort/);
+    } else {
+      expect(plan).toMatch(/^SEARCH m USING INDEX IDX_giro_movements_next_query_at \(/m);
       expect(plan).not.toMatch(/^SCAN|TEMP B-TREE/m);
     }
   });

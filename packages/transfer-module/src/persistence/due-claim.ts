@@ -8,14 +8,21 @@ export type ClaimStep = 'pending' | 'others';
 
 const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 
-// Fixed text with placeholders, prepared once per step.
-const DUE = `SELECT * FROM "giro_movements" m
-  WHERE m."next_query_at_ms" <= ? AND (m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)`;
+// Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
+// claims only what was due when it started, while leases keep expiring by the clock).
+const UNLEASED = '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)';
+const DUE = `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED}`;
 const STEP_FILTER: Record<ClaimStep, string> = {
   pending: 'm."status" = ?',
   others: `m."status" NOT IN (${NOT_PENDING.map(() => '?').join(', ')})`,
 };
 const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [PENDING_STATUS], others: NOT_PENDING };
+
+/** When a claim is judged: movements due by `dueByMs`, leases expired by `nowMs`. */
+export interface ClaimTimes {
+  dueByMs: number;
+  nowMs: number;
+}
 
 /**
  * One step of a claim, ordered by an index so that it reads about as many rows as it takes (one query
@@ -28,13 +35,13 @@ const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [PENDING_
 export function dueClaimStatement(
   engine: DatabaseEngine,
   step: ClaimStep,
-  nowMs: number,
+  times: ClaimTimes,
   limit: number,
 ): { sql: string; parameters: unknown[] } {
   const lock = engine === 'postgres' ? ' FOR UPDATE OF m SKIP LOCKED' : '';
   return {
     sql: placeholdersFor(engine, `${DUE} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`),
-    parameters: [nowMs, nowMs, ...STEP_STATUSES[step], limit],
+    parameters: [times.dueByMs, times.nowMs, ...STEP_STATUSES[step], limit],
   };
 }
 
@@ -43,10 +50,10 @@ export async function selectDue(
   manager: EntityManager,
   engine: DatabaseEngine,
   step: ClaimStep,
-  nowMs: number,
+  times: ClaimTimes,
   limit: number,
 ): Promise<MovementEntity[]> {
-  const { sql, parameters } = dueClaimStatement(engine, step, nowMs, limit);
+  const { sql, parameters } = dueClaimStatement(engine, step, times, limit);
   const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
   const metadata = manager.connection.getMetadata(MovementEntity);
   return rows.map((row) => entityFromRow<MovementEntity>(metadata, row));
@@ -58,4 +65,29 @@ export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
   return [...rows].sort(
     (a, b) => rank(a) - rank(b) || (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId,
   );
+}
+
+// Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
+const NEXT_DUE = `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
+  WHERE m."next_query_at_ms" IS NOT NULL AND m."status" NOT IN (${FINAL_STATUSES.map(() => '?').join(', ')})
+  AND ${UNLEASED} ORDER BY m."next_query_at_ms" LIMIT 1`;
+
+/**
+ * The earliest nextQueryAt among movements a claim at `nowMs` could take when due: not final, no unexpired
+ * lease. Walks the next_query_at_ms index from its start and stops at the first such row.
+ */
+export function nextDueStatement(engine: DatabaseEngine, nowMs: number): { sql: string; parameters: unknown[] } {
+  return { sql: placeholdersFor(engine, NEXT_DUE), parameters: [...FINAL_STATUSES, nowMs] };
+}
+
+/** nextDueStatement's answer in milliseconds; null when nothing is waiting. */
+export async function selectNextDueMs(
+  manager: EntityManager,
+  engine: DatabaseEngine,
+  nowMs: number,
+): Promise<number | null> {
+  const { sql, parameters } = nextDueStatement(engine, nowMs);
+  const rows: { next_query_at_ms: string | number }[] = await manager.query(sql, parameters);
+  // Postgres returns bigint as a string.
+  return rows.length === 0 ? null : Number(rows[0].next_query_at_ms);
 }

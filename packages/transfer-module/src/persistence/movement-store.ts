@@ -11,7 +11,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import { type DatabaseEngine, engineOf } from './database-engine';
-import { inClaimOrder, selectDue } from './due-claim';
+import { inClaimOrder, selectDue, selectNextDueMs } from './due-claim';
 import {
   CancellationEntity,
   HISTORY_SOURCES,
@@ -65,8 +65,13 @@ export interface ClaimDueOptions {
   owner: string;
   limit: number;
   leaseMs: number;
-  /** "Now" for due-ness and the lease (default: the store's clock). */
+  /** "Now" for the lease (default: the store's clock); also for due-ness when `dueBy` is absent. */
   now?: Date;
+  /**
+   * Claim only movements with nextQueryAt ≤ dueBy (default: `now`). A sweep passes its start time, so what
+   * it answered (due again after the start) is not claimed again within it. Leases still expire by `now`.
+   */
+  dueBy?: Date;
 }
 
 /** Fields of a movement an update may set; absent = unchanged, null = cleared. */
@@ -226,19 +231,20 @@ export class MovementStore {
   }
 
   /**
-   * Leases up to `limit` due movements: not final, nextQueryAt ≤ now, lease free or expired. Never-acknowledged
-   * ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the same row
-   * (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
+   * Leases up to `limit` due movements: not final, nextQueryAt ≤ dueBy (default now), lease free or expired.
+   * Never-acknowledged ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the
+   * same row (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
    */
   async claimDue(options: ClaimDueOptions): Promise<MovementRecord[]> {
     const owner = checkLeaseOwner(options.owner);
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = options.now === undefined ? this.nowMs() : checkDate(options.now, 'now');
+    const times = { nowMs: now, dueByMs: options.dueBy === undefined ? now : checkDate(options.dueBy, 'dueBy') };
     return this.transactions.run('write', async (manager) => {
-      const pending = await selectDue(manager, this.engine, 'pending', now, limit);
+      const pending = await selectDue(manager, this.engine, 'pending', times, limit);
       const others =
-        pending.length < limit ? await selectDue(manager, this.engine, 'others', now, limit - pending.length) : [];
+        pending.length < limit ? await selectDue(manager, this.engine, 'others', times, limit - pending.length) : [];
       const due = inClaimOrder([...pending, ...others]);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
@@ -252,6 +258,18 @@ export class MovementStore {
         [lease.leaseOwner, lease.leaseExpiresAtMs, lease.updatedAtMs, ...ids],
       );
       return due.map((row) => toMovementRecord({ ...row, ...lease, version: row.version + 1 }));
+    });
+  }
+
+  /**
+   * The earliest nextQueryAt among movements not final and not under an unexpired lease (what a claim could
+   * take once due, possibly already past); null when there is none. For a scheduler's next wake-up.
+   */
+  async nextDueAt(): Promise<Date | null> {
+    const now = this.nowMs();
+    return this.transactions.run('read', async (manager) => {
+      const dueMs = await selectNextDueMs(manager, this.engine, now);
+      return dueMs === null ? null : new Date(dueMs);
     });
   }
 
