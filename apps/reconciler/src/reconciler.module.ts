@@ -20,6 +20,7 @@ import { ReconcileController } from './admin/reconcile.controller';
 import { TransferErrorsFilter } from './admin/transfer-errors.filter';
 import { TransfersController } from './admin/transfers.controller';
 import type { ReconcilerConfig } from './config/reconciler-config';
+import { transferModuleOptions } from './config/transfer-module-options';
 import { BankCallMetrics } from './ops/bank-call-metrics';
 import { BankCallObserver } from './ops/bank-call-observer';
 import { tlsHandshakeProbe } from './ops/bank-probe';
@@ -64,15 +65,7 @@ export class ReconcilerModule {
         ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.adminRateLimitPerMinute }] }),
         TerminusModule.forRoot(),
         TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
-        TransferModule.forRoot({
-          bank,
-          runMigrations: true,
-          polling: {
-            minIntervalMs: config.polling.minIntervalMs,
-            delayedMinIntervalMs: config.polling.delayedMinIntervalMs,
-          },
-          ...(options.clock && { clock: options.clock }),
-        }),
+        TransferModule.forRoot(transferModuleOptions(config, bank, options.clock)),
       ],
       controllers: [
         TransfersController,

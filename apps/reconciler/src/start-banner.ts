@@ -28,9 +28,10 @@ export function sandboxBanner(input: SandboxBannerInput): string {
   const { url, sandbox, config } = input;
   const certs = sandbox.certificates;
   const here = (path: string) => relative(process.cwd(), path) || path;
+  const jitter = config.polling.maxJitterMs === undefined ? '' : `, + up to ${config.polling.maxJitterMs} ms jitter`;
   const polling = config.polling.scaledForDemo
-    ? `polling scaled down for the demo: ${config.polling.minIntervalMs} ms (CREATED/IN_PROGRESS), > ${config.polling.delayedMinIntervalMs} ms (DELAYED) — the spec's 5 s and 10 min apply with a real bank`
-    : `polling: ${config.polling.minIntervalMs} ms (CREATED/IN_PROGRESS), > ${config.polling.delayedMinIntervalMs} ms (DELAYED)`;
+    ? `polling scaled down for the demo: ${config.polling.minIntervalMs} ms (CREATED/IN_PROGRESS), > ${config.polling.delayedMinIntervalMs} ms (DELAYED)${jitter} — the spec's 5 s and 10 min apply with a real bank`
+    : `polling: ${config.polling.minIntervalMs} ms (CREATED/IN_PROGRESS), > ${config.polling.delayedMinIntervalMs} ms (DELAYED)${jitter}`;
   return [
     '',
     'giro reconciler — SANDBOX MODE (BANK_BASE_URL is not set)',
@@ -43,9 +44,24 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `  health, metrics   ${url}/health, ${url}/metrics`,
     `  JSON logs         ${input.logFile}`,
     `  ${polling}`,
+    ...workSettings(config),
     '',
     `  try: curl -H "Authorization: Bearer ${input.generatedToken ? input.adminToken : '$ADMIN_TOKEN'}" ${url}/admin/transfers`,
     `       curl --cacert ${here(certs.ca)} --cert ${here(certs.clientCert)} --key ${here(certs.clientKey)} ${sandbox.bank.url}/__sandbox/counters`,
     '',
   ].join('\n');
+}
+
+/** The bank-call budget and the sweep settings, as far as the configuration gives them. */
+function workSettings(config: ReconcilerConfig): string[] {
+  const lines: string[] = [];
+  if (config.bankCalls) {
+    const rate = config.bankCalls.ratePerSecond === undefined ? 'no rate limit' : `${config.bankCalls.ratePerSecond}/s`;
+    lines.push(`  bank calls: at most ${config.bankCalls.maxInFlight} in flight, ${rate}`);
+  }
+  const batches = config.sweep
+    ? `batches of ${config.sweep.batchSize}, ${config.sweep.concurrency} movements at a time, `
+    : '';
+  lines.push(`  sweeps: ${batches}at most ${config.sweepIntervalMs} ms apart`);
+  return lines;
 }

@@ -1,12 +1,28 @@
+import { MAX_BATCH_SIZE } from '@giro/transfer-module';
 import { plainToInstance, Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Max, Min, MinLength, validateSync } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The module's bound on sweep.concurrency. */
+const MAX_SWEEP_CONCURRENCY = 1000;
+
 /**
- * The reconciler's environment variables (DESIGN.md "Interfaces other programs rely on", plus
- * SWEEP_INTERVAL_MS, BANK_DUPLICATE_CODES and LOG_LEVEL), one property per variable, so every
+ * The reconciler's environment variables (DESIGN.md "Interfaces other programs rely on", plus the sweep,
+ * bank-call budget, jitter, BANK_DUPLICATE_CODES and LOG_LEVEL settings), one property per variable, so every
  * class-validator message starts with the variable's name. Rules that join several variables live in
  * `reconciler-config.ts`.
  */
@@ -75,6 +91,43 @@ export class ReconcilerEnvironment {
   @IsInt({ message: '$property must be a whole number of milliseconds ≥ 1' })
   @Min(1, { message: '$property must be a whole number of milliseconds ≥ 1' })
   DELAYED_MIN_INTERVAL_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds ≥ 0' })
+  @Min(0, { message: '$property must be a whole number of milliseconds ≥ 0' })
+  POLL_MAX_JITTER_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of bank calls ≥ 1' })
+  @Min(1, { message: '$property must be a whole number of bank calls ≥ 1' })
+  BANK_MAX_IN_FLIGHT?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false },
+    { message: '$property must be a number of bank calls per second > 0, e.g. 0.5 or 20' },
+  )
+  @IsPositive({ message: '$property must be a number of bank calls per second > 0, e.g. 0.5 or 20' })
+  BANK_RATE_PER_SECOND?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `$property must be a whole number of movements between 1 and ${MAX_SWEEP_CONCURRENCY}` })
+  @Min(1, { message: `$property must be a whole number of movements between 1 and ${MAX_SWEEP_CONCURRENCY}` })
+  @Max(MAX_SWEEP_CONCURRENCY, {
+    message: `$property must be a whole number of movements between 1 and ${MAX_SWEEP_CONCURRENCY}`,
+  })
+  SWEEP_CONCURRENCY?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: `$property must be a whole number of movements between 1 and ${MAX_BATCH_SIZE}` })
+  @Min(1, { message: `$property must be a whole number of movements between 1 and ${MAX_BATCH_SIZE}` })
+  @Max(MAX_BATCH_SIZE, { message: `$property must be a whole number of movements between 1 and ${MAX_BATCH_SIZE}` })
+  SWEEP_BATCH_SIZE?: number;
 
   @IsOptional()
   @Type(() => Number)

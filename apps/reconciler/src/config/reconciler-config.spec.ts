@@ -65,8 +65,10 @@ describe('reconcilerConfigFromEnv', () => {
       databaseUrl: 'sqlite:./data/giro.sqlite',
       adminToken: undefined,
       bank: undefined,
-      polling: { ...DEMO_POLLING, scaledForDemo: true },
+      polling: { ...DEMO_POLLING, maxJitterMs: 100, scaledForDemo: true },
+      bankCalls: { maxInFlight: 8, ratePerSecond: undefined },
       sweepIntervalMs: 1000,
+      sweep: { batchSize: 100, concurrency: 8 },
       adminRateLimitPerMinute: 600,
       logLevel: 'info',
     });
@@ -86,7 +88,7 @@ describe('reconcilerConfigFromEnv', () => {
         LOG_LEVEL: 'debug',
       }),
     );
-    expect(config.polling).toEqual({ ...SPEC_POLLING, scaledForDemo: false });
+    expect(config.polling).toEqual({ ...SPEC_POLLING, maxJitterMs: 500, scaledForDemo: false });
     expect(config).toMatchObject({
       port: 8080,
       databaseUrl: 'postgres://giro@db/giro',
@@ -103,7 +105,63 @@ describe('reconcilerConfigFromEnv', () => {
 
   it('keeps explicit polling values in sandbox mode and says the demo scaling is off', () => {
     const config = reconcilerConfigFromEnv({ POLL_MIN_INTERVAL_MS: '5000', DELAYED_MIN_INTERVAL_MS: '600000' });
-    expect(config.polling).toEqual({ minIntervalMs: 5000, delayedMinIntervalMs: 600000, scaledForDemo: false });
+    expect(config.polling).toEqual({
+      minIntervalMs: 5000,
+      delayedMinIntervalMs: 600000,
+      maxJitterMs: 500,
+      scaledForDemo: false,
+    });
+  });
+
+  it('reads the jitter bound, the bank-call budget and the sweep settings', () => {
+    const config = reconcilerConfigFromEnv(
+      realBank({
+        POLL_MAX_JITTER_MS: '0',
+        BANK_MAX_IN_FLIGHT: '32',
+        BANK_RATE_PER_SECOND: '0.5',
+        SWEEP_CONCURRENCY: '16',
+        SWEEP_BATCH_SIZE: '1000',
+      }),
+    );
+    expect(config.polling.maxJitterMs).toBe(0);
+    expect(config.bankCalls).toEqual({ maxInFlight: 32, ratePerSecond: 0.5 });
+    expect(config.sweep).toEqual({ batchSize: 1000, concurrency: 16 });
+  });
+
+  it('takes the bank-call budget in sandbox mode too: it limits calls, it does not name a bank', () => {
+    const config = reconcilerConfigFromEnv({ BANK_MAX_IN_FLIGHT: '2', BANK_RATE_PER_SECOND: '5' });
+    expect(config.bank).toBeUndefined();
+    expect(config.bankCalls).toEqual({ maxInFlight: 2, ratePerSecond: 5 });
+  });
+
+  it.each([
+    ['POLL_MAX_JITTER_MS', '-1', 'POLL_MAX_JITTER_MS must be a whole number of milliseconds ≥ 0'],
+    ['POLL_MAX_JITTER_MS', '0.5', 'POLL_MAX_JITTER_MS must be a whole number of milliseconds ≥ 0'],
+    ['BANK_MAX_IN_FLIGHT', '0', 'BANK_MAX_IN_FLIGHT must be a whole number of bank calls ≥ 1'],
+    ['BANK_MAX_IN_FLIGHT', '2.5', 'BANK_MAX_IN_FLIGHT must be a whole number of bank calls ≥ 1'],
+    ['BANK_RATE_PER_SECOND', '0', 'BANK_RATE_PER_SECOND must be a number of bank calls per second > 0, e.g. 0.5 or 20'],
+    [
+      'BANK_RATE_PER_SECOND',
+      '-3',
+      'BANK_RATE_PER_SECOND must be a number of bank calls per second > 0, e.g. 0.5 or 20',
+    ],
+    [
+      'BANK_RATE_PER_SECOND',
+      'fast',
+      'BANK_RATE_PER_SECOND must be a number of bank calls per second > 0, e.g. 0.5 or 20',
+    ],
+    [
+      'BANK_RATE_PER_SECOND',
+      'Infinity',
+      'BANK_RATE_PER_SECOND must be a number of bank calls per second > 0, e.g. 0.5 or 20',
+    ],
+    ['SWEEP_CONCURRENCY', '0', 'SWEEP_CONCURRENCY must be a whole number of movements between 1 and 1000'],
+    ['SWEEP_CONCURRENCY', '1001', 'SWEEP_CONCURRENCY must be a whole number of movements between 1 and 1000'],
+    ['SWEEP_BATCH_SIZE', '0', 'SWEEP_BATCH_SIZE must be a whole number of movements between 1 and 1000'],
+    ['SWEEP_BATCH_SIZE', '1001', 'SWEEP_BATCH_SIZE must be a whole number of movements between 1 and 1000'],
+    ['SWEEP_BATCH_SIZE', 'ten', 'SWEEP_BATCH_SIZE must be a whole number of movements between 1 and 1000'],
+  ])('refuses %s=%s, naming the variable and its rule', (name, value, problem) => {
+    expect(problemsOf({ [name]: value })).toEqual([problem]);
   });
 
   it('builds OAuth2 client credentials, HMAC signing and duplicate codes from their variables', () => {

@@ -4,6 +4,7 @@ import {
   DEFAULT_DATABASE_URL,
   DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
+  PollingPolicy,
   resolveBankClientOptions,
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
@@ -23,12 +24,21 @@ export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
+/**
+ * The transfer module's own defaults (budget.maxInFlight, sweep.batchSize, sweep.concurrency), repeated here
+ * so the banner and the README can show them; a spec checks they still match what the module resolves.
+ */
+export const DEFAULT_BANK_MAX_IN_FLIGHT = 8;
+export const DEFAULT_SWEEP_BATCH_SIZE = 100;
+export const DEFAULT_SWEEP_CONCURRENCY = 8;
 /** Admin requests one client may make per minute; probes and scrapes are not counted. */
 export const DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE = 600;
 
 export interface PollingSettings {
   minIntervalMs: number;
   delayedMinIntervalMs: number;
+  /** POLL_MAX_JITTER_MS, else the module's default (10 % of minIntervalMs); absent = that default. */
+  maxJitterMs?: number;
   /** True when the sandbox defaults (DEMO_POLLING) replaced the spec values: say so on screen. */
   scaledForDemo: boolean;
 }
@@ -41,11 +51,29 @@ export interface ReconcilerConfig {
   /** The real bank; undefined means sandbox mode (BANK_BASE_URL unset). */
   bank: BankClientOptions | undefined;
   polling: PollingSettings;
-  /** Pause between the end of one sweep and the start of the next. */
+  /** This process's budget for bank calls (BANK_MAX_IN_FLIGHT, BANK_RATE_PER_SECOND); absent = the module's. */
+  bankCalls?: BankCallSettings;
+  /** The longest pause between the end of one sweep and the start of the next. */
   sweepIntervalMs: number;
+  /** How a sweep works through the due movements (SWEEP_BATCH_SIZE, SWEEP_CONCURRENCY); absent = the module's. */
+  sweep?: SweepSettings;
   /** Admin requests one client may make per minute (429 with Retry-After beyond). */
   adminRateLimitPerMinute: number;
   logLevel: LogLevel;
+}
+
+export interface BankCallSettings {
+  /** Bank calls in flight at once, creations and lookups together. */
+  maxInFlight: number;
+  /** Bank calls started per second; undefined = no rate limit. */
+  ratePerSecond: number | undefined;
+}
+
+export interface SweepSettings {
+  /** Movements claimed per batch. */
+  batchSize: number;
+  /** Movements worked on at once (their bank calls still wait for the budget). */
+  concurrency: number;
 }
 
 /** The environment is unusable; `problems` name each variable and its rule (never a value). */
@@ -93,7 +121,15 @@ export function reconcilerConfigFromEnv(
     adminToken: vars.ADMIN_TOKEN,
     bank,
     polling: pollingSettings(vars, sandbox),
+    bankCalls: {
+      maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,
+      ratePerSecond: vars.BANK_RATE_PER_SECOND,
+    },
     sweepIntervalMs: vars.SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
+    sweep: {
+      batchSize: vars.SWEEP_BATCH_SIZE ?? DEFAULT_SWEEP_BATCH_SIZE,
+      concurrency: vars.SWEEP_CONCURRENCY ?? DEFAULT_SWEEP_CONCURRENCY,
+    },
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
@@ -101,12 +137,18 @@ export function reconcilerConfigFromEnv(
 
 function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): PollingSettings {
   const defaults = sandbox ? DEMO_POLLING : SPEC_POLLING;
+  const minIntervalMs = vars.POLL_MIN_INTERVAL_MS ?? defaults.minIntervalMs;
   return {
-    minIntervalMs: vars.POLL_MIN_INTERVAL_MS ?? defaults.minIntervalMs,
+    minIntervalMs,
     delayedMinIntervalMs: vars.DELAYED_MIN_INTERVAL_MS ?? defaults.delayedMinIntervalMs,
+    // The policy itself works out the default bound, so the figure shown is the one applied.
+    maxJitterMs: vars.POLL_MAX_JITTER_MS ?? new PollingPolicy({ minIntervalMs }).maxJitterMs,
     scaledForDemo: sandbox && (vars.POLL_MIN_INTERVAL_MS === undefined || vars.DELAYED_MIN_INTERVAL_MS === undefined),
   };
 }
+
+/** BANK_* variables that are not about reaching the bank: they limit calls, which the sandbox bank gets too. */
+const BUDGET_VARIABLES: readonly string[] = ['BANK_MAX_IN_FLIGHT', 'BANK_RATE_PER_SECOND'];
 
 /**
  * Bank variables without BANK_BASE_URL are a mistake, not a request for the sandbox: starting the sandbox
@@ -114,7 +156,8 @@ function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): Polling
  */
 function variablesNeedingABank(vars: ReconcilerEnvironment): string[] {
   return Object.keys(vars)
-    .filter((name) => name.startsWith('BANK_') && vars[name as keyof ReconcilerEnvironment] !== undefined)
+    .filter((name) => name.startsWith('BANK_') && !BUDGET_VARIABLES.includes(name))
+    .filter((name) => vars[name as keyof ReconcilerEnvironment] !== undefined)
     .map(
       (name) =>
         `${name} is set but BANK_BASE_URL is not: set BANK_BASE_URL, or unset the BANK_* variables to run against the sandbox bank`,

@@ -1,0 +1,31 @@
+import type { BankClientOptions, Clock, TransferModuleOptions } from '@giro/transfer-module';
+import type { ReconcilerConfig } from './reconciler-config';
+
+/**
+ * The TransferModule options of the reconciler: the bank, migrations at start, and the polling, budget and
+ * sweep settings of the configuration. A setting the configuration leaves out is left to the module's default.
+ */
+export function transferModuleOptions(
+  config: ReconcilerConfig,
+  bank: BankClientOptions,
+  clock?: Clock,
+): TransferModuleOptions {
+  const { polling, bankCalls, sweep } = config;
+  return {
+    bank,
+    runMigrations: true,
+    polling: {
+      minIntervalMs: polling.minIntervalMs,
+      delayedMinIntervalMs: polling.delayedMinIntervalMs,
+      ...(polling.maxJitterMs !== undefined && { maxJitterMs: polling.maxJitterMs }),
+    },
+    ...(bankCalls && {
+      budget: {
+        maxInFlight: bankCalls.maxInFlight,
+        ...(bankCalls.ratePerSecond !== undefined && { ratePerSecond: bankCalls.ratePerSecond }),
+      },
+    }),
+    ...(sweep && { sweep: { batchSize: sweep.batchSize, concurrency: sweep.concurrency } }),
+    ...(clock && { clock }),
+  };
+}
