@@ -60,6 +60,11 @@ export interface ReconcileStep {
   anomaly: boolean;
   /** Calls without a usable answer. */
   failedCalls: number;
+  /**
+   * Nothing was written about the movement (given back with too little lease left, or the lease was no longer
+   * ours): its nextQueryAt is as it was claimed, so it is still due.
+   */
+  leftDue: boolean;
 }
 
 export type CreateAndSendResult =
@@ -169,7 +174,10 @@ export class MovementReconciler {
       return settle(() => bank.createTransferRequest(intentToWire(record.intent)));
     });
     if (outcome === LEASE_TOO_SHORT) return this.giveBack(record, step);
-    if (outcome === NOT_OURS) return step; // another worker owns it now: nothing sent, nothing written
+    if (outcome === NOT_OURS) {
+      step.leftDue = true; // another worker owns it now: nothing sent, nothing written
+      return step;
+    }
     step.sent += 1;
     const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > 0);
     await this.write(record, plan, step, afterLookup);
@@ -203,6 +211,7 @@ export class MovementReconciler {
     if (plan.failed) step.failedCalls += 1;
     const result = await store.applyUpdate(record.originId, owner, { ...plan.update, countQuery, releaseLease: true });
     if (!result.applied) {
+      step.leftDue = true;
       logger.warn?.(
         movementLogLine(record.originId, 'the lease expired before the answer was written; another worker owns it now'),
       );
@@ -237,6 +246,7 @@ export class MovementReconciler {
   /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */
   private async giveBack(record: MovementRecord, step: ReconcileStep): Promise<ReconcileStep> {
     this.parts.logger.warn?.(movementLogLine(record.originId, 'too little lease left to call the bank; given back'));
+    step.leftDue = true;
     await this.parts.store.releaseLease(record.originId, this.parts.owner);
     return step;
   }
@@ -247,7 +257,7 @@ export class MovementReconciler {
 }
 
 export function emptyStep(): ReconcileStep {
-  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0 };
+  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, leftDue: false };
 }
 
 async function settle<T>(call: () => Promise<T>): Promise<Settled<T>> {

@@ -17,6 +17,11 @@ export interface SweepReport {
   /** Bank calls without a usable answer, and movements whose work failed (each retried later). */
   errors: number;
   durationMs: number;
+  /**
+   * After the sweep's work: the earliest nextQueryAt of a movement not final and not leased (maybe already
+   * past), for the scheduler's next wake-up; null when nothing is pending.
+   */
+  nextDueAt: Date | null;
 }
 
 export function emptySweepReport(): SweepReport {
@@ -30,6 +35,7 @@ export function emptySweepReport(): SweepReport {
     anomalies: 0,
     errors: 0,
     durationMs: 0,
+    nextDueAt: null,
   };
 }
 
