@@ -3,6 +3,7 @@ import {
   type Clock,
   dataSourceOptionsFromUrl,
   MovementStore,
+  systemClock,
   TransferModule,
 } from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
@@ -29,7 +30,7 @@ import { loggerParams } from './ops/logger-params';
 import { MetricsController } from './ops/metrics.controller';
 import { MovementEventsLogger } from './ops/movement-events.logger';
 import { ReconcilerMetrics } from './ops/reconciler-metrics';
-import { SWEEP_INTERVAL, SweepLifecycle, sweepRunnerProvider } from './sweep/sweep.providers';
+import { SWEEP_CLOCK, SWEEP_INTERVAL, SweepLifecycle, sweepRunnerProvider } from './sweep/sweep.providers';
 
 export interface ReconcilerModuleOptions {
   config: ReconcilerConfig;
@@ -37,7 +38,10 @@ export interface ReconcilerModuleOptions {
   bank: BankClientOptions;
   /** ADMIN_TOKEN, or the one sandbox mode generated. */
   adminToken: string;
-  /** Default: sweeps every `config.sweepIntervalMs`. False: only on demand (`POST /admin/reconcile`, the CLI). */
+  /**
+   * Default: a sweep whenever a movement falls due, at most `config.sweepIntervalMs` apart. False: only on
+   * demand (`POST /admin/reconcile`, the CLI).
+   */
   scheduleSweeps?: boolean;
   /** The source of "now" for the transfer module (tests move a manual clock). */
   clock?: Clock;
@@ -93,6 +97,7 @@ export class ReconcilerModule {
         BankCallMetrics,
         { provide: BANK_PROBE, useFactory: () => tlsHandshakeProbe(bank) },
         { provide: SWEEP_INTERVAL, useValue: options.scheduleSweeps === false ? null : config.sweepIntervalMs },
+        { provide: SWEEP_CLOCK, useValue: options.clock ?? systemClock },
         sweepRunnerProvider,
         SweepLifecycle,
         MovementEventsLogger,

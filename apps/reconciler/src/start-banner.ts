@@ -62,6 +62,6 @@ function workSettings(config: ReconcilerConfig): string[] {
   const batches = config.sweep
     ? `batches of ${config.sweep.batchSize}, ${config.sweep.concurrency} movements at a time, `
     : '';
-  lines.push(`  sweeps: ${batches}at most ${config.sweepIntervalMs} ms apart`);
+  lines.push(`  sweeps: ${batches}at most ${config.sweepIntervalMs} ms apart, sooner when a movement falls due`);
   return lines;
 }

@@ -1,8 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { type MovementCountsSource, ReconcilerMetrics, type SweepCounts } from '../ops/reconciler-metrics';
+import { type MovementCountsSource, ReconcilerMetrics } from '../ops/reconciler-metrics';
 import { SweepRunner, SweepsStoppedError } from './sweep-runner';
-import { SWEEP_TIMEOUT_NAME, SweepScheduler } from './sweep-scheduler';
+import { type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepScheduler } from './sweep-scheduler';
 
 const NO_COUNTS: MovementCountsSource = {
   countByStatus: async () => ({ PENDING: 0, CREATED: 0, IN_PROGRESS: 0, DELAYED: 0, COMPLETED: 0, FAILED: 0 }),
@@ -12,19 +12,19 @@ const NO_COUNTS: MovementCountsSource = {
 /** A sweeper whose sweeps end only when the test says so, recording when each started and ended. */
 class ControlledSweeper {
   readonly events: string[] = [];
-  private finishers: ((report: SweepCounts) => void)[] = [];
+  private finishers: ((report: ScheduledSweepReport) => void)[] = [];
   stopped = 0;
 
-  sweep(): Promise<SweepCounts> {
+  sweep(): Promise<ScheduledSweepReport> {
     this.events.push(`start@${Date.now()}`);
     return new Promise((resolve) => this.finishers.push(resolve));
   }
 
-  finish(report: Partial<SweepCounts> = {}): void {
+  finish(report: Partial<ScheduledSweepReport> = {}): void {
     const finisher = this.finishers.shift();
     if (!finisher) throw new Error('no sweep is running');
     this.events.push(`end@${Date.now()}`);
-    finisher({ claimed: 0, changed: 0, failed: 0, durationMs: 5, ...report });
+    finisher({ claimed: 0, changed: 0, failed: 0, durationMs: 5, nextDueAt: null, ...report });
   }
 
   get running(): number {
@@ -97,6 +97,82 @@ describe('SweepScheduler', () => {
   beforeEach(() => jest.useFakeTimers({ now: 0 }));
   afterEach(() => jest.useRealTimers());
 
+  /** A scheduler with a 1000 ms interval (so a 100 ms floor), its first sweep started at 0. */
+  async function startedScheduler(clock?: { now(): Date }) {
+    const sweeper = new ControlledSweeper();
+    const registry = new SchedulerRegistry();
+    const runner = new SweepRunner(sweeper, new ReconcilerMetrics(NO_COUNTS));
+    const scheduler = new SweepScheduler(runner, registry, 1000, silentLogger, clock);
+    scheduler.start();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(sweeper.events).toEqual(['start@0']);
+    return { sweeper, registry, scheduler };
+  }
+
+  it('starts the next sweep when the earliest movement falls due, sooner than the interval', async () => {
+    const { sweeper, scheduler } = await startedScheduler();
+    await jest.advanceTimersByTimeAsync(200);
+    sweeper.finish({ nextDueAt: new Date(550) });
+    await jest.advanceTimersByTimeAsync(349);
+    expect(sweeper.events).toEqual(['start@0', 'end@200']);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sweeper.events).toEqual(['start@0', 'end@200', 'start@550']);
+    scheduler.stop();
+  });
+
+  it('waits no longer than the interval when the earliest movement is due later, or none is pending', async () => {
+    const { sweeper, scheduler } = await startedScheduler();
+    sweeper.finish({ nextDueAt: new Date(600_000) });
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(sweeper.events).toEqual(['start@0', 'end@0', 'start@1000']);
+    sweeper.finish({ nextDueAt: null });
+    await jest.advanceTimersByTimeAsync(999);
+    expect(sweeper.running).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sweeper.events).toEqual(['start@0', 'end@0', 'start@1000', 'end@1000', 'start@2000']);
+    scheduler.stop();
+  });
+
+  it('waits at least a tenth of the interval when a movement is already due, so sweeps cannot spin', async () => {
+    const { sweeper, scheduler } = await startedScheduler();
+    await jest.advanceTimersByTimeAsync(500);
+    sweeper.finish({ nextDueAt: new Date(0) });
+    await jest.advanceTimersByTimeAsync(99);
+    expect(sweeper.running).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sweeper.events).toEqual(['start@0', 'end@500', 'start@600']);
+    // Due exactly now, and an invalid date: the floor, and the interval.
+    sweeper.finish({ nextDueAt: new Date(600) });
+    await jest.advanceTimersByTimeAsync(100);
+    expect(sweeper.events.at(-1)).toBe('start@700');
+    sweeper.finish({ nextDueAt: new Date(Number.NaN) });
+    await jest.advanceTimersByTimeAsync(999);
+    expect(sweeper.running).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sweeper.events.at(-1)).toBe('start@1700');
+    scheduler.stop();
+  });
+
+  it("reads nextDueAt against the transfer module's clock, not the timer's", async () => {
+    // The module's clock is an hour ahead of the timers' time.
+    const { sweeper, scheduler } = await startedScheduler({ now: () => new Date(Date.now() + 3_600_000) });
+    sweeper.finish({ nextDueAt: new Date(3_600_000 + 400) });
+    await jest.advanceTimersByTimeAsync(399);
+    expect(sweeper.running).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(sweeper.events).toEqual(['start@0', 'end@0', 'start@400']);
+    scheduler.stop();
+  });
+
+  it('after stop(), a sweep that ends with work due soon schedules nothing', async () => {
+    const { sweeper, registry, scheduler } = await startedScheduler();
+    scheduler.stop();
+    sweeper.finish({ nextDueAt: new Date(150) });
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(sweeper.events).toEqual(['start@0', 'end@0']);
+    expect(registry.getTimeouts()).toEqual([]);
+  });
+
   it('starts the next sweep only `intervalMs` after the previous one ended, however long it took', async () => {
     const sweeper = new ControlledSweeper();
     const registry = new SchedulerRegistry();
@@ -122,11 +198,11 @@ describe('SweepScheduler', () => {
     scheduler.stop();
   });
 
-  it('keeps the schedule after a failed sweep, and schedules nothing after stop()', async () => {
+  it('runs the next sweep `intervalMs` after a failed one, and schedules nothing after stop()', async () => {
     const registry = new SchedulerRegistry();
     let calls = 0;
     const failing = {
-      sweep: async (): Promise<SweepCounts> => {
+      sweep: async (): Promise<ScheduledSweepReport> => {
         calls++;
         throw new Error('database unreachable');
       },

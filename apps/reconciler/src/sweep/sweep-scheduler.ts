@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from '@giro/transfer-module';
 import type { LoggerService } from '@nestjs/common';
 import type { SchedulerRegistry } from '@nestjs/schedule';
 import type { SweepCounts } from '../ops/reconciler-metrics';
@@ -5,20 +6,36 @@ import { type SweepRunner, SweepsStoppedError } from './sweep-runner';
 
 export const SWEEP_TIMEOUT_NAME = 'giro-sweep';
 
+/** What the scheduler reads of a sweep's report besides the counts. */
+export interface ScheduledSweepReport extends SweepCounts {
+  /** The earliest next query of a movement not final and not leased, read after the sweep; null = none. */
+  nextDueAt: Date | null;
+}
+
+/** The shortest pause, as a share of `intervalMs`: a movement that stays due cannot make sweeps spin. */
+const FLOOR_FRACTION = 10;
+
 /**
  * The recurring sweep: a @nestjs/schedule timeout that is registered again only once the previous sweep
- * has ended, so sweeps never overlap and `intervalMs` is the pause between them (a fixed-rate interval
- * would pile runs up behind a slow bank). A failed sweep is logged and the schedule goes on.
+ * has ended, so sweeps never overlap (a fixed-rate interval would pile runs up behind a slow bank). The next
+ * sweep starts when the earliest movement falls due, so detection lag is not stretched by a fixed pause, but
+ * at most `intervalMs` after the previous one ended (new work may come from other replicas or the admin API)
+ * and at least `intervalMs / 10` after it. A failed sweep is logged and the next one runs `intervalMs` later.
  */
 export class SweepScheduler {
   private started = false;
+  private readonly floorMs: number;
 
   constructor(
-    private readonly runner: SweepRunner<SweepCounts>,
+    private readonly runner: SweepRunner<ScheduledSweepReport>,
     private readonly registry: SchedulerRegistry,
     private readonly intervalMs: number,
     private readonly logger: LoggerService,
-  ) {}
+    /** The transfer module's clock, which `nextDueAt` is read against. */
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.floorMs = Math.ceil(intervalMs / FLOOR_FRACTION);
+  }
 
   start(): void {
     if (this.started) return;
@@ -41,14 +58,23 @@ export class SweepScheduler {
   }
 
   private async runAndReschedule(): Promise<void> {
+    let delayMs = this.intervalMs;
     try {
-      await this.runner.runOnce();
+      const report = await this.runner.runOnce();
+      delayMs = this.delayUntil(report.nextDueAt);
     } catch (error) {
       if (error instanceof SweepsStoppedError) return;
       this.logger.error(
         `sweep failed, the next one runs as scheduled: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
       );
     }
-    if (this.started && !this.runner.stopped) this.scheduleNext(this.intervalMs);
+    if (this.started && !this.runner.stopped) this.scheduleNext(delayMs);
+  }
+
+  /** The pause until `nextDueAt`, within [floor, interval]; the interval when nothing (valid) is pending. */
+  private delayUntil(nextDueAt: Date | null): number {
+    const dueInMs = nextDueAt === null ? Number.NaN : nextDueAt.getTime() - this.clock.now().getTime();
+    if (Number.isNaN(dueInMs)) return this.intervalMs;
+    return Math.min(this.intervalMs, Math.max(this.floorMs, dueInMs));
   }
 }

@@ -1,4 +1,4 @@
-import { ReconcileService, type SweepReport } from '@giro/transfer-module';
+import { type Clock, ReconcileService, type SweepReport } from '@giro/transfer-module';
 import {
   Inject,
   Injectable,
@@ -15,8 +15,10 @@ import { SweepScheduler } from './sweep-scheduler';
 export type ReconcilerSweepRunner = SweepRunner<SweepReport>;
 
 export const SWEEP_RUNNER = Symbol('SWEEP_RUNNER');
-/** The pause between sweeps (SWEEP_INTERVAL_MS), or null when sweeps run only on demand. */
+/** The longest pause between sweeps (SWEEP_INTERVAL_MS), or null when sweeps run only on demand. */
 export const SWEEP_INTERVAL = Symbol('SWEEP_INTERVAL');
+/** The transfer module's clock: the schedule reads a sweep's `nextDueAt` against it. */
+export const SWEEP_CLOCK = Symbol('SWEEP_CLOCK');
 
 export const sweepRunnerProvider: Provider = {
   provide: SWEEP_RUNNER,
@@ -36,12 +38,13 @@ export class SweepLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   constructor(
     @Inject(SWEEP_RUNNER) private readonly runner: ReconcilerSweepRunner,
     @Inject(SWEEP_INTERVAL) intervalMs: number | null,
+    @Inject(SWEEP_CLOCK) clock: Clock,
     registry: SchedulerRegistry,
   ) {
     this.scheduler =
       intervalMs === null
         ? undefined
-        : new SweepScheduler(runner, registry, intervalMs, new Logger(SweepScheduler.name));
+        : new SweepScheduler(runner, registry, intervalMs, new Logger(SweepScheduler.name), clock);
   }
 
   onApplicationBootstrap(): void {
