@@ -33,7 +33,9 @@ describe('sandboxBanner', () => {
     });
     expect(banner).toContain('(DELAYED), + up to 40 ms jitter');
     expect(banner).toContain('bank calls: at most 4 in flight, 2.5/s');
-    expect(banner).toContain('sweeps: batches of 50, 3 movements at a time, at most 2000 ms apart, sooner when a movement falls due');
+    expect(banner).toContain(
+      'sweeps: batches of 50, 3 movements at a time, at most 2000 ms apart, sooner when a movement falls due',
+    );
   });
 
   it('shows the defaults when nothing is set: 10 % jitter, 8 in flight, no rate limit', () => {
