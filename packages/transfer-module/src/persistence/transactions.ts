@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AsyncMutex } from './async-mutex';
 import { engineOf } from './database-engine';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** `write` takes the database's write lock at the start (SQLite `BEGIN IMMEDIATE`); `read` does not. */
 export type TransactionMode = 'read' | 'write';
@@ -50,33 +51,14 @@ export function runSqliteExclusive<T>(dataSource: DataSource, work: () => Promis
   return sqliteLockFor(dataSource).runExclusive(work);
 }
 
+// One group committer per DataSource: transactions can only share a COMMIT on the same connection.
+const groupCommits = new WeakMap<DataSource, SqliteGroupCommit>();
+
 function sqliteTransactions(dataSource: DataSource): Transactions {
-  const lock = sqliteLockFor(dataSource);
-  let durable = false;
-  return {
-    run: (mode, work) =>
-      lock.runExclusive(async () => {
-        // TypeORM's own startTransaction() would issue a deferred BEGIN; this is why the statements are
-        // written here. Inside `work`, use query builders and raw queries, not `save()`, which would try to
-        // open a transaction of its own on the same connection.
-        const runner = dataSource.createQueryRunner();
-        if (!durable) {
-          // A host's own data source may run with synchronous=NORMAL, under which a commit in WAL mode can
-          // be lost on power failure; an intent must never be. (Outside a transaction: SQLite requires it.)
-          await runner.query('PRAGMA synchronous = FULL');
-          durable = true;
-        }
-        await runner.query(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
-        try {
-          const result = await work(runner.manager);
-          await runner.query('COMMIT');
-          return result;
-        } catch (error) {
-          // Some errors (a full disk, an I/O error) make SQLite roll back by itself, and then ROLLBACK
-          // fails with "no transaction is active": the original error is the one worth reporting.
-          await runner.query('ROLLBACK').catch(() => undefined);
-          throw error;
-        }
-      }),
-  };
+  // The statements are written by SqliteGroupCommit: TypeORM's own startTransaction() would issue a deferred
+  // BEGIN. Inside `work`, use query builders and raw queries, not `save()`, which would try to open a
+  // transaction of its own on the same connection.
+  const group = groupCommits.get(dataSource) ?? new SqliteGroupCommit(dataSource, sqliteLockFor(dataSource));
+  groupCommits.set(dataSource, group);
+  return { run: (mode, work) => group.run(mode, work) };
 }
