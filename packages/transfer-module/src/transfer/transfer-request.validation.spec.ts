@@ -1,5 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { completeCbuCvu, completeCuit } from '../domain';
+import fc from 'fast-check';
+import { completeCbuCvu, completeCuit, validateTransferIntent } from '../domain';
 import { TransferValidationError } from './transfer.errors';
 import { TransferRequestDto } from './transfer-request.dto';
 import { dtoViolations, validateTransferRequest } from './transfer-request.validation';
@@ -100,5 +101,44 @@ describe('TransferRequestDto', () => {
       { field: 'body.amount', rule: 'amount', message: 'must be greater than 0, got -1' },
       { field: 'body.description', rule: 'required', message: 'is required' },
     ]);
+  });
+
+  // validateTransferRequest skips the DTO on input the domain accepts: this is why nothing is lost by it.
+  it('finds nothing wrong with any input the domain rules accept', () => {
+    const paths = [
+      'originId',
+      'from',
+      'from.owner.personId',
+      'to.address',
+      'to.owner',
+      'body.amount',
+      'body.concept',
+      'body.description',
+      'body.currencyId',
+      'body.extra',
+      'extra',
+    ];
+    const value = fc.oneof(fc.anything(), fc.constantFrom(1, '1.00', 'VAR', 'ALQ', '032', TO_CVU, FROM_CUIT, 'x'));
+    const edit = fc.record({ path: fc.constantFrom(...paths), value, remove: fc.boolean() });
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(edit, { maxLength: 3 }), (edits) => {
+        const input: Record<string, unknown> = structuredClone(request());
+        for (const { path, value, remove } of edits) {
+          const keys = path.split('.');
+          const parent = keys.slice(0, -1).reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], input);
+          if (typeof parent !== 'object' || parent === null) continue;
+          const last = keys[keys.length - 1];
+          if (remove) delete (parent as Record<string, unknown>)[last];
+          else (parent as Record<string, unknown>)[last] = value;
+        }
+        if (!validateTransferIntent(input, {}).ok) return;
+        accepted += 1;
+        expect(dtoViolations(input)).toEqual([]);
+      }),
+      { numRuns: 2_000 },
+    );
+    // The property says something only if many inputs were accepted (edits that leave the request valid).
+    expect(accepted).toBeGreaterThan(100);
   });
 });
