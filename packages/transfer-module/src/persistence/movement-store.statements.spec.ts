@@ -5,12 +5,17 @@ import { describeEachEngine } from './testing/test-engines';
 
 const TRANSACTION_CONTROL = /^(BEGIN|START TRANSACTION|COMMIT|ROLLBACK|PRAGMA)/;
 
-/** The SQL texts the data source runs during `work`, transaction control left out. */
-async function statementsOf(dataSource: DataSource, work: () => Promise<unknown>): Promise<string[]> {
+/** The SQL texts the data source runs during `work`, transaction control left out unless asked for. */
+async function statementsOf(
+  dataSource: DataSource,
+  work: () => Promise<unknown>,
+  options: { withControl?: boolean } = {},
+): Promise<string[]> {
   const log = jest.spyOn(dataSource.logger, 'logQuery');
   try {
     await work();
-    return log.mock.calls.map(([sql]) => sql.trim()).filter((sql) => !TRANSACTION_CONTROL.test(sql));
+    const texts = log.mock.calls.map(([sql]) => sql.trim());
+    return options.withControl ? texts : texts.filter((sql) => !TRANSACTION_CONTROL.test(sql));
   } finally {
     log.mockRestore();
   }
@@ -47,6 +52,16 @@ describeEachEngine('MovementStore statements on the hot paths', (engine) => {
     const repeated = await answer(2_000);
     expect(changed).toHaveLength(2);
     expect(repeated).toEqual(changed);
+    // One statement is atomic on its own: on Postgres no BEGIN and COMMIT round trips around it; on SQLite a
+    // lone write still takes the write lock up front and commits (it shares that commit when others queue).
+    const alone = await statementsOf(
+      dataSource,
+      () => store.applyUpdate(1, 'w', { patch: { lastError: 'timeout' }, countQuery: true, releaseLease: false }),
+      { withControl: true },
+    );
+    expect(alone.map((sql) => sql.split(/\s/)[0])).toEqual(
+      engine.kind === 'postgres' ? ['UPDATE'] : ['BEGIN', 'UPDATE', 'COMMIT'],
+    );
     const quiet = await statementsOf(dataSource, () =>
       store.applyUpdate(1, 'w', { patch: { lastError: 'timeout' }, countQuery: true, releaseLease: true }),
     );

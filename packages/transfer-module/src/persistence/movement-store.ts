@@ -332,23 +332,29 @@ export class MovementStore {
       updatedAtMs: now,
     };
     const guard = guardOf(update);
+    const write: FencedWrite | undefined = guard && {
+      originId,
+      owner,
+      nowMs: now,
+      values,
+      countQuery: update.countQuery === true,
+      uncountSend: update.uncountSend === true,
+      history: (update.history ?? []).map((entry) => ({
+        to: entry.to,
+        source: entry.source,
+        detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+      })),
+      guard,
+    };
+    if (write && write.history.length === 0 && !update.cancellation) {
+      // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own. When it
+      // matches nothing, the transaction below tells why.
+      const written = await this.transactions.runStatement((manager) => runFencedWrite(manager, this.engine, write));
+      if (written)
+        return { applied: true, movement: toMovementRecord(written.movement), history: [], cancellation: null };
+    }
     return this.transactions.run('write', async (manager) => {
-      const written =
-        guard &&
-        (await runFencedWrite(manager, this.engine, {
-          originId,
-          owner,
-          nowMs: now,
-          values,
-          countQuery: update.countQuery === true,
-          uncountSend: update.uncountSend === true,
-          history: (update.history ?? []).map((entry) => ({
-            to: entry.to,
-            source: entry.source,
-            detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
-          })),
-          guard,
-        }));
+      const written = write && (await runFencedWrite(manager, this.engine, write));
       if (!written) {
         // Nothing written: read the row to tell a lost lease from an update the rules refuse.
         const row = await this.getMovement(manager, originId, { lock: true });
