@@ -1,7 +1,9 @@
 export * from './bank';
 export * from './domain';
 export {
+  BUDGET_DEFAULTS,
   type ResolvedTransferOptions,
+  SWEEP_DEFAULTS,
   type TransferModuleExtras,
   type TransferModuleOptions,
   TransferModuleOptionsError,

@@ -1,11 +1,13 @@
 import {
   type BankClientOptions,
   BankOptionsError,
+  BUDGET_DEFAULTS,
   DEFAULT_DATABASE_URL,
   DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
   PollingPolicy,
   resolveBankClientOptions,
+  SWEEP_DEFAULTS,
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
@@ -24,13 +26,10 @@ export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 
 
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
-/**
- * The transfer module's own defaults (budget.maxInFlight, sweep.batchSize, sweep.concurrency), repeated here
- * so the banner and the README can show them; a spec checks they still match what the module resolves.
- */
-export const DEFAULT_BANK_MAX_IN_FLIGHT = 8;
-export const DEFAULT_SWEEP_BATCH_SIZE = 100;
-export const DEFAULT_SWEEP_CONCURRENCY = 8;
+/** The transfer module's own defaults (budget.maxInFlight, sweep.batchSize, sweep.concurrency), for the banner. */
+export const DEFAULT_BANK_MAX_IN_FLIGHT = BUDGET_DEFAULTS.maxInFlight;
+export const DEFAULT_SWEEP_BATCH_SIZE = SWEEP_DEFAULTS.batchSize;
+export const DEFAULT_SWEEP_CONCURRENCY = SWEEP_DEFAULTS.concurrency;
 /** Admin requests one client may make per minute; probes and scrapes are not counted. */
 export const DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE = 600;
 

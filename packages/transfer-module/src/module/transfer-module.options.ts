@@ -87,7 +87,7 @@ const OPTION_KEYS = [
 ] as const;
 const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
 export const SWEEP_DEFAULTS = { batchSize: 100, concurrency: 8 } as const;
-export const BUDGET_DEFAULTS: BankCallBudgetOptions = { maxInFlight: 8 };
+export const BUDGET_DEFAULTS: Readonly<BankCallBudgetOptions> = { maxInFlight: 8 };
 
 /** Validates the options at start-up (every message names the option) and applies the defaults. */
 export function resolveTransferModuleOptions(options: TransferModuleOptions): ResolvedTransferOptions {
