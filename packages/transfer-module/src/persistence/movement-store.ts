@@ -346,15 +346,17 @@ export class MovementStore {
       })),
       guard,
     };
-    if (write && write.history.length === 0 && !update.cancellation) {
-      // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own. When it
-      // matches nothing, the transaction below tells why.
+    // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own. When it
+    // matches nothing, the transaction below only tells why (only the lease's owner changes a leased row, so
+    // running the same UPDATE again could not match).
+    const alone = write !== undefined && write.history.length === 0 && !update.cancellation;
+    if (alone) {
       const written = await this.transactions.runStatement((manager) => runFencedWrite(manager, this.engine, write));
       if (written)
         return { applied: true, movement: toMovementRecord(written.movement), history: [], cancellation: null };
     }
     return this.transactions.run('write', async (manager) => {
-      const written = write && (await runFencedWrite(manager, this.engine, write));
+      const written = write && !alone && (await runFencedWrite(manager, this.engine, write));
       if (!written) {
         // Nothing written: read the row to tell a lost lease from an update the rules refuse.
         const row = await this.getMovement(manager, originId, { lock: true });
