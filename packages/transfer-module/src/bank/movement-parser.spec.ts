@@ -79,6 +79,7 @@ describe('parseMovement', () => {
     ['another originId', movementAnswer(1002, 'COMPLETED'), ['details.originId']],
     ['an empty networkId', movementAnswer(1001, 'FAILED', { networkId: '' }), ['details.networkId']],
     ['a negative amount', movementAnswer(1001, 'COMPLETED', { amount: -5 }), ['details.amount']],
+    ['an amount sent as a string', movementAnswer(1001, 'COMPLETED', { amount: '1234.50' }), ['details.amount']],
     [
       'several problems',
       { status: 'DONE', details: { originId: 'x', amount: 'lots' } },

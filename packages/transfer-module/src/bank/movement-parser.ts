@@ -58,7 +58,9 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
 
   let amount: BankMovement['amount'];
   if (details.amount !== undefined && details.amount !== null) {
-    amount = amountFromWire(details.amount);
+    // SPEC §2.2: a JSON number. A string is not accepted from the bank, even a decimal one: an answer of the
+    // wrong shape must never make a movement final.
+    amount = typeof details.amount === 'number' ? amountFromWire(details.amount) : undefined;
     if (amount === undefined) {
       problems.push(problem('details.amount', 'amount', `details.amount ${quote(details.amount)} is not an amount`));
     }
