@@ -79,6 +79,9 @@ const badBodies: fc.Arbitrary<{ kind: string; body: (originId: number) => string
         ['amount', -5],
         ['amount', 1.234],
         ['amount', 'NaN'],
+        ['amountCurrency', 32],
+        ['amountCurrency', ''],
+        ['amountCurrency', ['032']],
       ),
     )
     .map(([status, [field, value]]) => ({

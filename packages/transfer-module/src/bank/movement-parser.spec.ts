@@ -49,9 +49,28 @@ describe('parseMovement', () => {
     });
   });
 
+  it('reads null as absent, the money fields too: the SPEC does not show which fields are always present', () => {
+    const answer = movementAnswer(1001, 'COMPLETED', {
+      originId: null,
+      networkId: null,
+      amount: null,
+      amountCurrency: null,
+    });
+
+    const result = parseMovement(answer, { originId: 1001, networkId: 'net-1001' });
+
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.movement).not.toHaveProperty('originId');
+    expect(result.movement).not.toHaveProperty('networkId');
+    expect(result.movement).not.toHaveProperty('amount');
+    expect(result.movement).not.toHaveProperty('amountCurrency');
+  });
+
   it('flags an unusable timestamp or informational field as an issue and keeps it in raw', () => {
     const answer = movementAnswer(5, 'IN_PROGRESS', { postingDatetime: '02/05/2024 13:45', type: 7 });
     answer.counterparty.personName = 42 as never;
+    (answer.counterparty as Record<string, unknown>).accountRouting = 'CBU_CVU 2850590940090418135201';
 
     const result = parseMovement(answer);
 
@@ -60,9 +79,11 @@ describe('parseMovement', () => {
     expect(result.movement.postingDatetime).toBeUndefined();
     expect(result.movement.type).toBeUndefined();
     expect(result.movement.counterparty?.personName).toBeUndefined();
+    expect(result.movement.counterparty?.address).toBeUndefined();
     expect(result.movement.issues.map((issue) => [issue.field, issue.rule])).toEqual([
       ['details.type', 'type'],
       ['details.postingDatetime', 'timestamp'],
+      ['counterparty.accountRouting', 'type'],
       ['counterparty.personName', 'type'],
     ]);
     expect((result.movement.raw.details as Record<string, unknown>).postingDatetime).toBe('02/05/2024 13:45');
@@ -80,6 +101,13 @@ describe('parseMovement', () => {
     ['an empty networkId', movementAnswer(1001, 'FAILED', { networkId: '' }), ['details.networkId']],
     ['a negative amount', movementAnswer(1001, 'COMPLETED', { amount: -5 }), ['details.amount']],
     ['an amount sent as a string', movementAnswer(1001, 'COMPLETED', { amount: '1234.50' }), ['details.amount']],
+    [
+      'a currency sent as a number (032 read as 32)',
+      movementAnswer(1001, 'COMPLETED', { amountCurrency: 32 }),
+      ['details.amountCurrency'],
+    ],
+    ['an empty currency', movementAnswer(1001, 'COMPLETED', { amountCurrency: '' }), ['details.amountCurrency']],
+    ['a currency in a list', movementAnswer(1001, 'FAILED', { amountCurrency: ['032'] }), ['details.amountCurrency']],
     [
       'several problems',
       { status: 'DONE', details: { originId: 'x', amount: 'lots' } },
@@ -114,6 +142,23 @@ describe('parseMovement', () => {
           expect(result.movement.status).toBe((value as { status: unknown }).status);
         } else {
           expect(result.problems.length).toBeGreaterThan(0);
+        }
+      }),
+    );
+  });
+
+  it('accepts an answer only with its money as the SPEC types it: amount a JSON number, currency a string', () => {
+    const amount = fc.oneof(fc.anything(), fc.double(), fc.constantFrom(1234.5, '1234.50', null));
+    const amountCurrency = fc.oneof(fc.anything(), fc.constantFrom('032', 32, '', null));
+    const status = fc.constantFrom(...BANK_STATUSES);
+    fc.assert(
+      fc.property(status, amount, amountCurrency, (status, amount, amountCurrency) => {
+        const result = parseMovement(movementAnswer(1001, status, { amount, amountCurrency }), { originId: 1001 });
+        if (!result.ok) return;
+        // Read from a JSON number and a string only, never coerced from another type (absent and null aside).
+        if (amount !== undefined && amount !== null) expect(typeof amount).toBe('number');
+        if (amountCurrency !== undefined && amountCurrency !== null) {
+          expect(result.movement.amountCurrency).toBe(amountCurrency);
         }
       }),
     );

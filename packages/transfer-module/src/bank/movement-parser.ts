@@ -14,10 +14,14 @@ export type ParseMovementResult = { ok: true; movement: BankMovement } | { ok: f
 const MAX_QUOTED_LENGTH = 60;
 
 /**
- * Reads a SPEC §2.2 movement tolerantly. The answer is refused (a malformed answer, never final) when
- * what identifies the movement or its money is missing or wrong: `status` (one of the five states),
- * `id`, `details.originId`, `details.networkId` (including a mismatch with the request) and
- * `details.amount`. Other fields are informational: when unusable they become `issues` and stay in `raw`.
+ * Reads a SPEC §2.2 movement. What decides the movement's state, identifies it or states its money must be
+ * exactly as the SPEC types it, or the answer is refused (a malformed answer, never final): `status` (one of
+ * the five states, spelled exactly: no case-folding, no trimming), `id`, `details.originId`,
+ * `details.networkId` (including a mismatch with the request), `details.amount` (a JSON number, never a
+ * string) and `details.amountCurrency` (a string, never a number). Nothing is coerced from one type to
+ * another. Since the SPEC does not show which fields are always present, only `status` is required; the
+ * others may be absent, and null counts as absent (it carries no value that could be misread). The other
+ * fields are informational: when unusable they become `issues` and stay in `raw`, and never fail the answer.
  */
 export function parseMovement(answer: unknown, expected: MovementExpectation = {}): ParseMovementResult {
   if (!isRecord(answer)) return { ok: false, problems: [problem('', 'type', 'the answer is not a JSON object')] };
@@ -66,6 +70,10 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
     }
   }
 
+  // SPEC §2.2: a string. A code such as `032` sent as the number 32 has already lost its leading zero, and
+  // an empty one names no currency: either way the money of the answer is not known, so it is refused.
+  const amountCurrency = identifier(details.amountCurrency, 'details.amountCurrency', problems);
+
   if (problems.length > 0 || !isBankStatus(status)) return { ok: false, problems };
 
   const movement: BankMovement = { status, issues, raw: answer };
@@ -73,9 +81,9 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
   if (originId !== undefined) movement.originId = originId;
   if (networkId !== undefined) movement.networkId = networkId;
   if (amount !== undefined) movement.amount = amount;
+  if (amountCurrency !== undefined) movement.amountCurrency = amountCurrency;
   assignText(movement, 'network', details.network, 'details.network', issues);
   assignText(movement, 'type', details.type, 'details.type', issues);
-  assignText(movement, 'amountCurrency', details.amountCurrency, 'details.amountCurrency', issues);
   assignText(movement, 'motiveCode', details.motiveCode, 'details.motiveCode', issues);
   assignText(movement, 'message', details.message, 'details.message', issues);
   assignTimestamp(movement, 'postingDatetime', details.postingDatetime, 'details.postingDatetime', issues);
@@ -92,7 +100,7 @@ function identifier(value: unknown, field: string, problems: Violation[]): strin
   return undefined;
 }
 
-type TextField = 'network' | 'type' | 'amountCurrency' | 'motiveCode' | 'message';
+type TextField = 'network' | 'type' | 'motiveCode' | 'message';
 
 function assignText(movement: BankMovement, key: TextField, value: unknown, field: string, issues: Violation[]): void {
   if (value === undefined || value === null) return;
@@ -120,6 +128,9 @@ function parseCounterparty(value: unknown, issues: Violation[]): BankCounterpart
     return undefined;
   }
   const routing = isRecord(value.accountRouting) ? value.accountRouting : {};
+  if (value.accountRouting !== undefined && value.accountRouting !== null && !isRecord(value.accountRouting)) {
+    issues.push(problem('counterparty.accountRouting', 'type', 'counterparty.accountRouting is not an object'));
+  }
   const counterparty: BankCounterparty = {};
   const fields: [keyof BankCounterparty, unknown, string][] = [
     ['personId', value.personId, 'counterparty.personId'],
