@@ -14,6 +14,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
     expect(await pendingTransferMigrations(dataSource)).toEqual([
       'CreateTransferSchema1795291200000',
       'AddDueTimeIndex1795377600000',
+      'DropNetworkIdIndex1795464000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

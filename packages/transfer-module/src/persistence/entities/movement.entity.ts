@@ -11,7 +11,6 @@ import { bigintAsNumber } from './column-transformers';
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 @Index('IDX_giro_movements_due', ['status', 'nextQueryAtMs'])
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
-@Index('IDX_giro_movements_network_id', ['networkId'])
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',

@@ -1,8 +1,14 @@
 import { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 import { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
+import { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
+export { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
-export const TRANSFER_MIGRATIONS = [CreateTransferSchema1795291200000, AddDueTimeIndex1795377600000];
+export const TRANSFER_MIGRATIONS = [
+  CreateTransferSchema1795291200000,
+  AddDueTimeIndex1795377600000,
+  DropNetworkIdIndex1795464000000,
+];
