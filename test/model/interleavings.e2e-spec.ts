@@ -9,14 +9,17 @@ import {
 import { manualClock, startTestSandbox, sweepUntilFinal, transferRequest } from '@test-support/giro-harness';
 import fc from 'fast-check';
 import { checkContract, MODEL_SCENARIOS, type ModelScenario, type Real, TransferModel } from './model-world';
-import { type ScheduledWorkers, startScheduledWorkers, type Worker } from './scheduled-workers';
+import { type ScheduledWorkers, startScheduledWorkers, turnsBetweenSteps, type Worker } from './scheduled-workers';
 import { BANK_BEHAVIOURS } from './transfer-commands';
 
 // Interleavings: two workers on one database race — two sweeps, a replay of a transfer whose answer was lost,
 // a refresh, and three requests for one new originId (two with the same payload, one with another) — while a
 // fast-check scheduler decides when each operation starts and when each bank request leaves and its answer
-// arrives. Whatever the order: one send per originId, no poll too soon, no lease left behind, exactly one
-// request creates the new transfer, and everything then reaches its final state.
+// arrives, and fast-check decides after which of those steps a turn of the event loop passes (when the
+// workers' SQLite transactions, grouped per turn, run: see turnsBetweenSteps). Whatever the order: one send
+// per originId, no poll too soon, no lease left behind, exactly one request creates the new transfer, and
+// everything then reaches its final state. Over the runs the refresh must both win the race for its movement
+// and lose it to a sweep: a race with one outcome only explores nothing.
 
 const RUNS = 40;
 
@@ -25,7 +28,7 @@ type RequestOutcome = 'created' | 'replayed' | 'conflict';
 describe('concurrent sweeps, requests and refreshes, in the orders a scheduler picks', () => {
   let clock: ManualClock;
   let bank: SandboxBank;
-  const totals = { runs: 0, steps: 0, replayed: 0, conflicts: 0, refreshed: 0, refused: 0 };
+  const totals = { runs: 0, steps: 0, turns: 0, replayed: 0, conflicts: 0, refreshed: 0, refused: 0 };
   let held = false;
 
   beforeAll(async () => {
@@ -36,7 +39,8 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
     await bank.close();
     console.log(
       `interleavings: ${totals.runs} schedules, ${totals.steps} scheduled steps (operation starts, bank requests ` +
-        `and answers), new originId created once in each (${totals.replayed} replays, ${totals.conflicts} conflicts), ` +
+        `and answers; ${totals.turns} followed by a turn of the event loop), new originId created once in each ` +
+        `(${totals.replayed} replays, ${totals.conflicts} conflicts), ` +
         `refresh done ${totals.refreshed} / refused ${totals.refused}; processed twice, sent twice, polls too early, ` +
         `leases left: ${held ? '0' : 'BROKEN (counterexample above)'}`,
     );
@@ -60,7 +64,12 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
   }
 
   /** The race itself: every operation starts, and every bank call goes and comes back, when the scheduler says. */
-  async function race(scheduler: fc.Scheduler, workers: ScheduledWorkers, model: TransferModel) {
+  async function race(
+    scheduler: fc.Scheduler,
+    turns: readonly boolean[],
+    workers: ScheduledWorkers,
+    model: TransferModel,
+  ) {
     const { a, b } = workers;
     const { lost, created } = await prepare(a, model);
     const fresh = model.nextHostOriginId++;
@@ -81,6 +90,9 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
         start('B requests the new one', () => b.transfers.requestTransfer(payloads.same)),
         start('B requests the new one, another payload', () => b.transfers.requestTransfer(payloads.other)),
       ]),
+      turnsBetweenSteps(turns, () => {
+        totals.turns += 1;
+      }),
     );
     workers.schedule(undefined);
     totals.steps += scheduler.report().length;
@@ -88,8 +100,11 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
   }
 
   it('keep one send per originId, the polling rule and the leases, whatever the order', async () => {
+    // After which steps a turn passes: a pattern repeated over the steps (all false: no turn until every
+    // operation waits on something outside the scheduler, as in a busy process).
+    const turnPatterns = fc.array(fc.boolean(), { minLength: 1, maxLength: 16 });
     await fc.assert(
-      fc.asyncProperty(fc.scheduler(), async (scheduler) => {
+      fc.asyncProperty(fc.scheduler(), turnPatterns, async (scheduler, turns) => {
         totals.runs += 1;
         bank.reset();
         bank.configure(BANK_BEHAVIOURS.healthy);
@@ -97,7 +112,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
         try {
           const model = new TransferModel();
           const real: Real = { giro: workers.a, bank, clock };
-          const { sweeps, replay, refresh, forFresh, fresh, payloads } = await race(scheduler, workers, model);
+          const { sweeps, replay, refresh, forFresh, fresh, payloads } = await race(scheduler, turns, workers, model);
 
           expect(sweeps.map((sweep) => sweep.status)).toEqual(['fulfilled', 'fulfilled']);
           expect(replay).toMatchObject({ status: 'fulfilled', value: { created: false } });
@@ -141,6 +156,12 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
       { numRuns: RUNS, endOnFailure: true },
     );
     held = true;
+    // Both outcomes of the refresh's race happened (each has a chance above 1/4 per run: missing one in 40
+    // runs is about 1 in 100,000, unless a change made it unreachable again).
+    expect({ refreshed: totals.refreshed > 0, refused: totals.refused > 0 }).toEqual({
+      refreshed: true,
+      refused: true,
+    });
   }, 300_000);
 });
 

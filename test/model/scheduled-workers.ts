@@ -105,3 +105,24 @@ export async function startScheduledWorkers(bank: SandboxBank, clock: ManualCloc
     },
   };
 }
+
+/**
+ * A scheduler act (for `waitFor`) that lets one turn of the event loop pass after the steps `turns` marks,
+ * the pattern repeated over the steps. Why: giro's SQLite transactions wait for the end of the turn and then
+ * run as one group (group commit, setImmediate), while the scheduler releases its steps on microtasks alone.
+ * Without turns between steps every operation started in a row queues into the same groups, and the order of
+ * the starts no longer decides which transaction comes first (a refresh, which reads before it claims,
+ * then always lost its movement to a sweep). With a turn after a step, that step's transactions run before
+ * the next step is released.
+ */
+export function turnsBetweenSteps(turns: readonly boolean[], onTurn: () => void): fc.SchedulerAct {
+  let step = 0;
+  return async (release) => {
+    await release();
+    const turn = turns[step % turns.length];
+    step += 1;
+    if (!turn) return;
+    onTurn();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  };
+}
