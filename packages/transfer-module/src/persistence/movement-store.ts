@@ -36,6 +36,7 @@ import {
   MovementUpdateRejectedError,
   StoreArgumentError,
 } from './persistence.errors';
+import { updateBatchFor, type WriteAlone } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
 import { entityFromRow, placeholdersFor } from './raw-rows';
 import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
@@ -156,6 +157,8 @@ export class MovementStore {
   private readonly engine: DatabaseEngine;
   private readonly transactions: Transactions;
   private readonly allocator: OriginIdAllocator;
+  /** A fenced update without history rows; on Postgres batched with the others under way (PostgresUpdateBatch). */
+  private readonly writeWithoutHistory: WriteAlone;
 
   constructor(
     dataSource: DataSource,
@@ -164,6 +167,11 @@ export class MovementStore {
   ) {
     this.engine = engineOf(dataSource);
     this.transactions = transactionsFor(dataSource);
+    const writeAlone: WriteAlone = async (write) =>
+      (await this.transactions.runStatement((manager) => runFencedWrite(manager, this.engine, write)))?.movement ??
+      null;
+    this.writeWithoutHistory =
+      this.engine === 'postgres' ? (write) => updateBatchFor(dataSource, writeAlone).write(write) : writeAlone;
     this.allocator = new OriginIdAllocator(dataSource, clock, {
       transactions: this.transactions,
       blockSize: options.originIdBlockSize,
@@ -346,14 +354,13 @@ export class MovementStore {
       })),
       guard,
     };
-    // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own. When it
-    // matches nothing, the transaction below only tells why (only the lease's owner changes a leased row, so
-    // running the same UPDATE again could not match).
+    // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own (on Postgres
+    // possibly one row of a batch statement). When it matches nothing, the transaction below only tells why
+    // (only the lease's owner changes a leased row, so running the same UPDATE again could not match).
     const alone = write !== undefined && write.history.length === 0 && !update.cancellation;
     if (alone) {
-      const written = await this.transactions.runStatement((manager) => runFencedWrite(manager, this.engine, write));
-      if (written)
-        return { applied: true, movement: toMovementRecord(written.movement), history: [], cancellation: null };
+      const movement = await this.writeWithoutHistory(write);
+      if (movement) return { applied: true, movement: toMovementRecord(movement), history: [], cancellation: null };
     }
     return this.transactions.run('write', async (manager) => {
       const written = write && !alone && (await runFencedWrite(manager, this.engine, write));
