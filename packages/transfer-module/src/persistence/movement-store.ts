@@ -1,4 +1,4 @@
-import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, EntityManager, EntityMetadata, SelectQueryBuilder } from 'typeorm';
 import {
   type Clock,
   FINAL_STATUSES,
@@ -38,7 +38,7 @@ import {
 } from './persistence.errors';
 import { updateBatchFor, type WriteAlone } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
-import { entityFromRow, placeholdersFor } from './raw-rows';
+import { historyFromRow, placeholdersFor } from './raw-rows';
 import { checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import { type Transactions, transactionsFor } from './transactions';
 
@@ -143,8 +143,37 @@ export interface MovementPage<T = MovementRecord> {
 
 const FINALS = [...FINAL_STATUSES];
 
-const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history"
+const INSERT_INTENT_HISTORY_TEXT = `INSERT INTO "giro_movement_history"
   ("origin_id", "from_status", "to_status", "at_ms", "source", "detail") VALUES (?, NULL, ?, ?, ?, NULL) RETURNING *`;
+const INSERT_INTENT_HISTORY: Record<DatabaseEngine, string> = {
+  sqlite: INSERT_INTENT_HISTORY_TEXT,
+  postgres: placeholdersFor('postgres', INSERT_INTENT_HISTORY_TEXT),
+};
+
+interface MovementInsert {
+  sql: string;
+  /** The entity's properties, in the order of the statement's placeholders. */
+  properties: (keyof MovementEntity)[];
+}
+
+// The INSERT of a new movement names every column of the entity: it is spelled once per data source (its
+// metadata), not on every insert, so the driver also finds it prepared without hashing a new text each time.
+const movementInserts = new WeakMap<EntityMetadata, MovementInsert>();
+
+function movementInsertFor(metadata: EntityMetadata, engine: DatabaseEngine): MovementInsert {
+  let insert = movementInserts.get(metadata);
+  if (insert === undefined) {
+    const columns = metadata.columns;
+    const sql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
+      VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
+    insert = {
+      sql: placeholdersFor(engine, sql),
+      properties: columns.map((column) => column.propertyName as keyof MovementEntity),
+    };
+    movementInserts.set(metadata, insert);
+  }
+  return insert;
+}
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 const CURSOR = /^[1-9][0-9]{0,15}$/;
 
@@ -604,11 +633,9 @@ export class MovementStore {
     // Fixed text with placeholders, prepared once (a query builder would write the numbers into the SQL).
     // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
     // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
-    const columns = manager.connection.getMetadata(MovementEntity).columns;
-    const sql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
-      VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
-    const values = columns.map((column) => row[column.propertyName as keyof MovementEntity]);
-    return (await queryWithCount(manager, placeholdersFor(this.engine, sql), values)).affected === 1;
+    const { sql, properties } = movementInsertFor(manager.connection.getMetadata(MovementEntity), this.engine);
+    const values = properties.map((property) => row[property]);
+    return (await queryWithCount(manager, sql, values)).affected === 1;
   }
 
   /** The first history row of a movement (null → PENDING), as stored. */
@@ -617,14 +644,14 @@ export class MovementStore {
     originId: number,
     atMs: number,
   ): Promise<MovementHistoryEntity> {
-    const result = await queryWithCount(manager, placeholdersFor(this.engine, INSERT_INTENT_HISTORY), [
+    const result = await queryWithCount(manager, INSERT_INTENT_HISTORY[this.engine], [
       originId,
       PENDING_STATUS,
       atMs,
       'intent',
     ]);
     const [row] = result.records ?? [];
-    return entityFromRow(manager.connection.getMetadata(MovementHistoryEntity), row);
+    return historyFromRow(row);
   }
 
   /** An UPDATE of one movement that matches only while `owner` holds an unexpired lease on it. */
