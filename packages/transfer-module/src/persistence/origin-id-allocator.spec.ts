@@ -110,6 +110,23 @@ describeEachEngine('OriginIdAllocator', (engine) => {
     expect(Number(counter.next)).toBe(ids[0] + 200); // two blocks taken, two commits
   });
 
+  it('hands ids out in call order to concurrent callers, also while one of them takes a new block', async () => {
+    const clock = new ManualClock(T0);
+    const allocator = new OriginIdAllocator(await (await engine.createDatabase()).connectMigrated(), clock, {
+      blockSize: 10,
+    });
+    await allocator.allocate(9); // one id left in the block
+    // The first call needs a new block; the second, which one id left would serve, must wait its turn.
+    const [needsBlock, fitsLeftover, ...more] = await Promise.all([
+      allocator.allocate(2),
+      allocator.allocate(1),
+      ...Array.from({ length: 12 }, () => allocator.allocate(1)),
+    ]);
+    const inCallOrder = [...needsBlock, ...fitsLeftover, ...more.flat()];
+    expect(isStrictlyIncreasing(inCallOrder)).toBe(true);
+    expect(needsBlock[0]).toBe(T0 * ORIGIN_IDS_PER_MS + 10);
+  });
+
   it('gives two processes blocks that never overlap, each starting at or above the time floor', async () => {
     const clock = new ManualClock(T0);
     const database = await engine.createDatabase();

@@ -61,6 +61,8 @@ export class OriginIdAllocator {
   private readonly lock = new AsyncMutex();
   /** The ids of the current block not handed out yet: next … end − 1. */
   private block = { next: 0, end: 0 };
+  /** Calls holding or waiting for the lock: while there are any, a new call queues behind them. */
+  private queued = 0;
 
   constructor(
     dataSource: DataSource,
@@ -80,18 +82,38 @@ export class OriginIdAllocator {
   /** `count` consecutive new originIds (1 … MAX_ORIGIN_ID_BATCH): from the current block, or a new one. */
   async allocate(count = 1): Promise<number[]> {
     checkInteger(count, 'count', 1, MAX_ORIGIN_ID_BATCH);
-    const first = await this.lock.runExclusive(async () => {
-      if (this.block.end - this.block.next < count) {
-        // What is left of the old block is dropped: the ids handed out in one call are consecutive.
-        const size = Math.max(count, this.blockSize);
-        const start = await this.takeBlock(size);
-        this.block = { next: start, end: start + size };
-      }
-      const taken = this.block.next;
-      this.block.next += count;
-      return taken;
-    });
+    // The common case, ids left in the block and nobody queued: taken at once, without the lock's promises
+    // (no other call can run between the check and the take).
+    const first = this.queued === 0 && this.hasRoomFor(count) ? this.take(count) : await this.takeQueued(count);
     return Array.from({ length: count }, (_, index) => first + index);
+  }
+
+  private async takeQueued(count: number): Promise<number> {
+    this.queued += 1;
+    try {
+      return await this.lock.runExclusive(async () => {
+        if (!this.hasRoomFor(count)) {
+          // What is left of the old block is dropped: the ids handed out in one call are consecutive.
+          const size = Math.max(count, this.blockSize);
+          const start = await this.takeBlock(size);
+          this.block = { next: start, end: start + size };
+        }
+        return this.take(count);
+      });
+    } finally {
+      this.queued -= 1;
+    }
+  }
+
+  private hasRoomFor(count: number): boolean {
+    return this.block.end - this.block.next >= count;
+  }
+
+  /** The first of `count` ids of the current block, which has room for them. */
+  private take(count: number): number {
+    const taken = this.block.next;
+    this.block.next += count;
+    return taken;
   }
 
   /** The first of `size` new consecutive ids, moved past in the database in one statement and one commit. */
