@@ -58,11 +58,16 @@ function quote(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 }
 
+// Every amount parsed is checked against a maximum, mostly the default one: both limits are read once.
+const MAX_WIRE_CENTS = partsToCents(splitDecimal(MAX_WIRE_AMOUNT) as DecimalParts);
+const DEFAULT_MAX_CENTS = partsToCents(splitDecimal(DEFAULT_MAX_AMOUNT) as DecimalParts);
+
 function maxCentsOf(rules: AmountRules | undefined): bigint {
   const max = rules?.max ?? DEFAULT_MAX_AMOUNT;
+  if (max === DEFAULT_MAX_AMOUNT) return DEFAULT_MAX_CENTS;
   const parts = typeof max === 'string' ? splitDecimal(max) : undefined;
   const cents = parts && parts.fraction.length <= 2 ? partsToCents(parts) : undefined;
-  if (cents === undefined || cents <= 0n || cents > partsToCents(splitDecimal(MAX_WIRE_AMOUNT) as DecimalParts)) {
+  if (cents === undefined || cents <= 0n || cents > MAX_WIRE_CENTS) {
     throw new RangeError(
       `amount rule "max" must be a decimal string from 0.01 to ${MAX_WIRE_AMOUNT}, got ${JSON.stringify(max)}`,
     );

@@ -313,6 +313,19 @@ describe('intentFingerprint', () => {
     expect(intentFingerprint(EXPECTED_INTENT)).toBe(createHash('sha256').update(canonical).digest('hex'));
   });
 
+  it('hashes the canonical JSON as UTF-8, as the stored fingerprints were', () => {
+    const intent = { ...EXPECTED_INTENT, description: 'Alquiler año 2026 – señal ✓ 😀' };
+    const canonical = JSON.stringify({
+      amount: intent.amount,
+      concept: intent.concept,
+      currencyId: intent.currencyId,
+      description: intent.description,
+      from: { address: FROM_CBU, addressType: 'CBU_CVU', owner: { personId: FROM_CUIT, personIdType: 'CUI' } },
+      to: { address: TO_CVU, addressType: 'CBU_CVU', owner: { personId: TO_CUIL, personIdType: 'CUI' } },
+    });
+    expect(intentFingerprint(intent)).toBe(createHash('sha256').update(Buffer.from(canonical, 'utf8')).digest('hex'));
+  });
+
   it('ignores the originId and how the same payload was written', () => {
     const base = intentFingerprint(EXPECTED_INTENT);
     const request = requestWith('body.amount', '1234.50');

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { explainCbuCvu } from './cbu-cvu';
 import { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './concept';
 import { explainCuit } from './cuit';
@@ -274,7 +274,8 @@ export function intentFingerprint(intent: TransferInput): string {
     from: party(intent.from),
     to: party(intent.to),
   });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  // One-shot hash (strings are hashed as UTF-8): no Hash object to create per intent.
+  return hash('sha256', canonical, 'hex');
 }
 
 function copyParty(party: TransferParty): TransferParty {
