@@ -59,7 +59,23 @@ export interface MovementView {
   cancellation: CancellationView | null;
 }
 
-const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString());
+// The times of a movement are mostly a few milliseconds repeated (created = its first history row, updated =
+// last answer = its last row): the last few formatted are kept, which saves most of the toISOString calls.
+const RECENTLY_FORMATTED = 16;
+const recentlyFormatted = new Map<number, string>();
+
+function isoString(date: Date): string {
+  const ms = date.getTime();
+  let text = recentlyFormatted.get(ms);
+  if (text === undefined) {
+    text = date.toISOString(); // throws for an invalid Date (NaN), which is never kept
+    if (recentlyFormatted.size >= RECENTLY_FORMATTED) recentlyFormatted.clear();
+    recentlyFormatted.set(ms, text);
+  }
+  return text;
+}
+
+const iso = (date: Date | null): string | null => (date === null ? null : isoString(date));
 
 export function toCancellationView(record: CancellationRecord): CancellationView {
   return {
@@ -67,7 +83,7 @@ export function toCancellationView(record: CancellationRecord): CancellationView
     amount: record.amount,
     currencyId: record.currencyId,
     reason: { code: record.reasonCode, message: record.reasonMessage },
-    createdAt: record.createdAt.toISOString(),
+    createdAt: isoString(record.createdAt),
     acknowledgedAt: iso(record.acknowledgedAt),
   };
 }
@@ -92,9 +108,9 @@ export function toMovementView(details: MovementDetails): MovementView {
     lastError: details.lastError,
     lastAnswerAt: iso(details.lastAnswerAt),
     nextQueryAt: iso(details.nextQueryAt),
-    createdAt: details.createdAt.toISOString(),
-    updatedAt: details.updatedAt.toISOString(),
-    history: changes.map((row) => ({ from: row.from, to: row.to, at: row.at.toISOString(), source: row.source })),
+    createdAt: isoString(details.createdAt),
+    updatedAt: isoString(details.updatedAt),
+    history: changes.map((row) => ({ from: row.from, to: row.to, at: isoString(row.at), source: row.source })),
     anomalies: anomalies.map(toAnomalyView),
     cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
   };
@@ -103,7 +119,7 @@ export function toMovementView(details: MovementDetails): MovementView {
 function toAnomalyView(row: HistoryRecord): AnomalyView {
   const detail = row.detail as { reason?: unknown } | null;
   return {
-    at: row.at.toISOString(),
+    at: isoString(row.at),
     status: row.from,
     claimed: row.to,
     reason: typeof detail?.reason === 'string' ? detail.reason : null,

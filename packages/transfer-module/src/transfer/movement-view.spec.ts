@@ -1,0 +1,119 @@
+import type { DecimalAmount, TransferIntent } from '../domain';
+import type { MovementDetails } from '../persistence';
+import { toCancellationView, toMovementView } from './movement-view';
+
+const INTENT: TransferIntent = {
+  originId: 42,
+  from: {
+    addressType: 'CBU_CVU',
+    address: '0000003100010000000179',
+    owner: { personIdType: 'CUI', personId: '30712345679' },
+  },
+  to: {
+    addressType: 'CBU_CVU',
+    address: '2850590940090041813557',
+    owner: { personIdType: 'CUI', personId: '20123456786' },
+  },
+  currencyId: '032',
+  amount: '1234.50' as DecimalAmount,
+  description: 'alquiler',
+  concept: 'VAR',
+};
+
+const at = (ms: number) => new Date(Date.UTC(2026, 10, 21, 12, 0, 0, ms));
+
+function details(times: { created: number; answer: number; next: number | null; updated: number }): MovementDetails {
+  return {
+    originId: 42,
+    status: 'IN_PROGRESS',
+    intent: INTENT,
+    fingerprint: 'f'.repeat(64),
+    amount: INTENT.amount,
+    currencyId: '032',
+    bankMovementId: 'mv-42',
+    networkId: 'net-42',
+    network: null,
+    postingDatetime: null,
+    completedDatetime: null,
+    lastBankAnswer: null,
+    attempts: 1,
+    queries: 0,
+    lastError: null,
+    lastAnswerAt: at(times.answer),
+    nextQueryAt: times.next === null ? null : at(times.next),
+    leaseOwner: null,
+    leaseExpiresAt: null,
+    version: 2,
+    createdAt: at(times.created),
+    updatedAt: at(times.updated),
+    history: [
+      { id: 1, originId: 42, from: null, to: 'PENDING', at: at(times.created), source: 'intent', detail: null },
+      { id: 2, originId: 42, from: 'PENDING', to: 'IN_PROGRESS', at: at(times.answer), source: 'create', detail: null },
+      {
+        id: 3,
+        originId: 42,
+        from: 'IN_PROGRESS',
+        to: 'FAILED',
+        at: at(times.updated),
+        source: 'anomaly',
+        detail: { reason: 'final elsewhere' },
+      },
+    ],
+    cancellation: null,
+  };
+}
+
+describe('toMovementView', () => {
+  it('formats every time of the movement as its own ISO 8601 string, repeated or not', () => {
+    // Views one after the other, with times that repeat within a view and between views.
+    for (const times of [
+      { created: 1, answer: 1, next: 1, updated: 1 },
+      { created: 1, answer: 2, next: null, updated: 3 },
+      { created: 5, answer: 4, next: 5, updated: 4 },
+      { created: 1, answer: 1, next: 7, updated: 1 },
+    ]) {
+      const view = toMovementView(details(times));
+      expect(view).toMatchObject({
+        createdAt: at(times.created).toISOString(),
+        lastAnswerAt: at(times.answer).toISOString(),
+        nextQueryAt: times.next === null ? null : at(times.next).toISOString(),
+        updatedAt: at(times.updated).toISOString(),
+        history: [
+          { from: null, to: 'PENDING', at: at(times.created).toISOString(), source: 'intent' },
+          { from: 'PENDING', to: 'IN_PROGRESS', at: at(times.answer).toISOString(), source: 'create' },
+        ],
+        anomalies: [
+          { at: at(times.updated).toISOString(), status: 'IN_PROGRESS', claimed: 'FAILED', reason: 'final elsewhere' },
+        ],
+      });
+    }
+  });
+
+  it('refuses an invalid date as toISOString does, also after a valid one', () => {
+    toMovementView(details({ created: 1, answer: 1, next: 1, updated: 1 }));
+    const broken = { ...details({ created: 1, answer: 1, next: 1, updated: 1 }), updatedAt: new Date(Number.NaN) };
+    expect(() => toMovementView(broken)).toThrow(RangeError);
+  });
+});
+
+describe('toCancellationView', () => {
+  it('formats its times', () => {
+    const view = toCancellationView({
+      originId: 42,
+      amount: INTENT.amount,
+      currencyId: '032',
+      reasonCode: 'R1',
+      reasonMessage: 'refused',
+      createdAt: at(9),
+      acknowledgedAt: null,
+    });
+    expect(view).toEqual({
+      originId: 42,
+      amount: '1234.50',
+      currencyId: '032',
+      reason: { code: 'R1', message: 'refused' },
+      createdAt: at(9).toISOString(),
+      acknowledgedAt: null,
+    });
+  });
+});
