@@ -93,7 +93,10 @@ export class BankClient {
     const fields = lookupFields(lookup, this.#options.debinIdField);
     const getRawData = options.getRawData === true;
     const operation = 'get-movement';
-    const response = await this.#post(operation, this.#options.paths.getMovement, { ...fields, getRawData });
+    // Added to this call's own `fields`, not to a spread copy: on Node 20 a property added after a spread gives
+    // the object a hidden class of its own at every call (old-space garbage; see heardPatch in movement-plan.ts).
+    const payload = Object.assign(fields, { getRawData });
+    const response = await this.#post(operation, this.#options.paths.getMovement, payload);
     const answer = this.#json(operation, response);
     if (getRawData) return answer;
     const expected: MovementExpectation = {};

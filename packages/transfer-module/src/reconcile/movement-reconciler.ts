@@ -116,12 +116,12 @@ export class MovementReconciler {
     return {
       created: true,
       movement: recorded.movement,
+      // Object.assign rather than a spread followed by new properties: see heardPatch (movement-plan.ts).
       recorded: written.applied
-        ? {
-            ...written.movement,
+        ? Object.assign({}, written.movement, {
             history: [...recorded.history, ...written.history],
             cancellation: written.cancellation,
-          }
+          })
         : null,
     };
   }
@@ -209,7 +209,8 @@ export class MovementReconciler {
   ): Promise<ApplyUpdateResult> {
     const { store, owner, events, logger, failures } = this.parts;
     if (plan.failed) step.failedCalls += 1;
-    const result = await store.applyUpdate(record.originId, owner, { ...plan.update, countQuery, releaseLease: true });
+    // The plan's fields after named ones, not `{ ...plan.update, countQuery }`: see heardPatch (movement-plan.ts).
+    const result = await store.applyUpdate(record.originId, owner, { countQuery, releaseLease: true, ...plan.update });
     if (!result.applied) {
       step.leftDue = true;
       logger.warn?.(
