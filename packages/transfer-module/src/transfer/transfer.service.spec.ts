@@ -1,7 +1,7 @@
 import type { SandboxBank } from '@giro/sandbox-bank';
 import { giroOptions, manualClock, startTestSandbox, transferRequest } from '@test-support/giro-harness';
 import { BankClient } from '../bank';
-import type { ManualClock } from '../domain';
+import { type ManualClock, validateTransferIntent } from '../domain';
 import { resolveTransferModuleOptions } from '../module/transfer-module.options';
 import { createTransferRuntime } from '../module/transfer-runtime';
 import { describeEachEngine } from '../persistence/testing/test-engines';
@@ -42,6 +42,19 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     for (const { movement } of [completed, failed]) {
       expect(movement.history.length).toBeGreaterThanOrEqual(2);
       expect(movement).toEqual(await transfers.getMovement(movement.originId));
+    }
+  });
+
+  it('stores the intent as validated, with its originId (allocated or given) last', async () => {
+    const { runtime, transfers } = await setup();
+    const given = (await transfers.allocateOriginId()) + 500;
+    for (const request of [transferRequest('rent'), transferRequest('host', { originId: given })]) {
+      const { movement } = await transfers.requestTransfer(request);
+      const validated = validateTransferIntent(request);
+      if (!validated.ok) throw new Error('the request is valid');
+      const stored = await runtime.store.findByOriginId(movement.originId);
+      // Compared as JSON text: the stored intent keeps the order of the fields too.
+      expect(JSON.stringify(stored?.intent)).toBe(JSON.stringify({ ...validated.intent, originId: movement.originId }));
     }
   });
 
