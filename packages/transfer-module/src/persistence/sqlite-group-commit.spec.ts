@@ -37,6 +37,19 @@ describeOnSqlite('SQLite group commit', (engine) => {
       }
       return (query as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
     });
+    // The savepoint statements go straight to the connection, prepared once: recorded when they run.
+    const connection = (dataSource.driver as unknown as { databaseConnection: Database.Database }).databaseConnection;
+    const prepare = connection.prepare.bind(connection);
+    jest.spyOn(connection, 'prepare').mockImplementation((sql: string) => {
+      const statement = prepare(sql);
+      if (!/^(SAVEPOINT|RELEASE|ROLLBACK TO) /.test(sql)) return statement;
+      return Object.assign(Object.create(statement), {
+        run: () => {
+          statements.push(sql);
+          return statement.run();
+        },
+      });
+    });
   });
 
   const count = (sql: string) => statements.filter((statement) => statement === sql).length;

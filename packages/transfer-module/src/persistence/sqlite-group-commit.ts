@@ -15,7 +15,15 @@ interface QueuedWork {
 /** What giro needs of the better-sqlite3 connection behind a DataSource. */
 interface SqliteConnection {
   inTransaction: boolean;
+  prepare(sql: string): { run(): unknown };
 }
+
+// The savepoint around each work of a group: fixed name, reused (each is released before the next is taken).
+const SAVEPOINT_STATEMENTS = {
+  take: 'SAVEPOINT "giro_work"',
+  undo: 'ROLLBACK TO "giro_work"',
+  release: 'RELEASE "giro_work"',
+} as const;
 
 /** A transaction's work was undone because the group it committed with could not be committed. */
 export class GroupRolledBackError extends Error {
@@ -44,6 +52,7 @@ export class SqliteGroupCommit {
   private readonly queue: QueuedWork[] = [];
   private scheduled = false;
   private durable = false;
+  private savepoints?: Record<keyof typeof SAVEPOINT_STATEMENTS, { run(): unknown }>;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -90,8 +99,7 @@ export class SqliteGroupCommit {
     try {
       for (; next < group.length; next += 1) {
         const queued = group[next];
-        // Fixed savepoint name, reused: each one is released before the next is taken.
-        await runner.query('SAVEPOINT "giro_work"');
+        this.savepoint('take');
         try {
           ran.push({ queued, value: await queued.work(runner.manager) });
         } catch (error) {
@@ -103,10 +111,10 @@ export class SqliteGroupCommit {
             this.queue.unshift(...group.slice(next + 1));
             return;
           }
-          await runner.query('ROLLBACK TO "giro_work"');
+          this.savepoint('undo');
           queued.reject(error);
         }
-        await runner.query('RELEASE "giro_work"');
+        this.savepoint('release');
       }
       await runner.query('COMMIT');
     } catch (error) {
@@ -138,6 +146,22 @@ export class SqliteGroupCommit {
     // lost on power failure; an intent must never be. (Outside a transaction: SQLite requires it.)
     await runner.query('PRAGMA synchronous = FULL');
     this.durable = true;
+  }
+
+  /**
+   * Runs a savepoint statement straight on the connection, prepared once: four of them per transaction in a
+   * group, through TypeORM's query() they cost about a tenth of a created transfer's CPU.
+   */
+  private savepoint(step: keyof typeof SAVEPOINT_STATEMENTS): void {
+    if (this.savepoints === undefined) {
+      const connection = this.connection();
+      this.savepoints = {
+        take: connection.prepare(SAVEPOINT_STATEMENTS.take),
+        undo: connection.prepare(SAVEPOINT_STATEMENTS.undo),
+        release: connection.prepare(SAVEPOINT_STATEMENTS.release),
+      };
+    }
+    this.savepoints[step].run();
   }
 
   private connection(): SqliteConnection {
