@@ -362,12 +362,15 @@ export class MovementStore {
     for (const [index, entry] of (update.history ?? []).entries()) checkHistoryEntry(entry, `history[${index}]`);
     const now = this.nowMs();
     const status = update.patch.status;
-    const values = {
-      ...patchColumns(update.patch),
-      ...(status !== undefined && isFinalStatus(status) ? { nextQueryAtMs: null } : {}),
-      ...(update.releaseLease ? { leaseOwner: null, leaseExpiresAtMs: null } : {}),
-      updatedAtMs: now,
-    };
+    // Built property by property: on Node 20 a literal that spreads and then adds properties gets a new
+    // hidden class at every evaluation (old-space garbage on every answer of a sweep).
+    const values = patchColumns(update.patch);
+    if (status !== undefined && isFinalStatus(status)) values.nextQueryAtMs = null;
+    if (update.releaseLease) {
+      values.leaseOwner = null;
+      values.leaseExpiresAtMs = null;
+    }
+    values.updatedAtMs = now;
     const guard = guardOf(update);
     const write: FencedWrite | undefined = guard && {
       originId,
