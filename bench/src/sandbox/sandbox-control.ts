@@ -54,6 +54,9 @@ export class SandboxControl {
     const response = await request(`${this.bank.url}/__sandbox/${route}`, {
       method,
       dispatcher: this.dispatcher,
+      // A connection per call: between calls the bench may block its event loop for a while (seeding a large
+      // SQLite backlog), the sandbox closes the idle connection meanwhile, and a POST on it would fail.
+      reset: true,
       ...(body !== undefined && { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
     const text = await response.body.text();
