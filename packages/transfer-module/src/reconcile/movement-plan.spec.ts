@@ -137,6 +137,44 @@ describe('planAnswer', () => {
     expect(plan.happening).toMatchObject({ kind: 'anomaly', status: current, claimed, source: 'refresh' });
   });
 
+  it.each([
+    ['amount', { amount: 1234.51 }, /the amount 1234\.51, the transfer's is 1234\.50/],
+    ['currency', { amountCurrency: '840' }, /the currency 840, the transfer's is 032/],
+  ] as const)('never applies an answer naming another %s: an anomaly, asked again later', (_, details, reason) => {
+    for (const [current, claimed] of [
+      ['IN_PROGRESS', 'COMPLETED'],
+      ['PENDING', 'FAILED'],
+      ['CREATED', 'IN_PROGRESS'],
+    ] as const) {
+      const parsed = parseMovement(movementAnswer(42, claimed, details));
+      if (!parsed.ok) throw new Error('fixture answer must parse');
+      const plan = planAnswer(record(current), parsed.movement, context);
+      expect(plan.update.patch).toEqual({
+        lastAnswerAt: NOW,
+        lastError: expect.stringMatching(reason),
+        nextQueryAt: at(MIN),
+      });
+      expect(plan.update.cancellation).toBeUndefined();
+      expect(plan.update.history).toEqual([
+        {
+          to: claimed,
+          source: 'anomaly',
+          detail: { reason: expect.stringMatching(reason), via: 'query', answer: parsed.movement.raw },
+        },
+      ]);
+      expect(plan.happening).toMatchObject({ kind: 'anomaly', status: current, claimed, source: 'query' });
+    }
+  });
+
+  it('applies an answer naming the same money in another spelling (1234.5 is 1234.50)', () => {
+    const parsed = parseMovement(movementAnswer(42, 'COMPLETED', { amount: 1234.5, amountCurrency: '032' }));
+    if (!parsed.ok) throw new Error('fixture answer must parse');
+    expect(planAnswer(record('IN_PROGRESS'), parsed.movement, context).happening).toMatchObject({
+      kind: 'changed',
+      to: 'COMPLETED',
+    });
+  });
+
   it('notes a duplicate answer in the history', () => {
     const plan = planAnswer(
       record('PENDING'),

@@ -45,6 +45,23 @@ export function planAnswer(
   const { now, source, pressure, schedule } = context;
   const current = record.status;
   const claimed = answer.status;
+  const mismatch = moneyMismatch(record, answer);
+  if (mismatch !== undefined) {
+    // An answer about other money is not about this transfer, whatever it claims: applying its status could
+    // make the movement final by mistake. Recorded and raised as an anomaly, asked again at the usual interval.
+    return {
+      update: {
+        patch: {
+          lastAnswerAt: now,
+          lastError: mismatch,
+          ...nextQuery(current, schedule.afterAnswer(current, now, pressure)),
+        },
+        history: [{ to: claimed, source: 'anomaly', detail: { reason: mismatch, via: source, answer: answer.raw } }],
+      },
+      happening: { kind: 'anomaly', status: current, claimed, reason: mismatch, source },
+      failed: false,
+    };
+  }
   const decision = decideTransition(current, claimed);
   switch (decision.kind) {
     case 'apply':
@@ -175,6 +192,17 @@ function isCertainlyNotProcessed(error: unknown): boolean {
 /** A final movement keeps nextQueryAt null: no patch for it. */
 function nextQuery(status: MovementStatus, next: Date | null): Pick<MovementPatch, 'nextQueryAt'> {
   return isFinalStatus(status) ? {} : { nextQueryAt: next };
+}
+
+/** Why the answer's amount or currency (when it names them) is not the transfer's; undefined when it is. */
+function moneyMismatch(record: MovementRecord, answer: BankMovement): string | undefined {
+  if (answer.amount !== undefined && answer.amount !== record.amount) {
+    return `the bank's answer names the amount ${answer.amount}, the transfer's is ${record.amount}`;
+  }
+  if (answer.amountCurrency !== undefined && answer.amountCurrency !== record.currencyId) {
+    return `the bank's answer names the currency ${answer.amountCurrency}, the transfer's is ${record.currencyId}`;
+  }
+  return undefined;
 }
 
 function latest(a: Date | null, b: Date | null): Date | null {
