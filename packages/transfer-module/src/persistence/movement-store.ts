@@ -597,11 +597,13 @@ export class MovementStore {
     const historyOf = new Map<number, HistoryRecord[]>(ids.map((id) => [id, []]));
     for (const entity of history) historyOf.get(entity.originId)?.push(toHistoryRecord(entity));
     const cancellationOf = new Map(cancellations.map((entity) => [entity.originId, toCancellationRecord(entity)]));
-    return rows.map((row) => ({
-      ...toMovementRecord(row),
-      history: historyOf.get(row.originId) ?? [],
-      cancellation: cancellationOf.get(row.originId) ?? null,
-    }));
+    // Object.assign, not a spread followed by properties (a new hidden class per row on Node 20).
+    return rows.map((row) =>
+      Object.assign(toMovementRecord(row), {
+        history: historyOf.get(row.originId) ?? [],
+        cancellation: cancellationOf.get(row.originId) ?? null,
+      }),
+    );
   }
 
   private nowMs(): number {
