@@ -1,24 +1,8 @@
-import type { DecimalAmount, TransferIntent } from '../domain';
 import type { MovementDetails } from '../persistence';
+import { sampleIntent } from '../persistence/testing/sample-intent';
 import { toCancellationView, toMovementView } from './movement-view';
 
-const INTENT: TransferIntent = {
-  originId: 42,
-  from: {
-    addressType: 'CBU_CVU',
-    address: '0000003100010000000179',
-    owner: { personIdType: 'CUI', personId: '30712345679' },
-  },
-  to: {
-    addressType: 'CBU_CVU',
-    address: '2850590940090041813557',
-    owner: { personIdType: 'CUI', personId: '20123456786' },
-  },
-  currencyId: '032',
-  amount: '1234.50' as DecimalAmount,
-  description: 'alquiler',
-  concept: 'VAR',
-};
+const { intent: INTENT, fingerprint: FINGERPRINT } = sampleIntent(42);
 
 const at = (ms: number) => new Date(Date.UTC(2026, 10, 21, 12, 0, 0, ms));
 
@@ -27,7 +11,7 @@ function details(times: { created: number; answer: number; next: number | null; 
     originId: 42,
     status: 'IN_PROGRESS',
     intent: INTENT,
-    fingerprint: 'f'.repeat(64),
+    fingerprint: FINGERPRINT,
     amount: INTENT.amount,
     currencyId: '032',
     bankMovementId: 'mv-42',
