@@ -2,7 +2,7 @@ import type { DataSource, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES } from '../domain';
 import { MovementEntity } from './entities';
 import type { FencedWrite } from './fenced-update';
-import { entityFromRow } from './raw-rows';
+import { movementFromRow } from './raw-rows';
 
 /** Fenced updates written by one statement, at most this many rows. */
 export const MAX_BATCH_ROWS = 64;
@@ -12,6 +12,8 @@ export type WriteAlone = (write: FencedWrite) => Promise<MovementEntity | null>;
 
 interface QueuedWrite {
   write: FencedWrite;
+  /** shapeKey(write): writes with the same key go in the same statement. */
+  shape: string;
   resolve: (movement: MovementEntity | null) => void;
   reject: (error: unknown) => void;
 }
@@ -51,7 +53,7 @@ export class PostgresUpdateBatch {
   write(write: FencedWrite): Promise<MovementEntity | null> {
     if (write.history.length > 0) throw new Error('a batched fenced update writes no history rows');
     return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
+      this.queue.push({ write, shape: shapeKey(write), resolve, reject });
       if (!this.busy) {
         this.busy = true;
         // At the end of this turn: the updates queued during it go together.
@@ -61,10 +63,13 @@ export class PostgresUpdateBatch {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      await Promise.all(this.nextBatches().map((batch) => this.runBatch(batch)));
+    try {
+      while (this.queue.length > 0) {
+        await Promise.all(this.nextBatches().map((batch) => this.runBatch(batch)));
+      }
+    } finally {
+      this.busy = false;
     }
-    this.busy = false;
   }
 
   /** Takes the next batches off the queue: one per statement shape, distinct movements, at most MAX_BATCH_ROWS. */
@@ -73,41 +78,46 @@ export class PostgresUpdateBatch {
     const taken = new Set<number>();
     const left: QueuedWrite[] = [];
     for (const queued of this.queue) {
-      const key = shapeKey(queued.write);
-      const batch = batches.get(key) ?? [];
+      const batch = batches.get(queued.shape) ?? [];
       if (taken.has(queued.write.originId) || batch.length === MAX_BATCH_ROWS) {
         left.push(queued);
         continue;
       }
       taken.add(queued.write.originId);
       batch.push(queued);
-      batches.set(key, batch);
+      batches.set(queued.shape, batch);
     }
     this.queue.splice(0, this.queue.length, ...left);
     return [...batches.values()];
   }
 
+  /** Settles every write of the batch; never rejects (a stuck drain would hold every later write). */
   private async runBatch(batch: QueuedWrite[]): Promise<void> {
     if (batch.length === 1) return this.runAlone(batch[0]);
-    const statement = this.statementFor(batch[0].write);
     let rows: Record<string, unknown>[];
-    const runner = this.dataSource.createQueryRunner();
     try {
-      rows = (await runner.query(statement.sql, batchParameters(statement, batch), true)).records ?? [];
+      rows = await this.query(batch);
     } catch {
       // Which update failed, and why, is told by each one alone.
       await Promise.all(batch.map((queued) => this.runAlone(queued)));
       return;
-    } finally {
-      await runner.release();
     }
-    const metadata = this.dataSource.getMetadata(MovementEntity);
     const byOriginId = new Map<number, MovementEntity>();
     for (const row of rows) {
-      const movement = entityFromRow<MovementEntity>(metadata, row);
+      const movement = movementFromRow(row);
       byOriginId.set(movement.originId, movement);
     }
     for (const queued of batch) queued.resolve(byOriginId.get(queued.write.originId) ?? null);
+  }
+
+  private async query(batch: QueuedWrite[]): Promise<Record<string, unknown>[]> {
+    const statement = this.statementFor(batch[0]);
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return (await runner.query(statement.sql, batchParameters(statement, batch), true)).records ?? [];
+    } finally {
+      await runner.release();
+    }
   }
 
   private async runAlone(queued: QueuedWrite): Promise<void> {
@@ -118,12 +128,11 @@ export class PostgresUpdateBatch {
     }
   }
 
-  private statementFor(write: FencedWrite): BatchStatement {
-    const key = shapeKey(write);
-    let statement = this.statements.get(key);
+  private statementFor(queued: QueuedWrite): BatchStatement {
+    let statement = this.statements.get(queued.shape);
     if (statement === undefined) {
-      statement = batchStatement(this.dataSource.getMetadata(MovementEntity), write);
-      this.statements.set(key, statement);
+      statement = batchStatement(this.dataSource.getMetadata(MovementEntity), queued.write);
+      this.statements.set(queued.shape, statement);
     }
     return statement;
   }
