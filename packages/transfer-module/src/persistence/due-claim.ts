@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, PENDING_STATUS } from '../domain';
 import type { DatabaseEngine } from './database-engine';
-import { MovementEntity } from './entities';
-import { entityFromRow, placeholdersFor } from './raw-rows';
+import type { MovementEntity } from './entities';
+import { movementFromRow, placeholdersFor } from './raw-rows';
 
 export type ClaimStep = 'pending' | 'others';
 
@@ -55,8 +55,7 @@ export async function selectDue(
 ): Promise<MovementEntity[]> {
   const { sql, parameters } = dueClaimStatement(engine, step, times, limit);
   const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
-  const metadata = manager.connection.getMetadata(MovementEntity);
-  return rows.map((row) => entityFromRow<MovementEntity>(metadata, row));
+  return rows.map(movementFromRow);
 }
 
 /** A claimed batch in the order the store promises: PENDING first, then by nextQueryAt, then by originId. */

@@ -3,7 +3,7 @@ import { FINAL_STATUSES, type MovementStatus } from '../domain';
 import type { DatabaseEngine } from './database-engine';
 import { MovementEntity, MovementHistoryEntity } from './entities';
 import { queryWithCount } from './query-with-count';
-import { entityFromRow, placeholdersFor } from './raw-rows';
+import { historyFromRow, movementFromRow, placeholdersFor } from './raw-rows';
 
 /** What to write, already checked and turned into column values by the store. */
 export interface FencedWrite {
@@ -60,10 +60,7 @@ export async function runFencedWrite(
     );
     const rows = inserted.records ?? [];
     if (rows.length !== write.history.length) return null;
-    const historyMetadata = manager.connection.getMetadata(MovementHistoryEntity);
-    history = rows
-      .map((row) => entityFromRow<MovementHistoryEntity>(historyMetadata, row))
-      .sort((a, b) => Number(a.id) - Number(b.id));
+    history = rows.map(historyFromRow).sort((a, b) => Number(a.id) - Number(b.id));
   }
   const assignments = Object.entries(write.values).map(([property, value]) => assignment(metadata, property, value));
   const updated = await queryWithCount(
@@ -84,7 +81,7 @@ export async function runFencedWrite(
     if (write.history.length > 0) throw new Error(`the history of originId ${write.originId} lost its movement`);
     return null;
   }
-  return { movement: entityFromRow<MovementEntity>(metadata, raw), history };
+  return { movement: movementFromRow(raw), history };
 }
 
 function fenceAndGuard(write: FencedWrite): { sql: string; parameters: unknown[] } {

@@ -1,10 +1,9 @@
-import type { EntityMetadata } from 'typeorm';
 import type { DatabaseEngine } from './database-engine';
-import { MovementEntity, MovementHistoryEntity } from './entities';
+import type { MovementEntity, MovementHistoryEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
 
 // For the statements the store writes itself (fixed text with placeholders, so each is prepared once):
-// placeholders in each engine's spelling, and rows read back as TypeORM would build the entities.
+// placeholders in each engine's spelling, and the rows they return read back as entities.
 
 /** The statement with its `?` placeholders as the engine wants them (Postgres: `$1, $2, …`). */
 export function placeholdersFor(engine: DatabaseEngine, sql: string): string {
@@ -14,21 +13,10 @@ export function placeholdersFor(engine: DatabaseEngine, sql: string): string {
   return sql.replace(/\?/g, () => `$${++index}`);
 }
 
-/** A raw row (database column names, Postgres bigints as strings) as the entity TypeORM would build. */
-export function entityFromRow<T>(metadata: EntityMetadata, row: Record<string, unknown>): T {
-  // The movement and its history are read back by every write: they have mappers of their own, which build
-  // an object of one fixed shape (reading the columns through the metadata builds a different one property
-  // by property, several times slower to build and to read afterwards).
-  if (metadata.target === MovementEntity) return movementFromRow(row) as T;
-  if (metadata.target === MovementHistoryEntity) return historyFromRow(row) as T;
-  const entity: Record<string, unknown> = {};
-  for (const column of metadata.columns) {
-    const value = row[column.databaseName];
-    const transformer = column.transformer;
-    entity[column.propertyName] = transformer && !Array.isArray(transformer) ? transformer.from(value) : value;
-  }
-  return entity as T;
-}
+// Rows the store's own statements read back (database column names, Postgres bigints as strings) become the
+// entities TypeORM would build, through mappers of one fixed shape: the movement and its history are read back
+// by every write, and building them column by column through the metadata gives objects of another shape,
+// several times slower to build and to read afterwards.
 
 const bigint = bigintAsNumber.from;
 
