@@ -199,8 +199,12 @@ export class MovementStore {
     const writeAlone: WriteAlone = async (write) =>
       (await this.transactions.runStatement((manager) => runFencedWrite(manager, this.engine, write)))?.movement ??
       null;
-    this.writeWithoutHistory =
-      this.engine === 'postgres' ? (write) => updateBatchFor(dataSource, writeAlone).write(write) : writeAlone;
+    if (this.engine === 'postgres') {
+      const batch = updateBatchFor(dataSource, writeAlone);
+      this.writeWithoutHistory = (write) => batch.write(write);
+    } else {
+      this.writeWithoutHistory = writeAlone;
+    }
     this.allocator = new OriginIdAllocator(dataSource, clock, {
       transactions: this.transactions,
       blockSize: options.originIdBlockSize,
