@@ -65,6 +65,18 @@ describeOnSqlite('SQLite group commit', (engine) => {
     expect(await storedNames(dataSource)).toEqual(names(20));
   });
 
+  it('works on after its DataSource was destroyed and initialized again (a new connection)', async () => {
+    const transactions = transactionsFor(dataSource);
+    await Promise.all(names(3, 'a').map((name) => transactions.run('write', insertCounter(name))));
+    await dataSource.destroy();
+    await dataSource.initialize();
+    // The host's own connection settings, which giro must not trust for its commits.
+    await dataSource.query('PRAGMA synchronous = NORMAL');
+    await Promise.all(names(3, 'b').map((name) => transactions.run('write', insertCounter(name))));
+    expect(await storedNames(dataSource)).toEqual([...names(3, 'a'), ...names(3, 'b')]);
+    expect(await dataSource.query('PRAGMA synchronous')).toEqual([{ synchronous: 2 }]); // FULL
+  });
+
   it('runs a lone transaction as before: no savepoint', async () => {
     await transactionsFor(dataSource).run('write', insertCounter('alone'));
     expect(statements.filter((sql) => !sql.startsWith('PRAGMA'))).toEqual([

@@ -51,8 +51,13 @@ export class GroupRolledBackError extends Error {
 export class SqliteGroupCommit {
   private readonly queue: QueuedWork[] = [];
   private scheduled = false;
-  private durable = false;
-  private savepoints?: Record<keyof typeof SAVEPOINT_STATEMENTS, { run(): unknown }>;
+  // Both belong to one connection: a DataSource destroyed and initialized again has a new one.
+  /** The connection set to synchronous=FULL. */
+  private durableConnection?: SqliteConnection;
+  private savepoints?: {
+    connection: SqliteConnection;
+    statements: Record<keyof typeof SAVEPOINT_STATEMENTS, { run(): unknown }>;
+  };
 
   constructor(
     private readonly dataSource: DataSource,
@@ -141,11 +146,12 @@ export class SqliteGroupCommit {
   }
 
   private async ensureDurableCommits(runner: QueryRunner): Promise<void> {
-    if (this.durable) return;
+    const connection = this.connection();
+    if (this.durableConnection === connection) return;
     // A host's own data source may run with synchronous=NORMAL, under which a commit in WAL mode can be
     // lost on power failure; an intent must never be. (Outside a transaction: SQLite requires it.)
     await runner.query('PRAGMA synchronous = FULL');
-    this.durable = true;
+    this.durableConnection = connection;
   }
 
   /**
@@ -153,15 +159,18 @@ export class SqliteGroupCommit {
    * group, through TypeORM's query() they cost about a tenth of a created transfer's CPU.
    */
   private savepoint(step: keyof typeof SAVEPOINT_STATEMENTS): void {
-    if (this.savepoints === undefined) {
-      const connection = this.connection();
+    const connection = this.connection();
+    if (this.savepoints?.connection !== connection) {
       this.savepoints = {
-        take: connection.prepare(SAVEPOINT_STATEMENTS.take),
-        undo: connection.prepare(SAVEPOINT_STATEMENTS.undo),
-        release: connection.prepare(SAVEPOINT_STATEMENTS.release),
+        connection,
+        statements: {
+          take: connection.prepare(SAVEPOINT_STATEMENTS.take),
+          undo: connection.prepare(SAVEPOINT_STATEMENTS.undo),
+          release: connection.prepare(SAVEPOINT_STATEMENTS.release),
+        },
       };
     }
-    this.savepoints[step].run();
+    this.savepoints.statements[step].run();
   }
 
   private connection(): SqliteConnection {
