@@ -17,6 +17,11 @@ export interface BenchPlan {
     /** Postgres: due movements for the 1, 2 and 4 process runs. */
     postgresBacklog: number;
     postgresProcesses: number[];
+    /**
+     * Movements each process sweeps before measuring (connections opened, code compiled), as the create runs
+     * send transfers before measuring: a run is meant to measure a reconciler that has been running a while.
+     */
+    warmupPerProcess: number;
     /** Queries in flight per process. */
     inFlight: number;
     /** Round trip the sandbox adds for the Postgres scaling runs. */
@@ -37,6 +42,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
       sqliteBacklogs: [10_000, 100_000],
       postgresBacklog: 10_000,
       postgresProcesses: [1, 2, 4],
+      warmupPerProcess: 500,
       inFlight: 16,
       postgresLatencyMs: 20,
       timeLimitMs: 8_000,
@@ -49,6 +55,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
       sqliteBacklogs: [10_000, 100_000],
       postgresBacklog: 30_000,
       postgresProcesses: [1, 2, 4],
+      warmupPerProcess: 2_000,
       inFlight: 16,
       postgresLatencyMs: 20,
     },
@@ -60,6 +67,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
       sqliteBacklogs: [10_000, 100_000, 1_000_000],
       postgresBacklog: 100_000,
       postgresProcesses: [1, 2, 4],
+      warmupPerProcess: 3_000,
       inFlight: 16,
       postgresLatencyMs: 20,
     },

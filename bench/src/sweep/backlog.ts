@@ -2,21 +2,40 @@ import { intentFingerprint, type TransferIntent, validateTransferIntent } from '
 import { transferRequestBody } from '../workload/transfer-request';
 
 /**
- * A backlog is `count` movements with consecutive originIds, each as the store keeps it once the bank
- * acknowledged it: IN_PROGRESS, last answered a minute ago, due now, not leased. Seeded straight into the
- * tables (and into the sandbox), because creating a million through the API would take most of an hour.
+ * A backlog is movements with consecutive originIds, each as the store keeps it once the bank acknowledged
+ * it: IN_PROGRESS, last answered a minute ago, not leased. The first `warmup` are due at seeding; the
+ * `count` measured ones after them are due `MEASURED_DUE_LATER_BY_MS` later, so a sweeping process can sweep
+ * the warm-up ones first (connections opened, code compiled) and then move its clock forward to make the
+ * measured ones due at the moment it is told to go. Seeded straight into the tables (and into the sandbox),
+ * because creating a million through the API would take most of an hour.
  */
 export interface Backlog {
   firstOriginId: number;
+  /** Movements due at seeding, swept before measuring. */
+  warmup: number;
+  /** Measured movements, due `MEASURED_DUE_LATER_BY_MS` after seeding. */
   count: number;
   /** "Now" of the seeding, epoch ms. */
   nowMs: number;
 }
 
+/**
+ * How much later than the warm-up movements the measured ones fall due: how far a sweeping process moves its
+ * clock when told to go. Shorter than `SWEPT_AGAIN_AFTER_MS`, so a warm-up movement is not due again then.
+ */
+export const MEASURED_DUE_LATER_BY_MS = 600_000;
+
+/**
+ * Longer than any run plus the clock move above: a movement queried in a sweep (warm-up or measured) is not
+ * due again before the backlog is drained, by this process or another, so each is queried exactly once.
+ */
+export const SWEPT_AGAIN_AFTER_MS = 3_600_000;
+
 export interface BacklogRow {
   originId: number;
   intent: string;
   fingerprint: string;
+  nextQueryAtMs: number;
 }
 
 /** The columns every row of a backlog shares. */
@@ -28,20 +47,31 @@ export function backlogConstants(backlog: Backlog) {
     currencyId: template.currencyId,
     attempts: 1,
     lastAnswerAtMs: backlog.nowMs - 60_000,
-    nextQueryAtMs: backlog.nowMs - 1_000,
     createdAtMs: backlog.nowMs - 60_000,
   } as const;
 }
 
-/** The rows of the backlog, `chunkSize` at a time: the intent as the store records it, and its fingerprint. */
+/** Every originId of the backlog, warm-up and measured: the movements the sandbox must know. */
+export function backlogSize(backlog: Backlog): number {
+  return backlog.warmup + backlog.count;
+}
+
+/** The rows of the backlog, `chunkSize` at a time: the intent as the store records it, its fingerprint, when due. */
 export function* backlogChunks(backlog: Backlog, chunkSize: number): Generator<BacklogRow[]> {
   const template = intentTemplate();
-  const last = backlog.firstOriginId + backlog.count - 1;
+  const firstMeasured = backlog.firstOriginId + backlog.warmup;
+  const last = backlog.firstOriginId + backlogSize(backlog) - 1;
+  const dueNow = backlog.nowMs - 1_000;
   for (let first = backlog.firstOriginId; first <= last; first += chunkSize) {
     const rows: BacklogRow[] = [];
     for (let originId = first; originId <= Math.min(last, first + chunkSize - 1); originId++) {
       const intent: TransferIntent = { ...template, originId };
-      rows.push({ originId, intent: JSON.stringify(intent), fingerprint: intentFingerprint(intent) });
+      rows.push({
+        originId,
+        intent: JSON.stringify(intent),
+        fingerprint: intentFingerprint(intent),
+        nextQueryAtMs: originId < firstMeasured ? dueNow : dueNow + MEASURED_DUE_LATER_BY_MS,
+      });
     }
     yield rows;
   }

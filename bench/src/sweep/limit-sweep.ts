@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { GET_MOVEMENT_PATH, signedHeaders } from '../bank/raw-signing';
 import { closedLoop } from '../load';
+import { MEASURED_DUE_LATER_BY_MS, SWEPT_AGAIN_AFTER_MS } from './backlog';
 import type { SweepResult, SweepTask } from './sweep-task';
 
 const DUE = `SELECT origin_id FROM giro_movements
@@ -15,26 +16,27 @@ const UPDATE = `UPDATE giro_movements
 /**
  * The physical limit of a sweep on SQLite: the due originIds read once, then a raw undici get-movement loop
  * (mutual TLS, token, HMAC; `inFlight` at a time) and one raw update per answer with synchronous=FULL.
+ * Like giro's sweep, it sweeps the warm-up movements during set-up and the measured ones (due later) at go.
  */
 export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<SweepResult>> {
   if (!task.databaseUrl.startsWith('sqlite:')) throw new Error('the sweep limit runs on SQLite only');
   const db = new Database(task.databaseUrl.slice('sqlite:'.length));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
+  const due = db.prepare(DUE).pluck();
   const update = db.prepare(UPDATE);
   const { bank } = task;
   const pool = new Pool(bank.url, {
     connections: task.inFlight,
     connect: { ca: bank.ca, cert: bank.cert, key: bank.key },
   });
-  return async () => {
-    const started = performance.now();
-    const due = db.prepare(DUE).pluck().all(Date.now()) as number[];
-    const load = await closedLoop(
+  const sweep = (dueBy: number, options: { untilMs?: number }) => {
+    const originIds = due.all(dueBy) as number[];
+    return closedLoop(
       task.inFlight,
-      due.length,
+      originIds.length,
       async (index) => {
-        const originId = due[index];
+        const originId = originIds[index];
         const body = JSON.stringify({ originId });
         const response = await pool.request({
           method: 'POST',
@@ -45,8 +47,18 @@ export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<
         const answer = await response.body.text();
         if (response.statusCode !== 200) throw new Error(`the bank answered ${response.statusCode}: ${answer}`);
         const now = Date.now();
-        update.run((JSON.parse(answer) as { status: string }).status, answer, now, now + 5_000, now, originId);
+        const { status } = JSON.parse(answer) as { status: string };
+        update.run(status, answer, now, now + SWEPT_AGAIN_AFTER_MS, now, originId);
       },
+      options,
+    );
+  };
+  const warmup = await sweep(Date.now(), {});
+  if (warmup.errors > 0) throw new Error(`the warm-up sweep had ${warmup.errors} errors: ${warmup.firstError}`);
+  return async () => {
+    const started = performance.now();
+    const load = await sweep(
+      Date.now() + MEASURED_DUE_LATER_BY_MS,
       task.timeLimitMs === undefined ? {} : { untilMs: task.timeLimitMs },
     );
     const durationMs = performance.now() - started;

@@ -4,7 +4,7 @@ import type { BenchContext } from '../context';
 import { ratePerSecond } from '../stats';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange, transferRequestBody } from '../workload/transfer-request';
-import type { Backlog } from './backlog';
+import { type Backlog, backlogSize } from './backlog';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable, seedPostgresBacklog } from './seed-postgres';
 import { seedSqliteBacklog } from './seed-sqlite';
 import type { SweepResult, SweepSystem, SweepTask } from './sweep-task';
@@ -64,7 +64,12 @@ async function runSqliteSweeps(context: BenchContext): Promise<SweepRun[]> {
   const { plan, workDir } = context;
   const runs: SweepRun[] = [];
   for (const count of plan.sweep.sqliteBacklogs) {
-    const backlog: Backlog = { firstOriginId: freshOriginIdRange(), count, nowMs: Date.now() };
+    const backlog: Backlog = {
+      firstOriginId: freshOriginIdRange(),
+      warmup: plan.sweep.warmupPerProcess,
+      count,
+      nowMs: Date.now(),
+    };
     const seeded = join(workDir, `backlog-${count}.sqlite`);
     context.log(`sweep: seeding ${count} due movements into SQLite`);
     await seedSqliteBacklog(seeded, backlog);
@@ -99,12 +104,14 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
   try {
     const runs: SweepRun[] = [];
     for (const processes of plan.sweep.postgresProcesses) {
+      // The processes sweep the warm-up movements together, so each sweeps about its share of them.
       const backlog: Backlog = {
         firstOriginId: freshOriginIdRange(),
+        warmup: plan.sweep.warmupPerProcess * processes,
         count: plan.sweep.postgresBacklog,
         nowMs: Date.now(),
       };
-      context.log(`sweep: seeding ${backlog.count} due movements into Postgres`);
+      context.log(`sweep: seeding ${backlog.count} due movements (+${backlog.warmup} to warm up) into Postgres`);
       await seedPostgresBacklog(databaseUrl, backlog);
       await seedSandbox(context, backlog);
       const task: SweepTask = {
@@ -131,7 +138,7 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
 
 async function seedSandbox(context: BenchContext, backlog: Backlog): Promise<void> {
   await context.sandbox.control.reset();
-  await context.sandbox.control.seed(backlog.firstOriginId, backlog.count, transferRequestBody());
+  await context.sandbox.control.seed(backlog.firstOriginId, backlogSize(backlog), transferRequestBody());
 }
 
 async function sweepRun(

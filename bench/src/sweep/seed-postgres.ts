@@ -9,8 +9,8 @@ const BENCH_DATABASE = 'giro_bench';
 const INSERT = `INSERT INTO giro_movements
   (origin_id, intent, fingerprint, status, amount, currency_id, attempts, queries, last_answer_at_ms,
    next_query_at_ms, version, created_at_ms, updated_at_ms)
-  SELECT id, intent, fingerprint, $4, $5, $6, $7, 0, $8, $9, 1, $10, $10
-  FROM unnest($1::bigint[], $2::text[], $3::text[]) AS seeded(id, intent, fingerprint)`;
+  SELECT id, intent, fingerprint, $5, $6, $7, $8, 0, $9, next_query_at_ms, 1, $10, $10
+  FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS seeded(id, intent, fingerprint, next_query_at_ms)`;
 
 /** The URL of the benchmark's database on the server of `serverUrl`. */
 export function benchDatabaseUrl(serverUrl: string): string {
@@ -62,12 +62,12 @@ export async function seedPostgresBacklog(databaseUrl: string, backlog: Backlog)
         rows.map((row) => row.originId),
         rows.map((row) => row.intent),
         rows.map((row) => row.fingerprint),
+        rows.map((row) => row.nextQueryAtMs),
         fixed.status,
         fixed.amount,
         fixed.currencyId,
         fixed.attempts,
         fixed.lastAnswerAtMs,
-        fixed.nextQueryAtMs,
         fixed.createdAtMs,
       ]);
     }

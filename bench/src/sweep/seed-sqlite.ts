@@ -32,7 +32,7 @@ export async function seedSqliteBacklog(file: string, backlog: Backlog): Promise
             fixed.currencyId,
             fixed.attempts,
             fixed.lastAnswerAtMs,
-            fixed.nextQueryAtMs,
+            row.nextQueryAtMs,
             fixed.createdAtMs,
             fixed.createdAtMs,
           );
