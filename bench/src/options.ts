@@ -20,6 +20,8 @@ export interface BenchPlan {
     /**
      * Movements each process sweeps before measuring (connections opened, code compiled), as the create runs
      * send transfers before measuring: a run is meant to measure a reconciler that has been running a while.
+     * With 4 processes on 2 cores, V8 was still compiling (~10 % of their CPU) after 2 000 each; after 6 000
+     * CPU per query no longer fell (12 000 gave the same).
      */
     warmupPerProcess: number;
     /** Queries in flight per process. */
@@ -55,7 +57,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
       sqliteBacklogs: [10_000, 100_000],
       postgresBacklog: 30_000,
       postgresProcesses: [1, 2, 4],
-      warmupPerProcess: 2_000,
+      warmupPerProcess: 6_000,
       inFlight: 16,
       postgresLatencyMs: 20,
     },
@@ -67,7 +69,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
       sqliteBacklogs: [10_000, 100_000, 1_000_000],
       postgresBacklog: 100_000,
       postgresProcesses: [1, 2, 4],
-      warmupPerProcess: 3_000,
+      warmupPerProcess: 6_000,
       inFlight: 16,
       postgresLatencyMs: 20,
     },
