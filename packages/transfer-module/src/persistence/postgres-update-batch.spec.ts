@@ -87,6 +87,20 @@ describeWithPostgres('PostgresUpdateBatch (Postgres)', () => {
     expect(await store.findByOriginId(3)).toMatchObject({ lastError: null, queries: 0, leaseOwner: 'w', version: 1 });
   });
 
+  it('runs its statement as a prepared statement of the connection, parsed once for every batch of that shape', async () => {
+    await leased(3);
+    const { updates } = await updatesDuring(async () => {
+      await store.applyUpdate(1, 'w', quietAnswer('a', T0 + 5_000));
+      await Promise.all([2, 3].map((originId) => store.applyUpdate(originId, 'w', quietAnswer('b', T0 + 5_000))));
+    });
+    expect(updates).toHaveLength(2);
+    // pg-pool hands out the connection released last: the one both batches ran on, one after the other.
+    const prepared: { name: string; statement: string }[] = await dataSource.query(
+      `SELECT name, statement FROM pg_prepared_statements`,
+    );
+    expect(prepared).toEqual([{ name: expect.stringMatching(/^giro_batch_[0-9a-f]{24}$/), statement: updates[0] }]);
+  });
+
   it('writes the answers that arrive while a batch is under way together, after it', async () => {
     await leased(4);
     const { result, updates } = await updatesDuring(async () => {
@@ -98,8 +112,9 @@ describeWithPostgres('PostgresUpdateBatch (Postgres)', () => {
     });
     expect(result.every((outcome) => outcome.applied)).toBe(true);
     expect(updates).toHaveLength(2);
-    expect(updates[0]).not.toMatch(/unnest/); // a batch of one goes alone
-    expect(updates[1]).toMatch(/unnest/);
+    expect(updates[0]).toMatch(/unnest/);
+    // A batch of one and one of three: the same statement text (each connection prepares it once).
+    expect(updates[1]).toBe(updates[0]);
   });
 
   it('applies two answers about one movement in the order they came, never in the same statement', async () => {
