@@ -71,7 +71,7 @@ async function runSqliteSweeps(context: BenchContext): Promise<SweepRun[]> {
       nowMs: Date.now(),
     };
     const seeded = join(workDir, `backlog-${count}.sqlite`);
-    context.log(`sweep: seeding ${count} due movements into SQLite`);
+    context.log(`sweep: seeding ${count} due movements (+${backlog.warmup} to warm up) into SQLite`);
     await seedSqliteBacklog(seeded, backlog);
     for (const system of ['limit', 'giro'] as const) {
       const file = join(workDir, `sweep-${system}-${count}.sqlite`);
