@@ -51,16 +51,11 @@ export function backlogConstants(backlog: Backlog) {
   } as const;
 }
 
-/** Every originId of the backlog, warm-up and measured: the movements the sandbox must know. */
-export function backlogSize(backlog: Backlog): number {
-  return backlog.warmup + backlog.count;
-}
-
 /** The rows of the backlog, `chunkSize` at a time: the intent as the store records it, its fingerprint, when due. */
 export function* backlogChunks(backlog: Backlog, chunkSize: number): Generator<BacklogRow[]> {
   const template = intentTemplate();
   const firstMeasured = backlog.firstOriginId + backlog.warmup;
-  const last = backlog.firstOriginId + backlogSize(backlog) - 1;
+  const last = backlog.firstOriginId + backlog.warmup + backlog.count - 1;
   const dueNow = backlog.nowMs - 1_000;
   for (let first = backlog.firstOriginId; first <= last; first += chunkSize) {
     const rows: BacklogRow[] = [];

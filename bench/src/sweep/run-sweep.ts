@@ -4,7 +4,7 @@ import type { BenchContext } from '../context';
 import { ratePerSecond } from '../stats';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange, transferRequestBody } from '../workload/transfer-request';
-import { type Backlog, backlogSize } from './backlog';
+import type { Backlog } from './backlog';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable, seedPostgresBacklog } from './seed-postgres';
 import { seedSqliteBacklog } from './seed-sqlite';
 import type { SweepResult, SweepSystem, SweepTask } from './sweep-task';
@@ -136,9 +136,12 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
   }
 }
 
+/** The warm-up part and the measured part, each its own seed request (one takes at most 1 000 000 movements). */
 async function seedSandbox(context: BenchContext, backlog: Backlog): Promise<void> {
-  await context.sandbox.control.reset();
-  await context.sandbox.control.seed(backlog.firstOriginId, backlogSize(backlog), transferRequestBody());
+  const { control } = context.sandbox;
+  await control.reset();
+  await control.seed(backlog.firstOriginId, backlog.warmup, transferRequestBody());
+  await control.seed(backlog.firstOriginId + backlog.warmup, backlog.count, transferRequestBody());
 }
 
 async function sweepRun(
