@@ -21,15 +21,19 @@ export interface Backlog {
 
 /**
  * How much later than the warm-up movements the measured ones fall due: how far a sweeping process moves its
- * clock when told to go. Shorter than `SWEPT_AGAIN_AFTER_MS`, so a warm-up movement is not due again then.
+ * clock when told to go. Longer than any wait between seeding and measuring (in --full, the limit sweeps a
+ * million movements of a copy of the same file first, for over ten minutes: the measured part must not fall
+ * due meanwhile, or giro's warm-up sweep takes it); shorter than `SWEPT_AGAIN_AFTER_MS`, so a warm-up
+ * movement is not due again when the clock moves.
  */
-export const MEASURED_DUE_LATER_BY_MS = 600_000;
+export const MEASURED_DUE_LATER_BY_MS = 6 * 3_600_000;
 
 /**
  * Longer than any run plus the clock move above: a movement queried in a sweep (warm-up or measured) is not
  * due again before the backlog is drained, by this process or another, so each is queried exactly once.
+ * (giro's default lease is twice its polling interval, and a lease is at most a day.)
  */
-export const SWEPT_AGAIN_AFTER_MS = 3_600_000;
+export const SWEPT_AGAIN_AFTER_MS = 10 * 3_600_000;
 
 export interface BacklogRow {
   originId: number;

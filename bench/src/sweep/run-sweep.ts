@@ -159,6 +159,8 @@ async function sweepRun(
     engine === 'postgres' ? { alsoMeasure: POSTGRES_COMMAND } : {},
   );
   const queried = sum(together.outcomes.map(({ result }) => result.queried));
+  // A run that measured nothing is a broken benchmark (its backlog was swept before go), not a rate of zero.
+  if (queried === 0) throw new Error(`${label}: nothing was queried after go`);
   const run: SweepRun = {
     engine,
     system: tasks[0].system,
