@@ -39,12 +39,12 @@ export interface BenchPlan {
 
 const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
   quick: {
-    create: { concurrencies: [1, 16, 64], transfers: { 1: 200, 16: 1_500, 64: 2_000 }, warmup: 50 },
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 200, 16: 1_000, 64: 1_500 }, warmup: 1_500 },
     sweep: {
       sqliteBacklogs: [10_000, 100_000],
-      postgresBacklog: 10_000,
+      postgresBacklog: 20_000,
       postgresProcesses: [1, 2, 4],
-      warmupPerProcess: 500,
+      warmupPerProcess: 1_000,
       inFlight: 16,
       postgresLatencyMs: 20,
       timeLimitMs: 8_000,
@@ -52,7 +52,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
     discipline: { movements: 200 },
   },
   standard: {
-    create: { concurrencies: [1, 16, 64], transfers: { 1: 500, 16: 4_000, 64: 6_000 }, warmup: 200 },
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 500, 16: 4_000, 64: 6_000 }, warmup: 3_000 },
     sweep: {
       sqliteBacklogs: [10_000, 100_000],
       postgresBacklog: 30_000,
@@ -64,7 +64,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
     discipline: { movements: 400 },
   },
   full: {
-    create: { concurrencies: [1, 16, 64], transfers: { 1: 1_000, 16: 10_000, 64: 20_000 }, warmup: 500 },
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 1_000, 16: 10_000, 64: 20_000 }, warmup: 3_000 },
     sweep: {
       sqliteBacklogs: [10_000, 100_000, 1_000_000],
       postgresBacklog: 100_000,

@@ -9,7 +9,7 @@ export interface CreateTask {
   /** A fresh SQLite file for this run. */
   databaseFile: string;
   concurrency: number;
-  /** Transfers sent before measuring (connections opened, code warmed up). */
+  /** Transfers sent before measuring (connections opened, code compiled), at least 16 at once. */
   warmup: number;
   transfers: number;
   /** Where the limit and the peer start their own originIds (giro allocates its own). */
