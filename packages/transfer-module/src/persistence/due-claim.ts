@@ -12,11 +12,14 @@ const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 // claims only what was due when it started, while leases keep expiring by the clock).
 const UNLEASED = '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)';
 const DUE = `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED}`;
+// The PENDING step names its status in the text, not as a parameter: a partial index (PENDING ones only) is
+// used only when the query's own text implies the index's condition (SQLite never looks into a parameter,
+// Postgres only when it plans for the values at hand).
 const STEP_FILTER: Record<ClaimStep, string> = {
-  pending: 'm."status" = ?',
+  pending: `m."status" = '${PENDING_STATUS}'`,
   others: `m."status" NOT IN (${NOT_PENDING.map(() => '?').join(', ')})`,
 };
-const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [PENDING_STATUS], others: NOT_PENDING };
+const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [], others: NOT_PENDING };
 
 /** When a claim is judged: movements due by `dueByMs`, leases expired by `nowMs`. */
 export interface ClaimTimes {
@@ -27,7 +30,7 @@ export interface ClaimTimes {
 /**
  * One step of a claim, ordered by an index so that it reads about as many rows as it takes (one query
  * ordering by "PENDING first, then nextQueryAt" would scan and sort every due movement per batch):
- *  - `pending`: due PENDING movements, on the (status, next_query_at_ms) index;
+ *  - `pending`: due PENDING movements, on the partial next_query_at_ms index of PENDING ones;
  *  - `others`: the other due ones that are not final, on the next_query_at_ms index (final ones have it null).
  * Both skip movements under an unexpired lease; on Postgres they lock what they return (SKIP LOCKED: a
  * concurrent claimer takes other rows).

@@ -12,6 +12,8 @@ const ALL_MIGRATIONS = [
   'CreateTransferSchema1795291200000',
   'AddDueTimeIndex1795377600000',
   'DropNetworkIdIndex1795464000000',
+  'PendingDueIndex1795550400000',
+  'MovementsFillfactor1795636800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -98,7 +100,20 @@ describeEachEngine('transfer migrations', (engine) => {
     const runner = dataSource.createQueryRunner();
     const indexNames = async () =>
       ((await runner.getTable('giro_movements'))?.indices ?? []).map((index) => index.name).sort();
+    // The table's storage options (Postgres); SQLite has none.
+    const fillfactor = async (): Promise<string | null> => {
+      if (engine.kind !== 'postgres') return null;
+      const [row] = await dataSource.query(`SELECT array_to_string(reloptions, ',') AS options FROM pg_class
+        WHERE oid = 'giro_movements'::regclass`);
+      return row.options;
+    };
     try {
+      expect(await indexNames()).toEqual(['IDX_giro_movements_next_query_at', 'IDX_giro_movements_pending_due']);
+      expect(await fillfactor()).toBe(engine.kind === 'postgres' ? 'fillfactor=80' : null);
+      await dataSource.undoLastMigration();
+      expect(await fillfactor()).toBeNull();
+      expect(await indexNames()).toEqual(['IDX_giro_movements_next_query_at', 'IDX_giro_movements_pending_due']);
+      await dataSource.undoLastMigration();
       expect(await indexNames()).toEqual(['IDX_giro_movements_due', 'IDX_giro_movements_next_query_at']);
       await dataSource.undoLastMigration();
       expect(await indexNames()).toEqual([

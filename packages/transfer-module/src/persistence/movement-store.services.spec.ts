@@ -15,6 +15,8 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'CreateTransferSchema1795291200000',
       'AddDueTimeIndex1795377600000',
       'DropNetworkIdIndex1795464000000',
+      'PendingDueIndex1795550400000',
+      'MovementsFillfactor1795636800000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

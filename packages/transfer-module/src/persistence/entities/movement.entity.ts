@@ -9,7 +9,7 @@ import { bigintAsNumber } from './column-transformers';
  */
 @Entity({ name: 'giro_movements' })
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
-@Index('IDX_giro_movements_due', ['status', 'nextQueryAtMs'])
+@Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 export class MovementEntity {
   @PrimaryColumn({

@@ -1,14 +1,20 @@
 import { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 import { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
 import { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
+import { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index';
+import { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
 export { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
+export { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index';
+export { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
   CreateTransferSchema1795291200000,
   AddDueTimeIndex1795377600000,
   DropNetworkIdIndex1795464000000,
+  PendingDueIndex1795550400000,
+  MovementsFillfactor1795636800000,
 ];
