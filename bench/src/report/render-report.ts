@@ -32,6 +32,13 @@ export function renderReport(
     '',
     '#### Goals (issue 7)',
     '',
+    ...(results.mode === 'quick'
+      ? [
+          'A `--quick` run is indicative: short runs after a short warm-up, so V8 is still compiling for part of',
+          'them. `pnpm bench` or `pnpm bench --full` measures the goals.',
+          '',
+        ]
+      : []),
     markdownTable(
       ['goal', 'target', 'measured', 'met'],
       results.goals.map((goal) => [
