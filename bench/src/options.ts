@@ -52,7 +52,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
     discipline: { movements: 200 },
   },
   standard: {
-    create: { concurrencies: [1, 16, 64], transfers: { 1: 500, 16: 4_000, 64: 6_000 }, warmup: 3_000 },
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 500, 16: 4_000, 64: 6_000 }, warmup: 6_000 },
     sweep: {
       sqliteBacklogs: [10_000, 100_000],
       postgresBacklog: 30_000,
@@ -64,7 +64,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
     discipline: { movements: 400 },
   },
   full: {
-    create: { concurrencies: [1, 16, 64], transfers: { 1: 1_000, 16: 10_000, 64: 20_000 }, warmup: 3_000 },
+    create: { concurrencies: [1, 16, 64], transfers: { 1: 1_000, 16: 10_000, 64: 20_000 }, warmup: 6_000 },
     sweep: {
       sqliteBacklogs: [10_000, 100_000, 1_000_000],
       postgresBacklog: 100_000,
