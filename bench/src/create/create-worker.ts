@@ -16,7 +16,7 @@ const SYSTEMS: Record<CreateSystem, (task: CreateTask) => Promise<CreateSystemUn
 /**
  * The warm-up runs at least this many transfers at once, whatever the measured concurrency: V8 needs a
  * number of transfers, not a duration, to compile the path (giro's CPU per transfer at c=64 after 300, 1 500,
- * 3 000 and 6 000 warm-up transfers: 0.76, 0.42, 0.24–0.36 and 0.28–0.31 ms), and at concurrency 1 that many
+ * 3 000 and 6 000 warm-up transfers: 0.76, 0.42, 0.24–0.38 and 0.28–0.31 ms), and at concurrency 1 that many
  * would take the slower systems many seconds.
  */
 const WARMUP_CONCURRENCY = 16;
