@@ -23,6 +23,8 @@ const shared = {
     '^@giro/transfer-module/(.*)$': '<rootDir>/packages/transfer-module/src/$1',
     '^@giro/sandbox-bank$': '<rootDir>/apps/sandbox-bank/src/index.ts',
     '^@giro/sandbox-bank/(.*)$': '<rootDir>/apps/sandbox-bank/src/$1',
+    '^@giro/admin$': '<rootDir>/packages/admin/src/index.ts',
+    '^@giro/admin/(.*)$': '<rootDir>/packages/admin/src/$1',
     '^@test-support/(.*)$': '<rootDir>/test/support/$1',
   },
   setupFiles: ['reflect-metadata'],
@@ -38,11 +40,14 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: [
-        '<rootDir>/{packages,apps,examples}/*/src/**/*.spec.ts',
-        '<rootDir>/examples/*/test/**/*.spec.ts',
-        '<rootDir>/bench/src/**/*.spec.ts',
-      ],
+      testMatch: ['<rootDir>/{packages,apps}/*/src/**/*.spec.ts', '<rootDir>/bench/src/**/*.spec.ts'],
+    },
+    {
+      // The example host app uses giro as an installed package (its exports, dist/): no mapping into src/.
+      ...shared,
+      displayName: 'example',
+      moduleNameMapper: {},
+      testMatch: ['<rootDir>/examples/*/src/**/*.spec.ts'],
     },
     { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],

@@ -1,14 +1,23 @@
-// Compiles every workspace package's src/ to dist/ with swc (decorator metadata
-// included, which Nest's dependency injection needs). Type checking is a
-// separate step (`pnpm typecheck`); this stays fast enough to run before
-// every test run and every start.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+// Builds the workspace: every package's src/ to dist/ with swc (decorator metadata included, which Nest's
+// dependency injection needs), then the publishable packages' declarations with `tsc -b tsconfig.build.json`.
+// The full type check of specs and tests is a separate step (`pnpm typecheck`).
+//
+//   node scripts/build.mjs             every package (`pnpm build`)
+//   node scripts/build.mjs --js-only   every package's JavaScript, no declarations (what `pnpm start` runs)
+//   node scripts/build.mjs <folder>    one package and the declarations it needs (a package's `prepack`)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const packageDirs = ['packages', 'apps', 'examples'].flatMap((group) => {
+const args = process.argv.slice(2);
+const jsOnly = args.includes('--js-only');
+const folder = args.find((arg) => !arg.startsWith('--'));
+const only = folder === undefined ? undefined : resolve(folder);
+const workspacePackages = ['packages', 'apps', 'examples'].flatMap((group) => {
   try {
     return readdirSync(join(root, group)).map((name) => join(root, group, name));
   } catch {
@@ -16,17 +25,30 @@ const packageDirs = ['packages', 'apps', 'examples'].flatMap((group) => {
   }
 });
 // The benchmarks (`pnpm bench`) build like a package: bench/src → bench/dist.
-packageDirs.push(join(root, 'bench'));
+workspacePackages.push(join(root, 'bench'));
+const packageDirs = only === undefined ? workspacePackages : [only];
 
 const isSource = (name) => name.endsWith('.ts') && !name.endsWith('.spec.ts') && !name.endsWith('.d.ts');
-// Helpers that only specs use live in `testing/` folders and stay out of dist/.
-const isTestOnlyDir = (name) => name === 'testing';
 
-function* sourceFiles(dir) {
+/**
+ * `testing/` folders hold helpers that only specs use, and stay out of dist/ — except a package's own
+ * `src/testing` when its package.json exports `./testing` (a public entry, as `@giro/transfer-module/testing`).
+ */
+function isBuiltDir(pkg, path) {
+  if (basename(path) !== 'testing') return true;
+  return path === join(pkg, 'src', 'testing') && exportsTesting(pkg);
+}
+
+function exportsTesting(pkg) {
+  const manifest = join(pkg, 'package.json');
+  return existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).exports?.['./testing'] !== undefined;
+}
+
+function* sourceFiles(pkg, dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!isTestOnlyDir(entry.name)) yield* sourceFiles(path);
+      if (isBuiltDir(pkg, path)) yield* sourceFiles(pkg, path);
     } else if (isSource(entry.name)) yield path;
   }
 }
@@ -34,13 +56,9 @@ function* sourceFiles(dir) {
 let count = 0;
 for (const pkg of packageDirs) {
   const src = join(pkg, 'src');
+  if (!existsSync(src)) continue;
+  const files = [...sourceFiles(pkg, src)];
   const dist = join(pkg, 'dist');
-  let files;
-  try {
-    files = [...sourceFiles(src)];
-  } catch {
-    continue;
-  }
   rmSync(dist, { recursive: true, force: true });
   await Promise.all(
     files.map(async (file) => {
@@ -58,3 +76,13 @@ for (const pkg of packageDirs) {
   count += files.length;
 }
 console.log(`build: ${count} files compiled to dist/`);
+
+// Declarations: tsc's build mode follows the projects' references, so one package's build makes the
+// declarations of the packages it imports first.
+const project = only === undefined ? join(root, 'tsconfig.build.json') : join(only, 'tsconfig.build.json');
+if (!jsOnly && existsSync(project)) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-b', project], { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  console.log(`build: declarations of ${relative(root, project)}`);
+}

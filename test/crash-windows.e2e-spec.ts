@@ -2,10 +2,10 @@ import type { SandboxBank } from '@giro/sandbox-bank';
 import {
   dataSourceOptionsFromUrl,
   isFinalStatus,
-  MovementStore,
   systemClock,
   type TransferModuleOptions,
 } from '@giro/transfer-module';
+import { MovementStore } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { expectBankSawTheContract } from './support/contract-checks';
 import { describeOnEachEngine } from './support/engines';
@@ -20,10 +20,11 @@ import {
 import { TcpProxy } from './support/tcp-proxy';
 import { assertFreshBuild, startTransferChild, type TransferChild } from './support/transfer-child';
 
-// The failure windows of DESIGN.md with a real process killed with SIGKILL (no test hooks in giro): a TCP
-// proxy between the child and the sandbox holds the request, or lets it through and holds the answer, and
-// the child is killed while held. A restarted giro must then finish the transfer with the same originId,
-// once, losing nothing. Real time here (the child has its own clock): the waits are the lease, a few seconds.
+// The contract's failure windows (rules 2 and 3 in ARCHITECTURE.md) with a real process killed with SIGKILL (no
+// test hooks in giro): a TCP proxy between the child and the sandbox holds the request, or lets it through and
+// holds the answer, and the child is killed while held. A restarted giro must then finish the transfer with the
+// same originId, once, losing nothing. Real time here (the child has its own clock): the waits are the lease, a few
+// seconds.
 
 /** Bank call timeouts of the child: the longest call is 4 s, so its lease must exceed 4.1 s. */
 const TIMEOUTS = { connectMs: 1_000, headersMs: 2_000, bodyMs: 1_000 } as const;

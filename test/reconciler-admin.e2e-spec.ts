@@ -1,7 +1,7 @@
 import { ADMIN_TOKEN, startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';
 
-// The admin API of DESIGN.md over HTTP, against an in-process reconciler, an in-process sandbox bank and an
-// SQLite file. One manual clock drives both: `clock.advance` is how time passes.
+// The admin API (packages/admin/README.md) over HTTP, against an in-process reconciler, an in-process sandbox bank
+// and an SQLite file. One manual clock drives both: `clock.advance` is how time passes.
 
 const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/admin/transfers'],

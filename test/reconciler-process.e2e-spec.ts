@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import { TRANSFER_MIGRATIONS } from '@giro/transfer-module';
 import Database from 'better-sqlite3';
+import reconcilerPackage from '../apps/reconciler/package.json';
 import { testCertificates, transferRequest } from './support/reconciler-harness';
 import {
   bankEnvironment,
   killIfRunning,
   type ReconcilerProcess,
-  runSweepCli,
+  runReconcilerCommand,
   startReconcilerProcess,
 } from './support/reconciler-process';
 
@@ -121,11 +123,11 @@ describe('reconciler processes on SQLite', () => {
 
     // A cron job needs no ADMIN_TOKEN: it serves no admin API.
     const { ADMIN_TOKEN: _notNeeded, ...cronEnv } = env;
-    const usage = await runSweepCli(dir, cronEnv, []);
+    const usage = await runReconcilerCommand(dir, cronEnv, ['sweep']);
     expect(usage.code).toBe(2);
-    expect(usage.output).toContain('usage: pnpm sweep --once');
+    expect(usage.output).toContain('usage: giro-reconciler');
 
-    const once = await runSweepCli(dir, cronEnv, ['--once']);
+    const once = await runReconcilerCommand(dir, cronEnv, ['sweep', '--once']);
     expect(once.code).toBe(0);
     const report = once.output
       .split('\n')
@@ -136,5 +138,28 @@ describe('reconciler processes on SQLite', () => {
     expect(leasedCount()).toBe(0);
     expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
     expect(once.output).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
+  });
+
+  it('`migrate` applies the migrations of DATABASE_URL and exits; `--help` and `--version` answer', async () => {
+    const database = { DATABASE_URL: `sqlite:${join(dir, 'migrated.sqlite')}` };
+    const ranBy = (output: string) =>
+      output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { event: string; ran?: string[] })
+        .find((line) => line.event === 'migrations-finished')?.ran;
+
+    const first = await runReconcilerCommand(dir, database, ['migrate']);
+    expect(first.code).toBe(0);
+    expect(ranBy(first.output)).toEqual(TRANSFER_MIGRATIONS.map((migration) => migration.name));
+    const again = await runReconcilerCommand(dir, database, ['migrate']);
+    expect(again.code).toBe(0);
+    expect(ranBy(again.output)).toEqual([]);
+
+    const help = await runReconcilerCommand(dir, {}, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.output).toContain('giro-reconciler sweep --once');
+    const version = await runReconcilerCommand(dir, {}, ['--version']);
+    expect(version.output.trim()).toBe(reconcilerPackage.version);
   });
 });

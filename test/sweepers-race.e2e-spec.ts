@@ -1,5 +1,5 @@
 import type { SandboxBank } from '@giro/sandbox-bank';
-import type { ManualClock } from '@giro/transfer-module';
+import type { ManualClock } from '@giro/transfer-module/testing';
 import { allMovements, expectBankSawTheContract, expectNoRepeatedTransition } from './support/contract-checks';
 import { describeOnPostgres } from './support/engines';
 import {

@@ -1,5 +1,7 @@
 import { DUPLICATE_ORIGIN_ID, type FaultSettings, type SandboxBank } from '@giro/sandbox-bank';
-import { BankClient, type ManualClock, type TransferRequestWire } from '@giro/transfer-module';
+import { type TransferRequestWire } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import {
   allMovements,
   expectBankSawTheContract,
@@ -20,7 +22,8 @@ import {
 } from './support/giro-harness';
 
 // Every fault the sandbox can inject, on the creation and on a lookup, ends in the right final state with
-// the contract intact; 409s are read as the design says; and a chaotic mix of everything settles too.
+// the contract intact; 409s are read as docs/bank-api.md#repeated-originids says; and a chaotic mix of everything
+// settles too.
 
 type FaultRate = keyof Omit<FaultSettings, 'latencyMs' | 'retryAfterSeconds'>;
 
@@ -173,7 +176,7 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
       expected.set(movement.originId, /\[(fail|reject)\]/.test(description) ? 'FAILED' : 'COMPLETED');
     }
 
-    const totals = await sweepUntilFinal(giro, clock, 50, 800);
+    const totals = await sweepUntilFinal(giro, clock, { stepMs: 50, maxSteps: 800 });
 
     expect(totals.errors).toBeGreaterThan(0); // the faults did fire
     for (const movement of await allMovements(giro.transfers)) {

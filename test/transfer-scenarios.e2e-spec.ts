@@ -1,12 +1,12 @@
 import type { SandboxBank } from '@giro/sandbox-bank';
 import {
-  type ManualClock,
   MovementBusyError,
   MovementNotFoundError,
   PollTooSoonError,
   TransferConflictError,
   TransferValidationError,
 } from '@giro/transfer-module';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import {
   allMovements,
   expectBankSawTheContract,

@@ -3,8 +3,8 @@ import { type CancellationView, isFinalStatus, type MovementView } from '@giro/t
 import { type ChaosIntent, SCENARIOS } from './chaos-intents';
 import type { DriverReport } from './transfer-driver';
 
-// The contract of DESIGN.md, judged after a chaos run from the outside: what the host submitted, what giro
-// stores (its admin API), what the sandbox bank processed (its ledger and counters), and everything the
+// The contract (ARCHITECTURE.md#the-contract), judged after a chaos run from the outside: what the host submitted,
+// what giro stores (its admin API), what the sandbox bank processed (its ledger and counters), and everything the
 // reconcilers wrote to their output.
 
 export interface ChaosEvidence {

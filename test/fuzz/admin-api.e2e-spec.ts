@@ -1,4 +1,5 @@
-import { MovementStore, TransferValidationError } from '@giro/transfer-module';
+import { TransferValidationError } from '@giro/transfer-module';
+import { MovementStore } from '@giro/transfer-module/persistence';
 import { validateTransferRequest } from '@giro/transfer-module/transfer/transfer-request.validation';
 import { LoopbackHosts } from '@test-support/loopback-hosts';
 import {
@@ -11,11 +12,11 @@ import fc from 'fast-check';
 import { badFields, requestText, validDescription } from './admin-request-arbitraries';
 
 // Bad input, fuzzed: the admin API (an in-process reconciler over HTTP, its sandbox bank, an SQLite file) and
-// the transfer DTO behind it. Wrong types, huge numbers, 1e309, -0, "NaN", 3-decimal amounts, wrong check
-// digits, control characters, unknown fields, broken JSON, oversized bodies → a 4xx naming the field,
-// nothing stored, nothing sent, the server alive. Valid Unicode text is accepted and kept exactly.
+// the transfer request's validation behind it. Wrong types, huge numbers, 1e309, -0, "NaN", 3-decimal amounts,
+// wrong check digits, control characters, unknown fields (`__proto__` too), broken JSON, oversized bodies → a 4xx
+// naming the field, nothing stored, nothing sent, the server alive. Valid Unicode text is accepted and kept exactly.
 
-describe('bad input to the admin API and the transfer DTO', () => {
+describe('bad input to the admin API and the transfer request’s validation', () => {
   let r: TestReconciler;
   let hosts: LoopbackHosts;
   const figures = { badFields: 0, brokenJson: 0, anyJson: 0, oversized: 0, params: 0, unicode: 0, dtoInputs: 0 };
@@ -80,8 +81,7 @@ describe('bad input to the admin API and the transfer DTO', () => {
           const named =
             answer.status === 400 ? (JSON.parse(answer.text).violations as { field: string; rule: string }[]) : [];
           expect({ status: answer.status, text: answer.text.slice(0, 300) }).toMatchObject({ status: 400 });
-          // The fields named are the bad ones; at least one is named (the DTO's rules answer before the
-          // service's, so a bad description beside a bad currency shows up once the currency is fixed).
+          // The fields named are the bad ones, and at least one is named.
           const badNames = bad.map(({ field }) => field);
           expect({ badNames, named }).toEqual({
             badNames,
@@ -199,7 +199,7 @@ describe('bad input to the admin API and the transfer DTO', () => {
       ),
     ));
 
-  it('the DTO names every bad field with its rule', () =>
+  it('the validation names every bad field with its rule', () =>
     guard('DTO, bad fields', () =>
       fc.assert(
         fc.property(badFields, (bad) => {
@@ -212,7 +212,7 @@ describe('bad input to the admin API and the transfer DTO', () => {
       ),
     ));
 
-  it('the DTO throws nothing but a validation error naming a field and a rule, whatever the input', () =>
+  it('the validation throws nothing but a validation error naming a field and a rule, whatever the input', () =>
     guard('DTO, any input', () =>
       fc.assert(
         fc.property(fc.oneof(fc.anything(), fc.object()), (input) => {

@@ -2,13 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isFinalStatus, type ManualClock, type MovementView } from '@giro/transfer-module';
+import { isFinalStatus, type MovementView } from '@giro/transfer-module';
 import { movementAnswer } from '@giro/transfer-module/bank/testing/bank-fixtures';
 import {
   type MtlsTestServer,
   type RecordedRequest,
   startMtlsTestServer,
 } from '@giro/transfer-module/bank/testing/mtls-test-server';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import {
   type Giro,
   manualClock,
@@ -20,7 +21,7 @@ import {
 import fc from 'fast-check';
 import { type BankAnswer, creationAnswer, lookupAnswer } from './bank-answer-arbitraries';
 
-// giro (TransferService + ReconcileService on SQLite) against a real mutual-TLS server that answers with
+// giro (TransferService + SweepService on SQLite) against a real mutual-TLS server that answers with
 // fuzzed garbage: broken JSON, HTML pages, missing and mistyped fields, unknown statuses, answers about
 // another originId, bodies over the read limit, connections cut or hanging. Nothing may crash, nothing may
 // become final, no other originId may be sent; once the server answers properly, the transfer completes.

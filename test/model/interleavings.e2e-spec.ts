@@ -1,11 +1,11 @@
 import type { SandboxBank } from '@giro/sandbox-bank';
 import {
-  type ManualClock,
   MovementBusyError,
   PollTooSoonError,
   type RequestTransferResult,
   TransferConflictError,
 } from '@giro/transfer-module';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import { manualClock, startTestSandbox, sweepUntilFinal, transferRequest } from '@test-support/giro-harness';
 import fc from 'fast-check';
 import { checkContract, MODEL_SCENARIOS, type ModelScenario, type Real, TransferModel } from './model-world';
@@ -142,7 +142,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
           }
           await checkContract(model, real);
 
-          await sweepUntilFinal(workers.a, clock, 50, 400);
+          await sweepUntilFinal(workers.a, clock, { stepMs: 50, maxSteps: 400 });
           for (const [originId, intent] of model.intents) {
             expect((await workers.a.transfers.getMovement(originId)).status).toBe(
               MODEL_SCENARIOS[intent.scenario].final,

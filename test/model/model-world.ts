@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerEntry, SandboxBank } from '@giro/sandbox-bank';
-import { type FinalStatus, isFinalStatus, type ManualClock, type MovementView } from '@giro/transfer-module';
+import { type FinalStatus, isFinalStatus, type MovementView } from '@giro/transfer-module';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import { allMovements } from '@test-support/contract-checks';
 import { type Giro, giroOptions, manualClock, startGiro, startTestSandbox } from '@test-support/giro-harness';
 
-// The world a model-based run acts on: giro (TransferService + ReconcileService on a real SQLite file) and the
+// The world a model-based run acts on: giro (TransferService + SweepService on a real SQLite file) and the
 // in-process sandbox bank, both on one manual clock; and the model, the little that must stay true of them.
 
 /** The sandbox scenarios a model intent may take, with the final state each must reach. */

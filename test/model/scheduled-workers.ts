@@ -2,17 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxBank } from '@giro/sandbox-bank';
-import {
-  BankClient,
-  type BankMovement,
-  type CreateTransferResult,
-  type ManualClock,
-  MovementStore,
-  ReconcileService,
-  TransferModule,
-  type TransferRequestWire,
-  TransferService,
-} from '@giro/transfer-module';
+import { SweepService, TransferModule, type TransferRequestWire, TransferService } from '@giro/transfer-module';
+import { BankClient, type BankMovement, type CreateTransferResult } from '@giro/transfer-module/bank';
+import { MovementStore } from '@giro/transfer-module/persistence';
+import { type ManualClock } from '@giro/transfer-module/testing';
 import { Test } from '@nestjs/testing';
 import { giroOptions } from '@test-support/giro-harness';
 import type fc from 'fast-check';
@@ -58,7 +51,7 @@ class ScheduledBank {
 
 export interface Worker {
   transfers: TransferService;
-  reconcile: ReconcileService;
+  reconcile: SweepService;
   store: MovementStore;
 }
 
@@ -89,7 +82,7 @@ export async function startScheduledWorkers(bank: SandboxBank, clock: ManualCloc
   const appB = await start('B');
   const worker = (app: typeof appA): Worker => ({
     transfers: app.get(TransferService),
-    reconcile: app.get(ReconcileService),
+    reconcile: app.get(SweepService),
     store: app.get(MovementStore),
   });
   return {

@@ -4,13 +4,13 @@ import { checkContract, createWorld, MODEL_SCENARIOS } from './model-world';
 import { BANK_BEHAVIOURS, commandCounts, transferCommands } from './transfer-commands';
 
 // Model-based: random sequences of requests, replays, conflicts, refreshes, sweeps, clock steps and bank
-// misbehaviour against TransferService and ReconcileService (a real SQLite file, the sandbox bank over mutual
+// misbehaviour against TransferService and SweepService (a real SQLite file, the sandbox bank over mutual
 // TLS, one manual clock), with the contract checked after every command. Each run then ends with a healthy
 // bank: every transfer must reach the final state its scenario dictates.
 
 const RUNS = 40;
 
-describe('TransferService and ReconcileService against a model of the bank', () => {
+describe('TransferService and SweepService against a model of the bank', () => {
   let runs = 0;
   let held = false;
 
@@ -32,7 +32,7 @@ describe('TransferService and ReconcileService against a model of the bank', () 
           await fc.asyncModelRun(() => ({ model: world.model, real: world.real }), commands);
           const { model, real } = world;
           real.bank.configure(BANK_BEHAVIOURS.healthy);
-          await sweepUntilFinal(real.giro, real.clock, 50, 800);
+          await sweepUntilFinal(real.giro, real.clock, { stepMs: 50, maxSteps: 800 });
           for (const intent of model.intents.values()) {
             const movement = await real.giro.transfers.getMovement(intent.originId);
             expect({ originId: intent.originId, scenario: intent.scenario, status: movement.status }).toEqual({

@@ -1,4 +1,4 @@
-import { MovementStore } from '@giro/transfer-module';
+import { MovementStore } from '@giro/transfer-module/persistence';
 import { LoopbackHosts } from '@test-support/loopback-hosts';
 import {
   ADMIN_TOKEN,

@@ -8,7 +8,9 @@ import {
 } from '@giro/sandbox-bank/certs/dev-certificates';
 import { type ClientTls, SignedHttpsClient, signRequest } from '@giro/sandbox-bank/testing/signed-https-client';
 import { TRANSFER_PATH, transferRequest } from '@giro/sandbox-bank/testing/test-sandbox';
-import { BankClient, BankNotSentError, ManualClock, type TransferRequestWire } from '@giro/transfer-module';
+import { BankNotSentError, type TransferRequestWire } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
+import { ManualClock } from '@giro/transfer-module/testing';
 import fc from 'fast-check';
 
 // Who may talk to whom. The sandbox bank refuses a client without a certificate, with one from another CA or

@@ -3,18 +3,17 @@ import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/
 import {
   type BankClientOptions,
   type Clock,
-  completeCbuCvu,
-  completeCuit,
-  isFinalStatus,
-  ManualClock,
-  MovementStore,
-  ReconcileService,
+  SweepService,
   TransferModule,
   type TransferModuleOptions,
   TransferService,
 } from '@giro/transfer-module';
+import { MovementStore } from '@giro/transfer-module/persistence';
+import { ManualClock, sampleTransferRequest } from '@giro/transfer-module/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+
+export { sweepUntilFinal } from '@giro/transfer-module/testing';
 
 // giro against the sandbox bank, in process, with intervals scaled down 50× and one manual clock for the
 // bank and giro: time moves only when a test moves it, so the polling rules are checked exactly.
@@ -66,7 +65,7 @@ export async function sandboxBankOptions(url: string, overrides: Partial<BankCli
 export interface Giro {
   app: INestApplicationContext;
   transfers: TransferService;
-  reconcile: ReconcileService;
+  reconcile: SweepService;
   store: MovementStore;
   close(): Promise<void>;
 }
@@ -80,7 +79,7 @@ export async function startGiro(options: TransferModuleOptions): Promise<Giro> {
   return {
     app,
     transfers: app.get(TransferService),
-    reconcile: app.get(ReconcileService),
+    reconcile: app.get(SweepService),
     store: app.get(MovementStore),
     close: () => app.close(),
   };
@@ -100,52 +99,14 @@ export async function giroOptions(
   };
 }
 
-/**
- * Moves the manual clock by `stepMs` and sweeps, until every movement is final or `maxSteps` ran out. Returns
- * the sweeps' reports added up (for counts of calls, errors…).
- */
-export async function sweepUntilFinal(
-  giro: Pick<Giro, 'reconcile' | 'store'>,
-  clock: ManualClock,
-  stepMs = 50,
-  maxSteps = 400,
-) {
-  const total = { sweeps: 0, sent: 0, queried: 0, errors: 0, anomalies: 0 };
-  for (let step = 0; step < maxSteps; step++) {
-    const counts = await giro.store.countByStatus();
-    if (Object.entries(counts).every(([status, count]) => count === 0 || isFinalStatus(status))) return total;
-    clock.advance(stepMs);
-    const report = await giro.reconcile.sweep();
-    total.sweeps += 1;
-    total.sent += report.sent;
-    total.queried += report.queried;
-    total.errors += report.errors;
-    total.anomalies += report.anomalies;
-  }
-  throw new Error(
-    `movements still not final after ${maxSteps} sweeps: ${JSON.stringify(await giro.store.countByStatus())}`,
-  );
-}
-
 export function manualClock(): ManualClock {
   return new ManualClock(START);
 }
 
-function cuit(first10: string): string {
-  const value = completeCuit(first10);
-  if (value === undefined) throw new Error(`no CUIT starts with ${first10}`);
-  return value;
-}
-
-const FROM = { address: completeCbuCvu('0000003', '1000000000017'), personId: cuit('3071234567') };
-const TO = { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') };
-
-/** A SPEC §2.1 request; the sandbox picks its scenario from tags in `description` ([fail], [delay]…). */
+/**
+ * A transfer request (docs/bank-api.md#request-fields); the sandbox picks its scenario from tags in `description`
+ * ([fail], [delay]…).
+ */
 export function transferRequest(description: string, options: { originId?: number; amount?: number | string } = {}) {
-  return {
-    ...(options.originId !== undefined && { originId: options.originId }),
-    from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },
-    to: { addressType: 'CBU_CVU', address: TO.address, owner: { personIdType: 'CUI', personId: TO.personId } },
-    body: { currencyId: '032', amount: options.amount ?? '1234.50', description, concept: 'VAR' },
-  };
+  return sampleTransferRequest({ ...options, description });
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type SandboxBank, type SandboxConfigPatch, startSandboxBank } from '@giro/sandbox-bank';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
-import { type BankClientOptions, completeCbuCvu, completeCuit, ManualClock } from '@giro/transfer-module';
+import { type BankClientOptions, completeCbuCvu, completeCuit } from '@giro/transfer-module';
+import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
 import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
@@ -157,7 +158,10 @@ function cuit(first10: string): string {
 export const FROM_CVU = completeCbuCvu('0000003', '1000000000017');
 export const TO_CBU = completeCbuCvu('2850590', '9400900418135');
 
-/** A valid SPEC §2.1 request for the admin API (`originId` optional, amount a decimal string here). */
+/**
+ * A valid transfer request (docs/bank-api.md#request-fields) for the admin API (`originId` optional, amount a
+ * decimal string here).
+ */
 export function transferRequest(overrides: { originId?: number; description?: string; amount?: number | string } = {}) {
   return {
     ...(overrides.originId !== undefined && { originId: overrides.originId }),

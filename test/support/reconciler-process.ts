@@ -5,12 +5,12 @@ import type { DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates'
 import { type RunningProcess, startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
 import { ADMIN_TOKEN } from './reconciler-harness';
 
-// The reconciler as a child process: the swc build in apps/reconciler/dist (`pnpm build`), as `pnpm start`
-// and `pnpm sweep` run it.
+// The reconciler as a child process: `giro-reconciler` from the build in apps/reconciler/dist (`pnpm build`),
+// as `pnpm start` and `pnpm sweep` run it.
 
 const DIST = join(__dirname, '..', '..', 'apps', 'reconciler', 'dist');
 
-export function reconcilerScript(relativePath: 'main.js' | 'cli/sweep.js'): string {
+export function reconcilerScript(relativePath: 'main.js'): string {
   const script = join(DIST, relativePath);
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`pnpm build\` before this test`);
   return script;
@@ -78,13 +78,13 @@ export async function killIfRunning(processes: (ReconcilerProcess | RunningProce
   }
 }
 
-/** Runs `pnpm sweep`'s script with `args` to its end. */
-export function runSweepCli(
+/** Runs the `giro-reconciler` command with `args` (`sweep --once`, `migrate`…) to its end. */
+export function runReconcilerCommand(
   cwd: string,
   env: Record<string, string>,
   args: string[],
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [reconcilerScript('cli/sweep.js'), ...args], {
+  const child = spawn(process.execPath, [reconcilerScript('main.js'), ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

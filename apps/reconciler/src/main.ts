@@ -1,101 +1,57 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { SandboxEnvError } from '@giro/sandbox-bank';
-import { TransferService } from '@giro/transfer-module';
-import pino from 'pino';
-import { ConfigError, reconcilerConfigFromEnv } from './config/reconciler-config';
-import { runDemo } from './demo/demo-run';
-import { createReconcilerApp } from './reconciler-app';
-import { type SandboxMode, SandboxStartError, startSandboxMode } from './sandbox/sandbox-mode';
-import { sandboxBanner, serviceBanner } from './start-banner';
+#!/usr/bin/env node
+import { migrate } from './cli/migrate';
+import { assertOneNestCopy } from './cli/one-nest';
+import { run } from './cli/run';
+import { sweepOnce } from './cli/sweep';
+import { ConfigError } from './config/reconciler-config';
+import { SandboxStartError } from './sandbox/sandbox-mode';
 
-/** Where sandbox mode sends the JSON logs, so they do not tear the progress display apart. */
-const SANDBOX_LOG_FILE = 'data/reconciler.log';
+const USAGE = `usage: giro-reconciler [command]
 
-/**
- * `pnpm start`: the reconciler. With BANK_BASE_URL unset (sandbox mode) it also starts the sandbox bank,
- * submits the demo batch and shows it moving. Stops cleanly on SIGTERM and SIGINT: no new sweep or bank
- * call, the calls in flight finish, every lease is released, the pools are closed.
- */
-async function main(): Promise<void> {
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = reconcilerConfigFromEnv(process.env);
+  giro-reconciler                the reconciler: sweeps non-final transfers on a schedule and serves the admin
+                                 API, /health, /metrics and /docs on PORT. With BANK_BASE_URL unset it runs in
+                                 sandbox mode (needs @giro/sandbox-bank) with a demo batch
+  giro-reconciler sweep --once   one sweep over the due movements, then exit (cron-style deployments)
+  giro-reconciler migrate        apply the database migrations of DATABASE_URL, then exit
+  giro-reconciler --help | --version
 
-  let sandbox: SandboxMode | undefined;
-  if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);
-  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
-  const app = await createReconcilerApp({
-    config,
-    bank: config.bank ?? (sandbox as SandboxMode).clientOptions,
-    adminToken,
-    ...(sandbox && { logDestination: pino.destination({ dest: resolve(SANDBOX_LOG_FILE), mkdir: true }) }),
-  });
-  const demo = new AbortController();
-  const stop = once(async (signal: NodeJS.Signals) => {
-    console.log(`\n${signal}: stopping (no new sweep or bank call; calls in flight finish; leases released)`);
-    demo.abort();
-    await app.close();
-    await sandbox?.bank.close();
-    console.log('reconciler stopped');
-  });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stop(signal).catch((error: unknown) => {
-        console.error('error while stopping', error);
-        process.exitCode = 1;
-      });
-    });
+Configuration: environment variables (and ./.env), listed in the package's README.`;
+
+/** The `giro-reconciler` command. */
+async function main(args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  const words = args.join(' ');
+  if (command === '--help' || command === '-h') return console.log(USAGE);
+  if (command === '--version' || command === '-v') return console.log(packageVersion());
+  if (words === '') {
+    assertOneNestCopy();
+    return run();
   }
-
-  await listen(app, config.port);
-  const url = `http://localhost:${addressPort(app.getHttpServer().address())}`;
-  if (!sandbox) {
-    console.log(serviceBanner(url));
-    console.log(JSON.stringify({ event: 'reconciler-ready', url }));
-    return;
+  if (words === 'sweep --once') {
+    assertOneNestCopy();
+    return sweepOnce();
   }
-  console.log(
-    sandboxBanner({
-      url,
-      adminToken,
-      generatedToken: config.adminToken === undefined,
-      sandbox,
-      config,
-      logFile: SANDBOX_LOG_FILE,
-    }),
+  if (command === 'migrate' && rest.length === 0) return migrate();
+  console.error(USAGE);
+  process.exitCode = 2;
+}
+
+function packageVersion(): string {
+  // dist/main.js → the package's own package.json, installed or in the repository.
+  return (require('../package.json') as { version: string }).version;
+}
+
+/** Errors whose message tells the operator what to change: printed alone, without a stack. */
+function isStartProblem(error: unknown): error is Error {
+  return (
+    error instanceof ConfigError ||
+    error instanceof SandboxStartError ||
+    // Thrown by @giro/sandbox-bank, which is loaded only in sandbox mode.
+    (error instanceof Error && error.name === 'SandboxEnvError')
   );
-  console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));
-  await runDemo(app.get(TransferService), process.stdout, { signal: demo.signal }).catch((error: unknown) => {
-    // A demo cut short by a shutdown is not an error.
-    if (!demo.signal.aborted) throw error;
-  });
 }
 
-async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number): Promise<void> {
-  try {
-    await app.listen(port);
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
-    await app.close();
-    throw new ConfigError([`PORT ${port} is already in use: stop the other process or set PORT to a free port`]);
-  }
-}
-
-function addressPort(address: unknown): number {
-  return typeof address === 'object' && address !== null ? (address as { port: number }).port : 0;
-}
-
-function once<T>(run: (arg: T) => Promise<void>): (arg: T) => Promise<void> {
-  let running: Promise<void> | undefined;
-  return (arg) => {
-    running ??= run(arg);
-    return running;
-  };
-}
-
-main().catch((error: unknown) => {
-  const known = error instanceof ConfigError || error instanceof SandboxEnvError || error instanceof SandboxStartError;
-  console.error(known ? `the reconciler cannot start: ${error.message}` : error);
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(isStartProblem(error) ? `giro-reconciler cannot start: ${error.message}` : error);
   process.exit(1);
 });

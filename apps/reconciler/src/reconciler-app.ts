@@ -1,11 +1,13 @@
+import { setupAdminOpenApi } from '@giro/admin';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { adminValidationPipe } from './admin/validation';
 import { ReconcilerModule, type ReconcilerModuleOptions } from './reconciler.module';
 
-/** Largest admin request body: a transfer request is well under 1 KiB. */
+/**
+ * Largest request body: a transfer request is well under 1 KiB. The application's body parser, not the admin
+ * module's: parsing happens before any module's code sees the request.
+ */
 export const BODY_LIMIT = '16kb';
 
 /**
@@ -25,19 +27,12 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
   );
   app.useLogger(app.get(Logger));
   app.useBodyParser('json', { limit: BODY_LIMIT });
-  app.useGlobalPipes(adminValidationPipe());
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('giro reconciler')
-      .setDescription(
-        'Admin API of the giro reconciler: create transfers, follow them to their final state, register cancellations. ' +
-          'Every /admin route needs `Authorization: Bearer <ADMIN_TOKEN>`.',
-      )
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
-  );
-  SwaggerModule.setup('docs', app, document);
+  // The admin routes bring their own validation pipe and error filter (TransferAdminModule).
+  setupAdminOpenApi(app, {
+    title: 'giro reconciler',
+    description:
+      'Admin API of the giro reconciler: create transfers, follow them to their final state, register cancellations. ' +
+      'Every /admin route needs `Authorization: Bearer <ADMIN_TOKEN>`.',
+  });
   return app;
 }

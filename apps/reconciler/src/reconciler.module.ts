@@ -1,36 +1,25 @@
+import { TransferAdminModule } from '@giro/admin';
 import {
   type BankClientOptions,
   type Clock,
   dataSourceOptionsFromUrl,
-  MovementStore,
   systemClock,
   TransferModule,
 } from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
-import { TerminusModule } from '@nestjs/terminus';
 import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import { ADMIN_TOKEN, AdminTokenGuard } from './admin/admin-token.guard';
-import { CancellationsController } from './admin/cancellations.controller';
-import { ReconcileController } from './admin/reconcile.controller';
-import { TransferErrorsFilter } from './admin/transfer-errors.filter';
-import { TransfersController } from './admin/transfers.controller';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import { transferModuleOptions } from './config/transfer-module-options';
-import { BankCallMetrics } from './ops/bank-call-metrics';
-import { BankCallObserver } from './ops/bank-call-observer';
-import { tlsHandshakeProbe } from './ops/bank-probe';
-import { BANK_PROBE, HealthController } from './ops/health.controller';
 import { loggerParams } from './ops/logger-params';
-import { MetricsController } from './ops/metrics.controller';
-import { MovementEventsLogger } from './ops/movement-events.logger';
-import { ReconcilerMetrics } from './ops/reconciler-metrics';
-import { SWEEP_CLOCK, SWEEP_INTERVAL, SweepLifecycle, sweepRunnerProvider } from './sweep/sweep.providers';
+import { ReconcilerOpsModule } from './ops/ops.module';
+import { ReconcilerSweepModule } from './sweep/sweep.module';
+import { type ReconcilerSweepRunner, SWEEP_RUNNER } from './sweep/sweep.providers';
 
 export interface ReconcilerModuleOptions {
   config: ReconcilerConfig;
@@ -53,55 +42,47 @@ export interface ReconcilerModuleOptions {
 const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
 
 /**
- * The reconciler: giro's TransferModule on the database of DATABASE_URL (migrations run at start, under the
- * Postgres advisory lock), the admin API, health, metrics, JSON logs and the recurring sweep.
+ * The reconciler, composed: its configuration (JSON logs, events, the schedule's registry, the admin rate
+ * limit, the database of DATABASE_URL) → giro's modules (TransferModule, migrations run at start under the
+ * Postgres advisory lock; TransferAdminModule, the admin API) → the schedule (one sweep runner for the
+ * recurring sweep, `POST /admin/reconcile` and the CLI) → operations (health, metrics, movement logs).
  */
 @Module({})
 export class ReconcilerModule {
   static forRoot(options: ReconcilerModuleOptions): DynamicModule {
     const { config, bank } = options;
+    const operations = ReconcilerOpsModule.forRoot({ bank });
+    const schedule = ReconcilerSweepModule.forRoot({
+      metrics: operations,
+      intervalMs: options.scheduleSweeps === false ? null : config.sweepIntervalMs,
+      clock: options.clock ?? systemClock,
+    });
     return {
       module: ReconcilerModule,
       imports: [
+        // Configuration.
         LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
         ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.adminRateLimitPerMinute }] }),
-        TerminusModule.forRoot(),
         TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
-        TransferModule.forRoot(transferModuleOptions(config, bank, options.clock)),
+        // giro's modules. TransferModule is global: the admin API, the schedule and the metrics use its services.
+        TransferModule.forRoot({ ...transferModuleOptions(config, bank, options.clock), isGlobal: true }),
+        TransferAdminModule.forRootAsync({
+          imports: [schedule],
+          inject: [SWEEP_RUNNER],
+          // The admin's sweeps queue behind the scheduled one in progress: sweeps never overlap.
+          useFactory: (runner: ReconcilerSweepRunner) => ({
+            adminToken: options.adminToken,
+            runSweep: () => runner.runOnce(),
+          }),
+        }),
+        schedule,
+        operations,
       ],
-      controllers: [
-        TransfersController,
-        CancellationsController,
-        ReconcileController,
-        HealthController,
-        MetricsController,
-      ],
-      providers: [
-        { provide: ADMIN_TOKEN, useValue: options.adminToken },
-        AdminTokenGuard,
-        { provide: APP_GUARD, useClass: ThrottlerGuard },
-        { provide: APP_FILTER, useClass: TransferErrorsFilter },
-        {
-          provide: ReconcilerMetrics,
-          useFactory: (store: MovementStore) => new ReconcilerMetrics(store),
-          inject: [MovementStore],
-        },
-        {
-          provide: BankCallObserver,
-          useFactory: (metrics: ReconcilerMetrics) =>
-            new BankCallObserver(bank.baseUrl, (call) => metrics.recordBankCall(call)),
-          inject: [ReconcilerMetrics],
-        },
-        BankCallMetrics,
-        { provide: BANK_PROBE, useFactory: () => tlsHandshakeProbe(bank) },
-        { provide: SWEEP_INTERVAL, useValue: options.scheduleSweeps === false ? null : config.sweepIntervalMs },
-        { provide: SWEEP_CLOCK, useValue: options.clock ?? systemClock },
-        sweepRunnerProvider,
-        SweepLifecycle,
-        MovementEventsLogger,
-      ],
+      // Every route is throttled per client (ADMIN_RATE_LIMIT_PER_MINUTE) before its own guards run, so failed
+      // token attempts count too; /health and /metrics opt out.
+      providers: [{ provide: APP_GUARD, useClass: ThrottlerGuard }],
     };
   }
 }

@@ -1,12 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ManualClock } from '@giro/transfer-module';
+import { ManualClock } from '@giro/transfer-module/testing';
 import { distScript, type RunningProcess, startNode, waitForEvent } from './testing/child-process';
 import { SignedHttpsClient } from './testing/signed-https-client';
 import { TRANSFER_PATH, transferRequest } from './testing/test-sandbox';
 
-describe('pnpm sandbox (dist/main.js as a child process)', () => {
+describe('giro-sandbox-bank (dist/main.js as a child process)', () => {
   let cwd: string;
   let running: RunningProcess | undefined;
   beforeEach(() => {
@@ -57,5 +57,21 @@ describe('pnpm sandbox (dist/main.js as a child process)', () => {
     expect(running.output()).toContain('SANDBOX_PORT must be an integer between 0 and 65535');
     expect(running.output()).toContain('SANDBOX_FAULTS: faults.hangRate must be a number between 0 and 1');
     expect(running.output()).toContain('SANDBOX_CLIENT_SECRET must not be empty');
+  });
+
+  it('answers --help and --version, and refuses an unknown command with its usage and exit status 2', async () => {
+    const help = startNode(distScript('main.js'), { cwd, env: {}, args: ['--help'] });
+    expect(await help.exit).toEqual({ code: 0, signal: null });
+    expect(help.output()).toContain('giro-sandbox-bank certs');
+
+    const version = startNode(distScript('main.js'), { cwd, env: {}, args: ['--version'] });
+    expect(await version.exit).toEqual({ code: 0, signal: null });
+    expect(version.output().trim()).toBe(
+      JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version,
+    );
+
+    const unknown = startNode(distScript('main.js'), { cwd, env: {}, args: ['serve-please'] });
+    expect((await unknown.exit).code).toBe(2);
+    expect(unknown.output()).toContain('usage: giro-sandbox-bank');
   });
 });

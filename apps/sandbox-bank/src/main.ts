@@ -1,57 +1,39 @@
-import { resolve } from 'node:path';
-import { ensureCertificateFiles, readCertificateFiles } from './certs/certificate-files';
-import { SandboxEnvError, sandboxOptionsFromEnv } from './config/options-from-env';
-import { startSandboxBank } from './sandbox-bank';
+#!/usr/bin/env node
+import { writeCertificates } from './cli/certs';
+import { serve } from './cli/serve';
+import { SandboxEnvError } from './config/options-from-env';
 
-/** The event of the last line printed once the bank accepts requests: `{"event":"sandbox-bank-ready","url":…}`. */
-const READY_EVENT = 'sandbox-bank-ready';
+const USAGE = `usage: giro-sandbox-bank [certs]
 
-/**
- * `pnpm sandbox`: the sandbox bank on https://127.0.0.1:8443 (SANDBOX_PORT) with the development
- * certificates of ./certs (made first when missing or expiring). Stops cleanly on SIGTERM and SIGINT.
- */
-async function main(): Promise<void> {
-  const options = sandboxOptionsFromEnv(process.env);
-  const certsDir = resolve('certs');
-  const certificates = await ensureCertificateFiles(certsDir);
-  if (certificates.renewedBecause) {
-    console.log(`certificates written to ${certsDir} (${certificates.renewedBecause})`);
+  giro-sandbox-bank          serve the sandbox bank on https://127.0.0.1:8443 (SANDBOX_PORT, SANDBOX_HOST) with
+                             the development certificates of ./certs (made first when missing or expiring);
+                             prints {"event":"sandbox-bank-ready","url":…} once it accepts requests
+  giro-sandbox-bank certs    write a development CA, server and client certificates to ./certs (made again
+                             when missing or expiring)
+  giro-sandbox-bank --help | --version
+
+Credentials and behaviour: SANDBOX_TOKEN, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_HMAC_SECRET and the
+other SANDBOX_* variables of the README.`;
+
+/** The `giro-sandbox-bank` command: serve (no argument) or `certs`. */
+async function main(args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  if (command === '--help' || command === '-h') return console.log(USAGE);
+  if (command === '--version' || command === '-v') return console.log(packageVersion());
+  if (rest.length > 0 || (command !== undefined && command !== 'certs')) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
   }
-  const pems = readCertificateFiles(certificates.paths);
-  const bank = await startSandboxBank({
-    tls: { cert: pems.serverCert, key: pems.serverKey, ca: pems.ca },
-    port: options.port,
-    host: options.host,
-    credentials: options.credentials,
-    config: options.config,
-  });
-
-  const source = (name: string) => (process.env[name] === undefined ? `${name} (default)` : `${name} (set)`);
-  const { paths } = certificates;
-  console.log(
-    [
-      `sandbox bank listening on ${bank.url} (mutual TLS required)`,
-      `  client certificate ${paths.clientCert}, key ${paths.clientKey}, CA ${paths.ca}`,
-      `  access token: the static token in ${source('SANDBOX_TOKEN')}, or POST ${bank.url}/oauth/token with ${source('SANDBOX_CLIENT_ID')} / ${source('SANDBOX_CLIENT_SECRET')}`,
-      `  HMAC secret: ${source('SANDBOX_HMAC_SECRET')}; control surface: ${bank.url}/__sandbox/`,
-    ].join('\n'),
-  );
-  console.log(JSON.stringify({ event: READY_EVENT, url: bank.url }));
-
-  const stop = (signal: NodeJS.Signals) => {
-    bank.close().then(
-      () => console.log(`sandbox bank stopped (${signal})`),
-      (error: unknown) => {
-        console.error('sandbox bank: error while stopping', error);
-        process.exitCode = 1;
-      },
-    );
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  await (command === 'certs' ? writeCertificates() : serve());
 }
 
-main().catch((error: unknown) => {
+function packageVersion(): string {
+  // dist/main.js → the package's own package.json, installed or in the repository.
+  return (require('../package.json') as { version: string }).version;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
   console.error(error instanceof SandboxEnvError ? error.message : error);
   process.exit(1);
 });

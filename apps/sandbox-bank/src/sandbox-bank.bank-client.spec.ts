@@ -1,12 +1,12 @@
 import {
   BankAuthError,
-  BankClient,
   type BankClientOptions,
   BankConflictError,
   BankMalformedAnswerError,
   BankMovementNotFoundError,
   type TransferRequestWire,
 } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
 import { startTestSandbox, type TestSandbox, transferRequest } from './testing/test-sandbox';
 
 /** giro's own bank client against the sandbox: mutual TLS, HMAC and an OAuth2 token, end to end. */

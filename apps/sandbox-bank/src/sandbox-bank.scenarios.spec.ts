@@ -36,7 +36,7 @@ describe('sandbox bank: scenarios driven by the clock', () => {
     return response.json.status;
   };
 
-  it('answers the full SPEC §2.2 movement, CREATED → IN_PROGRESS → COMPLETED as the clock moves', async () => {
+  it('answers the full movement, every field, CREATED → IN_PROGRESS → COMPLETED as the clock moves', async () => {
     const created = await create(101);
     expect(created.status).toBe(200);
     expect(created.json).toEqual({

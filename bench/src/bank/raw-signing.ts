@@ -2,8 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 
 /**
  * The headers of a signed API request, written out by hand for the limit loops and the naive peer (giro has
- * its own signer): the DESIGN.md default HMAC scheme, `base64(HMAC-SHA256(secret, METHOD\nPATH\nTIMESTAMP\n
- * hex(sha256(body))))`, and the static token.
+ * its own signer): the default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme),
+ * `base64(HMAC-SHA256(secret, METHOD\nPATH\nTIMESTAMP\nhex(sha256(body))))`, and the static token.
  */
 export function signedHeaders(options: {
   path: string;

@@ -31,7 +31,7 @@ export async function startSandboxProcess(workDir: string): Promise<SandboxProce
     cert: readFileSync(files.cert, 'utf8'),
     key: readFileSync(files.key, 'utf8'),
     files,
-    // The sandbox's documented defaults (DESIGN.md): the process runs without SANDBOX_TOKEN and friends.
+    // The sandbox's defaults (apps/sandbox-bank/README.md): the process runs without SANDBOX_TOKEN and friends.
     token: 'sandbox-token',
     hmacSecret: 'sandbox-hmac-secret',
   };

@@ -1,5 +1,7 @@
-import { intentFingerprint, type TransferIntent, validateTransferIntent } from '@giro/transfer-module';
+import { validateTransferIntent } from '@giro/transfer-module';
+import type { TransferIntent } from '@giro/transfer-module/domain';
 import { transferRequestBody } from '../workload/transfer-request';
+import { intentFingerprint } from './fingerprint';
 
 /**
  * A backlog is movements with consecutive originIds, each as the store keeps it once the bank acknowledged

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { type Clock, ReconcileService, systemClock, TransferModule } from '@giro/transfer-module';
+import { type Clock, SweepService, systemClock, TransferModule } from '@giro/transfer-module';
 import { NestFactory } from '@nestjs/core';
 import { giroBankOptions } from '../bank/bank-settings';
 import { MEASURED_DUE_LATER_BY_MS, SWEPT_AGAIN_AFTER_MS } from './backlog';
@@ -9,7 +9,7 @@ import type { SweepResult, SweepTask } from './sweep-task';
 const SWEEP_POLLING = { minIntervalMs: SWEPT_AGAIN_AFTER_MS, delayedMinIntervalMs: 2 * SWEPT_AGAIN_AFTER_MS };
 
 /**
- * One sweep of giro's ReconcileService over everything due, as a reconciler process runs it: claim in
+ * One sweep of giro's SweepService over everything due, as a reconciler process runs it: claim in
  * batches with a lease, query through the shared budget (`inFlight` calls at most), write each answer fenced
  * on the lease. Set-up ends with a sweep of the warm-up movements; at go the store's clock moves forward so
  * the measured ones are due (the bank client keeps the real clock: its signatures carry the time).
@@ -29,7 +29,7 @@ export async function prepareGiroSweep(task: SweepTask): Promise<() => Promise<S
     }),
     { logger: ['error', 'warn'] },
   );
-  const reconcile = app.get(ReconcileService);
+  const reconcile = app.get(SweepService);
   const warmup = await reconcile.sweep();
   if (warmup.errors > 0) throw new Error(`the warm-up sweep had ${warmup.errors} errors`);
   return async () => {

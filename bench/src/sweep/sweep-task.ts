@@ -1,6 +1,6 @@
 import type { BankSettings } from '../bank/bank-settings';
 
-/** giro's ReconcileService, or the limit: a raw get-movement loop with one raw update per query. */
+/** giro's SweepService, or the limit: a raw get-movement loop with one raw update per query. */
 export type SweepSystem = 'giro' | 'limit';
 
 export interface SweepTask {

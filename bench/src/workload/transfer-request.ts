@@ -9,7 +9,7 @@ function cuit(first10: string): string {
 const FROM = { address: completeCbuCvu('0000003', '1000000000017'), personId: cuit('3071234567') };
 const TO = { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') };
 
-/** The SPEC §2.1 request every system sends, without an originId (giro allocates one). */
+/** The request every system sends (docs/bank-api.md#request-fields), without an originId: giro allocates one. */
 export function transferRequestBody(description = 'giro bench') {
   return {
     from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { TransferAdminModule } from '@giro/admin';
 import { dataSourceOptionsFromUrl, TransferModule } from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
@@ -41,6 +42,12 @@ export class AppModule {
           isGlobal: true, // PayoutsModule (and any other) injects TransferService
           inject: [HOST_CONFIG],
           useFactory: (host: HostConfig) => ({ bank: host.bank, runMigrations: true, ...host.giro }),
+        }),
+        // giro's admin API (/admin/transfers, /admin/reconcile, /admin/cancellations) behind this application's
+        // own token; POST /admin/reconcile runs SweepService.sweep().
+        TransferAdminModule.forRootAsync({
+          inject: [HOST_CONFIG],
+          useFactory: (host: HostConfig) => ({ adminToken: host.adminToken }),
         }),
         PayoutsModule,
       ],

@@ -10,6 +10,8 @@ export interface HostConfig {
   bank: BankClientOptions;
   /** Sweep every this many ms (0: never — e.g. when the giro reconciler sweeps this database). */
   sweepEveryMs: number;
+  /** The bearer token of giro's admin API, which this application serves under /admin (at least 16 characters). */
+  adminToken: string;
   /** More giro options (polling, clock…): for tests and demos. */
   giro?: Partial<TransferModuleOptions>;
 }
@@ -37,5 +39,6 @@ export function hostConfigFromEnv(env: NodeJS.ProcessEnv): HostConfig {
       ...(env.BANK_HMAC_SECRET && { hmac: { secret: env.BANK_HMAC_SECRET } }),
     },
     sweepEveryMs: Number(env.SWEEP_EVERY_MS ?? 1000),
+    adminToken: required('ADMIN_TOKEN'),
   };
 }

@@ -1,4 +1,4 @@
-import { ReconcileService } from '@giro/transfer-module';
+import { SweepService } from '@giro/transfer-module';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { HOST_CONFIG, type HostConfig } from './host-config';
 
@@ -10,7 +10,7 @@ export class SweepTimer implements OnApplicationBootstrap, OnModuleDestroy {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly reconcile: ReconcileService,
+    private readonly reconcile: SweepService,
     @Inject(HOST_CONFIG) private readonly config: HostConfig,
   ) {}
 

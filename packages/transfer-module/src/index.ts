@@ -1,15 +1,133 @@
-export * from './bank';
-export * from './domain';
+// The public API of @giro/transfer-module: what a host application uses. Everything else (the movement store,
+// the bank exchange, the sweep's machinery) is internal and may change in any release. A spec pins this list
+// (`public-api.spec.ts`): a change here is always a deliberate one. Test helpers live under `./testing`.
+
+// The bank client: its errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy).
+export {
+  BankAuthError,
+  BankConflictError,
+  BankError,
+  BankMalformedAnswerError,
+  BankMovementNotFoundError,
+  BankNotSentError,
+  BankOptionsError,
+  BankOutcomeUnknownError,
+  BankRateLimitedError,
+  BankRejectedError,
+} from './bank/bank.errors';
+export type { BankCallBudgetOptions } from './bank/bank-call-budget';
+export {
+  BANK_CLIENT_DEFAULTS,
+  type BankAuthOptions,
+  type BankClientOptions,
+  type BankHmacOptions,
+  type BankOAuth2Options,
+  type BankTimeouts,
+  resolveBankClientOptions,
+} from './bank/bank-client.options';
+export { DEFAULT_AUTH_SCHEME } from './bank/bank-dispatcher-auth';
+export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank/bank-paths';
+export {
+  createHmacSigner,
+  HMAC_ALGORITHMS,
+  type HmacAlgorithm,
+  type HmacSignerOptions,
+  type RequestSigner,
+  type SignatureHeaders,
+  type SigningInput,
+  stringToSign,
+} from './bank/hmac-signer';
+export type { OAuth2ClientAuthentication, OAuth2ClientCredentials } from './bank/oauth2-token-provider';
+export { Secret, type SecretInput, secret } from './bank/secret';
+export type { BankTlsOptions } from './bank/tls-material';
+export { StaticTokenProvider, type TokenProvider } from './bank/token-provider';
+// The domain: statuses, identifiers, money, the polling rule, the transfer request's validation and its OpenAPI
+// schema.
+export {
+  BANK_STATUSES,
+  type BankStatus,
+  FINAL_STATUSES,
+  type FinalStatus,
+  isFinalStatus,
+  isMovementStatus,
+  MOVEMENT_STATUSES,
+  type MovementStatus,
+  PENDING_STATUS,
+} from './domain/bank-status';
+export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
+export { type Clock, systemClock } from './domain/clock';
+export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
+export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/cuit';
+export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
+export {
+  type AmountRules,
+  amountToWire,
+  DEFAULT_MAX_AMOUNT,
+  type DecimalAmount,
+  isDecimalAmount,
+  MAX_WIRE_AMOUNT,
+  type ParseAmountResult,
+  parseAmount,
+} from './domain/money';
+export { explainOriginId, isValidOriginId, MAX_ORIGIN_ID } from './domain/origin-id';
+export { DEFAULT_POLLING_OPTIONS, PollingPolicy, type PollingPolicyOptions } from './domain/polling-policy';
+export {
+  type TransferInput,
+  type TransferParty,
+  type TransferRequestWire,
+  type ValidateTransferResult,
+  validateTransferIntent,
+} from './domain/transfer-intent';
+export {
+  DEFAULT_MAX_DESCRIPTION_LENGTH,
+  type TransferIntentRules,
+  transferRequestOpenApiSchema,
+} from './domain/transfer-request';
+export type { Violation } from './domain/violation';
+// What the services return and announce: the movement as a view, and the events.
+export {
+  type MovementAnomalyEvent,
+  type MovementCompletedEvent,
+  type MovementFailedEvent,
+  type MovementStatusChangedEvent,
+  TRANSFER_EVENTS,
+} from './movement/movement-events';
+export type { AnomalyView, CancellationView, HistoryView, MovementView } from './movement/movement-view';
+// The module's options (the bank client's are above).
 export {
   BUDGET_DEFAULTS,
-  type ResolvedTransferOptions,
   SWEEP_DEFAULTS,
   type TransferModuleExtras,
   type TransferModuleOptions,
   TransferModuleOptionsError,
   type TransferSweepOptions,
-} from './module/transfer-module.options';
-export * from './persistence';
-export * from './reconcile';
-export * from './transfer';
+} from './options/transfer-module.options';
+// The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
+export { MAX_BATCH_SIZE } from './persistence';
+export {
+  DEFAULT_DATABASE_URL,
+  dataSourceOptionsFromUrl,
+  type TransferDataSourceOverrides,
+} from './persistence/data-source-options';
+export {
+  CancellationEntity,
+  MovementEntity,
+  MovementHistoryEntity,
+  OriginIdCounterEntity,
+  TRANSFER_ENTITIES,
+} from './persistence/entities';
+export { TRANSFER_MIGRATIONS } from './persistence/migrations';
+export { CancellationNotFoundError, MovementNotFoundError } from './persistence/persistence.errors';
+export { pendingTransferMigrations, runTransferMigrations } from './persistence/run-transfer-migrations';
+// The services, and their errors by what the caller must do.
+export { SweepService } from './sweep/sweep.service';
+export type { SweepReport } from './sweep/sweep-report';
+export {
+  MovementBusyError,
+  PollTooSoonError,
+  TransferConflictError,
+  TransferValidationError,
+} from './transfer/transfer.errors';
+export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
+// The module.
 export { TransferModule } from './transfer.module';

@@ -6,25 +6,17 @@ import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-confi
 import { ReconcilerModule } from '../reconciler.module';
 import { type ReconcilerSweepRunner, SWEEP_RUNNER } from '../sweep/sweep.providers';
 
-const USAGE =
-  'usage: pnpm sweep --once   (one sweep over the due movements, then exit; `pnpm start` sweeps on a schedule)';
-
 /**
- * `pnpm sweep --once`, for cron-style deployments: migrates the database if needed, runs one sweep, prints
- * its counts as one JSON line (`{"event":"sweep-finished",…}`), releases its leases and exits (0, or 1 when
- * the sweep failed). It needs a real bank: the sandbox bank lives inside `pnpm start`.
+ * `giro-reconciler sweep --once` (`pnpm sweep --once`), for cron-style deployments: migrates the database if
+ * needed, runs one sweep, prints its counts as one JSON line (`{"event":"sweep-finished",…}`), releases its
+ * leases and exits (0, or 1 when the sweep failed). It needs a real bank: sandbox mode is `giro-reconciler`'s.
  */
-async function main(args: string[]): Promise<void> {
-  if (args.length !== 1 || args[0] !== '--once') {
-    console.error(USAGE);
-    process.exitCode = 2;
-    return;
-  }
+export async function sweepOnce(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = reconcilerConfigFromEnv(process.env, { adminApi: false });
   if (config.bank === undefined) {
     throw new ConfigError([
-      'BANK_BASE_URL is required by `sweep --once`: sandbox mode (the sandbox bank and the demo) runs in `pnpm start`',
+      'BANK_BASE_URL is required by `sweep --once`: sandbox mode (the sandbox bank and the demo) runs in `giro-reconciler` (`pnpm start`)',
     ]);
   }
   const app = await NestFactory.createApplicationContext(
@@ -45,8 +37,3 @@ async function main(args: string[]): Promise<void> {
     await app.close();
   }
 }
-
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? `sweep cannot start: ${error.message}` : error);
-  process.exitCode = 1;
-});

@@ -21,9 +21,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 const MAX_SWEEP_CONCURRENCY = 1000;
 
 /**
- * The reconciler's environment variables (DESIGN.md "Interfaces other programs rely on", plus the sweep,
- * bank-call budget, jitter, BANK_DUPLICATE_CODES and LOG_LEVEL settings), one property per variable, so every
- * class-validator message starts with the variable's name. Rules that join several variables live in
+ * The reconciler's environment variables (the table in apps/reconciler/README.md), one property per variable,
+ * so every class-validator message starts with the variable's name. Rules that join several variables live in
  * `reconciler-config.ts`.
  */
 export class ReconcilerEnvironment {

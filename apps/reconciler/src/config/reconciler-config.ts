@@ -12,7 +12,7 @@ import {
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
 
-/** The polling rule of SPEC §3: what the reconciler uses unless told otherwise. */
+/** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
   minIntervalMs: DEFAULT_POLLING_OPTIONS.minIntervalMs,
   delayedMinIntervalMs: DEFAULT_POLLING_OPTIONS.delayedMinIntervalMs,
@@ -84,7 +84,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * The reconciler's configuration from the environment (DESIGN.md table). Checks everything it can before
+ * The reconciler's configuration from the environment (the table in its README). Checks everything it can before
  * anything starts — formats, the variables that go together, the certificate files and keys — and throws
  * one ConfigError listing every problem. `adminApi: false` (the sweep CLI, which serves no HTTP) does not
  * require ADMIN_TOKEN.

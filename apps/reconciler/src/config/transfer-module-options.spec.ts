@@ -1,6 +1,7 @@
 import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
-import { type BankClientOptions, ManualClock, PollingPolicy } from '@giro/transfer-module';
-import { resolveTransferModuleOptions } from '@giro/transfer-module/module/transfer-module.options';
+import { type BankClientOptions, PollingPolicy } from '@giro/transfer-module';
+import { resolveTransferModuleOptions } from '@giro/transfer-module/options/transfer-module.options';
+import { ManualClock } from '@giro/transfer-module/testing';
 import {
   DEFAULT_BANK_MAX_IN_FLIGHT,
   DEFAULT_SWEEP_BATCH_SIZE,

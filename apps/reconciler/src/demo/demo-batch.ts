@@ -29,7 +29,7 @@ function cuit(first10: string): string {
   return value;
 }
 
-/** Accounts with valid check digits, for the demo and the OpenAPI example. */
+/** Accounts with valid check digits, for the demo (the admin API's OpenAPI example names the same ones). */
 export const DEMO_PAYER = {
   addressType: 'CBU_CVU',
   address: completeCbuCvu('0000003', '1000000000017'),
@@ -44,7 +44,7 @@ export const DEMO_PAYEES = [
 
 export interface DemoTransfer {
   scenario: DemoScenario;
-  /** The SPEC §2.1 request without an originId: the reconciler allocates one. */
+  /** The transfer request (docs/bank-api.md#request-fields) without an originId: the reconciler allocates one. */
   request: {
     from: typeof DEMO_PAYER;
     to: { addressType: 'CBU_CVU'; address: string; owner: { personIdType: 'CUI'; personId: string } };

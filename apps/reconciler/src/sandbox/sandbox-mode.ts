@@ -1,14 +1,4 @@
-import {
-  type CertificatePaths,
-  DEFAULT_SANDBOX_CREDENTIALS,
-  DUPLICATE_ORIGIN_ID,
-  ensureCertificateFiles,
-  readCertificateFiles,
-  type SandboxBank,
-  type SandboxConfigPatch,
-  sandboxOptionsFromEnv,
-  startSandboxBank,
-} from '@giro/sandbox-bank';
+import type { CertificatePaths, SandboxBank, SandboxConfigPatch } from '@giro/sandbox-bank';
 import { type BankClientOptions, secret } from '@giro/transfer-module';
 import type { PollingSettings } from '../config/reconciler-config';
 
@@ -35,6 +25,20 @@ export class SandboxStartError extends Error {
   }
 }
 
+/** The sandbox bank package is an optional peer of the reconciler: loaded only in sandbox mode. */
+async function loadSandboxBankPackage(): Promise<typeof import('@giro/sandbox-bank')> {
+  try {
+    return await import('@giro/sandbox-bank');
+  } catch (error) {
+    const missing =
+      (error as { code?: string }).code === 'MODULE_NOT_FOUND' && String(error).includes("'@giro/sandbox-bank'");
+    if (!missing) throw error;
+    throw new SandboxStartError(
+      'sandbox mode (BANK_BASE_URL unset) needs the @giro/sandbox-bank package: set BANK_BASE_URL to your bank, or install @giro/sandbox-bank',
+    );
+  }
+}
+
 /**
  * Sandbox mode (BANK_BASE_URL unset): makes the development certificates in `certsDir` when missing or
  * expiring, starts the sandbox bank in this process (SANDBOX_* variables apply, as for `pnpm sandbox`),
@@ -46,6 +50,14 @@ export async function startSandboxMode(
   certsDir: string,
   polling: PollingSettings,
 ): Promise<SandboxMode> {
+  const {
+    DEFAULT_SANDBOX_CREDENTIALS,
+    DUPLICATE_ORIGIN_ID,
+    ensureCertificateFiles,
+    readCertificateFiles,
+    sandboxOptionsFromEnv,
+    startSandboxBank,
+  } = await loadSandboxBankPackage();
   const options = sandboxOptionsFromEnv(env);
   const ensured = await ensureCertificateFiles(certsDir);
   const pems = readCertificateFiles(ensured.paths);

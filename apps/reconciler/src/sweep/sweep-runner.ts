@@ -1,13 +1,14 @@
+import { SweepUnavailableError } from '@giro/admin';
 import type { ReconcilerMetrics, SweepCounts } from '../ops/reconciler-metrics';
 
-/** What the runner needs of ReconcileService. */
+/** What the runner needs of SweepService. */
 export interface Sweeper<Report extends SweepCounts> {
   sweep(): Promise<Report>;
   stop(): Promise<void>;
 }
 
-/** A sweep was asked for after shutdown began. */
-export class SweepsStoppedError extends Error {
+/** A sweep was asked for after shutdown began (`POST /admin/reconcile` answers 503). */
+export class SweepsStoppedError extends SweepUnavailableError {
   constructor() {
     super('the reconciler is shutting down: no new sweep starts');
     this.name = 'SweepsStoppedError';

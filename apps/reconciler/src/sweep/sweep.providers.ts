@@ -1,4 +1,4 @@
-import { type Clock, ReconcileService, type SweepReport } from '@giro/transfer-module';
+import { type Clock, type SweepReport, SweepService } from '@giro/transfer-module';
 import {
   Inject,
   Injectable,
@@ -22,8 +22,8 @@ export const SWEEP_CLOCK = Symbol('SWEEP_CLOCK');
 
 export const sweepRunnerProvider: Provider = {
   provide: SWEEP_RUNNER,
-  useFactory: (reconcile: ReconcileService, metrics: ReconcilerMetrics) => new SweepRunner(reconcile, metrics),
-  inject: [ReconcileService, ReconcilerMetrics],
+  useFactory: (reconcile: SweepService, metrics: ReconcilerMetrics) => new SweepRunner(reconcile, metrics),
+  inject: [SweepService, ReconcilerMetrics],
 };
 
 /**

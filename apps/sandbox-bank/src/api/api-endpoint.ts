@@ -17,7 +17,7 @@ export interface Processed {
   loseAnswer?: boolean;
 }
 
-/** One of the two SPEC endpoints: how its body is validated and how a valid request is processed. */
+/** One of the bank's two endpoints (docs/bank-api.md#endpoints): how its body is checked and a valid one processed. */
 export interface ApiEndpoint<Input> {
   name: CountedEndpoint;
   path: string;

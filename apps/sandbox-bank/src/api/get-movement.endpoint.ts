@@ -6,7 +6,10 @@ import { type GetMovementRequest, type MovementLookup, validateGetMovement } fro
 import { movementAnswer } from './movement-answer';
 import { networkRawData } from './network-raw-data';
 
-/** SPEC §4.2: the movement's current state, recorded in the ledger and audited against the polling rules. */
+/**
+ * docs/bank-api.md#get-a-movement: the movement's current state, recorded in the ledger and audited against the
+ * polling rules.
+ */
 export const getMovementEndpoint: ApiEndpoint<GetMovementRequest> = {
   name: 'get-movement',
   path: '/v2/apibank/movements/get-movement',

@@ -10,7 +10,10 @@ export interface GetMovementRequest {
 
 const LOOKUP_FIELDS = ['originId', 'networkId', 'debinId'] as const;
 
-/** Checks a SPEC §4.2 body: exactly one of originId, networkId, debinId, and an optional getRawData. */
+/**
+ * Checks a get-movement body (docs/bank-api.md#get-a-movement): exactly one of originId, networkId, debinId, and an
+ * optional getRawData.
+ */
 export function validateGetMovement(input: unknown): Validated<GetMovementRequest> {
   const reader = new RequestReader();
   const root = reader.object('', input);

@@ -8,7 +8,7 @@ export const NETWORK_NAME = 'COELSA';
 const MOVEMENT_TYPE = 'DEBIT_TRANSFER_SENT_CVU';
 const MOVEMENT_TYPE_DESCRIPTION = 'Transferencia enviada';
 
-/** The movement of SPEC §2.2 as the bank answers it (a `warning` is added for a repeated originId). */
+/** The movement as the bank answers it (docs/bank-api.md#movement-fields), plus a `warning` for a repeated originId. */
 export interface MovementAnswer {
   id: string;
   status: BankStatus;

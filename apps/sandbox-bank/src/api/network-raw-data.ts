@@ -15,9 +15,9 @@ const NETWORK_STATUS: Record<BankStatus, { codigo: string; descripcion: string }
 };
 
 /**
- * The answer of get-movement with `getRawData: true`: the movement in the network's format. SPEC §4.2
- * does not show that format; this one is invented (documented in the app README) so that clients can
- * prove they keep it opaque.
+ * The answer of get-movement with `getRawData: true`: the movement in the network's format. The bank does not
+ * show that format (docs/bank-api.md#get-a-movement); this one is invented (documented in the app README) so
+ * that clients can prove they keep it opaque.
  */
 export interface NetworkRawData {
   formato: 'COELSA-TRF-1';

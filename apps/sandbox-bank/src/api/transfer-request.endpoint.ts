@@ -7,7 +7,10 @@ import { validateTransferRequest } from './transfer-request.validation';
 
 export const DUPLICATE_ORIGIN_ID = 'DUPLICATE_ORIGIN_ID';
 
-/** SPEC §4.1: creates the movement, or answers a repeated originId without processing it again. */
+/**
+ * docs/bank-api.md#create-a-transfer-request: creates the movement, or answers a repeated originId without
+ * processing it again.
+ */
 export const transferRequestEndpoint: ApiEndpoint<AcceptedTransfer> = {
   name: 'transfer-request',
   path: '/v2/apibank/movements/transfer-request',

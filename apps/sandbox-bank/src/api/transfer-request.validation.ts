@@ -12,7 +12,10 @@ import {
 import type { AcceptedTransfer } from '../ledger/movement';
 import { type JsonObject, RequestReader, type Validated } from './request-violations';
 
-/** Checks a SPEC §2.1 transfer request: every field present, of its type, and valid by the domain rules. */
+/**
+ * Checks a transfer request (docs/bank-api.md#request-fields): every field present, of its type, and valid by the
+ * domain rules.
+ */
 export function validateTransferRequest(input: unknown): Validated<AcceptedTransfer> {
   const reader = new RequestReader();
   const root = reader.object('', input);

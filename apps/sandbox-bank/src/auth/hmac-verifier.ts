@@ -21,7 +21,8 @@ export interface AuthFailure {
 }
 
 /**
- * Verifies the DESIGN.md default scheme, written here independently of giro's signer:
+ * Verifies giro's default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme), written here independently
+ * of giro's signer:
  * signature = base64(HMAC(secret, `METHOD\nPATH\nTIMESTAMP\nhex(sha256(raw body))`)), X-Timestamp in
  * unix seconds within ±300 s of the sandbox clock.
  */

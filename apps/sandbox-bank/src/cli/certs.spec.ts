@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { distScript, startNode } from '../testing/child-process';
 
-describe('pnpm certs (dist/cli/certs.js as a child process)', () => {
+describe('giro-sandbox-bank certs (dist/main.js certs as a child process)', () => {
   it('writes the five files to ./certs, then keeps them', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'giro-certs-cli-'));
     try {
-      const first = startNode(distScript('cli/certs.js'), { cwd, env: {} });
+      const first = startNode(distScript('main.js'), { cwd, env: {}, args: ['certs'] });
       expect((await first.exit).code).toBe(0);
       expect(first.output()).toMatch(/certificates written to .*certs \(missing/);
       expect(readdirSync(join(cwd, 'certs')).sort()).toEqual([
@@ -17,7 +17,7 @@ describe('pnpm certs (dist/cli/certs.js as a child process)', () => {
         'server-key.pem',
         'server.pem',
       ]);
-      const second = startNode(distScript('cli/certs.js'), { cwd, env: {} });
+      const second = startNode(distScript('main.js'), { cwd, env: {}, args: ['certs'] });
       expect((await second.exit).code).toBe(0);
       expect(second.output()).toMatch(/valid until .*; kept/);
     } finally {

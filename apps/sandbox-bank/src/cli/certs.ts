@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ensureCertificateFiles } from '../certs/certificate-files';
 
-/** `pnpm certs`: a development CA, server and client certificates in ./certs, made again when needed. */
-async function main(): Promise<void> {
+/** `giro-sandbox-bank certs` (`pnpm certs`): a development CA, server and client certificates in ./certs, made again when needed. */
+export async function writeCertificates(): Promise<void> {
   const dir = resolve('certs');
   const { paths, renewedBecause } = await ensureCertificateFiles(dir);
   const validTo = new X509Certificate(readFileSync(paths.serverCert)).validTo;
@@ -14,8 +14,3 @@ async function main(): Promise<void> {
       : `certificates in ${dir} are valid until ${validTo}; kept`,
   );
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -29,6 +29,8 @@ const DURATION_VARIABLES = {
 } as const;
 
 export class SandboxEnvError extends Error {
+  override readonly name = 'SandboxEnvError';
+
   constructor(readonly problems: string[]) {
     super(`invalid sandbox environment: ${problems.join('; ')}`);
   }

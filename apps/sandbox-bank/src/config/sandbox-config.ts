@@ -14,7 +14,7 @@ export interface ScenarioTimings {
   delayedMs: number;
 }
 
-/** SPEC §3 polling rules the sandbox audits lookups against (`pollsTooEarly`). */
+/** The bank's polling rules (docs/bank-api.md#states-and-polling), which `pollsTooEarly` audits lookups against. */
 export interface PollingRules {
   /** After an answer reporting CREATED or IN_PROGRESS, the next lookup must wait at least this long. */
   minIntervalMs: number;
@@ -57,7 +57,7 @@ export type SandboxConfigPatch = {
   [K in keyof SandboxConfig]?: SandboxConfig[K] extends object ? Partial<SandboxConfig[K]> : SandboxConfig[K];
 };
 
-/** Defaults: a movement completes 8 s after creation; `[delay]` adds 15 minutes; SPEC §3 polling; no faults. */
+/** Defaults: a movement completes 8 s after creation; `[delay]` adds 15 minutes; the bank's polling rule; no faults. */
 export const DEFAULT_SANDBOX_CONFIG: Readonly<SandboxConfig> = Object.freeze({
   timings: Object.freeze({ createdMs: 2_000, inProgressMs: 6_000, delayedMs: 900_000 }),
   registrationLagMs: 0,

@@ -17,7 +17,7 @@ interface SeedRequest {
 
 /**
  * `POST /__sandbox/seed {firstOriginId, count, transfer}`: registers `count` movements with consecutive
- * originIds from `firstOriginId`, each as if `transfer` (a SPEC §2.1 request without its originId) had been
+ * originIds from `firstOriginId`, each as if `transfer` (a transfer request without its originId) had been
  * created now with the current timings. No answer counts as delivered, so a client's first lookup of a seeded
  * movement is never "too early". For benchmarks, which need large backlogs faster than the API can create them.
  * All or nothing: an invalid request, or an originId in the range already processed, registers none.

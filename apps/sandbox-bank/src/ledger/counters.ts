@@ -14,7 +14,7 @@ export interface SandboxCounters {
   duplicates: number;
   /** A repeated originId processed again: must stay 0. */
   processedTwice: number;
-  /** Lookups sooner than SPEC §3 allows after the previous answer about the movement. */
+  /** Lookups sooner than docs/bank-api.md#states-and-polling allows after the previous answer about the movement. */
   pollsTooEarly: number;
   /** Lookups of a movement whose previous answer was already final. */
   pollsAfterFinal: number;

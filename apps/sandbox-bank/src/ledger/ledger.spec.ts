@@ -1,4 +1,5 @@
-import { amountFromCents, ManualClock } from '@giro/transfer-module';
+import { amountFromCents } from '@giro/transfer-module/domain';
+import { ManualClock } from '@giro/transfer-module/testing';
 import { DEFAULT_SANDBOX_CONFIG } from '../config/sandbox-config';
 import { Counters } from './counters';
 import { Ledger } from './ledger';

@@ -110,7 +110,7 @@ export class Ledger implements SandboxLedger {
     return movement;
   }
 
-  /** Records a lookup and audits it against the SPEC §3 polling rules, before it is answered. */
+  /** Records a lookup and audits it against docs/bank-api.md#states-and-polling, before it is answered. */
   recordLookup(
     movement: Movement,
     nowMs: number,

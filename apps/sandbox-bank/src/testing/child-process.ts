@@ -17,8 +17,11 @@ export interface RunningProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function startNode(script: string, options: { cwd: string; env: Record<string, string> }): RunningProcess {
-  const child = spawn(process.execPath, [script], {
+export function startNode(
+  script: string,
+  options: { cwd: string; env: Record<string, string>; args?: string[] },
+): RunningProcess {
+  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

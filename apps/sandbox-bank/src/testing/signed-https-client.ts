@@ -48,7 +48,10 @@ export interface PostOptions {
   timeoutMs?: number;
 }
 
-/** The DESIGN.md default scheme: base64(HMAC(secret, `METHOD\nPATH\nTIMESTAMP\nhex(sha256(body))`)). */
+/**
+ * The default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme):
+ * base64(HMAC(secret, `METHOD\nPATH\nTIMESTAMP\nhex(sha256(body))`)).
+ */
 export function signRequest(options: {
   method: string;
   path: string;

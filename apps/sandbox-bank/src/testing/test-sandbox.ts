@@ -1,4 +1,5 @@
-import { completeCbuCvu, completeCuit, ManualClock } from '@giro/transfer-module';
+import { completeCbuCvu, completeCuit } from '@giro/transfer-module';
+import { ManualClock } from '@giro/transfer-module/testing';
 import { createDevCertificates, type DevCertificates } from '../certs/dev-certificates';
 import { type SandboxBank, type SandboxBankOptions, startSandboxBank } from '../sandbox-bank';
 import { SignedHttpsClient } from './signed-https-client';
@@ -54,7 +55,7 @@ export const TO_CBU = completeCbuCvu('2850590', '9400900418135');
 export const FROM_CUIT = mustCuit('3071234567');
 export const TO_CUIL = mustCuit('2012345678');
 
-/** A valid SPEC §2.1 transfer request. */
+/** A valid transfer request (docs/bank-api.md#request-fields). */
 export function transferRequest(originId: number, description = 'sandbox test', amount: number = 1234.5) {
   return {
     originId,

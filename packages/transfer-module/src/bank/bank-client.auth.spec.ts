@@ -44,7 +44,10 @@ describe('BankClient signing and authentication', () => {
   describe('HMAC signing', () => {
     beforeEach(() => server.respond((_request, response) => sendJson(response, 200, movementAnswer(1001))));
 
-    /** The DESIGN.md default scheme, computed independently from the bytes the server received. */
+    /**
+     * The default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme), computed independently from the bytes
+     * the server received.
+     */
     const expectedSignature = (request: RecordedRequest, secret: string, algorithm: string) => {
       const bodyHash = createHash('sha256').update(request.body).digest('hex');
       const toSign = `${request.method}\n${request.path}\n${request.headers['x-timestamp']}\n${bodyHash}`;

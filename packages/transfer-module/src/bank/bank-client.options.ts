@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../domain';
-import { DEFAULT_AUTH_SCHEME } from './auth.interceptor';
+import { DEFAULT_AUTH_SCHEME } from './bank-dispatcher-auth';
 import { type BankPaths, bankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
 import { HMAC_ALGORITHMS, type HmacAlgorithm, type HmacSignerOptions, type RequestSigner } from './hmac-signer';
 import {
@@ -40,7 +40,7 @@ export type BankAuthOptions = { scheme?: string } & (
   | { provider: TokenProvider }
 );
 
-/** Request signing: the DESIGN.md default HMAC scheme, or a signer function of your own. */
+/** Request signing: the default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme), or a signer of your own. */
 export type BankHmacOptions =
   | { secret: SecretInput; keyId?: string; algorithm?: HmacAlgorithm }
   | { signer: RequestSigner };
@@ -57,7 +57,7 @@ export interface BankTimeouts {
 export interface BankClientOptions {
   /** https URL of the bank; may include a path below which the API is mounted. */
   baseUrl: string;
-  /** Default `/v2/apibank` (SPEC §9). */
+  /** Default `/v2/apibank` (docs/bank-api.md#versioning). */
   pathPrefix?: string;
   tls: BankTlsOptions;
   /** http URL of a forward proxy (CONNECT tunnel), e.g. a VPN gateway. */
@@ -75,7 +75,7 @@ export interface BankClientOptions {
   notFoundCodes?: readonly string[];
   /** Top-level fields of a 200 create answer whose presence marks a repeated originId. */
   duplicateWarningFields?: readonly string[];
-  /** get-movement request field for a DEBIN id (SPEC §4.2 does not name it). Default `debinId`. */
+  /** get-movement field of a DEBIN id (unnamed by the bank: docs/bank-api.md#open-points). Default `debinId`. */
   debinIdField?: string;
   clock?: Clock;
 }

@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
-import { authInterceptor } from './auth.interceptor';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
 import {
   type BankClientOptions,
@@ -8,11 +7,12 @@ import {
   resolveBankClientOptions,
 } from './bank-client.options';
 import { createBankDispatcher } from './bank-dispatcher';
+import { authHeaderInterceptor } from './bank-dispatcher-auth';
+import { hmacSigningInterceptor } from './bank-dispatcher-hmac';
 import { ExchangeFailure, type ExchangeResponse, exchange } from './bank-exchange';
 import { errorFromFailure, errorFromStatus, type FailureContext } from './bank-failure';
 import type { BankMovement } from './bank-movement';
 import { findDuplicateWarning } from './duplicate-warning';
-import { hmacInterceptor } from './hmac.interceptor';
 import { createHmacSigner } from './hmac-signer';
 import { isRecord, parseJson } from './json-value';
 import { lookupFields, type MovementLookup } from './movement-lookup';
@@ -30,14 +30,14 @@ export interface CreateTransferResult {
 }
 
 export interface GetMovementOptions {
-  /** Ask for the network's own format (SPEC §4.2); the answer is then returned unparsed. */
+  /** Ask for the network's own format (docs/bank-api.md#get-a-movement); the answer is then returned unparsed. */
   getRawData?: boolean;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
 
 /**
- * The bank's Outgoing Transfer Request API (SPEC §4) over mutual TLS, signed and authenticated. Every
+ * The bank's Outgoing Transfer Request API (docs/bank-api.md) over mutual TLS, signed and authenticated. Every
  * failure is a `BankError` subclass saying what the caller must do (see `bank.errors.ts`).
  *
  * Everything holding secrets (the dispatcher with the client key, the token provider) lives in private
@@ -58,7 +58,7 @@ export class BankClient {
     this.#tokens = this.#tokenProvider(resolved);
     const signing = resolved.hmac
       ? [
-          hmacInterceptor(
+          hmacSigningInterceptor(
             resolved.hmac.kind === 'default' ? createHmacSigner(resolved.hmac.options) : resolved.hmac.signer,
             resolved.clock,
           ),
@@ -67,11 +67,14 @@ export class BankClient {
     // compose() wraps in order: the token interceptor is outermost, signing is next to the wire.
     this.#api = this.#transport.compose(
       ...signing,
-      authInterceptor(this.#tokens, resolved.auth.scheme, this.#redactor),
+      authHeaderInterceptor(this.#tokens, resolved.auth.scheme, this.#redactor),
     );
   }
 
-  /** SPEC §4.1. A repeated originId comes back as `duplicate: true` (200 + warning) or a `BankConflictError` (409). */
+  /**
+   * Create a transfer request (docs/bank-api.md#create-a-transfer-request). A repeated originId comes back as
+   * `duplicate: true` (200 + warning) or a `BankConflictError` (409): see docs/bank-api.md#repeated-originids.
+   */
   async createTransferRequest(request: TransferRequestWire): Promise<CreateTransferResult> {
     const problem = isRecord(request) ? explainOriginId(request.originId) : 'is missing (request is not an object)';
     if (problem) throw new TypeError(`createTransferRequest request.originId ${problem}`);
@@ -84,7 +87,10 @@ export class BankClient {
       : { movement, duplicate: true, warning: this.#redactor.redact(warning) };
   }
 
-  /** SPEC §4.2, by exactly one of originId, networkId, debinId. "Not found" is a `BankMovementNotFoundError`. */
+  /**
+   * Get a movement (docs/bank-api.md#get-a-movement) by exactly one of originId, networkId, debinId. "Not found"
+   * is a `BankMovementNotFoundError`.
+   */
   getMovement(lookup: MovementLookup, options?: { getRawData?: false }): Promise<BankMovement>;
   /** With `getRawData`, the answer is in the network's own shape: returned as parsed JSON, not checked. */
   getMovement(lookup: MovementLookup, options: { getRawData: true }): Promise<unknown>;
@@ -93,8 +99,7 @@ export class BankClient {
     const fields = lookupFields(lookup, this.#options.debinIdField);
     const getRawData = options.getRawData === true;
     const operation = 'get-movement';
-    // Added to this call's own `fields`, not to a spread copy: on Node 20 a property added after a spread gives
-    // the object a hidden class of its own at every call (old-space garbage; see heardPatch in movement-plan.ts).
+    // Added to this call's own `fields`, not to a spread copy: see answerPatch (movement/movement-plan.ts).
     const payload = Object.assign(fields, { getRawData });
     const response = await this.#post(operation, this.#options.paths.getMovement, payload);
     const answer = this.#json(operation, response);

@@ -1,6 +1,6 @@
 import type { BankStatus, DecimalAmount, Violation } from '../domain';
 
-/** The other party of the transfer (SPEC §2.2 `counterparty`). */
+/** The other party of the transfer (`counterparty`, docs/bank-api.md#movement-fields). */
 export interface BankCounterparty {
   personId?: string;
   personIdType?: string;
@@ -10,8 +10,8 @@ export interface BankCounterparty {
 }
 
 /**
- * A movement as the bank described it (SPEC §2.2), parsed. Fields the bank left out are absent; `raw`
- * is the whole answer, unknown fields included.
+ * A movement as the bank described it (docs/bank-api.md#movement-fields), parsed. Fields the bank left out are
+ * absent; `raw` is the whole answer, unknown fields included.
  */
 export interface BankMovement {
   status: BankStatus;

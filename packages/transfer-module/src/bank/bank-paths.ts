@@ -1,6 +1,6 @@
 import { fail } from './option-checks';
 
-/** SPEC §9: the version is the first path segment. A new API version is a setting, not a code change. */
+/** The version is the first path segment (docs/bank-api.md#versioning): a new one is a setting, not a code change. */
 export const DEFAULT_PATH_PREFIX = '/v2/apibank';
 
 export interface BankPaths {

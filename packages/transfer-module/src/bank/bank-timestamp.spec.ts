@@ -31,7 +31,7 @@ describe('parseBankTimestamp', () => {
     expect(parseBankTimestamp(text)).toBeUndefined();
   });
 
-  it('reads back every instant written in the SPEC format', () => {
+  it('reads back every instant written in the format the bank uses', () => {
     fc.assert(
       fc.property(
         fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }),

@@ -1,6 +1,6 @@
-// SPEC §2.2 writes timestamps as `YYYY-MM-DDThh:mm:ssZ`. Accepted leniently: fractional seconds (cut to
-// milliseconds) and a numeric offset (`-03:00`, converted to UTC), since both name one instant without
-// doubt. Refused: no zone (local time of where?), impossible dates, leap seconds, other layouts.
+// The bank writes timestamps as `YYYY-MM-DDThh:mm:ssZ` (docs/bank-api.md#movement-fields). Accepted leniently:
+// fractional seconds (cut to milliseconds) and a numeric offset (`-03:00`, converted to UTC), since both name one
+// instant without doubt. Refused: no zone (local time of where?), impossible dates, leap seconds, other layouts.
 const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/;
 
 /** The instant a bank timestamp names, or undefined when it is not one we accept. */

@@ -43,7 +43,7 @@ export class BankNotSentError extends BankError {}
  */
 export class BankRejectedError extends BankError {}
 
-/** HTTP 409. A duplicate originId when `isDuplicateCode`; otherwise read `code` (DESIGN.md, "a 409 is ambiguous"). */
+/** HTTP 409: a duplicate originId when `isDuplicateCode`, else read `code` (docs/bank-api.md#repeated-originids). */
 export class BankConflictError extends BankError {
   readonly isDuplicateCode: boolean;
 

@@ -27,7 +27,7 @@ export interface HmacSignerOptions {
   algorithm: HmacAlgorithm;
 }
 
-/** DESIGN.md default scheme: `METHOD\nPATH\nTIMESTAMP\nhex(sha256(raw body))`. */
+/** The default scheme (docs/bank-api.md#the-default-hmac-scheme): `METHOD\nPATH\nTIMESTAMP\nhex(sha256(raw body))`. */
 export function stringToSign(input: SigningInput): string {
   const bodyHash = createHash('sha256').update(input.body).digest('hex');
   return `${input.method}\n${input.path}\n${input.timestamp}\n${bodyHash}`;

@@ -1,5 +1,5 @@
-export { DEFAULT_AUTH_SCHEME } from './auth.interceptor';
 export * from './bank.errors';
+export { BankCallBudget, type BankCallBudgetOptions, type BankCallPriority } from './bank-call-budget';
 export { BankClient, type CreateTransferResult, type GetMovementOptions } from './bank-client';
 export {
   BANK_CLIENT_DEFAULTS,
@@ -13,6 +13,7 @@ export {
   type ResolvedHmac,
   resolveBankClientOptions,
 } from './bank-client.options';
+export { DEFAULT_AUTH_SCHEME } from './bank-dispatcher-auth';
 export type { BankCounterparty, BankMovement } from './bank-movement';
 export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
 export {

@@ -1,7 +1,7 @@
 import { explainOriginId } from '../domain';
 import { isRecord } from './json-value';
 
-/** How to find a movement (SPEC §4.2): exactly one of these. */
+/** How to find a movement (docs/bank-api.md#get-a-movement): exactly one of these. */
 export type MovementLookup = { originId: number } | { networkId: string } | { debinId: string };
 
 const LOOKUP_KEYS = ['originId', 'networkId', 'debinId'] as const;

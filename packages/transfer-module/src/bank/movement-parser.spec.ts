@@ -4,7 +4,7 @@ import { parseMovement } from './movement-parser';
 import { movementAnswer } from './testing/bank-fixtures';
 
 describe('parseMovement', () => {
-  it('reads a SPEC §2.2 movement, keeping the whole answer (unknown fields too) in raw', () => {
+  it('reads a movement, keeping the whole answer (unknown fields too) in raw', () => {
     const answer = {
       ...movementAnswer(1001, 'COMPLETED', { completedDatetime: '2024-05-02T13:46:00Z' }),
       novelty: { a: 1 },
@@ -49,7 +49,7 @@ describe('parseMovement', () => {
     });
   });
 
-  it('reads null as absent, the money fields too: the SPEC does not show which fields are always present', () => {
+  it('reads null as absent, the money fields too: the bank does not say which fields are always present', () => {
     const answer = movementAnswer(1001, 'COMPLETED', {
       originId: null,
       networkId: null,
@@ -147,7 +147,7 @@ describe('parseMovement', () => {
     );
   });
 
-  it('accepts an answer only with its money as the SPEC types it: amount a JSON number, currency a string', () => {
+  it('accepts an answer only with its money as the bank types it: amount a JSON number, currency a string', () => {
     const amount = fc.oneof(fc.anything(), fc.double(), fc.constantFrom(1234.5, '1234.50', null));
     const amountCurrency = fc.oneof(fc.anything(), fc.constantFrom('032', 32, '', null));
     const status = fc.constantFrom(...BANK_STATUSES);

@@ -14,12 +14,12 @@ export type ParseMovementResult = { ok: true; movement: BankMovement } | { ok: f
 const MAX_QUOTED_LENGTH = 60;
 
 /**
- * Reads a SPEC §2.2 movement. What decides the movement's state, identifies it or states its money must be
- * exactly as the SPEC types it, or the answer is refused (a malformed answer, never final): `status` (one of
- * the five states, spelled exactly: no case-folding, no trimming), `id`, `details.originId`,
- * `details.networkId` (including a mismatch with the request), `details.amount` (a JSON number, never a
- * string) and `details.amountCurrency` (a string, never a number). Nothing is coerced from one type to
- * another. Since the SPEC does not show which fields are always present, only `status` is required; the
+ * Reads a movement (docs/bank-api.md#movement-fields). What decides the movement's state, identifies it or
+ * states its money must be exactly as the bank types it, or the answer is refused (a malformed answer, never
+ * final): `status` (one of the five states, spelled exactly: no case-folding, no trimming), `id`,
+ * `details.originId`, `details.networkId` (including a mismatch with the request), `details.amount` (a JSON
+ * number, never a string) and `details.amountCurrency` (a string, never a number). Nothing is coerced from one
+ * type to another. Since the bank does not say which fields are always present, only `status` is required; the
  * others may be absent, and null counts as absent (it carries no value that could be misread). The other
  * fields are informational: when unusable they become `issues` and stay in `raw`, and never fail the answer.
  */
@@ -62,7 +62,7 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
 
   let amount: BankMovement['amount'];
   if (details.amount !== undefined && details.amount !== null) {
-    // SPEC §2.2: a JSON number. A string is not accepted from the bank, even a decimal one: an answer of the
+    // The bank's type: a JSON number. A string is not accepted from the bank, even a decimal one: an answer of the
     // wrong shape must never make a movement final.
     amount = typeof details.amount === 'number' ? amountFromWire(details.amount) : undefined;
     if (amount === undefined) {
@@ -70,7 +70,7 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
     }
   }
 
-  // SPEC §2.2: a string. A code such as `032` sent as the number 32 has already lost its leading zero, and
+  // The bank's type: a string. A code such as `032` sent as the number 32 has already lost its leading zero, and
   // an empty one names no currency: either way the money of the answer is not known, so it is refused.
   const amountCurrency = identifier(details.amountCurrency, 'details.amountCurrency', problems);
 

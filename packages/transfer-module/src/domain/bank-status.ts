@@ -1,5 +1,5 @@
-// The bank's states (SPEC §3) plus the local PENDING: the intent is stored but the bank has not
-// acknowledged it yet. COMPLETED and FAILED are final and absorbing.
+// The bank's states (docs/bank-api.md#states-and-polling) plus the local PENDING: the intent is stored but the
+// bank has not acknowledged it yet. COMPLETED and FAILED are final and absorbing.
 export const BANK_STATUSES = ['CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED'] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 

@@ -8,4 +8,5 @@ export * from './money';
 export * from './origin-id';
 export * from './polling-policy';
 export * from './transfer-intent';
+export * from './transfer-request';
 export * from './violation';

@@ -1,18 +1,19 @@
 import { isFinalStatus, isMovementStatus, type MovementStatus } from './bank-status';
 
-// When a movement may be asked about again (SPEC §3 and §8; DESIGN "polling discipline"):
+// When a movement may be asked about again (docs/bank-api.md#states-and-polling; rule 6 of the contract in
+// ARCHITECTURE.md):
 // PENDING, CREATED, IN_PROGRESS not sooner than `minIntervalMs` after the last answer about it,
 // DELAYED strictly more than `delayedMinIntervalMs` after it. Finals are never polled.
 // Jitter, backlog pressure and failure backoff only ever add time to that rule.
 
 export interface PollingPolicyOptions {
-  /** Minimum wait after an answer for PENDING, CREATED and IN_PROGRESS (default 5000, the spec's value). */
+  /** Minimum wait after an answer for PENDING, CREATED and IN_PROGRESS (default 5000, the bank's value). */
   minIntervalMs?: number;
-  /** DELAYED waits strictly longer than this after an answer (default 600000, the spec's value). */
+  /** DELAYED waits strictly longer than this after an answer (default 600000, the bank's value). */
   delayedMinIntervalMs?: number;
   /**
    * Upper bound of the random delay added so replicas do not query in lockstep (default
-   * `DEFAULT_JITTER_FRACTION` of `minIntervalMs`: 500 at the spec's 5 s; 0 = none).
+   * `DEFAULT_JITTER_FRACTION` of `minIntervalMs`: 500 at the bank's 5 s; 0 = none).
    */
   maxJitterMs?: number;
   /** Cap of the failure backoff, which starts at `minIntervalMs` and doubles per failure (default 300000; 0 = none). */

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { type ResolvedTransferOptions, TransferModuleOptionsError } from '../options';
 import {
   dataSourceOptionsFromUrl,
   engineOf,
@@ -6,7 +7,6 @@ import {
   runTransferMigrations,
   TRANSFER_ENTITIES,
 } from '../persistence';
-import { type ResolvedTransferOptions, TransferModuleOptionsError } from './transfer-module.options';
 
 /** The host's TypeORM data source as injected (absent when the host has none by that name). */
 export interface HostDataSource {
@@ -20,6 +20,9 @@ export interface TransferDataSource {
   /** Opened by the module from `databaseUrl` (and closed by it at shutdown); false for the host's. */
   owned: boolean;
 }
+
+/** Injection token of the TransferDataSource. */
+export const TRANSFER_DATA_SOURCE = Symbol('giro:TransferDataSource');
 
 /**
  * The database giro works in: its own from `databaseUrl`, or the host's TypeORM data source. Either way it

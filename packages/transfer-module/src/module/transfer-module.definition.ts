@@ -1,8 +1,8 @@
 import { ConfigurableModuleBuilder, type Provider } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { TransferModuleExtras, TransferModuleOptions } from '../options';
 import type { HostDataSource } from './transfer-data-source';
-import type { TransferModuleExtras, TransferModuleOptions } from './transfer-module.options';
 
 /** Injection token of the host's data source as TransferModule sees it (possibly none). */
 export const HOST_DATA_SOURCE = Symbol('giro:HostDataSource');

@@ -4,25 +4,11 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './data-source-options';
-export { type DatabaseEngine, engineOf } from './database-engine';
+export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export * from './entities';
 export * from './migrations';
 export type { CancellationRecord, HistoryRecord, MovementDetails, MovementRecord } from './movement-records';
-export {
-  type ApplyUpdateResult,
-  type CancellationReason,
-  type ClaimDueOptions,
-  type HistoryEntry,
-  type ListMovementsOptions,
-  MAX_BATCH_SIZE,
-  type MovementPage,
-  type MovementPatch,
-  MovementStore,
-  type MovementStoreOptions,
-  type MovementUpdate,
-  type RecordIntentOptions,
-  type RecordIntentResult,
-} from './movement-store';
+export { MovementStore, type MovementStoreOptions } from './movement-store';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,
   MAX_ORIGIN_ID_BATCH,
@@ -37,4 +23,16 @@ export {
   StoreArgumentError,
 } from './persistence.errors';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
-export { MAX_LEASE_OWNER_LENGTH } from './store-arguments';
+export { MAX_BATCH_SIZE, MAX_LEASE_OWNER_LENGTH } from './store-arguments';
+export type {
+  ApplyUpdateResult,
+  CancellationReason,
+  ClaimDueOptions,
+  HistoryEntry,
+  ListMovementsOptions,
+  MovementPage,
+  MovementPatch,
+  MovementUpdate,
+  RecordIntentOptions,
+  RecordIntentResult,
+} from './store-types';

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { type Clock, MAX_ORIGIN_ID } from '../domain';
-import { AsyncMutex } from './async-mutex';
-import { engineOf } from './database-engine';
+import { AsyncMutex } from './engine/async-mutex';
+import { engineOf } from './engine/database-engine';
+import { type Transactions, transactionsFor } from './engine/transactions';
 import { checkInteger } from './store-arguments';
-import { type Transactions, transactionsFor } from './transactions';
 
 /**
  * Ids per millisecond of the time floor: `now ms × 1000` stays below 2^53 until the year 2255, and 1000 ids
@@ -119,7 +119,7 @@ export class OriginIdAllocator {
   /** The first of `size` new consecutive ids, moved past in the database in one statement and one commit. */
   private takeBlock(size: number): Promise<number> {
     const timeFloor = this.clock.now().getTime() * ORIGIN_IDS_PER_MS;
-    return this.transactions.run('write', async (manager) => {
+    return this.transactions.write(async (manager) => {
       // Read back as text: exact even beyond 2^53, where a JS number would round.
       const rows: { next_value: string }[] =
         this.engine === 'sqlite'

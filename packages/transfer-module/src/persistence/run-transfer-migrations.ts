@@ -1,7 +1,7 @@
 import { type DataSource, MigrationExecutor } from 'typeorm';
-import { engineOf } from './database-engine';
+import { engineOf } from './engine/database-engine';
+import { runSqliteExclusive } from './engine/transactions';
 import { TRANSFER_MIGRATIONS } from './migrations';
-import { runSqliteExclusive } from './transactions';
 
 /** Key of the Postgres advisory lock held while migrating: "giro" in ASCII. */
 export const MIGRATION_LOCK_KEY = 0x6769726f;

@@ -1,4 +1,4 @@
-import { explainOriginId } from '../domain';
+import { explainOriginId, isMovementStatus, MOVEMENT_STATUSES, type MovementStatus } from '../domain';
 import { StoreArgumentError } from './persistence.errors';
 
 // Checks of the values callers hand to the store, so that a bad one fails with its name and rule before
@@ -17,6 +17,9 @@ export function checkInteger(value: unknown, field: string, min: number, max: nu
   return value;
 }
 
+/** The most rows one claim or one page may return. */
+export const MAX_BATCH_SIZE = 1000;
+
 export const MAX_LEASE_OWNER_LENGTH = 200;
 
 export function checkLeaseOwner(value: unknown, field = 'owner'): string {
@@ -33,4 +36,19 @@ export function checkLeaseOwner(value: unknown, field = 'owner'): string {
 /** A lease lasts from 1 ms to one day. */
 export function checkLeaseMs(value: unknown, field = 'leaseMs'): number {
   return checkInteger(value, field, 1, 86_400_000);
+}
+
+export function checkStatus(value: unknown, field: string): MovementStatus {
+  if (!isMovementStatus(value)) {
+    throw new StoreArgumentError(field, 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+  }
+  return value;
+}
+
+/** A valid Date, as epoch milliseconds. */
+export function checkDate(value: unknown, field: string): number {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
+    throw new StoreArgumentError(field, 'date', 'must be a valid Date');
+  }
+  return value.getTime();
 }

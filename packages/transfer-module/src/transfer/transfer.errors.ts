@@ -25,7 +25,7 @@ export class TransferConflictError extends Error {
   }
 }
 
-/** The polling rule does not allow asking the bank about this movement yet (SPEC §3). */
+/** The polling rule does not allow asking the bank about this movement yet (docs/bank-api.md#states-and-polling). */
 export class PollTooSoonError extends Error {
   override readonly name = 'PollTooSoonError';
   readonly retryAfterMs: number;

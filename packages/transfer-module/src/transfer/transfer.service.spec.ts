@@ -2,12 +2,27 @@ import type { SandboxBank } from '@giro/sandbox-bank';
 import { giroOptions, manualClock, startTestSandbox, transferRequest } from '@test-support/giro-harness';
 import { BankClient } from '../bank';
 import { type ManualClock, validateTransferIntent } from '../domain';
-import { resolveTransferModuleOptions } from '../module/transfer-module.options';
-import { createTransferRuntime } from '../module/transfer-runtime';
+import { senderFixture } from '../movement/testing/sender-fixture';
+import { resolveTransferModuleOptions } from '../options';
+import { MovementStore } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
+import { TransferValidationError } from './transfer.errors';
 import { TransferService } from './transfer.service';
 
-const silent = { log: () => undefined, warn: () => undefined, error: () => undefined };
+/** Records, in order, the name of every MovementStore method called from now on (the calls go through). */
+function storeCalls(store: MovementStore): string[] {
+  const calls: string[] = [];
+  const methods = store as unknown as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of Object.getOwnPropertyNames(MovementStore.prototype)) {
+    const method = methods[name];
+    if (name === 'constructor' || typeof method !== 'function') continue;
+    methods[name] = (...args) => {
+      calls.push(name);
+      return method.apply(store, args);
+    };
+  }
+  return calls;
+}
 
 describeEachEngine('TransferService.requestTransfer', (engine) => {
   let bank: SandboxBank;
@@ -27,13 +42,13 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
     const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
     client = new BankClient(options.bank);
-    const runtime = createTransferRuntime({ options, dataSource, bank: client, logger: silent });
-    return { runtime, transfers: new TransferService(runtime) };
+    const { store, sender, schedule, work, owner } = senderFixture(options, dataSource, client);
+    return { store, transfers: new TransferService(options, store, sender, schedule, work, owner) };
   }
 
   it('returns the movement as the create stored it, without reading it again', async () => {
-    const { runtime, transfers } = await setup();
-    const reads = jest.spyOn(runtime.store, 'findByOriginId');
+    const { store, transfers } = await setup();
+    const reads = jest.spyOn(store, 'findByOriginId');
     const completed = await transfers.requestTransfer(transferRequest('rent'));
     const failed = await transfers.requestTransfer(transferRequest('rent [reject]', { amount: 5 }));
     expect(reads).not.toHaveBeenCalled();
@@ -45,17 +60,52 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     }
   });
 
+  it('replays the same originId and payload from one read of the movement', async () => {
+    const { store, transfers } = await setup();
+    const request = transferRequest('rent', { originId: (await transfers.allocateOriginId()) + 1 });
+    const created = await transfers.requestTransfer(request);
+    const calls = storeCalls(store);
+    const replayed = await transfers.requestTransfer(request);
+    expect(calls).toEqual(['findByOriginId']); // the movement, its history and its cancellation: one read
+    expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
+    expect(bank.ledger.page().entries).toHaveLength(1);
+  });
+
+  it('reads the movement once when another caller stored the same originId first', async () => {
+    const { store, transfers } = await setup();
+    const request = transferRequest('rent', { originId: (await transfers.allocateOriginId()) + 1 });
+    const created = await transfers.requestTransfer(request);
+    // As if the other caller's intent were committed just after this request looked for the originId.
+    jest.spyOn(store, 'findByOriginId').mockResolvedValueOnce(null);
+    const calls = storeCalls(store);
+    const replayed = await transfers.requestTransfer(request);
+    expect(calls).toEqual(['findByOriginId', 'recordIntent', 'findByOriginId']);
+    expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
+    expect(bank.ledger.page().entries).toHaveLength(1);
+  });
+
   it('stores the intent as validated, with its originId (allocated or given) last', async () => {
-    const { runtime, transfers } = await setup();
+    const { store, transfers } = await setup();
     const given = (await transfers.allocateOriginId()) + 500;
     for (const request of [transferRequest('rent'), transferRequest('host', { originId: given })]) {
       const { movement } = await transfers.requestTransfer(request);
       const validated = validateTransferIntent(request);
       if (!validated.ok) throw new Error('the request is valid');
-      const stored = await runtime.store.findByOriginId(movement.originId);
+      const stored = await store.findByOriginId(movement.originId);
       // Compared as JSON text: the stored intent keeps the order of the fields too.
       expect(JSON.stringify(stored?.intent)).toBe(JSON.stringify({ ...validated.intent, originId: movement.originId }));
     }
+  });
+
+  it('takes what validateRequest returned as it is: validated once, frozen', async () => {
+    const { transfers } = await setup();
+    expect(() => transfers.validateRequest({ ...transferRequest('rent'), extra: 1 })).toThrow(TransferValidationError);
+    const transfer = transfers.validateRequest(transferRequest('rent', { amount: 7 }));
+    expect(Object.isFrozen(transfer) && Object.isFrozen(transfer.to) && Object.isFrozen(transfer.to.owner)).toBe(true);
+    // Validated again, the flat transfer would be refused: it is not a transfer request (`amount` outside `body`…).
+    const { movement } = await transfers.requestTransfer(transfer);
+    expect(movement).toMatchObject({ amount: '7.00', description: 'rent' });
+    await expect(transfers.requestTransfer({ ...transfer })).rejects.toThrow(TransferValidationError);
   });
 
   it('skips an originId of its block that a host has already used as its own', async () => {

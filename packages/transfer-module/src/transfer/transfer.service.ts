@@ -8,9 +8,24 @@ import {
   type TransferIntent,
   type Violation,
 } from '../domain';
-import { TRANSFER_RUNTIME, type TransferRuntime } from '../module/transfer-runtime';
-import { type MovementDetails, MovementNotFoundError, type MovementRecord, StoreArgumentError } from '../persistence';
-import { type CancellationView, type MovementView, toCancellationView, toMovementView } from './movement-view';
+import {
+  type CancellationView,
+  InFlightWork,
+  LEASE_OWNER,
+  MovementSender,
+  type MovementView,
+  QuerySchedule,
+  toCancellationView,
+  toMovementView,
+} from '../movement';
+import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
+import {
+  type MovementDetails,
+  MovementNotFoundError,
+  type MovementRecord,
+  MovementStore,
+  StoreArgumentError,
+} from '../persistence';
 import { MovementBusyError, PollTooSoonError, TransferConflictError, TransferValidationError } from './transfer.errors';
 import { validateTransferRequest } from './transfer-request.validation';
 
@@ -22,45 +37,71 @@ export interface RequestTransferResult {
 
 /**
  * Sends transfers and tells what became of them. A transfer is stored durably with its originId before
- * anything goes to the bank; an answer that never arrives leaves it non-final for the ReconcileService, which
+ * anything goes to the bank; an answer that never arrives leaves it non-final for the SweepService, which
  * resolves it by asking the bank about the same originId.
  */
 @Injectable()
 export class TransferService {
-  constructor(@Inject(TRANSFER_RUNTIME) private readonly runtime: TransferRuntime) {}
+  /** What validateRequest returned: frozen, so still what was validated. */
+  private readonly validated = new WeakSet<object>();
+
+  constructor(
+    @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
+    @Inject(MovementStore) private readonly store: MovementStore,
+    @Inject(MovementSender) private readonly sender: MovementSender,
+    @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
+    @Inject(InFlightWork) private readonly work: InFlightWork,
+    @Inject(LEASE_OWNER) private readonly owner: string,
+  ) {}
 
   /**
-   * Creates a transfer from a SPEC §2.1 request (`originId` optional, allocated when absent; `body.amount` a
-   * JSON number or a decimal string). The same originId with the same payload returns the stored movement
-   * (`created: false`) without sending anything. Throws TransferValidationError (every bad field) or
-   * TransferConflictError (same originId, other payload).
+   * Creates a transfer from a transfer request (docs/bank-api.md#request-fields; `originId` optional, allocated
+   * when absent; `body.amount` a JSON number or a decimal string), or from what validateRequest returned (not
+   * validated again). The same originId with the same payload returns the stored movement (`created: false`)
+   * without sending anything. Throws TransferValidationError (every bad field) or TransferConflictError (same
+   * originId, other payload).
    */
   requestTransfer(input: unknown): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
-    return this.runtime.work.track(this.createTransfer(input));
+    return this.work.track(this.createTransfer(input));
+  }
+
+  /**
+   * The transfer a transfer request asks for, checked against the domain's rules and this module's
+   * `transferRules`; a TransferValidationError names every bad field. For a pipe at an HTTP boundary (the
+   * admin API's): requestTransfer takes the result as it is, frozen, without validating it again.
+   */
+  validateRequest(input: unknown): TransferInput {
+    const transfer = deepFreeze(validateTransferRequest(input, this.options.transferRules));
+    this.validated.add(transfer);
+    return transfer;
   }
 
   private async createTransfer(input: unknown): Promise<RequestTransferResult> {
-    const { options, store, reconciler } = this.runtime;
-    const transfer = validateTransferRequest(input, options.transferRules);
+    const transfer = this.validated.has(input as object)
+      ? (input as TransferInput)
+      : validateTransferRequest(input, this.options.transferRules);
     if (transfer.originId === undefined) return this.createWithNewOriginId(transfer);
     const intent = withOriginId(transfer, transfer.originId);
     const fingerprint = intentFingerprint(intent);
-    const existing = await store.findByOriginId(intent.originId);
-    if (existing) return this.replay(existing, fingerprint);
-    const sent = await reconciler.createAndSend(intent, fingerprint);
-    if (!sent.created) return this.replay(sent.movement, fingerprint);
+    const existing = await this.store.findByOriginId(intent.originId);
+    if (existing) return replay(existing, fingerprint);
+    const sent = await this.sender.sendFirst(intent, fingerprint);
+    if (!sent.created) {
+      // Stored by another caller since the read above: its row came back without history, read here once.
+      assertSamePayload(sent.movement, fingerprint);
+      return replay(await this.details(intent.originId), fingerprint);
+    }
     return { movement: await this.viewOf(sent.recorded, intent.originId), created: true };
   }
 
   private async createWithNewOriginId(transfer: TransferInput): Promise<RequestTransferResult> {
-    const { store, reconciler } = this.runtime;
     // OriginIds come from a block taken earlier: a host may have stored one of them as its own originId
     // since. Such an id is already someone else's, so the transfer takes the next one.
     for (;;) {
-      const [originId] = await store.allocateOriginIds(1);
+      const [originId] = await this.store.allocateOriginIds(1);
       const intent = withOriginId(transfer, originId);
-      const sent = await reconciler.createAndSend(intent, intentFingerprint(intent));
+      const sent = await this.sender.sendFirst(intent, intentFingerprint(intent));
       if (sent.created) return { movement: await this.viewOf(sent.recorded, originId), created: true };
     }
   }
@@ -71,7 +112,7 @@ export class TransferService {
    * which is idempotent.
    */
   async allocateOriginId(): Promise<number> {
-    const [originId] = await this.runtime.store.allocateOriginIds(1);
+    const [originId] = await this.store.allocateOriginIds(1);
     return originId;
   }
 
@@ -86,21 +127,20 @@ export class TransferService {
    * operator double-checking it): a contradicting answer is recorded as an anomaly, never applied.
    */
   refreshMovement(originId: number): Promise<MovementView> {
-    return this.runtime.work.track(this.refresh(originId));
+    return this.work.track(this.refresh(originId));
   }
 
   private async refresh(originId: number): Promise<MovementView> {
-    const { store, owner, options, reconciler } = this.runtime;
     this.assertQueryAllowed(await this.details(originId));
-    const claimed = await store.claim(originId, owner, options.sweep.leaseMs);
+    const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
     if (claimed === null) throw new MovementBusyError(originId);
     try {
       this.assertQueryAllowed(claimed);
     } catch (error) {
-      await store.releaseLease(originId, owner);
+      await this.store.releaseLease(originId, this.owner);
       throw error;
     }
-    await reconciler.reconcile(claimed, 'refresh', 0);
+    await this.sender.followUp(claimed, 'refresh', 0);
     return this.getMovement(originId);
   }
 
@@ -110,21 +150,31 @@ export class TransferService {
     page: { limit: number; after?: string },
   ): Promise<{ items: MovementView[]; nextCursor: string | null }> {
     const result = await asValidation(() =>
-      this.runtime.store.listDetails({ status: filter.status, limit: page.limit, after: page.after }),
+      this.store.listDetails({ status: filter.status, limit: page.limit, after: page.after }),
     );
     return { items: result.items.map(toMovementView), nextCursor: result.nextCursor };
   }
 
   /** Cancellations of FAILED movements, oldest first; `acknowledged: false` = still to register. */
   async listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationView[]> {
-    const records = await asValidation(() => this.runtime.store.listCancellations(filter));
+    const records = await asValidation(() => this.store.listCancellations(filter));
     return records.map(toCancellationView);
   }
 
   /** The host registered the cancellation on its side. Idempotent. Throws CancellationNotFoundError. */
   async acknowledgeCancellation(originId: number): Promise<CancellationView> {
     checkOriginId(originId);
-    return toCancellationView(await this.runtime.store.acknowledgeCancellation(originId));
+    return toCancellationView(await this.store.acknowledgeCancellation(originId));
+  }
+
+  /** How many movements are in each status (every status present, 0 included): for metrics and tests. */
+  countByStatus(): Promise<Record<MovementStatus, number>> {
+    return this.store.countByStatus();
+  }
+
+  /** Cancellations the host has not registered yet. */
+  countUnacknowledgedCancellations(): Promise<number> {
+    return this.store.countUnacknowledgedCancellations();
   }
 
   /** The movement as the create wrote it, without reading it again; read when that write did not happen. */
@@ -134,21 +184,16 @@ export class TransferService {
 
   private async details(originId: number): Promise<MovementDetails> {
     checkOriginId(originId);
-    const details = await this.runtime.store.findByOriginId(originId);
+    const details = await this.store.findByOriginId(originId);
     if (!details) throw new MovementNotFoundError(originId);
     return details;
-  }
-
-  private async replay(existing: MovementRecord, fingerprint: string): Promise<RequestTransferResult> {
-    if (existing.fingerprint !== fingerprint) throw new TransferConflictError(existing.originId);
-    return { movement: await this.getMovement(existing.originId), created: false };
   }
 
   private assertQueryAllowed(record: MovementRecord): void {
     const { status, lastAnswerAt, originId } = record;
     if (isFinalStatus(status) || lastAnswerAt === null) return;
-    const { policy } = this.runtime.schedule;
-    const now = this.runtime.options.clock.now();
+    const { policy } = this.schedule;
+    const now = this.options.clock.now();
     if (!policy.isQueryAllowed(status, lastAnswerAt, now)) {
       throw new PollTooSoonError(originId, policy.earliestQueryAt(status, lastAnswerAt), now);
     }
@@ -157,8 +202,7 @@ export class TransferService {
 
 /**
  * The validated input with its originId, field by field in the order validation gives them (the stored
- * intent JSON keeps it). Not `{ ...transfer, originId }`: on Node 20 a literal that starts with a spread and
- * adds a property builds a new hidden class at every evaluation, ~35× slower and garbage in old space.
+ * intent JSON keeps it); not `{ ...transfer, originId }`: see answerPatch (movement/movement-plan.ts).
  */
 function withOriginId(transfer: TransferInput, originId: number): TransferIntent {
   return {
@@ -170,6 +214,22 @@ function withOriginId(transfer: TransferInput, originId: number): TransferIntent
     concept: transfer.concept,
     originId,
   };
+}
+
+/** The validated transfer, frozen with its parties and their owners (validation built them all). */
+function deepFreeze(transfer: TransferInput): TransferInput {
+  for (const party of [transfer.from, transfer.to]) Object.freeze(Object.freeze(party).owner);
+  return Object.freeze(transfer);
+}
+
+/** The same originId again: the stored movement as it is, nothing sent; TransferConflictError for another payload. */
+function replay(stored: MovementDetails, fingerprint: string): RequestTransferResult {
+  assertSamePayload(stored, fingerprint);
+  return { movement: toMovementView(stored), created: false };
+}
+
+function assertSamePayload(stored: MovementRecord, fingerprint: string): void {
+  if (stored.fingerprint !== fingerprint) throw new TransferConflictError(stored.originId);
 }
 
 function checkOriginId(originId: unknown): void {

@@ -43,7 +43,7 @@ export function transferRequest(originId = 1001): TransferRequestWire {
   } as TransferRequestWire;
 }
 
-/** A SPEC §2.2 movement answer. */
+/** A movement answer (docs/bank-api.md#movement-fields). */
 export function movementAnswer(originId = 1001, status = 'IN_PROGRESS', details: Record<string, unknown> = {}) {
   return {
     id: `mov-${originId}`,

@@ -3,8 +3,8 @@ import { bigintAsNumber } from './column-transformers';
 import { MovementEntity } from './movement.entity';
 
 /**
- * The registration the host must make when a movement FAILED (SPEC §3). The originId is the primary key:
- * exactly one cancellation per movement, enforced by the database.
+ * The registration the host must make when a movement FAILED (docs/bank-api.md#states-and-polling). The originId
+ * is the primary key: exactly one cancellation per movement, enforced by the database.
  */
 @Entity({ name: 'giro_cancellations' })
 @Index('IDX_giro_cancellations_acknowledged_at', ['acknowledgedAtMs'])

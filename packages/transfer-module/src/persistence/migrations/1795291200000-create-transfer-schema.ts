@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { engineOf } from '../database-engine';
+import { engineOf } from '../engine/database-engine';
 
 // The whole schema of giro, for SQLite and Postgres in one migration so that both engines share one
 // ordered list. Only the id column of the history, the append-only triggers and a few spellings differ.

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { engineOf } from '../database-engine';
+import { engineOf } from '../engine/database-engine';
 
 // Postgres only (SQLite has no such setting). A claim writes a lease on every movement it takes, changing
 // no indexed column; when the row's page has room for the new version Postgres writes it there without

@@ -7,7 +7,8 @@ import {
   validateTransferIntent,
 } from '../../domain';
 
-// Test data only (imported by specs): a valid SPEC §2.1 request, validated by the domain as the service will.
+// Test data only (imported by specs): a valid transfer request (docs/bank-api.md#request-fields), validated by the
+// domain as the service will.
 
 function cuit(first10: string): string {
   const value = completeCuit(first10);

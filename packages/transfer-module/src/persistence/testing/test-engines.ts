@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { DataSource } from 'typeorm';
 import { dataSourceOptionsFromUrl, type TransferDataSourceOverrides } from '../data-source-options';
-import type { DatabaseEngine } from '../database-engine';
+import type { DatabaseEngine } from '../engine/database-engine';
 import { runTransferMigrations } from '../run-transfer-migrations';
 
 // Test support only (imported by specs): runs one behavioural suite on a real SQLite file and on a real

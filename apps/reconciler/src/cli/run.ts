@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { TransferService } from '@giro/transfer-module';
+import pino from 'pino';
+import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
+import { runDemo } from '../demo/demo-run';
+import { createReconcilerApp } from '../reconciler-app';
+import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
+import { sandboxBanner, serviceBanner } from '../start-banner';
+
+/** Where sandbox mode sends the JSON logs, so they do not tear the progress display apart. */
+const SANDBOX_LOG_FILE = 'data/reconciler.log';
+
+/**
+ * `giro-reconciler` (`pnpm start` in the repository): the reconciler. With BANK_BASE_URL unset (sandbox mode) it also starts the sandbox bank,
+ * submits the demo batch and shows it moving. Stops cleanly on SIGTERM and SIGINT: no new sweep or bank
+ * call, the calls in flight finish, every lease is released, the pools are closed.
+ */
+export async function run(): Promise<void> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const config = reconcilerConfigFromEnv(process.env);
+
+  let sandbox: SandboxMode | undefined;
+  if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);
+  const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
+  const app = await createReconcilerApp({
+    config,
+    bank: config.bank ?? (sandbox as SandboxMode).clientOptions,
+    adminToken,
+    ...(sandbox && { logDestination: pino.destination({ dest: resolve(SANDBOX_LOG_FILE), mkdir: true }) }),
+  });
+  const demo = new AbortController();
+  const stop = once(async (signal: NodeJS.Signals) => {
+    console.log(`\n${signal}: stopping (no new sweep or bank call; calls in flight finish; leases released)`);
+    demo.abort();
+    await app.close();
+    await sandbox?.bank.close();
+    console.log('reconciler stopped');
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop(signal).catch((error: unknown) => {
+        console.error('error while stopping', error);
+        process.exitCode = 1;
+      });
+    });
+  }
+
+  await listen(app, config.port);
+  const url = `http://localhost:${addressPort(app.getHttpServer().address())}`;
+  if (!sandbox) {
+    console.log(serviceBanner(url));
+    console.log(JSON.stringify({ event: 'reconciler-ready', url }));
+    return;
+  }
+  console.log(
+    sandboxBanner({
+      url,
+      adminToken,
+      generatedToken: config.adminToken === undefined,
+      sandbox,
+      config,
+      logFile: SANDBOX_LOG_FILE,
+    }),
+  );
+  console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));
+  await runDemo(app.get(TransferService), process.stdout, { signal: demo.signal }).catch((error: unknown) => {
+    // A demo cut short by a shutdown is not an error.
+    if (!demo.signal.aborted) throw error;
+  });
+}
+
+async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number): Promise<void> {
+  try {
+    await app.listen(port);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    await app.close();
+    throw new ConfigError([`PORT ${port} is already in use: stop the other process or set PORT to a free port`]);
+  }
+}
+
+function addressPort(address: unknown): number {
+  return typeof address === 'object' && address !== null ? (address as { port: number }).port : 0;
+}
+
+function once<T>(run: (arg: T) => Promise<void>): (arg: T) => Promise<void> {
+  let running: Promise<void> | undefined;
+  return (arg) => {
+    running ??= run(arg);
+    return running;
+  };
+}

@@ -1,0 +1,37 @@
+import { join } from 'node:path';
+import { exportedNames } from '@test-support/exported-names';
+
+// The package's public surface, pinned: a name added to or removed from the root fails this spec until the list
+// below changes with it — so a change to what hosts may import is always deliberate.
+
+const ROOT = [
+  'AdminOpenApiOptions',
+  'AdminSweepRunner',
+  'SweepUnavailableError',
+  'TransferAdminModule',
+  'TransferAdminModuleOptions',
+  'TransferAdminModuleOptionsError',
+  'setupAdminOpenApi',
+];
+
+describe('the public API of @giro/admin', () => {
+  // A TypeScript program over the package and its peers' declarations: seconds, more on a busy machine.
+  it('exports exactly the names a host uses', () => {
+    expect(exportedNames(join(__dirname, 'index.ts'))).toEqual(ROOT);
+  }, 120_000);
+
+  it('keeps the controllers, the guard, the pipe and the filter internal', () => {
+    const root = require('./index') as Record<string, unknown>;
+    for (const internal of [
+      'TransfersController',
+      'CancellationsController',
+      'ReconcileController',
+      'AdminTokenGuard',
+      'ADMIN_TOKEN',
+      'TransferErrorsFilter',
+      'adminValidationPipe',
+    ]) {
+      expect(root[internal]).toBeUndefined();
+    }
+  });
+});

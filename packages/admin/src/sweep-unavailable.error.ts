@@ -1,0 +1,10 @@
+/**
+ * A sweep runner refuses to start a sweep now (an application shutting down, say): `POST /admin/reconcile`
+ * answers 503 with the error's message. Throw it, or a subclass, from `runSweep`.
+ */
+export class SweepUnavailableError extends Error {
+  constructor(message = 'no sweep can start now') {
+    super(message);
+    this.name = 'SweepUnavailableError';
+  }
+}

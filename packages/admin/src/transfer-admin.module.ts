@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { adminSweepProvider } from './admin-sweep';
+import { ADMIN_TOKEN, AdminTokenGuard } from './admin-token.guard';
+import { CancellationsController } from './cancellations.controller';
+import { ReconcileController } from './reconcile.controller';
+import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
+import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
+import { TransfersController } from './transfers.controller';
+
+/**
+ * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
+ * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
+ * `/admin/reconcile`, `/admin/cancellations…`) need the bearer token; their validation pipe and error filter
+ * are their own, so the application's other routes are untouched. TransferService (and SweepService, unless
+ * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
+ */
+@Module({
+  controllers: [TransfersController, CancellationsController, ReconcileController],
+  providers: [
+    {
+      provide: ADMIN_TOKEN,
+      useFactory: (options: TransferAdminModuleOptions) => checkTransferAdminOptions(options).adminToken,
+      inject: [TRANSFER_ADMIN_MODULE_OPTIONS],
+    },
+    AdminTokenGuard,
+    adminSweepProvider,
+  ],
+})
+export class TransferAdminModule extends ConfigurableTransferAdminModule {}

@@ -1,0 +1,55 @@
+import type { SweepReport } from '@giro/transfer-module';
+
+/** How `POST /admin/reconcile` runs one sweep; it answers with the report. */
+export type AdminSweepRunner = () => Promise<SweepReport>;
+
+export interface TransferAdminModuleOptions {
+  /**
+   * The bearer token every admin route requires (`Authorization: Bearer <adminToken>`), at least 16
+   * characters. Compared in constant time; never logged or echoed.
+   */
+  adminToken: string;
+  /**
+   * How `POST /admin/reconcile` runs a sweep. Default: the transfer module's `SweepService.sweep()`. An
+   * application that sweeps on a schedule passes its own runner, so that the admin's sweeps queue behind
+   * the scheduled ones (the reconciler does). A runner that refuses to start one throws
+   * `SweepUnavailableError`: the route answers 503.
+   */
+  runSweep?: AdminSweepRunner;
+}
+
+/** A TransferAdminModule option is missing or invalid; the message names it (never its value). */
+export class TransferAdminModuleOptionsError extends Error {
+  override readonly name = 'TransferAdminModuleOptionsError';
+
+  constructor(message: string) {
+    super(`TransferAdminModule option ${message}`);
+  }
+}
+
+/** The shortest admin token accepted: a guessable token would make the bearer check pointless. */
+export const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+const OPTION_KEYS: readonly string[] = ['adminToken', 'runSweep'] satisfies (keyof TransferAdminModuleOptions)[];
+
+/** The options checked at start-up: a mistake stops the application with a message that names the option. */
+export function checkTransferAdminOptions(options: TransferAdminModuleOptions): TransferAdminModuleOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw new TransferAdminModuleOptionsError('object is required: { adminToken, runSweep? }');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key)) {
+      throw new TransferAdminModuleOptionsError(`${key} is not an option (known: ${OPTION_KEYS.join(', ')})`);
+    }
+  }
+  const { adminToken, runSweep } = options;
+  if (typeof adminToken !== 'string' || adminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new TransferAdminModuleOptionsError(
+      `adminToken must be a string of at least ${MIN_ADMIN_TOKEN_LENGTH} characters`,
+    );
+  }
+  if (runSweep !== undefined && typeof runSweep !== 'function') {
+    throw new TransferAdminModuleOptionsError('runSweep must be a function returning a sweep report');
+  }
+  return options;
+}

@@ -1,0 +1,73 @@
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+import {
+  CancellationNotFoundError,
+  MovementBusyError,
+  MovementNotFoundError,
+  PollTooSoonError,
+  TransferConflictError,
+  TransferValidationError,
+} from '@giro/transfer-module';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpStatus } from '@nestjs/common';
+import { badRequestBody } from './admin-validation.pipe';
+import { SweepUnavailableError } from './sweep-unavailable.error';
+
+type KnownError =
+  | TransferValidationError
+  | TransferConflictError
+  | MovementBusyError
+  | MovementNotFoundError
+  | CancellationNotFoundError
+  | PollTooSoonError
+  | SweepUnavailableError;
+
+interface ErrorReply {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
+
+/** What each error of the transfer module (and a refused sweep) means over HTTP. */
+export function replyFor(error: KnownError): ErrorReply {
+  const reply = (status: HttpStatus, extra: Record<string, unknown> = {}): ErrorReply => ({
+    status,
+    body: { statusCode: status, error: STATUS_CODES[status], message: error.message, ...extra },
+  });
+  if (error instanceof TransferValidationError)
+    return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
+  if (error instanceof TransferConflictError) return reply(HttpStatus.CONFLICT, { originId: error.originId });
+  if (error instanceof MovementBusyError) return reply(HttpStatus.CONFLICT, { originId: error.originId });
+  if (error instanceof PollTooSoonError) {
+    // Retry-After is in whole seconds: round up, so a client that obeys it is never early.
+    const seconds = Math.max(1, Math.ceil(error.retryAfterMs / 1000));
+    return {
+      ...reply(HttpStatus.TOO_MANY_REQUESTS, { originId: error.originId, retryAt: error.retryAt.toISOString() }),
+      headers: { 'Retry-After': String(seconds) },
+    };
+  }
+  if (error instanceof SweepUnavailableError) return reply(HttpStatus.SERVICE_UNAVAILABLE);
+  return reply(HttpStatus.NOT_FOUND, { originId: error.originId });
+}
+
+/**
+ * Turns the transfer module's typed errors into their HTTP answers on the admin routes (the module's controllers
+ * use it, not the application); anything else goes to the application's filters and Nest's default.
+ */
+@Catch(
+  TransferValidationError,
+  TransferConflictError,
+  MovementBusyError,
+  MovementNotFoundError,
+  CancellationNotFoundError,
+  PollTooSoonError,
+  SweepUnavailableError,
+)
+export class TransferErrorsFilter implements ExceptionFilter<KnownError> {
+  catch(error: KnownError, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<ServerResponse>();
+    const { status, body, headers } = replyFor(error);
+    for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+    response.statusCode = status;
+    response.setHeader('Content-Type', 'application/json; charset=utf-8');
+    response.end(JSON.stringify(body));
+  }
+}

@@ -1,0 +1,68 @@
+import type { ServerResponse } from 'node:http';
+import { type TransferInput, TransferService, transferRequestOpenApiSchema } from '@giro/transfer-module';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTooManyRequestsResponse,
+  type SchemaObject,
+} from '@nestjs/swagger';
+import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from './admin-queries.dto';
+import { AdminRoutes } from './admin-routes.decorator';
+import { TransferRequestPipe } from './transfer-request.pipe';
+
+@AdminRoutes('transfers')
+@Controller('admin/transfers')
+export class TransfersController {
+  constructor(private readonly transfers: TransferService) {}
+
+  /**
+   * The body is validated once, by TransferRequestPipe (the domain's rules and the module's limits), and the
+   * transfer it returns is what the service sends; a 400 names every bad field. The OpenAPI schema of the body
+   * comes from the same description of the request as the rules.
+   */
+  @Post()
+  @ApiOperation({ summary: 'Create a transfer (201 new, 200 same originId and payload, 409 other payload)' })
+  @ApiBody({ schema: transferRequestOpenApiSchema() as SchemaObject })
+  @ApiBadRequestResponse({ description: 'invalid request: `violations` names each field and rule' })
+  @ApiConflictResponse({ description: 'this originId already exists with another payload' })
+  async create(
+    @Body(TransferRequestPipe) transfer: TransferInput,
+    @Res({ passthrough: true }) response: ServerResponse,
+  ) {
+    const { movement, created } = await this.transfers.requestTransfer(transfer);
+    response.statusCode = created ? 201 : 200;
+    return movement;
+  }
+
+  @Get()
+  @ApiOperation({ summary: 'List movements by originId, cursor-paginated' })
+  @ApiOkResponse({ description: '`{ items, nextCursor }`; pass `nextCursor` as `after` for the next page' })
+  list(@Query() query: ListTransfersQuery) {
+    return this.transfers.listMovements(query.status === undefined ? {} : { status: query.status }, {
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      ...(query.after !== undefined && { after: query.after }),
+    });
+  }
+
+  @Get(':originId')
+  @ApiOperation({ summary: 'A movement with its status history and cancellation' })
+  @ApiNotFoundResponse({ description: 'no movement with this originId' })
+  get(@Param() params: OriginIdParams) {
+    return this.transfers.getMovement(params.originId);
+  }
+
+  @Post(':originId/refresh')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Query the bank about this movement now' })
+  @ApiNotFoundResponse({ description: 'no movement with this originId' })
+  @ApiTooManyRequestsResponse({ description: 'sooner than the polling rule allows; `Retry-After` says when' })
+  @ApiConflictResponse({ description: 'another worker is handling this movement right now' })
+  refresh(@Param() params: OriginIdParams) {
+    return this.transfers.refreshMovement(params.originId);
+  }
+}

@@ -1,0 +1,188 @@
+import { explainCbuCvu } from './cbu-cvu';
+import { CONCEPT_CODES, DEFAULT_CONCEPT, isConceptCode } from './concept';
+import { explainCuit } from './cuit';
+import { PESO_CURRENCY_ID } from './currency';
+import { parseAmount } from './money';
+import { explainOriginId, MAX_ORIGIN_ID } from './origin-id';
+import {
+  checkedBy,
+  type FieldRule,
+  literal,
+  type ObjectField,
+  openApiSchemaOf,
+  text,
+  type ValueField,
+} from './request-fields';
+
+// The transfer request (docs/bank-api.md#request-fields), field by field: the one description of it.
+// validateTransferIntent reads requests with it (transfer-intent.ts), and the OpenAPI schema of
+// `POST /admin/transfers` is derived from it (transferRequestOpenApiSchema). A field changes here, and only here.
+
+export interface TransferIntentRules {
+  /** Largest amount accepted (a decimal string; default DEFAULT_MAX_AMOUNT). */
+  maxAmount?: string;
+  /** Longest description, in Unicode characters (default DEFAULT_MAX_DESCRIPTION_LENGTH). */
+  maxDescriptionLength?: number;
+}
+
+/**
+ * The description travels over the network and the recipient may see it; the spec gives no limit, so a
+ * conservative one that fits the messages of Argentine transfer networks.
+ */
+export const DEFAULT_MAX_DESCRIPTION_LENGTH = 100;
+
+/** The rules a request is read with, the description's length resolved. */
+export interface TransferLimits {
+  maxAmount?: string;
+  maxDescriptionLength: number;
+}
+
+// Control characters (line breaks, NUL, escape…) and unpaired UTF-16 surrogates, which no network encoding carries.
+const FORBIDDEN_TEXT = /[\p{Cc}\p{Cs}]/u;
+
+/** A JSON number or a decimal string, > 0, at most 2 decimals, at most the configured maximum (`max`). */
+const amount: FieldRule<TransferLimits> = (value, limits) => {
+  const parsed = parseAmount(value, { max: limits.maxAmount });
+  return parsed.ok ? parsed : { ok: false, rule: parsed.rule, message: parsed.reason };
+};
+
+const descriptionText = text<TransferLimits>('characters', explainForbiddenText);
+
+/** Any text without control characters or unpaired surrogates, counted in Unicode characters. */
+const description: FieldRule<TransferLimits> = (value, limits) => {
+  const checked = descriptionText(value, limits);
+  if (!checked.ok) return checked;
+  const length = [...(value as string)].length;
+  if (length > limits.maxDescriptionLength) {
+    return {
+      ok: false,
+      rule: 'length',
+      message: `must be at most ${limits.maxDescriptionLength} characters, got ${length}`,
+    };
+  }
+  return checked;
+};
+
+function explainForbiddenText(value: string): string | undefined {
+  const forbidden = FORBIDDEN_TEXT.exec(value);
+  if (!forbidden) return undefined;
+  const codePoint = (forbidden[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  const position = [...value.slice(0, forbidden.index)].length + 1;
+  return `must not contain control characters or unpaired surrogates, found U+${codePoint} at position ${position}`;
+}
+
+const PARTY: ObjectField<TransferLimits> = {
+  kind: 'object',
+  fields: {
+    addressType: {
+      kind: 'value',
+      presence: 'required',
+      schema: { type: 'string', enum: ['CBU_CVU'] },
+      rule: literal('CBU_CVU', 'address_type'),
+    },
+    address: {
+      kind: 'value',
+      presence: 'required',
+      schema: { type: 'string', pattern: '^[0-9]{22}$' },
+      description: 'CBU or CVU (both check digits verified)',
+      rule: text('cbu_cvu', explainCbuCvu),
+    },
+    owner: {
+      kind: 'object',
+      fields: {
+        personIdType: {
+          kind: 'value',
+          presence: 'required',
+          schema: { type: 'string', enum: ['CUI'] },
+          rule: literal('CUI', 'person_id_type'),
+        },
+        personId: {
+          kind: 'value',
+          presence: 'required',
+          schema: { type: 'string', pattern: '^[0-9]{11}$' },
+          description: 'CUIT or CUIL (check digit verified)',
+          rule: text('cuit', explainCuit),
+        },
+      },
+    },
+  },
+};
+
+const ORIGIN_ID: ValueField<TransferLimits> = {
+  kind: 'value',
+  presence: 'optional',
+  schema: { type: 'integer', minimum: 1, maximum: MAX_ORIGIN_ID },
+  description: 'your idempotency key; allocated when absent',
+  rule: checkedBy('origin_id', explainOriginId),
+};
+
+/**
+ * The request as `POST /admin/transfers` and `TransferService.requestTransfer` take it: `originId` optional,
+ * `body.amount` a JSON number or a decimal string, `body.concept` default VAR; no other field anywhere.
+ */
+export const TRANSFER_REQUEST: ObjectField<TransferLimits> = {
+  kind: 'object',
+  fields: {
+    originId: ORIGIN_ID,
+    from: PARTY,
+    to: PARTY,
+    body: {
+      kind: 'object',
+      fields: {
+        currencyId: {
+          kind: 'value',
+          presence: 'required',
+          schema: { type: 'string', enum: [PESO_CURRENCY_ID] },
+          rule: literal(PESO_CURRENCY_ID, 'currency'),
+        },
+        amount: {
+          kind: 'value',
+          presence: 'required',
+          schema: { oneOf: [{ type: 'number' }, { type: 'string', pattern: '^[0-9]+(\\.[0-9]{1,2})?$' }] },
+          description: '> 0, at most 2 decimals; a JSON number or a decimal string',
+          example: '1234.50',
+          rule: amount,
+        },
+        description: {
+          kind: 'value',
+          presence: 'required',
+          schema: { type: 'string', maxLength: DEFAULT_MAX_DESCRIPTION_LENGTH },
+          rule: description,
+        },
+        concept: {
+          kind: 'value',
+          presence: { default: DEFAULT_CONCEPT },
+          schema: { type: 'string', enum: [...CONCEPT_CODES] },
+          rule: checkedBy('concept', (value) =>
+            isConceptCode(value)
+              ? undefined
+              : `must be one of ${CONCEPT_CODES.join(', ')}, got ${JSON.stringify(value)}`,
+          ),
+        },
+      },
+    },
+  },
+  // Accounts and CUITs with valid check digits (the reconciler's demo payer and first payee).
+  example: {
+    from: {
+      addressType: 'CBU_CVU',
+      address: '0000003110000000000175',
+      owner: { personIdType: 'CUI', personId: '30712345671' },
+    },
+    to: {
+      addressType: 'CBU_CVU',
+      address: '2850590994009004181356',
+      owner: { personIdType: 'CUI', personId: '20123456786' },
+    },
+    body: { currencyId: PESO_CURRENCY_ID, amount: '1234.50', description: 'rent May', concept: 'ALQ' },
+  },
+};
+
+/**
+ * The OpenAPI Schema Object of the request (for `@ApiBody({ schema })`), derived from TRANSFER_REQUEST: the
+ * fields, their types, which are required, the examples. It documents the default limits (`maxLength` 100);
+ * the module's `transferRules` may set others. A new object on every call.
+ */
+export function transferRequestOpenApiSchema(): Record<string, unknown> {
+  return openApiSchemaOf(TRANSFER_REQUEST);
+}

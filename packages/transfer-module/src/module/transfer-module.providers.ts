@@ -1,0 +1,110 @@
+import { Logger, type LoggerService, type Provider } from '@nestjs/common';
+import { EventEmitter2 } from '@nestjs/event-emitter';
+import { BankCallBudget, BankClient } from '../bank';
+import { PollingPolicy } from '../domain';
+import {
+  BANK_PORT,
+  createLeaseOwner,
+  type EventSink,
+  FailureCounts,
+  InFlightWork,
+  LEASE_OWNER,
+  MOVEMENT_LOGGER,
+  MovementEvents,
+  MovementSender,
+  QuerySchedule,
+} from '../movement';
+import {
+  RESOLVED_TRANSFER_OPTIONS,
+  type ResolvedTransferOptions,
+  resolveTransferModuleOptions,
+  type TransferModuleOptions,
+} from '../options';
+import { MovementStore } from '../persistence';
+import { SweepService } from '../sweep';
+import { TransferService } from '../transfer';
+import {
+  type HostDataSource,
+  openTransferDataSource,
+  TRANSFER_DATA_SOURCE,
+  type TransferDataSource,
+} from './transfer-data-source';
+import { HOST_DATA_SOURCE, TRANSFER_MODULE_OPTIONS } from './transfer-module.definition';
+import { TransferResources } from './transfer-resources';
+
+// One provider per part of giro, each injected where it is used. One instance of each per module: the
+// services share one store, one bank budget, one lease owner and one record of the work in flight.
+
+/** The options as given, validated at start-up (every message names the option), with the defaults applied. */
+const resolvedOptions: Provider = {
+  provide: RESOLVED_TRANSFER_OPTIONS,
+  useFactory: (options: TransferModuleOptions) => resolveTransferModuleOptions(options),
+  inject: [TRANSFER_MODULE_OPTIONS],
+};
+
+/** giro's database: its own from `databaseUrl`, or the host's data source; migrations checked (or run). */
+const dataSource: Provider = {
+  provide: TRANSFER_DATA_SOURCE,
+  useFactory: (options: ResolvedTransferOptions, host: HostDataSource) => openTransferDataSource(options, host),
+  inject: [RESOLVED_TRANSFER_OPTIONS, HOST_DATA_SOURCE],
+};
+
+const store: Provider = {
+  provide: MovementStore,
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
+    new MovementStore(database.dataSource, options.clock),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+};
+
+const bankClient: Provider = {
+  provide: BankClient,
+  useFactory: (options: ResolvedTransferOptions) => new BankClient(options.bank),
+  inject: [RESOLVED_TRANSFER_OPTIONS],
+};
+
+/** What the movement sender calls: the bank client. */
+const bankPort: Provider = { provide: BANK_PORT, useExisting: BankClient };
+
+/** One budget for every bank call of this module: the transfers' first sends and the sweeps' calls. */
+const budget: Provider = {
+  provide: BankCallBudget,
+  useFactory: (options: ResolvedTransferOptions) => new BankCallBudget(options.budget),
+  inject: [RESOLVED_TRANSFER_OPTIONS],
+};
+
+const schedule: Provider = {
+  provide: QuerySchedule,
+  useFactory: (options: ResolvedTransferOptions) => new QuerySchedule(new PollingPolicy(options.polling)),
+  inject: [RESOLVED_TRANSFER_OPTIONS],
+};
+
+/** The events after each commit; none when the host did not import EventEmitterModule. */
+const events: Provider = {
+  provide: MovementEvents,
+  useFactory: (emitter: EventSink | undefined, movements: MovementStore, logger: LoggerService) =>
+    new MovementEvents(emitter, movements, logger),
+  inject: [{ token: EventEmitter2, optional: true }, MovementStore, MOVEMENT_LOGGER],
+};
+
+const leaseOwner: Provider = { provide: LEASE_OWNER, useFactory: createLeaseOwner };
+
+const logger: Provider = { provide: MOVEMENT_LOGGER, useFactory: () => new Logger('giro') };
+
+export const TRANSFER_PROVIDERS: Provider[] = [
+  resolvedOptions,
+  dataSource,
+  store,
+  bankClient,
+  bankPort,
+  budget,
+  schedule,
+  FailureCounts,
+  events,
+  leaseOwner,
+  InFlightWork,
+  logger,
+  MovementSender,
+  TransferService,
+  SweepService,
+  TransferResources,
+];

@@ -1,0 +1,23 @@
+import type { MovementStatus } from '../domain';
+
+/** What one piece of work on a movement did, for the sweep's report. */
+export interface FollowUpStep {
+  /** Creation requests sent. */
+  sent: number;
+  /** get-movement queries sent. */
+  queried: number;
+  /** The new status, when it changed. */
+  changedTo: MovementStatus | null;
+  anomaly: boolean;
+  /** Calls without a usable answer. */
+  failedCalls: number;
+  /**
+   * Nothing was written about the movement (given back with too little lease left, or the lease was no longer
+   * ours): its nextQueryAt is as it was claimed, so it is still due.
+   */
+  leftDue: boolean;
+}
+
+export function emptyFollowUpStep(): FollowUpStep {
+  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, leftDue: false };
+}

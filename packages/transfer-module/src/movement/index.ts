@@ -1,0 +1,25 @@
+export { BANK_PORT, type BankPort } from './bank-port';
+export { FailureCounts } from './failure-counts';
+export { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';
+export { InFlightWork } from './in-flight-work';
+export { createLeaseOwner, LEASE_OWNER } from './lease-owner';
+export {
+  type EventSink,
+  type MovementAnomalyEvent,
+  type MovementCompletedEvent,
+  MovementEvents,
+  type MovementFailedEvent,
+  type MovementStatusChangedEvent,
+  TRANSFER_EVENTS,
+} from './movement-events';
+export { describeError, MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
+export { MovementSender } from './movement-sender';
+export {
+  type AnomalyView,
+  type CancellationView,
+  type HistoryView,
+  type MovementView,
+  toCancellationView,
+  toMovementView,
+} from './movement-view';
+export { QuerySchedule } from './query-schedule';

@@ -1,0 +1,292 @@
+import {
+  BankAuthError,
+  BankConflictError,
+  BankMalformedAnswerError,
+  type BankMovement,
+  BankMovementNotFoundError,
+  BankNotSentError,
+  BankOutcomeUnknownError,
+  BankRateLimitedError,
+  BankRejectedError,
+  parseMovement,
+} from '../bank';
+import { movementAnswer } from '../bank/testing/bank-fixtures';
+import { type BankStatus, type MovementStatus, PollingPolicy } from '../domain';
+import type { MovementRecord } from '../persistence';
+import { sampleIntent } from '../persistence/testing/sample-intent';
+import { FAILED_BY_BANK, type PlanContext, planAnswer, planCreationFailure, planLookupFailure } from './movement-plan';
+import { QuerySchedule } from './query-schedule';
+
+const NOW = new Date(Date.UTC(2026, 0, 5, 10, 0, 0));
+const MIN = 5_000;
+const DELAYED_MIN = 600_000;
+const schedule = new QuerySchedule(
+  new PollingPolicy({ minIntervalMs: MIN, delayedMinIntervalMs: DELAYED_MIN, maxJitterMs: 0, maxBackoffMs: 60_000 }),
+);
+const context: PlanContext = { now: NOW, source: 'query', pressure: 0, schedule };
+const at = (ms: number) => new Date(NOW.getTime() + ms);
+
+function record(status: MovementStatus, attempts = 1): MovementRecord {
+  const { intent, fingerprint, amount } = sampleIntent(42);
+  return {
+    originId: 42,
+    status,
+    intent,
+    fingerprint,
+    amount,
+    currencyId: '032',
+    bankMovementId: null,
+    networkId: null,
+    network: null,
+    postingDatetime: null,
+    completedDatetime: null,
+    lastBankAnswer: null,
+    attempts,
+    queries: 0,
+    lastError: null,
+    lastAnswerAt: null,
+    nextQueryAt: NOW,
+    leaseOwner: 'w',
+    leaseExpiresAt: at(60_000),
+    version: 2,
+    createdAt: NOW,
+    updatedAt: NOW,
+  };
+}
+
+function answer(status: BankStatus): BankMovement {
+  const parsed = parseMovement(movementAnswer(42, status, { completedDatetime: '2026-01-05T10:00:00Z' }));
+  if (!parsed.ok) throw new Error('fixture answer must parse');
+  return parsed.movement;
+}
+
+const operation = 'create-transfer-request' as const;
+
+describe('planAnswer', () => {
+  it('applies a newer status with the bank fields, timing the next query from the answer', () => {
+    const plan = planAnswer(record('CREATED'), answer('IN_PROGRESS'), context);
+    expect(plan).toMatchObject({
+      failed: false,
+      announcement: { kind: 'changed', from: 'CREATED', to: 'IN_PROGRESS', source: 'query' },
+      update: {
+        patch: {
+          status: 'IN_PROGRESS',
+          bankMovementId: 'mov-42',
+          networkId: 'net-42',
+          network: 'COELSA',
+          lastAnswerAt: NOW,
+          lastError: null,
+          nextQueryAt: at(MIN),
+        },
+        history: [{ to: 'IN_PROGRESS', source: 'query' }],
+      },
+    });
+    expect(plan.update.cancellation).toBeUndefined();
+  });
+
+  it('waits strictly more than the DELAYED interval after a DELAYED answer', () => {
+    const plan = planAnswer(record('IN_PROGRESS'), answer('DELAYED'), context);
+    expect(plan.update.patch.nextQueryAt).toEqual(at(DELAYED_MIN + 1));
+  });
+
+  it('makes FAILED come with its cancellation, and schedules nothing after a final', () => {
+    const plan = planAnswer(record('IN_PROGRESS'), answer('FAILED'), context);
+    expect(plan.update).toMatchObject({
+      patch: { status: 'FAILED', nextQueryAt: null },
+      cancellation: { code: null, message: FAILED_BY_BANK },
+    });
+  });
+
+  it('stretches the next query under backlog pressure, never shrinks it', () => {
+    const pressed = planAnswer(record('CREATED'), answer('IN_PROGRESS'), { ...context, pressure: 1.5 });
+    expect(pressed.update.patch.nextQueryAt).toEqual(at(MIN * 2.5));
+    const negative = planAnswer(record('CREATED'), answer('IN_PROGRESS'), { ...context, pressure: -3 });
+    expect(negative.update.patch.nextQueryAt).toEqual(at(MIN));
+  });
+
+  it('keeps the status on the same answer, and records the answer time', () => {
+    const plan = planAnswer(record('IN_PROGRESS'), answer('IN_PROGRESS'), context);
+    expect(plan.announcement).toBeUndefined();
+    expect(plan.update.patch).toMatchObject({ lastAnswerAt: NOW, nextQueryAt: at(MIN) });
+    expect(plan.update.patch.status).toBeUndefined();
+    expect(plan.update.history).toBeUndefined();
+  });
+
+  it('does not go back on an older answer, waiting for the longer of both rules', () => {
+    const plan = planAnswer(record('DELAYED'), answer('CREATED'), context);
+    expect(plan.update.patch.status).toBeUndefined();
+    expect(plan.update.history).toBeUndefined();
+    expect(plan.update.patch.nextQueryAt).toEqual(at(DELAYED_MIN + 1));
+  });
+
+  it.each([
+    ['COMPLETED', 'FAILED'],
+    ['COMPLETED', 'IN_PROGRESS'],
+    ['FAILED', 'COMPLETED'],
+  ] as const)('records %s answered as %s as an anomaly, never applied', (current, claimed) => {
+    const plan = planAnswer(record(current), answer(claimed), { ...context, source: 'refresh' });
+    expect(plan.update.patch).toEqual({ lastAnswerAt: NOW });
+    expect(plan.update.cancellation).toBeUndefined();
+    expect(plan.update.history).toEqual([
+      {
+        to: claimed,
+        source: 'anomaly',
+        detail: expect.objectContaining({ via: 'refresh', reason: expect.any(String) }),
+      },
+    ]);
+    expect(plan.announcement).toMatchObject({ kind: 'anomaly', status: current, claimed, source: 'refresh' });
+  });
+
+  it.each([
+    ['amount', { amount: 1234.51 }, /the amount 1234\.51, the transfer's is 1234\.50/],
+    ['currency', { amountCurrency: '840' }, /the currency 840, the transfer's is 032/],
+  ] as const)('never applies an answer naming another %s: an anomaly, asked again later', (_, details, reason) => {
+    for (const [current, claimed] of [
+      ['IN_PROGRESS', 'COMPLETED'],
+      ['PENDING', 'FAILED'],
+      ['CREATED', 'IN_PROGRESS'],
+    ] as const) {
+      const parsed = parseMovement(movementAnswer(42, claimed, details));
+      if (!parsed.ok) throw new Error('fixture answer must parse');
+      const plan = planAnswer(record(current), parsed.movement, context);
+      expect(plan.update.patch).toEqual({
+        lastAnswerAt: NOW,
+        lastError: expect.stringMatching(reason),
+        nextQueryAt: at(MIN),
+      });
+      expect(plan.update.cancellation).toBeUndefined();
+      expect(plan.update.history).toEqual([
+        {
+          to: claimed,
+          source: 'anomaly',
+          detail: { reason: expect.stringMatching(reason), via: 'query', answer: parsed.movement.raw },
+        },
+      ]);
+      expect(plan.announcement).toMatchObject({ kind: 'anomaly', status: current, claimed, source: 'query' });
+    }
+  });
+
+  it('applies an answer naming the same money in another spelling (1234.5 is 1234.50)', () => {
+    const parsed = parseMovement(movementAnswer(42, 'COMPLETED', { amount: 1234.5, amountCurrency: '032' }));
+    if (!parsed.ok) throw new Error('fixture answer must parse');
+    expect(planAnswer(record('IN_PROGRESS'), parsed.movement, context).announcement).toMatchObject({
+      kind: 'changed',
+      to: 'COMPLETED',
+    });
+  });
+
+  it('notes a duplicate answer in the history', () => {
+    const plan = planAnswer(
+      record('PENDING'),
+      answer('COMPLETED'),
+      { ...context, source: 'resend' },
+      { duplicate: true },
+    );
+    expect(plan.update.history).toEqual([{ to: 'COMPLETED', source: 'resend', detail: { duplicate: true } }]);
+  });
+});
+
+describe('planCreationFailure', () => {
+  const first = { failures: 1, earlierSendMayHaveReached: false };
+  const again = { failures: 1, earlierSendMayHaveReached: true };
+  const createContext = { ...context, source: 'create' as const };
+
+  it('makes a business rejection FAILED with its cancellation, in one update', () => {
+    const error = new BankRejectedError('rejected', {
+      operation,
+      httpStatus: 422,
+      code: 'TRANSFER_REJECTED',
+      bankMessage: 'destination closed',
+    });
+    const plan = planCreationFailure(record('PENDING'), error, createContext, first);
+    expect(plan).toMatchObject({
+      failed: false,
+      announcement: { kind: 'changed', from: 'PENDING', to: 'FAILED', source: 'create' },
+      update: {
+        patch: { status: 'FAILED', lastAnswerAt: NOW },
+        history: [{ to: 'FAILED', source: 'create', detail: { httpStatus: 422, code: 'TRANSFER_REJECTED' } }],
+        cancellation: { code: 'TRANSFER_REJECTED', message: 'destination closed' },
+      },
+    });
+  });
+
+  it('reads a 409: a duplicate when the code says so or an earlier send may have reached the bank', () => {
+    const duplicateCode = new BankConflictError('conflict', {
+      operation,
+      httpStatus: 409,
+      code: 'DUP',
+      isDuplicateCode: true,
+    });
+    const otherCode = new BankConflictError('conflict', {
+      operation,
+      httpStatus: 409,
+      code: 'LIMIT',
+      isDuplicateCode: false,
+    });
+    for (const [error, attempt] of [
+      [duplicateCode, first],
+      [otherCode, again],
+    ] as const) {
+      const plan = planCreationFailure(record('PENDING'), error, createContext, attempt);
+      expect(plan.update.patch.status).toBeUndefined();
+      expect(plan.update.patch.lastError).toMatch(/resolving it by lookup/);
+      expect(plan.update.uncountSend).toBeUndefined(); // the bank has it: it must be looked up before any re-send
+      expect(plan.failed).toBe(true);
+    }
+    const rejection = planCreationFailure(record('PENDING'), otherCode, createContext, first);
+    expect(rejection.update).toMatchObject({ patch: { status: 'FAILED' }, cancellation: { code: 'LIMIT' } });
+  });
+
+  it.each([
+    ['not sent', new BankNotSentError('refused', { operation })],
+    ['rate-limited', new BankRateLimitedError('429', { operation, httpStatus: 429 })],
+    ['refused credentials', new BankAuthError('401', { operation, httpStatus: 401 })],
+  ])('un-counts a send that was certainly not processed (%s) and retries it later', (_, error) => {
+    const plan = planCreationFailure(record('PENDING'), error, createContext, first);
+    expect(plan.update).toMatchObject({ uncountSend: true, patch: { lastError: expect.any(String) } });
+    expect(plan.update.patch.status).toBeUndefined();
+    expect(plan.update.patch.nextQueryAt?.getTime()).toBeGreaterThan(NOW.getTime());
+  });
+
+  it.each([
+    ['a timeout or reset', new BankOutcomeUnknownError('reset', { operation })],
+    ['a malformed answer', new BankMalformedAnswerError('truncated', { operation, httpStatus: 200 })],
+    ['an unexpected error', new TypeError('boom')],
+  ])('keeps the send counted after %s: the movement stays PENDING and is looked up', (_, error) => {
+    const plan = planCreationFailure(record('PENDING'), error, createContext, first);
+    expect(plan.update.uncountSend).toBeUndefined();
+    expect(plan.update.patch.status).toBeUndefined();
+    expect(plan.update.history).toBeUndefined();
+    expect(plan.failed).toBe(true);
+  });
+
+  it('honours Retry-After, and backs off further with every failure in a row', () => {
+    const limited = new BankRateLimitedError('429', { operation, httpStatus: 429, retryAfterMs: 30_000 });
+    expect(planCreationFailure(record('PENDING'), limited, createContext, first).update.patch.nextQueryAt).toEqual(
+      at(30_000),
+    );
+    const unknown = new BankOutcomeUnknownError('reset', { operation });
+    const next = (failures: number) =>
+      planCreationFailure(record('PENDING'), unknown, createContext, { failures, earlierSendMayHaveReached: false })
+        .update.patch.nextQueryAt;
+    expect(next(1)).toEqual(at(MIN + MIN));
+    expect(next(3)).toEqual(at(MIN + 4 * MIN));
+  });
+});
+
+describe('planLookupFailure', () => {
+  it('never fails a movement because the bank does not find it', () => {
+    const error = new BankMovementNotFoundError('404', { operation: 'get-movement', httpStatus: 404 });
+    const plan = planLookupFailure(record('IN_PROGRESS'), error, context, 1);
+    expect(plan.update.patch.status).toBeUndefined();
+    expect(plan.update.patch.lastError).toMatch(/never FAILED/);
+    expect(plan.update.patch.nextQueryAt).toEqual(at(MIN + MIN));
+  });
+
+  it('leaves a final movement unscheduled', () => {
+    const error = new BankOutcomeUnknownError('reset', { operation: 'get-movement' });
+    expect(planLookupFailure(record('COMPLETED'), error, context, 1).update.patch).toEqual({
+      lastError: expect.stringContaining('reset'),
+    });
+  });
+});

@@ -1,0 +1,240 @@
+import { Inject, Injectable, type LoggerService } from '@nestjs/common';
+import { BankCallBudget, type BankCallPriority, BankMovementNotFoundError, type CreateTransferResult } from '../bank';
+import { intentToWire, isFinalStatus, PENDING_STATUS, type TransferIntent } from '../domain';
+import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
+import {
+  type ApplyUpdateResult,
+  type HistorySource,
+  type MovementDetails,
+  type MovementRecord,
+  MovementStore,
+} from '../persistence';
+import { BANK_PORT, type BankPort } from './bank-port';
+import { FailureCounts } from './failure-counts';
+import { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';
+import { LEASE_OWNER } from './lease-owner';
+import { MovementEvents } from './movement-events';
+import { MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
+import {
+  type MovementPlan,
+  type PlanContext,
+  planAnswer,
+  planCreationFailure,
+  planLookupFailure,
+} from './movement-plan';
+import { QuerySchedule } from './query-schedule';
+
+/** What the sender reads of the options. */
+export type MovementSenderOptions = Pick<ResolvedTransferOptions, 'clock' | 'callGuardMs'> & {
+  sweep: Pick<ResolvedTransferOptions['sweep'], 'leaseMs'>;
+};
+
+export type SendFirstResult =
+  /** The originId was already stored: `movement` is that row, untouched; nothing was sent. */
+  | { created: false; movement: MovementRecord }
+  /**
+   * Sent. `movement` as recorded before the send; `recorded` the movement as the answer left it, with its
+   * history and cancellation (null when the lease expired before the answer was written).
+   */
+  | { created: true; movement: MovementRecord; recorded: MovementDetails | null };
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** The lease had too little time left to start a call (the movement is given back, untouched). */
+const LEASE_TOO_SHORT = Symbol('lease too short');
+/** markSendAttempt refused: another worker owns the movement now. */
+const LEASE_LOST = Symbol('lease lost');
+
+/**
+ * Sends a movement to the bank and follows it up: the first send of a new intent, and for a claimed one a
+ * lookup, a re-send of the same originId when the bank does not know it, and the answer applied. Every bank
+ * call goes through the shared budget; every write is fenced on the lease; events go out after the commit.
+ */
+@Injectable()
+export class MovementSender {
+  constructor(
+    @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: MovementSenderOptions,
+    @Inject(MovementStore) private readonly store: MovementStore,
+    @Inject(BANK_PORT) private readonly bank: BankPort,
+    @Inject(BankCallBudget) private readonly budget: BankCallBudget,
+    @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
+    @Inject(FailureCounts) private readonly failures: FailureCounts,
+    @Inject(MovementEvents) private readonly events: MovementEvents,
+    @Inject(LEASE_OWNER) private readonly owner: string,
+    @Inject(MOVEMENT_LOGGER) private readonly logger: LoggerService,
+  ) {}
+
+  /**
+   * Records the intent durably (leased to this worker, counted as one send that may reach the bank) and then
+   * sends it, both inside one slot of the budget, so the lease starts when the request leaves. `created` is
+   * false when the originId was already stored (nothing sent).
+   */
+  async sendFirst(intent: TransferIntent, fingerprint: string): Promise<SendFirstResult> {
+    const lease = { sendNow: true, owner: this.owner, leaseMs: this.options.sweep.leaseMs } as const;
+    const outcome = await this.budget.throttle('create', async () => {
+      const recorded = await this.store.recordIntent(intent, fingerprint, lease);
+      if (!recorded.created) return { recorded, call: undefined };
+      return { recorded, call: await settle(() => this.bank.createTransferRequest(intentToWire(intent))) };
+    });
+    const { recorded, call } = outcome;
+    if (!recorded.created || call === undefined) return { created: false, movement: recorded.movement };
+    const step = emptyFollowUpStep();
+    step.sent += 1;
+    const written = await this.write(
+      recorded.movement,
+      this.planCreation(recorded.movement, call, 'create', 0, false),
+      step,
+      false,
+    );
+    return {
+      created: true,
+      movement: recorded.movement,
+      // Object.assign, not a spread then properties: see answerPatch (movement-plan.ts).
+      recorded: written.applied
+        ? Object.assign({}, written.movement, {
+            history: [...recorded.history, ...written.history],
+            cancellation: written.cancellation,
+          })
+        : null,
+    };
+  }
+
+  /**
+   * Follows up a movement this worker has claimed. A PENDING movement none of whose sends may have reached
+   * the bank is sent again; any other is looked up first, and a PENDING one the bank does not know (yet) is
+   * then sent again with the same originId.
+   */
+  async followUp(
+    record: MovementRecord,
+    source: 'query' | 'refresh',
+    pressure: number,
+    /** Filled as the work goes, so what was done still counts if a later write throws. */
+    step: FollowUpStep = emptyFollowUpStep(),
+  ): Promise<FollowUpStep> {
+    if (record.status === PENDING_STATUS && record.attempts === 0) {
+      await this.resend(record, pressure, step, false);
+      return step;
+    }
+    const call = await this.callWithinLease(record, 'query', () =>
+      this.bank.getMovement({ originId: record.originId }),
+    );
+    if (call === LEASE_TOO_SHORT) return this.giveBack(record, step);
+    step.queried += 1;
+    if (call.ok) {
+      this.failures.clear(record.originId);
+      await this.write(record, planAnswer(record, call.value, this.context(source, pressure)), step, true);
+    } else if (record.status === PENDING_STATUS && call.error instanceof BankMovementNotFoundError) {
+      // Not registered (yet), or never received: the same originId again. Never FAILED for this.
+      await this.resend(record, pressure, step, true);
+    } else {
+      const failures = this.failures.record(record.originId);
+      await this.write(
+        record,
+        planLookupFailure(record, call.error, this.context(source, pressure), failures),
+        step,
+        true,
+      );
+    }
+    return step;
+  }
+
+  private async resend(record: MovementRecord, pressure: number, step: FollowUpStep, afterLookup: boolean) {
+    const outcome = await this.budget.throttle('create', async () => {
+      if (!this.leaseAllowsCall(record)) return LEASE_TOO_SHORT;
+      // Counted durably before the bytes go out: if this worker dies now, the next one looks it up first.
+      if (!(await this.store.markSendAttempt(record.originId, this.owner))) return LEASE_LOST;
+      return settle(() => this.bank.createTransferRequest(intentToWire(record.intent)));
+    });
+    if (outcome === LEASE_TOO_SHORT) return this.giveBack(record, step);
+    if (outcome === LEASE_LOST) {
+      step.leftDue = true; // another worker owns it now: nothing sent, nothing written
+      return step;
+    }
+    step.sent += 1;
+    const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > 0);
+    await this.write(record, plan, step, afterLookup);
+    return step;
+  }
+
+  private planCreation(
+    record: MovementRecord,
+    call: Settled<CreateTransferResult>,
+    source: HistorySource,
+    pressure: number,
+    earlierSendMayHaveReached: boolean,
+  ): MovementPlan {
+    const context = this.context(source, pressure);
+    if (call.ok) {
+      this.failures.clear(record.originId);
+      const { movement, duplicate, warning } = call.value;
+      return planAnswer(record, movement, context, duplicate ? { duplicate, ...(warning && { warning }) } : undefined);
+    }
+    const failures = this.failures.record(record.originId);
+    return planCreationFailure(record, call.error, context, { failures, earlierSendMayHaveReached });
+  }
+
+  private async write(
+    record: MovementRecord,
+    plan: MovementPlan,
+    step: FollowUpStep,
+    countQuery: boolean,
+  ): Promise<ApplyUpdateResult> {
+    if (plan.failed) step.failedCalls += 1;
+    // Named properties first, then the plan's: see answerPatch (movement-plan.ts).
+    const update = { countQuery, releaseLease: true, ...plan.update };
+    const result = await this.store.applyUpdate(record.originId, this.owner, update);
+    if (!result.applied) {
+      step.leftDue = true;
+      this.logger.warn?.(
+        movementLogLine(record.originId, 'the lease expired before the answer was written; another worker owns it now'),
+      );
+      return result;
+    }
+    const { announcement } = plan;
+    if (announcement?.kind === 'changed') {
+      step.changedTo = announcement.to;
+      if (isFinalStatus(announcement.to)) this.failures.clear(record.originId);
+    }
+    if (announcement?.kind === 'anomaly') {
+      step.anomaly = true;
+      this.logger.error(
+        movementLogLine(record.originId, `${announcement.reason} (recorded as an anomaly, not applied)`),
+      );
+    }
+    if (announcement) await this.events.publish(record.originId, announcement);
+    return result;
+  }
+
+  private async callWithinLease<T>(
+    record: MovementRecord,
+    priority: BankCallPriority,
+    call: () => Promise<T>,
+  ): Promise<Settled<T> | typeof LEASE_TOO_SHORT> {
+    return this.budget.throttle(priority, async () => (this.leaseAllowsCall(record) ? settle(call) : LEASE_TOO_SHORT));
+  }
+
+  private leaseAllowsCall(record: MovementRecord): boolean {
+    if (record.leaseExpiresAt === null) return false;
+    return record.leaseExpiresAt.getTime() - this.options.clock.now().getTime() >= this.options.callGuardMs;
+  }
+
+  /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */
+  private async giveBack(record: MovementRecord, step: FollowUpStep): Promise<FollowUpStep> {
+    this.logger.warn?.(movementLogLine(record.originId, 'too little lease left to call the bank; given back'));
+    step.leftDue = true;
+    await this.store.releaseLease(record.originId, this.owner);
+    return step;
+  }
+
+  private context(source: HistorySource, pressure: number): PlanContext {
+    return { now: this.options.clock.now(), source, pressure, schedule: this.schedule };
+  }
+}
+
+async function settle<T>(call: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}

@@ -1,0 +1,50 @@
+import type { LoggerService } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { BankCallBudget } from '../../bank';
+import { PollingPolicy } from '../../domain';
+import type { ResolvedTransferOptions } from '../../options';
+import { MovementStore } from '../../persistence';
+import type { BankPort } from '../bank-port';
+import { FailureCounts } from '../failure-counts';
+import { InFlightWork } from '../in-flight-work';
+import { createLeaseOwner } from '../lease-owner';
+import { MovementEvents } from '../movement-events';
+import { MovementSender } from '../movement-sender';
+import { QuerySchedule } from '../query-schedule';
+
+export const silentLogger: LoggerService = { log: () => undefined, warn: () => undefined, error: () => undefined };
+
+export interface SenderFixture {
+  options: ResolvedTransferOptions;
+  store: MovementStore;
+  schedule: QuerySchedule;
+  owner: string;
+  work: InFlightWork;
+  sender: MovementSender;
+  logger: LoggerService;
+}
+
+/**
+ * The parts TransferService and SweepService are given, built as the module's providers build them
+ * (`module/transfer-module.providers.ts`) but on the spec's data source and bank, with a silent logger and
+ * no event sink.
+ */
+export function senderFixture(options: ResolvedTransferOptions, dataSource: DataSource, bank: BankPort): SenderFixture {
+  const store = new MovementStore(dataSource, options.clock);
+  const schedule = new QuerySchedule(new PollingPolicy(options.polling));
+  const owner = createLeaseOwner();
+  const events = new MovementEvents(undefined, store, silentLogger);
+  const budget = new BankCallBudget(options.budget);
+  const sender = new MovementSender(
+    options,
+    store,
+    bank,
+    budget,
+    schedule,
+    new FailureCounts(),
+    events,
+    owner,
+    silentLogger,
+  );
+  return { options, store, schedule, owner, work: new InFlightWork(), sender, logger: silentLogger };
+}

@@ -1,0 +1,11 @@
+export {
+  BUDGET_DEFAULTS,
+  RESOLVED_TRANSFER_OPTIONS,
+  type ResolvedTransferOptions,
+  resolveTransferModuleOptions,
+  SWEEP_DEFAULTS,
+  type TransferModuleExtras,
+  type TransferModuleOptions,
+  TransferModuleOptionsError,
+  type TransferSweepOptions,
+} from './transfer-module.options';

@@ -1,0 +1,233 @@
+import {
+  BankCallBudget,
+  type BankCallBudgetOptions,
+  type BankClientOptions,
+  BankOptionsError,
+  resolveBankClientOptions,
+} from '../bank';
+import {
+  type Clock,
+  PollingPolicy,
+  type PollingPolicyOptions,
+  parseAmount,
+  systemClock,
+  type TransferIntentRules,
+  validateTransferIntent,
+} from '../domain';
+import { dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
+
+export interface TransferSweepOptions {
+  /** Movements claimed per batch (default 100, at most 1000). */
+  batchSize?: number;
+  /** Movements worked on at once within a sweep (default 8). Bank calls are bounded by `budget` as well. */
+  concurrency?: number;
+  /**
+   * How long a worker owns a claimed movement (default twice the minimum). Must exceed the longest bank call
+   * (the sum of `bank.timeouts`) plus `polling.minIntervalMs`.
+   */
+  leaseMs?: number;
+}
+
+export interface TransferModuleOptions {
+  /** The bank client: base URL, mutual TLS, token, HMAC, timeouts… (messages name `bank.*`). */
+  bank: BankClientOptions;
+  /**
+   * The module's own database: `sqlite:<file path>` or `postgres://…`. Omit it to use the host's TypeORM
+   * data source (the default one, or the one named by `dataSourceName`), which must list TRANSFER_ENTITIES
+   * and TRANSFER_MIGRATIONS.
+   */
+  databaseUrl?: string;
+  /** Run giro's pending migrations at start-up (default false: run them with runTransferMigrations). */
+  runMigrations?: boolean;
+  /** The polling rule (default: the bank's, docs/bank-api.md#states-and-polling); lower only for tests and demos. */
+  polling?: PollingPolicyOptions;
+  /** One budget for every bank call of this process (default `{ maxInFlight: 8 }`, no rate limit). */
+  budget?: BankCallBudgetOptions;
+  sweep?: TransferSweepOptions;
+  /** Limits of a transfer request (maximum amount, description length). */
+  transferRules?: TransferIntentRules;
+  /** The source of "now" (default the system clock); also the bank client's, unless `bank.clock` is set. */
+  clock?: Clock;
+}
+
+/** Chosen beside `useFactory` in forRootAsync (it decides which provider is injected), or in forRoot's options. */
+export interface TransferModuleExtras {
+  /** The host's named TypeORM data source to use (default: its default data source). */
+  dataSourceName?: string;
+  /** Make TransferService and SweepService injectable in every module of the application (default false). */
+  isGlobal?: boolean;
+}
+
+export interface ResolvedTransferOptions {
+  bank: BankClientOptions;
+  databaseUrl?: string;
+  runMigrations: boolean;
+  polling: PollingPolicyOptions;
+  budget: BankCallBudgetOptions;
+  sweep: Required<TransferSweepOptions>;
+  transferRules: TransferIntentRules;
+  clock: Clock;
+  /**
+   * A bank call starts only while the lease has at least this long left: the longest call plus the polling
+   * interval. So if a worker dies with an answer unrecorded, whoever claims the movement after the lease
+   * expires asks no sooner than the polling rule allows after that answer.
+   */
+  callGuardMs: number;
+}
+
+/** Injection token of the ResolvedTransferOptions. */
+export const RESOLVED_TRANSFER_OPTIONS = Symbol('giro:ResolvedTransferOptions');
+
+/** A TransferModule option is missing or invalid; the message names it. */
+export class TransferModuleOptionsError extends Error {
+  override readonly name = 'TransferModuleOptionsError';
+
+  constructor(message: string) {
+    super(`TransferModule option ${message}`);
+  }
+}
+
+const OPTION_KEYS = [
+  'bank',
+  'databaseUrl',
+  'runMigrations',
+  'polling',
+  'budget',
+  'sweep',
+  'transferRules',
+  'clock',
+] as const;
+const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
+export const SWEEP_DEFAULTS = { batchSize: 100, concurrency: 8 } as const;
+export const BUDGET_DEFAULTS: Readonly<BankCallBudgetOptions> = { maxInFlight: 8 };
+
+/** Validates the options at start-up (every message names the option) and applies the defaults. */
+export function resolveTransferModuleOptions(options: TransferModuleOptions): ResolvedTransferOptions {
+  const input = checkObject(options, 'options');
+  for (const key of Object.keys(input)) {
+    if (key === 'dataSourceName' || key === 'isGlobal') {
+      fail(key, 'must be given to forRootAsync beside useFactory, not returned by the factory');
+    }
+    if (!(OPTION_KEYS as readonly string[]).includes(key))
+      fail(key, `is not an option (known: ${OPTION_KEYS.join(', ')})`);
+  }
+  const clock = input.clock ?? systemClock;
+  if (typeof (clock as Clock).now !== 'function') fail('clock', 'must have a now() method');
+  if (input.bank === undefined) fail('bank', 'is required (the bank client options)');
+  const bank = {
+    ...checkObject(input.bank, 'bank'),
+    clock: (input.bank as BankClientOptions).clock ?? clock,
+  } as BankClientOptions;
+  const timeouts = resolveBank(bank).timeouts;
+  const polling = resolvePolling(input.polling);
+  const callGuardMs = timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs + polling.minIntervalMs;
+  return {
+    bank,
+    ...(input.databaseUrl !== undefined && { databaseUrl: resolveDatabaseUrl(input.databaseUrl) }),
+    runMigrations: checkBoolean(input.runMigrations, 'runMigrations', false),
+    polling: input.polling ?? {},
+    budget: resolveBudget(input.budget),
+    sweep: resolveSweep(input.sweep, callGuardMs),
+    transferRules: resolveTransferRules(input.transferRules),
+    clock: clock as Clock,
+    callGuardMs,
+  };
+}
+
+function resolveBank(bank: BankClientOptions) {
+  try {
+    return resolveBankClientOptions(bank);
+  } catch (error) {
+    // Its messages already name the option (`bank.baseUrl must be an https URL`).
+    if (error instanceof BankOptionsError) throw new TransferModuleOptionsError(error.message);
+    throw error;
+  }
+}
+
+function resolvePolling(value: unknown): PollingPolicy {
+  const polling = value === undefined ? {} : checkObject(value, 'polling');
+  try {
+    return new PollingPolicy(polling);
+  } catch (error) {
+    // "PollingPolicy option "minIntervalMs" must be …"
+    throw new TransferModuleOptionsError(`polling: ${(error as Error).message}`);
+  }
+}
+
+function resolveBudget(value: unknown): BankCallBudgetOptions {
+  if (value === undefined) return { ...BUDGET_DEFAULTS };
+  const budget = checkObject(value, 'budget') as unknown as BankCallBudgetOptions;
+  try {
+    new BankCallBudget(budget);
+  } catch (error) {
+    // "maxInFlight must be a whole number ≥ 1, got 0"
+    throw new TransferModuleOptionsError(`budget.${(error as Error).message}`);
+  }
+  return budget;
+}
+
+function resolveSweep(value: unknown, callGuardMs: number): Required<TransferSweepOptions> {
+  const sweep = value === undefined ? {} : checkObject(value, 'sweep');
+  for (const key of Object.keys(sweep)) {
+    if (!(SWEEP_KEYS as readonly string[]).includes(key))
+      fail(`sweep.${key}`, `is not an option (known: ${SWEEP_KEYS.join(', ')})`);
+  }
+  const leaseMs = checkInteger(sweep.leaseMs, 'sweep.leaseMs', 2 * callGuardMs, 1, 86_400_000);
+  if (leaseMs <= callGuardMs) {
+    fail(
+      'sweep.leaseMs',
+      `must exceed the longest bank call plus polling.minIntervalMs (${callGuardMs} ms), got ${leaseMs}: a shorter lease would let another worker query too soon after an answer this one never recorded`,
+    );
+  }
+  return {
+    batchSize: checkInteger(sweep.batchSize, 'sweep.batchSize', SWEEP_DEFAULTS.batchSize, 1, MAX_BATCH_SIZE),
+    concurrency: checkInteger(sweep.concurrency, 'sweep.concurrency', SWEEP_DEFAULTS.concurrency, 1, 1000),
+    leaseMs,
+  };
+}
+
+function resolveTransferRules(value: unknown): TransferIntentRules {
+  if (value === undefined) return {};
+  const rules = checkObject(value, 'transferRules') as TransferIntentRules;
+  try {
+    validateTransferIntent({}, rules); // throws for a bad maxDescriptionLength
+    parseAmount('1', { max: rules.maxAmount }); // throws for a bad maxAmount
+  } catch (error) {
+    // `transfer rule "maxDescriptionLength" must be …` / `amount rule "max" must be …`
+    throw new TransferModuleOptionsError(`transferRules: ${(error as Error).message}`);
+  }
+  return rules;
+}
+
+function resolveDatabaseUrl(value: unknown): string {
+  if (typeof value !== 'string') fail('databaseUrl', 'must be a string (sqlite:<file path> or postgres://…)');
+  try {
+    dataSourceOptionsFromUrl(value);
+  } catch (error) {
+    throw new TransferModuleOptionsError(`databaseUrl: ${(error as Error).message}`);
+  }
+  return value;
+}
+
+function checkObject(value: unknown, name: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(name, 'must be an object');
+  return value as Record<string, unknown>;
+}
+
+function checkBoolean(value: unknown, name: string, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail(name, 'must be true or false');
+  return value;
+}
+
+function checkInteger(value: unknown, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
+    fail(name, `must be an integer from ${min} to ${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+function fail(name: string, rule: string): never {
+  throw new TransferModuleOptionsError(`${name} ${rule}`);
+}

@@ -1,0 +1,95 @@
+import type { EntityManager } from 'typeorm';
+import { FINAL_STATUSES, PENDING_STATUS } from '../../domain';
+import type { MovementEntity } from '../entities';
+import type { DatabaseEngine } from './database-engine';
+import { movementFromRow, placeholdersFor } from './raw-rows';
+
+export type ClaimStep = 'pending' | 'others';
+
+const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
+
+// Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
+// claims only what was due when it started, while leases keep expiring by the clock).
+const UNLEASED = '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)';
+const DUE = `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED}`;
+// The PENDING step names its status in the text, not as a parameter: a partial index (PENDING ones only) is
+// used only when the query's own text implies the index's condition (SQLite never looks into a parameter,
+// Postgres only when it plans for the values at hand).
+const STEP_FILTER: Record<ClaimStep, string> = {
+  pending: `m."status" = '${PENDING_STATUS}'`,
+  others: `m."status" NOT IN (${NOT_PENDING.map(() => '?').join(', ')})`,
+};
+const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [], others: NOT_PENDING };
+
+/** When a claim is judged: movements due by `dueByMs`, leases expired by `nowMs`. */
+export interface ClaimTimes {
+  dueByMs: number;
+  nowMs: number;
+}
+
+/**
+ * One step of a claim, ordered by an index so that it reads about as many rows as it takes (one query
+ * ordering by "PENDING first, then nextQueryAt" would scan and sort every due movement per batch):
+ *  - `pending`: due PENDING movements, on the partial next_query_at_ms index of PENDING ones;
+ *  - `others`: the other due ones that are not final, on the next_query_at_ms index (final ones have it null).
+ * Both skip movements under an unexpired lease; on Postgres they lock what they return (SKIP LOCKED: a
+ * concurrent claimer takes other rows).
+ */
+export function dueClaimStatement(
+  engine: DatabaseEngine,
+  step: ClaimStep,
+  times: ClaimTimes,
+  limit: number,
+): { sql: string; parameters: unknown[] } {
+  const lock = engine === 'postgres' ? ' FOR UPDATE OF m SKIP LOCKED' : '';
+  return {
+    sql: placeholdersFor(engine, `${DUE} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`),
+    parameters: [times.dueByMs, times.nowMs, ...STEP_STATUSES[step], limit],
+  };
+}
+
+/** The due movements of one step, at most `limit`. */
+export async function selectDue(
+  manager: EntityManager,
+  engine: DatabaseEngine,
+  step: ClaimStep,
+  times: ClaimTimes,
+  limit: number,
+): Promise<MovementEntity[]> {
+  const { sql, parameters } = dueClaimStatement(engine, step, times, limit);
+  const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
+  return rows.map(movementFromRow);
+}
+
+/** A claimed batch in the order the store promises: PENDING first, then by nextQueryAt, then by originId. */
+export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
+  const rank = (row: MovementEntity) => (row.status === PENDING_STATUS ? 0 : 1);
+  return [...rows].sort(
+    (a, b) => rank(a) - rank(b) || (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId,
+  );
+}
+
+// Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
+const NEXT_DUE = `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
+  WHERE m."next_query_at_ms" IS NOT NULL AND m."status" NOT IN (${FINAL_STATUSES.map(() => '?').join(', ')})
+  AND ${UNLEASED} ORDER BY m."next_query_at_ms" LIMIT 1`;
+
+/**
+ * The earliest nextQueryAt among movements a claim at `nowMs` could take when due: not final, no unexpired
+ * lease. Walks the next_query_at_ms index from its start and stops at the first such row.
+ */
+export function nextDueStatement(engine: DatabaseEngine, nowMs: number): { sql: string; parameters: unknown[] } {
+  return { sql: placeholdersFor(engine, NEXT_DUE), parameters: [...FINAL_STATUSES, nowMs] };
+}
+
+/** nextDueStatement's answer in milliseconds; null when nothing is waiting. */
+export async function selectNextDueMs(
+  manager: EntityManager,
+  engine: DatabaseEngine,
+  nowMs: number,
+): Promise<number | null> {
+  const { sql, parameters } = nextDueStatement(engine, nowMs);
+  const rows: { next_query_at_ms: string | number }[] = await manager.query(sql, parameters);
+  // Postgres returns bigint as a string.
+  return rows.length === 0 ? null : Number(rows[0].next_query_at_ms);
+}

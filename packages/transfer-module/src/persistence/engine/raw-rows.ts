@@ -1,0 +1,62 @@
+import type { MovementEntity, MovementHistoryEntity } from '../entities';
+import { bigintAsNumber } from '../entities/column-transformers';
+import type { DatabaseEngine } from './database-engine';
+
+// For the statements the store writes itself (fixed text with placeholders, so each is prepared once):
+// placeholders in each engine's spelling, and the rows they return read back as entities.
+
+/** The statement with its `?` placeholders as the engine wants them (Postgres: `$1, $2, …`). */
+export function placeholdersFor(engine: DatabaseEngine, sql: string): string {
+  if (engine === 'sqlite') return sql;
+  let index = 0;
+  // The statements here hold no `?` inside a literal.
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+// Rows the store's own statements read back (database column names, Postgres bigints as strings) become the
+// entities TypeORM would build, through mappers of one fixed shape: the movement and its history are read back
+// by every write, and building them column by column through the metadata gives objects of another shape,
+// several times slower to build and to read afterwards.
+
+const bigint = bigintAsNumber.from;
+
+/** A raw `giro_movements` row as a MovementEntity (the columns of movement.entity.ts, in its order). */
+export function movementFromRow(row: Record<string, unknown>): MovementEntity {
+  return {
+    originId: bigint(row.origin_id),
+    intent: row.intent as string,
+    fingerprint: row.fingerprint as string,
+    status: row.status as MovementEntity['status'],
+    amount: row.amount as string,
+    currencyId: row.currency_id as string,
+    bankMovementId: row.bank_movement_id as string | null,
+    networkId: row.network_id as string | null,
+    network: row.network as string | null,
+    postingDatetime: row.posting_datetime as string | null,
+    completedDatetime: row.completed_datetime as string | null,
+    lastBankAnswer: row.last_bank_answer as string | null,
+    attempts: row.attempts as number,
+    queries: row.queries as number,
+    lastError: row.last_error as string | null,
+    lastAnswerAtMs: bigint(row.last_answer_at_ms),
+    nextQueryAtMs: bigint(row.next_query_at_ms),
+    leaseOwner: row.lease_owner as string | null,
+    leaseExpiresAtMs: bigint(row.lease_expires_at_ms),
+    version: row.version as number,
+    createdAtMs: bigint(row.created_at_ms),
+    updatedAtMs: bigint(row.updated_at_ms),
+  };
+}
+
+/** A raw `giro_movement_history` row as a MovementHistoryEntity. */
+export function historyFromRow(row: Record<string, unknown>): MovementHistoryEntity {
+  return {
+    id: row.id as string | number,
+    originId: bigint(row.origin_id),
+    fromStatus: row.from_status as MovementHistoryEntity['fromStatus'],
+    toStatus: row.to_status as MovementHistoryEntity['toStatus'],
+    atMs: bigint(row.at_ms),
+    source: row.source as MovementHistoryEntity['source'],
+    detail: row.detail as string | null,
+  };
+}

@@ -1,0 +1,126 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { DataSource } from 'typeorm';
+import { dataSourceOptionsFromUrl } from '../data-source-options';
+import { OriginIdCounterEntity } from '../entities';
+import { describeEachEngine, describeOnSqlite } from '../testing/test-engines';
+import { transactionsFor } from './transactions';
+
+const counterNames = async (dataSource: DataSource) =>
+  (await dataSource.getRepository(OriginIdCounterEntity).find({ order: { name: 'ASC' } })).map((row) => row.name);
+
+const insertCounter = (name: string) => async (manager: DataSource['manager']) => {
+  await manager.createQueryBuilder().insert().into(OriginIdCounterEntity).values({ name, nextValue: 1 }).execute();
+};
+
+type BetterSqliteOptions = Extract<ReturnType<typeof dataSourceOptionsFromUrl>, { type: 'better-sqlite3' }>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describeEachEngine('transactions', (engine) => {
+  it('commit when the work resolves and roll back when it throws', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const transactions = transactionsFor(dataSource);
+    await transactions.write(insertCounter('kept'));
+    await expect(
+      transactions.write(async (manager) => {
+        await insertCounter('dropped')(manager);
+        throw new Error('work failed');
+      }),
+    ).rejects.toThrow('work failed');
+    expect(await counterNames(dataSource)).toEqual(['kept']);
+  });
+
+  it('never let one task’s statements join another task’s open transaction', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const transactions = transactionsFor(dataSource);
+    const failing = transactions.write(async (manager) => {
+      await insertCounter('a')(manager);
+      await sleep(30); // the other task runs meanwhile
+      throw new Error('rolled back');
+    });
+    const other = transactions.write(insertCounter('b'));
+    await expect(failing).rejects.toThrow('rolled back');
+    await other;
+    expect(await counterNames(dataSource)).toEqual(['b']);
+  });
+});
+
+// A plain better-sqlite3 connection in another process, as a second writer on the same file would be.
+const otherProcessScript = `
+  const Database = require(process.argv[1]);
+  const db = new Database(process.argv[2], { timeout: Number(process.argv[3]) });
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    process.stdout.write('locked\\n');
+    setTimeout(() => { db.exec('COMMIT'); process.stdout.write('released\\n'); }, Number(process.argv[4]));
+  } catch (error) {
+    process.stdout.write(error.code + '\\n');
+  }`;
+
+describeOnSqlite('transactions against another process', (engine) => {
+  let dataSource: DataSource;
+  let file: string;
+  beforeEach(async () => {
+    const database = await engine.createDatabase();
+    file = database.url.slice('sqlite:'.length);
+    dataSource = await database.connectMigrated();
+  });
+
+  it('take the write lock at BEGIN for writes (BEGIN IMMEDIATE), not for reads', async () => {
+    const tryLock = () =>
+      spawnSync(process.execPath, ['-e', otherProcessScript, require.resolve('better-sqlite3'), file, '0', '0'], {
+        encoding: 'utf8',
+      }).stdout.split('\n')[0];
+    const transactions = transactionsFor(dataSource);
+    expect(await transactions.write(async () => tryLock())).toBe('SQLITE_BUSY');
+    expect(await transactions.read(async () => tryLock())).toBe('locked');
+  });
+
+  it('wait for another process’s write lock (busy timeout) instead of failing', async () => {
+    const holder = spawn(process.execPath, [
+      '-e',
+      otherProcessScript,
+      require.resolve('better-sqlite3'),
+      file,
+      '0',
+      '300',
+    ]);
+    const output: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on('data', (chunk: Buffer) => {
+        output.push(...chunk.toString().trim().split('\n'));
+        if (output.includes('locked')) resolve();
+      });
+      holder.on('error', reject);
+    });
+    const started = Date.now();
+    await transactionsFor(dataSource).write(insertCounter('after-wait'));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    await new Promise((resolve) => holder.on('exit', resolve));
+    expect(output).toEqual(['locked', 'released']);
+    expect(await counterNames(dataSource)).toEqual(['after-wait']);
+  });
+});
+
+describeOnSqlite('transactions on a data source giro did not configure', (engine) => {
+  it('make commits durable (synchronous=FULL) before the first one', async () => {
+    const database = await engine.createDatabase();
+    const migrated = await database.connectMigrated();
+    await migrated.destroy();
+    const { prepareDatabase: _giroPragmas, ...options } = dataSourceOptionsFromUrl(database.url) as BetterSqliteOptions;
+    const hostDataSource = await new DataSource({
+      ...options,
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        db.pragma('synchronous = NORMAL');
+      },
+    }).initialize();
+    try {
+      const synchronous = async () => Object.values((await hostDataSource.query('PRAGMA synchronous'))[0])[0];
+      expect(await synchronous()).toBe(1); // NORMAL
+      await transactionsFor(hostDataSource).write(insertCounter('durable'));
+      expect(await synchronous()).toBe(2); // FULL
+    } finally {
+      await hostDataSource.destroy();
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import type { EntityManager, EntityMetadata } from 'typeorm';
+import { isDecimalAmount, PENDING_STATUS, type TransferIntent } from '../domain';
+import type { DatabaseEngine } from './engine/database-engine';
+import { queryWithCount } from './engine/query-with-count';
+import { historyFromRow, placeholdersFor } from './engine/raw-rows';
+import { MovementEntity, type MovementHistoryEntity } from './entities';
+import { toHistoryRecord, toMovementRecord } from './movement-records';
+import { OriginIdAllocator } from './origin-id-allocator';
+import { StoreArgumentError } from './persistence.errors';
+import { checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
+import type { StoreContext } from './store-context';
+import type { RecordIntentOptions, RecordIntentResult } from './store-types';
+
+const INSERT_INTENT_HISTORY_TEXT = `INSERT INTO "giro_movement_history"
+  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail") VALUES (?, NULL, ?, ?, ?, NULL) RETURNING *`;
+const INSERT_INTENT_HISTORY: Record<DatabaseEngine, string> = {
+  sqlite: INSERT_INTENT_HISTORY_TEXT,
+  postgres: placeholdersFor('postgres', INSERT_INTENT_HISTORY_TEXT),
+};
+
+interface MovementInsert {
+  sql: string;
+  /** The entity's properties, in the order of the statement's placeholders. */
+  properties: (keyof MovementEntity)[];
+}
+
+// The INSERT of a new movement names every column of the entity: it is spelled once per data source (its
+// metadata), not on every insert, so the driver also finds it prepared without hashing a new text each time.
+const movementInserts = new WeakMap<EntityMetadata, MovementInsert>();
+
+function movementInsertFor(metadata: EntityMetadata, engine: DatabaseEngine): MovementInsert {
+  let insert = movementInserts.get(metadata);
+  if (insert === undefined) {
+    const columns = metadata.columns;
+    const sql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
+      VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
+    insert = {
+      sql: placeholdersFor(engine, sql),
+      properties: columns.map((column) => column.propertyName as keyof MovementEntity),
+    };
+    movementInserts.set(metadata, insert);
+  }
+  return insert;
+}
+
+const FINGERPRINT = /^[0-9a-f]{64}$/;
+
+/** MovementStore's intents: new originIds, and each intent stored before anything is sent. */
+export class MovementIntents {
+  private readonly allocator: OriginIdAllocator;
+
+  constructor(
+    private readonly context: StoreContext,
+    options: { originIdBlockSize?: number } = {},
+  ) {
+    this.allocator = new OriginIdAllocator(context.dataSource, context.clock, {
+      transactions: context.transactions,
+      blockSize: options.originIdBlockSize,
+    });
+  }
+
+  /** `count` new originIds, never handed out before (see OriginIdAllocator). */
+  allocateOriginIds(count: number): Promise<number[]> {
+    return this.allocator.allocate(count);
+  }
+
+  /**
+   * Stores the intent as PENDING, due at once (a sweep re-sends it if the caller dies before sending). With
+   * `sendNow` it is leased to the caller and counted as one send, durably, before the caller sends.
+   */
+  async recordIntent(
+    intent: TransferIntent,
+    fingerprint: string,
+    options: RecordIntentOptions,
+  ): Promise<RecordIntentResult> {
+    const originId = checkOriginId(intent?.originId, 'intent.originId');
+    if (!isDecimalAmount(intent.amount)) {
+      throw new StoreArgumentError('intent.amount', 'amount', 'must be a canonical decimal string like "1234.50"');
+    }
+    if (typeof fingerprint !== 'string' || !FINGERPRINT.test(fingerprint)) {
+      throw new StoreArgumentError('fingerprint', 'sha256_hex', 'must be 64 lowercase hexadecimal characters');
+    }
+    const lease = options.sendNow
+      ? { owner: checkLeaseOwner(options.owner), leaseMs: checkLeaseMs(options.leaseMs) }
+      : undefined;
+    const now = this.context.nowMs();
+    const row: MovementEntity = {
+      originId,
+      intent: JSON.stringify(intent),
+      fingerprint,
+      status: PENDING_STATUS,
+      amount: intent.amount,
+      currencyId: intent.currencyId,
+      bankMovementId: null,
+      networkId: null,
+      network: null,
+      postingDatetime: null,
+      completedDatetime: null,
+      lastBankAnswer: null,
+      attempts: lease ? 1 : 0,
+      queries: 0,
+      lastError: null,
+      lastAnswerAtMs: null,
+      nextQueryAtMs: now,
+      leaseOwner: lease?.owner ?? null,
+      leaseExpiresAtMs: lease ? now + lease.leaseMs : null,
+      version: 1,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    return this.context.transactions.write(async (manager) => {
+      // No look-up first: the primary key already tells whether the originId is taken (the common case, a
+      // new id, then costs one statement less).
+      if (!(await this.insertMovement(manager, row))) {
+        return { movement: toMovementRecord(await this.context.getMovement(manager, originId)), created: false };
+      }
+      const history = await this.insertIntentHistory(manager, originId, now);
+      return { created: true, movement: toMovementRecord(row), history: [toHistoryRecord(history)] };
+    });
+  }
+
+  /** Inserts a new movement; false when its originId is already stored (nothing written). */
+  private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
+    // Fixed text with placeholders, prepared once (a query builder would write the numbers into the SQL).
+    // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
+    // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
+    const { sql, properties } = movementInsertFor(manager.connection.getMetadata(MovementEntity), this.context.engine);
+    const values = properties.map((property) => row[property]);
+    return (await queryWithCount(manager, sql, values)).affected === 1;
+  }
+
+  /** The first history row of a movement (null → PENDING), as stored. */
+  private async insertIntentHistory(
+    manager: EntityManager,
+    originId: number,
+    atMs: number,
+  ): Promise<MovementHistoryEntity> {
+    const result = await queryWithCount(manager, INSERT_INTENT_HISTORY[this.context.engine], [
+      originId,
+      PENDING_STATUS,
+      atMs,
+      'intent',
+    ]);
+    const [row] = result.records ?? [];
+    return historyFromRow(row);
+  }
+}

@@ -1,0 +1,149 @@
+import type { EntityManager } from 'typeorm';
+import { FINAL_STATUSES } from '../domain';
+import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
+import { placeholdersFor } from './engine/raw-rows';
+import { MovementEntity } from './entities';
+import { type MovementRecord, toMovementRecord } from './movement-records';
+import {
+  checkDate,
+  checkInteger,
+  checkLeaseMs,
+  checkLeaseOwner,
+  checkOriginId,
+  MAX_BATCH_SIZE,
+} from './store-arguments';
+import type { StoreContext } from './store-context';
+import type { ClaimDueOptions } from './store-types';
+
+/**
+ * MovementStore's leases: claiming movements (due ones for a sweep, or one for a manual refresh), counting a
+ * re-send under the lease, and giving leases up.
+ */
+export class MovementLeases {
+  constructor(private readonly context: StoreContext) {}
+
+  /**
+   * Leases up to `limit` due movements: not final, nextQueryAt ≤ dueBy (default now), lease free or expired.
+   * Never-acknowledged ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the
+   * same row (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
+   */
+  async claimDue(options: ClaimDueOptions): Promise<MovementRecord[]> {
+    const owner = checkLeaseOwner(options.owner);
+    const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
+    const leaseMs = checkLeaseMs(options.leaseMs);
+    const now = options.now === undefined ? this.context.nowMs() : checkDate(options.now, 'now');
+    const times = { nowMs: now, dueByMs: options.dueBy === undefined ? now : checkDate(options.dueBy, 'dueBy') };
+    const { engine } = this.context;
+    return this.context.transactions.write(async (manager) => {
+      const pending = await selectDue(manager, engine, 'pending', times, limit);
+      const others =
+        pending.length < limit ? await selectDue(manager, engine, 'others', times, limit - pending.length) : [];
+      const due = inClaimOrder([...pending, ...others]);
+      if (due.length === 0) return [];
+      const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
+      const ids = due.map((row) => row.originId);
+      await manager.query(
+        placeholdersFor(
+          engine,
+          `UPDATE "giro_movements" SET "lease_owner" = ?, "lease_expires_at_ms" = ?, "updated_at_ms" = ?,
+            "version" = "version" + 1 WHERE "origin_id" IN (${ids.map(() => '?').join(', ')})`,
+        ),
+        [lease.leaseOwner, lease.leaseExpiresAtMs, lease.updatedAtMs, ...ids],
+      );
+      return due.map((row) => toMovementRecord({ ...row, ...lease, version: row.version + 1 }));
+    });
+  }
+
+  /**
+   * The earliest nextQueryAt among movements not final and not under an unexpired lease (what a claim could
+   * take once due, possibly already past); null when there is none. For a scheduler's next wake-up.
+   */
+  async nextDueAt(): Promise<Date | null> {
+    const now = this.context.nowMs();
+    return this.context.transactions.read(async (manager) => {
+      const dueMs = await selectNextDueMs(manager, this.context.engine, now);
+      return dueMs === null ? null : new Date(dueMs);
+    });
+  }
+
+  /**
+   * Leases one movement whatever its schedule (a manual refresh). Null when someone holds an unexpired lease
+   * on it (this owner included: a lease is exclusive to one piece of work).
+   */
+  async claim(originId: number, owner: string, leaseMs: number): Promise<MovementRecord | null> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    checkLeaseMs(leaseMs);
+    const now = this.context.nowMs();
+    return this.context.transactions.write(async (manager) => {
+      const row = await this.context.getMovement(manager, originId, { lock: true });
+      if (row.leaseExpiresAtMs !== null && row.leaseExpiresAtMs > now) return null;
+      const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
+      await manager
+        .createQueryBuilder()
+        .update(MovementEntity)
+        .set({ ...lease, version: () => '"version" + 1' })
+        .where('"origin_id" = :originId', { originId })
+        .execute();
+      return toMovementRecord({ ...row, ...lease, version: row.version + 1 });
+    });
+  }
+
+  /**
+   * Counts one more send, durably, before a re-send. False means "do not send": the lease is not the
+   * caller's, or the movement is final.
+   */
+  async markSendAttempt(originId: number, owner: string): Promise<boolean> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    const now = this.context.nowMs();
+    return this.context.transactions.write(async (manager) => {
+      const result = await this.fencedUpdate(manager, originId, owner, now)
+        .set({ attempts: () => '"attempts" + 1', version: () => '"version" + 1', updatedAtMs: now })
+        .andWhere('"status" NOT IN (:...finals)', { finals: FINAL_STATUSES })
+        .execute();
+      return result.affected === 1;
+    });
+  }
+
+  /** Gives up the caller's lease; false when it was not the caller's. */
+  async releaseLease(originId: number, owner: string): Promise<boolean> {
+    checkOriginId(originId);
+    checkLeaseOwner(owner);
+    const now = this.context.nowMs();
+    return this.context.transactions.write(async (manager) => {
+      const result = await this.leaseRelease(manager, owner, now)
+        .andWhere('"origin_id" = :originId', { originId })
+        .execute();
+      return result.affected === 1;
+    });
+  }
+
+  /** Gives up every lease of `owner` (graceful shutdown); returns how many. */
+  async releaseAllLeases(owner: string): Promise<number> {
+    checkLeaseOwner(owner);
+    const now = this.context.nowMs();
+    return this.context.transactions.write(async (manager) => {
+      const result = await this.leaseRelease(manager, owner, now).execute();
+      return result.affected ?? 0;
+    });
+  }
+
+  /** An UPDATE of one movement that matches only while `owner` holds an unexpired lease on it. */
+  private fencedUpdate(manager: EntityManager, originId: number, owner: string, nowMs: number) {
+    return manager
+      .createQueryBuilder()
+      .update(MovementEntity)
+      .where('"origin_id" = :originId', { originId })
+      .andWhere('"lease_owner" = :owner', { owner })
+      .andWhere('"lease_expires_at_ms" > :now', { now: nowMs });
+  }
+
+  private leaseRelease(manager: EntityManager, owner: string, nowMs: number) {
+    return manager
+      .createQueryBuilder()
+      .update(MovementEntity)
+      .set({ leaseOwner: null, leaseExpiresAtMs: null, updatedAtMs: nowMs, version: () => '"version" + 1' })
+      .where('"lease_owner" = :owner', { owner });
+  }
+}

@@ -1,0 +1,50 @@
+import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { Clock } from '../domain';
+import { type DatabaseEngine, engineOf } from './engine/database-engine';
+import { type Transactions, transactionsFor } from './engine/transactions';
+import { MovementEntity } from './entities';
+import { MovementNotFoundError } from './persistence.errors';
+
+/**
+ * What the parts of MovementStore share: the data source, its engine and transactions, the store's clock,
+ * and the reads of one movement that several of them need.
+ */
+export class StoreContext {
+  readonly engine: DatabaseEngine;
+  readonly transactions: Transactions;
+
+  constructor(
+    readonly dataSource: DataSource,
+    readonly clock: Clock,
+  ) {
+    this.engine = engineOf(dataSource);
+    this.transactions = transactionsFor(dataSource);
+  }
+
+  nowMs(): number {
+    return this.clock.now().getTime();
+  }
+
+  selectMovement(
+    manager: EntityManager,
+    originId: number,
+    options: { lock?: boolean } = {},
+  ): Promise<MovementEntity | null> {
+    let query: SelectQueryBuilder<MovementEntity> = manager
+      .createQueryBuilder(MovementEntity, 'm')
+      .where('m.originId = :originId', { originId });
+    // SQLite has no row locks: the write transaction already excludes every other writer.
+    if (options.lock && this.engine === 'postgres') query = query.setLock('pessimistic_write');
+    return query.getOne();
+  }
+
+  async getMovement(
+    manager: EntityManager,
+    originId: number,
+    options: { lock?: boolean } = {},
+  ): Promise<MovementEntity> {
+    const row = await this.selectMovement(manager, originId, options);
+    if (!row) throw new MovementNotFoundError(originId);
+    return row;
+  }
+}

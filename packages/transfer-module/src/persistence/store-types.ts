@@ -1,0 +1,97 @@
+import type { MovementStatus } from '../domain';
+import type { HistorySource } from './entities';
+import type { CancellationRecord, HistoryRecord, MovementRecord } from './movement-records';
+
+// What callers hand to MovementStore and what its intents, updates and pages return (the records themselves
+// are in movement-records.ts).
+
+export type RecordIntentOptions =
+  /** The caller sends right after this commit: the movement is leased to it and counted as one send. */
+  | { sendNow: true; owner: string; leaseMs: number }
+  /** A sweep will send it (it is due at once). */
+  | { sendNow: false };
+
+export type RecordIntentResult =
+  /** `history`: the one row written, null → PENDING. */
+  | { created: true; movement: MovementRecord; history: HistoryRecord[] }
+  /** The originId was already stored: `movement` is that row, untouched (compare fingerprints). */
+  | { created: false; movement: MovementRecord };
+
+export interface ClaimDueOptions {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  /** "Now" for the lease (default: the store's clock); also for due-ness when `dueBy` is absent. */
+  now?: Date;
+  /**
+   * Claim only movements with nextQueryAt ≤ dueBy (default: `now`). A sweep passes its start time, so what
+   * it answered (due again after the start) is not claimed again within it. Leases still expire by `now`.
+   */
+  dueBy?: Date;
+}
+
+/** Fields of a movement an update may set; absent = unchanged, null = cleared. */
+export interface MovementPatch {
+  status?: MovementStatus;
+  bankMovementId?: string | null;
+  networkId?: string | null;
+  network?: string | null;
+  postingDatetime?: string | null;
+  completedDatetime?: string | null;
+  /** Any JSON value (stored as JSON text). */
+  lastBankAnswer?: unknown;
+  lastError?: string | null;
+  lastAnswerAt?: Date | null;
+  /** Ignored once the status is final: a final movement is never due again (null). */
+  nextQueryAt?: Date | null;
+}
+
+/** A history row to append; `from` is the status before the update, `at` the store's clock. */
+export interface HistoryEntry {
+  to: MovementStatus;
+  source: HistorySource;
+  /** Any JSON value. */
+  detail?: unknown;
+}
+
+export interface CancellationReason {
+  code: string | null;
+  message: string | null;
+}
+
+export interface MovementUpdate {
+  patch: MovementPatch;
+  /** Required to contain a non-anomaly entry `to` the new status whenever the status changes. */
+  history?: HistoryEntry[];
+  /** Required exactly when the status becomes FAILED: written in the same transaction. */
+  cancellation?: CancellationReason;
+  /** Count one get-movement query. */
+  countQuery?: boolean;
+  /**
+   * The send counted by `recordIntent` / `markSendAttempt` was certainly not processed (not sent, 429, 401):
+   * `attempts` goes back down by one, so it keeps counting only sends that may have reached the bank.
+   */
+  uncountSend?: boolean;
+  /** Give the lease up in the same write (the work on this movement is done for now). */
+  releaseLease: boolean;
+}
+
+export type ApplyUpdateResult =
+  /** `history`: the rows this update appended, oldest first. */
+  | { applied: true; movement: MovementRecord; history: HistoryRecord[]; cancellation: CancellationRecord | null }
+  /** The lease is not (or no longer) the caller's: nothing was written. */
+  | { applied: false };
+
+export interface ListMovementsOptions {
+  status?: MovementStatus;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  after?: string;
+}
+
+export interface MovementPage<T = MovementRecord> {
+  /** By originId, ascending. */
+  items: T[];
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: string | null;
+}

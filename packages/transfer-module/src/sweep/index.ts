@@ -1,0 +1,2 @@
+export { SweepService } from './sweep.service';
+export type { SweepReport } from './sweep-report';

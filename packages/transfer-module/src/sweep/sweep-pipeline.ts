@@ -1,0 +1,92 @@
+import type { MovementRecord, MovementStore } from '../persistence';
+
+export interface SweepPipelineOptions {
+  store: Pick<MovementStore, 'claimDue' | 'releaseLease'>;
+  owner: string;
+  batchSize: number;
+  /** Movements worked at once. */
+  concurrency: number;
+  leaseMs: number;
+  /** Only movements due by then are claimed: the sweep's start. */
+  dueBy: Date;
+  /** True once the service is stopping: no new claim, no new work. */
+  stopping(): boolean;
+  /**
+   * Works one claimed movement and gives its lease up. Must not reject. False when the movement was left
+   * due (released without progress: its nextQueryAt unchanged).
+   */
+  work(record: MovementRecord): Promise<boolean>;
+}
+
+/**
+ * One sweep's work as a continuous pipeline: `concurrency` workers take claimed movements from a local queue,
+ * and whenever the queue holds fewer than `concurrency` the next batch is claimed in the background (one claim
+ * at a time), so no worker waits for a whole batch to finish. The queue stays at most about one batch ahead:
+ * what waits in it holds a lease.
+ *
+ * A movement worked in this sweep is not claimed again within it: its answer (or failure) put its nextQueryAt
+ * after the sweep's start, past `dueBy`. Only the ones released without progress are still due; those few are
+ * remembered and, if a claim brings one back, released again unworked (the next sweep takes them). The sweep
+ * ends when a claim comes back short or brings nothing new, and the queue is empty.
+ */
+export class SweepPipeline {
+  private readonly queue: MovementRecord[] = [];
+  /** OriginIds released without progress in this sweep (small: failures, lost leases). */
+  private readonly leftDue = new Set<number>();
+  private claiming: Promise<void> | undefined;
+  private exhausted = false;
+  private claimFailure: { error: unknown } | undefined;
+  private claimedCount = 0;
+
+  constructor(private readonly options: SweepPipelineOptions) {}
+
+  /** Works every movement due by `dueBy` (unless stopped); returns how many it claimed and kept. */
+  async workAllDue(): Promise<number> {
+    await Promise.all(Array.from({ length: this.options.concurrency }, () => this.worker()));
+    // Stopped while a claim was under way: let it finish, so stop() releases its leases after it.
+    await this.claiming;
+    if (this.claimFailure) throw this.claimFailure.error;
+    return this.claimedCount;
+  }
+
+  private async worker(): Promise<void> {
+    for (;;) {
+      if (this.options.stopping()) return;
+      const record = this.queue.shift();
+      this.refill();
+      if (record) {
+        if (!(await this.options.work(record))) this.leftDue.add(record.originId);
+        continue;
+      }
+      // Nothing queued and no claim under way although refill ran: the backlog is done.
+      if (this.claiming === undefined) return;
+      await this.claiming;
+    }
+  }
+
+  /** Starts the next claim when the queue runs low, unless one is under way or the backlog is done. */
+  private refill(): void {
+    if (this.claiming || this.exhausted || this.options.stopping()) return;
+    if (this.queue.length >= this.options.concurrency) return;
+    this.claiming = this.claimBatch()
+      .catch((error: unknown) => {
+        // The workers finish what is queued; workAllDue() then throws it.
+        this.exhausted = true;
+        this.claimFailure = { error };
+      })
+      .finally(() => {
+        this.claiming = undefined;
+      });
+  }
+
+  private async claimBatch(): Promise<void> {
+    const { store, owner, batchSize, leaseMs, dueBy } = this.options;
+    const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy });
+    const again = batch.filter((record) => this.leftDue.has(record.originId));
+    const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
+    this.queue.push(...fresh);
+    this.claimedCount += fresh.length;
+    if (batch.length < batchSize || fresh.length === 0) this.exhausted = true;
+    for (const record of again) await store.releaseLease(record.originId, owner);
+  }
+}

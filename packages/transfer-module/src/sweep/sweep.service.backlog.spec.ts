@@ -1,0 +1,251 @@
+import { sandboxBankOptions } from '@test-support/giro-harness';
+import { type BankMovement, type CreateTransferResult, parseMovement } from '../bank';
+import { movementAnswer } from '../bank/testing/bank-fixtures';
+import type { TransferRequestWire } from '../domain';
+import type { BankPort } from '../movement';
+import { type SenderFixture, senderFixture } from '../movement/testing/sender-fixture';
+import { resolveTransferModuleOptions } from '../options';
+import type { MovementRecord } from '../persistence';
+import { sampleIntent } from '../persistence/testing/sample-intent';
+import { storeFixture, T0 } from '../persistence/testing/store-fixture';
+import { describeEachEngine, type TestEngine } from '../persistence/testing/test-engines';
+import { SweepService } from './sweep.service';
+
+const MIN_INTERVAL = 100;
+
+function answer(originId: number, status: 'CREATED' | 'IN_PROGRESS'): BankMovement {
+  const parsed = parseMovement(movementAnswer(originId, status));
+  if (!parsed.ok) throw new Error('fixture answer must parse');
+  return parsed.movement;
+}
+
+/**
+ * A bank the test drives: it counts calls per originId and in flight, and either holds every call until the
+ * test answers it (`hold`) or answers on the next turn of the event loop, running `onCall` first.
+ */
+class ControlledBank implements BankPort {
+  readonly callsPer = new Map<number, number>();
+  inFlight = 0;
+  peak = 0;
+  hold = false;
+  onCall: () => void = () => undefined;
+  private readonly held: (() => void)[] = [];
+
+  createTransferRequest(request: TransferRequestWire): Promise<CreateTransferResult> {
+    return this.call(request.originId, () => ({ movement: answer(request.originId, 'CREATED'), duplicate: false }));
+  }
+
+  getMovement(lookup: { originId: number }): Promise<BankMovement> {
+    return this.call(lookup.originId, () => answer(lookup.originId, 'IN_PROGRESS'));
+  }
+
+  get totalCalls(): number {
+    return [...this.callsPer.values()].reduce((sum, count) => sum + count, 0);
+  }
+
+  /** Calls held, waiting for the test to answer them (what the bank has in flight). */
+  get waiting(): number {
+    return this.held.length;
+  }
+
+  /** Answers the oldest held call. */
+  answerOne(): void {
+    this.held.shift()?.();
+  }
+
+  /** Stops holding and answers every held call. */
+  answerAll(): void {
+    this.hold = false;
+    for (const release of this.held.splice(0)) release();
+  }
+
+  private async call<T>(originId: number, result: () => T): Promise<T> {
+    this.callsPer.set(originId, (this.callsPer.get(originId) ?? 0) + 1);
+    this.inFlight += 1;
+    this.peak = Math.max(this.peak, this.inFlight);
+    try {
+      if (this.hold) await new Promise<void>((resolve) => this.held.push(resolve));
+      else await new Promise((resolve) => setImmediate(resolve));
+      this.onCall();
+      return result();
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
+
+/** Waits (bounded, in real time: the database works meanwhile) until `condition` holds; false on timeout. */
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  return true;
+}
+
+describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) => {
+  async function setup(sweep: { batchSize: number; concurrency: number }) {
+    const fixture = await storeFixture(engine);
+    const options = resolveTransferModuleOptions({
+      bank: await sandboxBankOptions('https://127.0.0.1:9'), // never dialled: the controlled bank answers
+      clock: fixture.clock,
+      polling: { minIntervalMs: MIN_INTERVAL, maxJitterMs: 0 },
+      budget: { maxInFlight: sweep.concurrency + 4 },
+      sweep,
+    });
+    const bank = new ControlledBank();
+    const wired = senderFixture(options, fixture.dataSource, bank);
+    /** Every claim's size, in order. */
+    const claims: number[] = [];
+    const claimDue = wired.store.claimDue.bind(wired.store);
+    jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
+      const claimed = await claimDue(claimOptions);
+      claims.push(claimed.length);
+      return claimed;
+    });
+    const { store, sender, schedule, work, owner, logger } = wired;
+    const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger);
+    return { wired, bank, claims, clock: fixture.clock, sweeper };
+  }
+
+  /** Intents stored without a send (attempts 0): a sweep sends each once. */
+  async function backlog(wired: SenderFixture, from: number, count: number): Promise<number[]> {
+    const originIds = Array.from({ length: count }, (_, index) => from + index);
+    for (const originId of originIds) {
+      const { intent, fingerprint } = sampleIntent(originId);
+      await wired.store.recordIntent(intent, fingerprint, { sendNow: false });
+    }
+    return originIds;
+  }
+
+  async function everyMovement(wired: SenderFixture): Promise<MovementRecord[]> {
+    return (await wired.store.list({ limit: 1000 })).items;
+  }
+
+  it('works every due movement exactly once, though each is due again before the sweep ends', async () => {
+    const { wired, bank, clock, sweeper } = await setup({ batchSize: 5, concurrency: 3 });
+    const originIds = await backlog(wired, 1, 40);
+    // Each answer moves time on: an answered movement is due again (nextQueryAt ≤ now) three answers later.
+    bank.onCall = () => clock.advance(40);
+
+    const report = await sweeper.sweep();
+
+    expect(report).toMatchObject({ claimed: 40, sent: 40, errors: 0 });
+    expect([...bank.callsPer.entries()].sort(([a], [b]) => a - b)).toEqual(originIds.map((id) => [id, 1]));
+    const movements = await everyMovement(wired);
+    expect(movements.map((m) => [m.status, m.leaseOwner])).toEqual(originIds.map(() => ['CREATED', null]));
+    const earliest = Math.min(...movements.map((m) => (m.nextQueryAt as Date).getTime()));
+    expect(report.nextDueAt).toEqual(new Date(earliest));
+    expect(earliest).toBeLessThanOrEqual(clock.now().getTime()); // due again already: the next sweep's work
+  });
+
+  it('keeps every slot busy while the backlog lasts, claiming the next batch before the queue runs dry', async () => {
+    const concurrency = 4;
+    const batchSize = 10;
+    const { wired, bank, claims, sweeper } = await setup({ batchSize, concurrency });
+    await backlog(wired, 1, 45);
+    bank.hold = true;
+    let finished = false;
+    const sweeping = sweeper.sweep().finally(() => {
+      finished = true;
+    });
+    const lastClaimDone = () => claims.some((size) => size < batchSize);
+
+    // Answer one call at a time, each once every slot holds a call (or the last claim is done): a slot left
+    // idle waiting for a batch shows as a wait that times out with fewer calls at the bank.
+    const inFlightBeforeLastClaim: number[] = [];
+    while (!finished) {
+      await until(() => finished || bank.waiting === concurrency || lastClaimDone(), 2_000);
+      if (!lastClaimDone()) inFlightBeforeLastClaim.push(bank.waiting);
+      if (bank.waiting > 0) bank.answerOne();
+      else await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const report = await sweeping;
+
+    expect(report.claimed).toBe(45);
+    expect(claims).toEqual([10, 10, 10, 10, 5]);
+    expect(bank.totalCalls).toBe(45);
+    expect(bank.peak).toBe(concurrency);
+    // Between the first and the last claim, every answer left `concurrency` calls in flight.
+    expect(inFlightBeforeLastClaim.length).toBeGreaterThan(30);
+    expect(Math.min(...inFlightBeforeLastClaim)).toBe(concurrency);
+  });
+
+  it('never claims a movement that became due after the sweep started', async () => {
+    const { wired, bank, clock, sweeper } = await setup({ batchSize: 4, concurrency: 2 });
+    await backlog(wired, 1, 12);
+    bank.hold = true;
+    const sweeping = sweeper.sweep();
+    expect(await until(() => bank.inFlight === 2)).toBe(true);
+    clock.advance(1);
+    const late = await backlog(wired, 101, 5); // due at the sweep's start + 1 ms
+    bank.answerAll();
+    const report = await sweeping;
+
+    expect(report.claimed).toBe(12);
+    for (const originId of late) expect(bank.callsPer.get(originId)).toBeUndefined();
+    expect(report.nextDueAt).toEqual(new Date(T0 + 1));
+  });
+
+  it('ends when a movement keeps failing, working it only once', async () => {
+    const { wired, bank, sweeper } = await setup({ batchSize: 2, concurrency: 2 });
+    await backlog(wired, 1, 7);
+    const applyUpdate = wired.store.applyUpdate.bind(wired.store);
+    jest
+      .spyOn(wired.store, 'applyUpdate')
+      .mockImplementation((originId, owner, update) =>
+        originId === 3 ? Promise.reject(new Error('disk full')) : applyUpdate(originId, owner, update),
+      );
+
+    const report = await sweeper.sweep();
+
+    expect(report).toMatchObject({ claimed: 7, errors: 1 });
+    expect(bank.callsPer.get(3)).toBe(1);
+    expect(bank.totalCalls).toBe(7);
+    const stuck = await wired.store.findByOriginId(3);
+    expect(stuck).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: new Date(T0) });
+    expect(report.nextDueAt).toEqual(new Date(T0)); // still due: the next sweep takes it
+  });
+
+  it('stops mid-sweep: no new bank call, no lease left, a claim under way included', async () => {
+    const { wired, bank, claims, sweeper } = await setup({ batchSize: 4, concurrency: 2 });
+    await backlog(wired, 1, 12);
+    // The second claim waits at a gate, so it is under way when stop() comes.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const claimDue = jest.mocked(wired.store.claimDue).getMockImplementation() as typeof wired.store.claimDue;
+    jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
+      if (claims.length === 1) await gate;
+      return claimDue(claimOptions);
+    });
+    let sweepEnded = false;
+    bank.hold = true;
+    const sweeping = sweeper.sweep().finally(() => {
+      sweepEnded = true;
+    });
+    expect(await until(() => bank.inFlight === 2)).toBe(true);
+    bank.answerOne(); // its worker takes the third movement; the queue runs low: the second claim starts
+    expect(await until(() => bank.totalCalls === 3 && bank.waiting === 2)).toBe(true);
+
+    const stopping = sweeper.stop();
+    bank.answerAll();
+    expect(await until(() => bank.inFlight === 0)).toBe(true);
+    // The workers are done, but the claim under way still leases what it finds: the sweep waits for it, so
+    // that stop() releases those leases after it.
+    expect(await until(() => sweepEnded, 200)).toBe(false);
+    openGate();
+    await stopping;
+    const report = await sweeping;
+
+    expect(claims).toEqual([4, 4]);
+    expect(report.claimed).toBe(8);
+    expect(bank.totalCalls).toBe(3);
+    const movements = await everyMovement(wired);
+    expect(movements.filter((m) => m.leaseOwner !== null)).toEqual([]);
+    expect(movements.filter((m) => m.status === 'CREATED')).toHaveLength(3);
+    expect((await sweeper.sweep()).claimed).toBe(0);
+  });
+});

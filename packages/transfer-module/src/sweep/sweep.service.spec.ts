@@ -1,0 +1,177 @@
+import type { SandboxBank } from '@giro/sandbox-bank';
+import { giroOptions, manualClock, startTestSandbox, transferRequest } from '@test-support/giro-harness';
+import { BankClient } from '../bank';
+import type { ManualClock, TransferRequestWire } from '../domain';
+import type { BankPort } from '../movement';
+import { type SenderFixture, senderFixture } from '../movement/testing/sender-fixture';
+import { resolveTransferModuleOptions, type TransferModuleOptions } from '../options';
+import { sampleIntent } from '../persistence/testing/sample-intent';
+import { describeEachEngine, type TestEngine } from '../persistence/testing/test-engines';
+import { TransferService } from '../transfer';
+import { SweepService } from './sweep.service';
+
+/** The bank client, with every call recorded (kind, order, concurrency). */
+class RecordingBank implements BankPort {
+  readonly calls: string[] = [];
+  inFlight = 0;
+  peak = 0;
+  constructor(private readonly client: BankClient) {}
+
+  createTransferRequest(request: TransferRequestWire) {
+    return this.record(`create ${request.originId}`, () => this.client.createTransferRequest(request));
+  }
+
+  getMovement(lookup: { originId: number }) {
+    return this.record(`query ${lookup.originId}`, () => this.client.getMovement(lookup));
+  }
+
+  private async record<T>(call: string, work: () => Promise<T>): Promise<T> {
+    this.calls.push(call);
+    this.inFlight += 1;
+    this.peak = Math.max(this.peak, this.inFlight);
+    try {
+      return await work();
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
+
+/** Waits (bounded) until the bank has a request in its latency delay. */
+async function untilAtTheBank(bank: SandboxBank): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (bank.counters().faults.latency === 0) {
+    if (Date.now() > deadline) throw new Error('no request reached the bank');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
+  let bank: SandboxBank;
+  let clock: ManualClock;
+  const clients: BankClient[] = [];
+
+  beforeEach(async () => {
+    clock = manualClock();
+    bank = await startTestSandbox(clock);
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+    await bank.close();
+  });
+
+  async function setup(overrides: Partial<TransferModuleOptions> = {}) {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const options = resolveTransferModuleOptions(await giroOptions(bank, clock, overrides));
+    const client = new BankClient(options.bank);
+    clients.push(client);
+    const recording = new RecordingBank(client);
+    const fixture = senderFixture(options, dataSource, recording);
+    const { store, sender, schedule, work, owner, logger } = fixture;
+    return {
+      fixture,
+      bank: recording,
+      sweeper: new SweepService(options, store, sender, schedule, work, owner, logger),
+      transfers: new TransferService(options, store, sender, schedule, work, owner),
+    };
+  }
+
+  /** Intents stored without a send, as a crash right after the commit leaves them (attempts 0: never sent). */
+  async function unsent(fixture: SenderFixture, ...originIds: number[]) {
+    for (const originId of originIds) {
+      const { intent, fingerprint } = sampleIntent(originId);
+      await fixture.store.recordIntent(intent, fingerprint, { sendNow: false });
+    }
+  }
+
+  it('claims in batches, serves creations first, and works through every due movement in one sweep', async () => {
+    const { fixture, bank: calls, sweeper, transfers } = await setup({ sweep: { batchSize: 2, concurrency: 1 } });
+    const created = [];
+    for (let i = 0; i < 2; i++)
+      created.push((await transfers.requestTransfer(transferRequest('rent'))).movement.originId);
+    await unsent(fixture, 11, 12, 13);
+    clock.advance(200);
+    calls.calls.length = 0;
+
+    const report = await sweeper.sweep();
+    expect(report).toMatchObject({ claimed: 5, sent: 3, queried: 2, changed: 5, errors: 0 });
+    expect(calls.calls.slice(0, 3)).toEqual(['create 11', 'create 12', 'create 13']);
+    expect(calls.calls.slice(3).sort()).toEqual(created.map((originId) => `query ${originId}`).sort());
+    expect(await fixture.store.countByStatus()).toMatchObject({ PENDING: 0, CREATED: 3, IN_PROGRESS: 2 });
+    expect((await sweeper.sweep()).claimed).toBe(0); // nothing due until the next polling interval
+  });
+
+  it('bounds the work in flight by the sweep concurrency and by the shared budget', async () => {
+    bank.configure({ faults: { latencyMs: 50 } }); // calls last long enough to overlap
+    const wide = await setup({ sweep: { concurrency: 3 } });
+    await unsent(wide.fixture, 1, 2, 3, 4, 5, 6, 7);
+    await wide.sweeper.sweep();
+    expect(wide.bank.calls).toHaveLength(7);
+    expect(wide.bank.peak).toBe(3);
+
+    const narrow = await setup({ sweep: { concurrency: 5 }, budget: { maxInFlight: 1 } });
+    await unsent(narrow.fixture, 21, 22, 23, 24);
+    await narrow.sweeper.sweep();
+    expect(narrow.bank.calls).toHaveLength(4);
+    expect(narrow.bank.peak).toBe(1);
+  });
+
+  it('goes on when one movement’s work fails, and gives that movement back', async () => {
+    const { fixture, sweeper } = await setup();
+    await unsent(fixture, 1, 2, 3);
+    const applyUpdate = fixture.store.applyUpdate.bind(fixture.store);
+    jest
+      .spyOn(fixture.store, 'applyUpdate')
+      .mockImplementation((originId, owner, update) =>
+        originId === 2 ? Promise.reject(new Error('disk full')) : applyUpdate(originId, owner, update),
+      );
+
+    const report = await sweeper.sweep();
+    expect(report).toMatchObject({ claimed: 3, sent: 3, changed: 2, errors: 1 });
+    expect(await fixture.store.findByOriginId(1)).toMatchObject({ status: 'CREATED', leaseOwner: null });
+    expect(await fixture.store.findByOriginId(3)).toMatchObject({ status: 'CREATED', leaseOwner: null });
+    // Sent, answer not recorded: PENDING with the send counted, free for the next sweep to look it up.
+    expect(await fixture.store.findByOriginId(2)).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null });
+  });
+
+  it('starts no bank call when too little of the lease is left, and gives the movement back', async () => {
+    const { fixture, bank: calls } = await setup();
+    await unsent(fixture, 1);
+    const claimed = await fixture.store.claim(1, fixture.owner, fixture.options.callGuardMs - 1);
+    const step = await fixture.sender.followUp(claimed as NonNullable<typeof claimed>, 'query', 0);
+    expect(step).toMatchObject({ sent: 0, queried: 0, changedTo: null });
+    expect(calls.calls).toEqual([]);
+    expect(await fixture.store.findByOriginId(1)).toMatchObject({ status: 'PENDING', attempts: 0, leaseOwner: null });
+  });
+
+  it('stretches the next query under a backlog the budget cannot serve within one interval', async () => {
+    // 10 calls/s over a 100 ms interval: one query per interval; four due movements → pressure 3.
+    const { fixture, sweeper, transfers } = await setup({ budget: { maxInFlight: 4, ratePerSecond: 10, burst: 8 } });
+    for (let i = 0; i < 4; i++) await transfers.requestTransfer(transferRequest('rent'));
+    clock.advance(200);
+    await sweeper.sweep();
+    const { items } = await fixture.store.list({ limit: 10 });
+    for (const movement of items) {
+      const waitMs = (movement.nextQueryAt as Date).getTime() - (movement.lastAnswerAt as Date).getTime();
+      expect(waitMs).toBeGreaterThanOrEqual(100 * (1 + 3));
+    }
+  });
+
+  it('stops: finishes the work in flight, releases its leases, and claims nothing more', async () => {
+    bank.configure({ faults: { latencyMs: 150 } });
+    const { fixture, sweeper } = await setup({ sweep: { concurrency: 1 } });
+    await unsent(fixture, 1, 2, 3);
+    const sweeping = sweeper.sweep();
+    await untilAtTheBank(bank); // the first send is being answered (slowly)
+    await sweeper.stop();
+    const report = await sweeping;
+    expect(report).toMatchObject({ claimed: 3, sent: 1 }); // the one in flight finished; no new call started
+    const { items } = await fixture.store.list({ limit: 10 });
+    expect(items.map((m) => [m.status, m.leaseOwner])).toEqual([
+      ['CREATED', null],
+      ['PENDING', null],
+      ['PENDING', null],
+    ]);
+    expect((await sweeper.sweep()).claimed).toBe(0);
+  });
+});

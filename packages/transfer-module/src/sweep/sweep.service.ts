@@ -1,0 +1,94 @@
+import { performance } from 'node:perf_hooks';
+import { Inject, Injectable, type LoggerService, type OnModuleDestroy } from '@nestjs/common';
+import {
+  describeError,
+  emptyFollowUpStep,
+  InFlightWork,
+  LEASE_OWNER,
+  MOVEMENT_LOGGER,
+  MovementSender,
+  movementLogLine,
+  QuerySchedule,
+} from '../movement';
+import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
+import { type MovementRecord, MovementStore } from '../persistence';
+import { SweepPipeline } from './sweep-pipeline';
+import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
+
+/**
+ * Brings every non-final movement to its final state, one sweep at a time. A sweep claims the movements due
+ * when it started with a lease, in batches (creations first), works on a few at once through the shared bank
+ * budget (claiming the next batch before the slots run dry), writes each result fenced on its lease, and
+ * releases it. One movement's failure never stops a sweep. Many instances (replicas) may sweep the same
+ * database at once: the leases keep them off each other's rows.
+ */
+@Injectable()
+export class SweepService implements OnModuleDestroy {
+  private stopped: Promise<void> | undefined;
+
+  constructor(
+    @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
+    @Inject(MovementStore) private readonly store: MovementStore,
+    @Inject(MovementSender) private readonly sender: MovementSender,
+    @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
+    @Inject(InFlightWork) private readonly work: InFlightWork,
+    /** This instance's lease owner id. */
+    @Inject(LEASE_OWNER) readonly owner: string,
+    @Inject(MOVEMENT_LOGGER) private readonly logger: LoggerService,
+  ) {}
+
+  async sweep(): Promise<SweepReport> {
+    const started = performance.now();
+    const report = emptySweepReport();
+    if (this.stopped === undefined) await this.work.track(this.sweepDue(report));
+    report.durationMs = Math.round(performance.now() - started);
+    return report;
+  }
+
+  /** Stops claiming, waits for the work in flight (sends included) to finish, then releases this owner's leases. */
+  stop(): Promise<void> {
+    this.stopped ??= (async () => {
+      await this.work.idle();
+      await this.store.releaseAllLeases(this.owner);
+    })();
+    return this.stopped;
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
+  }
+
+  private async sweepDue(report: SweepReport): Promise<void> {
+    const { batchSize, concurrency, leaseMs } = this.options.sweep;
+    const dueBy = this.options.clock.now();
+    const pressure = this.schedule.pressure(await this.store.countDue(dueBy), this.options.budget.ratePerSecond);
+    const pipeline = new SweepPipeline({
+      store: this.store,
+      owner: this.owner,
+      batchSize,
+      concurrency,
+      leaseMs,
+      dueBy,
+      stopping: () => this.stopped !== undefined,
+      work: (record) => this.followUpOne(record, pressure, report),
+    });
+    report.claimed = await pipeline.workAllDue();
+    report.nextDueAt = await this.store.nextDueAt();
+  }
+
+  /** False when the movement was released without progress (still due). */
+  private async followUpOne(record: MovementRecord, pressure: number, report: SweepReport): Promise<boolean> {
+    const step = emptyFollowUpStep();
+    try {
+      await this.sender.followUp(record, 'query', pressure, step);
+      return !step.leftDue;
+    } catch (error) {
+      report.errors += 1;
+      this.logger.error(movementLogLine(record.originId, `follow-up failed, retried later: ${describeError(error)}`));
+      await this.store.releaseLease(record.originId, this.owner).catch(() => undefined);
+      return false;
+    } finally {
+      addStep(report, step);
+    }
+  }
+}
