@@ -6,6 +6,7 @@ import {
   TransferConflictError,
   TransferValidationError,
 } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
 import { type ManualClock } from '@giro/transfer-module/testing';
 import {
   allMovements,
@@ -18,8 +19,10 @@ import {
   type Giro,
   giroOptions,
   manualClock,
+  POLLING,
   START,
   startGiro,
+  sandboxBankOptions,
   startTestSandbox,
   sweepUntilFinal,
   transferRequest,
@@ -188,6 +191,36 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     expect(refreshed.history.at(-1)).toMatchObject({ from: 'CREATED', to: 'IN_PROGRESS', source: 'refresh' });
     await expect(giro.transfers.refreshMovement(987654321)).rejects.toBeInstanceOf(MovementNotFoundError);
     expect(bank.counters().pollsTooEarly).toBe(0);
+  });
+
+  it('after taking over from a worker that stopped mid-call, waits out the DELAYED rule its lost answer may set', async () => {
+    bank.configure({ timings: { delayedMs: 10_000 } });
+    const { movement } = await giro.transfers.requestTransfer(transferRequest('rent [delay]'));
+    const { originId } = movement;
+    clock.advance(500); // the bank says DELAYED from 400 ms on
+
+    // A worker claims it and calls the bank as late as its lease allows, the call taking all of its time: the
+    // bank answers DELAYED just before the lease expires, and the worker stops before recording the answer.
+    const stoppedWorker = new BankClient(await sandboxBankOptions(bank.url, { clock }));
+    const leaseMs = 4_200;
+    const claimedAt = clock.now().getTime();
+    expect(await giro.store.claim(originId, 'stopped-worker', leaseMs)).not.toBeNull();
+    clock.advance(leaseMs - 100);
+    expect((await stoppedWorker.getMovement({ originId })).status).toBe('DELAYED');
+    await stoppedWorker.close();
+    clock.advance(100);
+
+    await giro.reconcile.sweep();
+    expect(bank.counters().pollsTooEarly).toBe(0);
+    const takenOver = await giro.store.findByOriginId(originId);
+    expect(takenOver).toMatchObject({ status: 'CREATED', queries: 0, leaseOwner: null });
+    expect(takenOver?.nextQueryAt).toEqual(new Date(claimedAt + leaseMs + POLLING.delayedMinIntervalMs + 1));
+    const refused = await giro.transfers.refreshMovement(originId).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PollTooSoonError);
+
+    await sweepUntilFinal(giro, clock);
+    expect((await giro.transfers.getMovement(originId)).status).toBe('COMPLETED');
+    await expectBankSawTheContract(bank, giro.transfers);
   });
 
   it('lists movements by status with a cursor, and lets the host acknowledge cancellations', async () => {

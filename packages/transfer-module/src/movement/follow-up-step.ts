@@ -16,8 +16,10 @@ export interface FollowUpStep {
    * ours): its nextQueryAt is as it was claimed, so it is still due.
    */
   leftDue: boolean;
+  /** Taken over from a worker that stopped with its lease: not asked before then (QuerySchedule.afterTakeover). */
+  deferredUntil: Date | null;
 }
 
 export function emptyFollowUpStep(): FollowUpStep {
-  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, leftDue: false };
+  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, leftDue: false, deferredUntil: null };
 }

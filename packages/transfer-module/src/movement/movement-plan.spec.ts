@@ -46,6 +46,7 @@ function record(status: MovementStatus, attempts = 1): MovementRecord {
     lastError: null,
     lastAnswerAt: null,
     nextQueryAt: NOW,
+    queriesHeldUntil: null,
     leaseOwner: 'w',
     leaseExpiresAt: at(60_000),
     version: 2,

@@ -4,6 +4,7 @@ import { intentToWire, isFinalStatus, PENDING_STATUS, type TransferIntent } from
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
   type ApplyUpdateResult,
+  type ClaimedMovement,
   type HistorySource,
   type MovementDetails,
   type MovementRecord,
@@ -105,12 +106,14 @@ export class MovementSender {
    * then sent again with the same originId.
    */
   async followUp(
-    record: MovementRecord,
+    record: ClaimedMovement,
     source: 'query' | 'refresh',
     pressure: number,
     /** Filled as the work goes, so what was done still counts if a later write throws. */
     step: FollowUpStep = emptyFollowUpStep(),
   ): Promise<FollowUpStep> {
+    const takeoverWait = this.schedule.afterTakeover(record, this.options.clock.now());
+    if (takeoverWait !== null) return this.deferAfterTakeover(record, takeoverWait, step);
     if (record.status === PENDING_STATUS && record.attempts === 0) {
       await this.resend(record, pressure, step, false);
       return step;
@@ -216,6 +219,24 @@ export class MovementSender {
   private leaseAllowsCall(record: MovementRecord): boolean {
     if (record.leaseExpiresAt === null) return false;
     return record.leaseExpiresAt.getTime() - this.options.clock.now().getTime() >= this.options.callGuardMs;
+  }
+
+  /** Not asked now: scheduled for `until` and given back, in one fenced write. */
+  private async deferAfterTakeover(record: MovementRecord, until: Date, step: FollowUpStep): Promise<FollowUpStep> {
+    const update = { patch: { nextQueryAt: until, queriesHeldUntil: until }, countQuery: false, releaseLease: true };
+    const result = await this.store.applyUpdate(record.originId, this.owner, update);
+    if (!result.applied) {
+      step.leftDue = true;
+      return step;
+    }
+    step.deferredUntil = until;
+    this.logger.log(
+      movementLogLine(
+        record.originId,
+        `taken over from a worker that stopped with its lease; asked again from ${until.toISOString()}, in case the bank answered that worker DELAYED`,
+      ),
+    );
+    return step;
   }
 
   /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */

@@ -25,6 +25,7 @@ function details(times: { created: number; answer: number; next: number | null; 
     lastError: null,
     lastAnswerAt: at(times.answer),
     nextQueryAt: times.next === null ? null : at(times.next),
+    queriesHeldUntil: null,
     leaseOwner: null,
     leaseExpiresAt: null,
     version: 2,

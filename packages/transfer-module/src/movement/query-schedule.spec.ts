@@ -1,4 +1,5 @@
-import { PollingPolicy } from '../domain';
+import { type MovementStatus, PollingPolicy } from '../domain';
+import type { ClaimedMovement } from '../persistence';
 import { QuerySchedule } from './query-schedule';
 
 const policy = new PollingPolicy({ minIntervalMs: 5_000, delayedMinIntervalMs: 600_000, maxJitterMs: 0 });
@@ -25,5 +26,24 @@ describe('QuerySchedule', () => {
     expect(schedule.afterFailure('IN_PROGRESS', T, 1, 0)).toEqual(at(10_000));
     expect(schedule.afterFailure('IN_PROGRESS', T, 1, 0, 60_000)).toEqual(at(60_000));
     expect(schedule.afterFailure('DELAYED', T, 1, 0, 60_000)).toEqual(at(605_001));
+  });
+
+  describe('after a takeover', () => {
+    const claimed = (status: MovementStatus, attempts: number, abandonedLeaseExpiredAt: Date | null) =>
+      ({ status, attempts, abandonedLeaseExpiredAt }) as ClaimedMovement;
+
+    it('waits for the DELAYED rule from when the abandoned lease expired: its answer may be unrecorded', () => {
+      // The stopped worker may have been answered DELAYED just before its lease expired (at T).
+      expect(schedule.afterTakeover(claimed('IN_PROGRESS', 1, T), at(1_000))).toEqual(at(600_001));
+      expect(schedule.afterTakeover(claimed('PENDING', 1, T), at(1_000))).toEqual(at(600_001));
+      expect(schedule.afterTakeover(claimed('DELAYED', 1, T), at(600_000))).toEqual(at(600_001));
+    });
+
+    it('does not wait when the lease was free, the wait is over, it is final, or nothing was ever sent', () => {
+      expect(schedule.afterTakeover(claimed('IN_PROGRESS', 1, null), at(1_000))).toBeNull();
+      expect(schedule.afterTakeover(claimed('IN_PROGRESS', 1, T), at(600_001))).toBeNull();
+      expect(schedule.afterTakeover(claimed('COMPLETED', 1, T), at(1_000))).toBeNull();
+      expect(schedule.afterTakeover(claimed('PENDING', 0, T), at(1_000))).toBeNull();
+    });
   });
 });

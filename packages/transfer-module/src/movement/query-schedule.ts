@@ -1,4 +1,5 @@
-import { isFinalStatus, type MovementStatus, type PollingPolicy } from '../domain';
+import { isFinalStatus, type MovementStatus, PENDING_STATUS, type PollingPolicy } from '../domain';
+import type { ClaimedMovement } from '../persistence';
 
 /**
  * When to ask the bank about a movement next, by the domain's PollingPolicy. After an answer the rule
@@ -27,6 +28,21 @@ export class QuerySchedule {
     if (isFinalStatus(status)) return null;
     const next = this.policy.nextQueryAt(status, now, { failures, pressure, random: this.random }).getTime();
     return new Date(Math.max(next, now.getTime() + (retryAfterMs ?? 0)));
+  }
+
+  /**
+   * The first query of a movement taken over from a worker that never gave its lease back. That worker may
+   * have had an answer from the bank it never recorded, at the latest when its lease expired (no call starts
+   * with less than the longest call left on the lease), and its status is unknown: the query waits for the
+   * longest rule, DELAYED's, from then. Null when nothing needs to wait: the lease was free, the movement is
+   * final, nothing of it was ever sent, or the wait is already over at `now`.
+   */
+  afterTakeover(movement: ClaimedMovement, now: Date): Date | null {
+    const { abandonedLeaseExpiredAt, status, attempts } = movement;
+    if (abandonedLeaseExpiredAt === null || isFinalStatus(status)) return null;
+    if (status === PENDING_STATUS && attempts === 0) return null;
+    const earliest = this.policy.earliestQueryAt('DELAYED', abandonedLeaseExpiredAt);
+    return earliest.getTime() > now.getTime() ? earliest : null;
   }
 
   /**

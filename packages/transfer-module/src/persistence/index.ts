@@ -7,7 +7,13 @@ export {
 export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export * from './entities';
 export * from './migrations';
-export type { CancellationRecord, HistoryRecord, MovementDetails, MovementRecord } from './movement-records';
+export type {
+  CancellationRecord,
+  ClaimedMovement,
+  HistoryRecord,
+  MovementDetails,
+  MovementRecord,
+} from './movement-records';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,

@@ -14,6 +14,7 @@ const ALL_MIGRATIONS = [
   'DropNetworkIdIndex1795464000000',
   'PendingDueIndex1795550400000',
   'MovementsFillfactor1795636800000',
+  'QueriesHeldUntil1795723200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -107,7 +108,12 @@ describeEachEngine('transfer migrations', (engine) => {
         WHERE oid = 'giro_movements'::regclass`);
       return row.options;
     };
+    const hasQueriesHeldUntil = async () =>
+      (await runner.getTable('giro_movements'))?.findColumnByName('queries_held_until_ms') !== undefined;
     try {
+      expect(await hasQueriesHeldUntil()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasQueriesHeldUntil()).toBe(false);
       expect(await indexNames()).toEqual(['IDX_giro_movements_next_query_at', 'IDX_giro_movements_pending_due']);
       expect(await fillfactor()).toBe(engine.kind === 'postgres' ? 'fillfactor=80' : null);
       await dataSource.undoLastMigration();

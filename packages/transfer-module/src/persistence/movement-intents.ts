@@ -102,6 +102,7 @@ export class MovementIntents {
       lastError: null,
       lastAnswerAtMs: null,
       nextQueryAtMs: now,
+      queriesHeldUntilMs: null,
       leaseOwner: lease?.owner ?? null,
       leaseExpiresAtMs: lease ? now + lease.leaseMs : null,
       version: 1,

@@ -3,7 +3,7 @@ import { FINAL_STATUSES } from '../domain';
 import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
 import { placeholdersFor } from './engine/raw-rows';
 import { MovementEntity } from './entities';
-import { type MovementRecord, toMovementRecord } from './movement-records';
+import { type ClaimedMovement, toClaimedMovement } from './movement-records';
 import {
   checkDate,
   checkInteger,
@@ -27,7 +27,7 @@ export class MovementLeases {
    * Never-acknowledged ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the
    * same row (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
    */
-  async claimDue(options: ClaimDueOptions): Promise<MovementRecord[]> {
+  async claimDue(options: ClaimDueOptions): Promise<ClaimedMovement[]> {
     const owner = checkLeaseOwner(options.owner);
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     const leaseMs = checkLeaseMs(options.leaseMs);
@@ -50,7 +50,7 @@ export class MovementLeases {
         ),
         [lease.leaseOwner, lease.leaseExpiresAtMs, lease.updatedAtMs, ...ids],
       );
-      return due.map((row) => toMovementRecord({ ...row, ...lease, version: row.version + 1 }));
+      return due.map((row) => toClaimedMovement(row, lease));
     });
   }
 
@@ -70,7 +70,7 @@ export class MovementLeases {
    * Leases one movement whatever its schedule (a manual refresh). Null when someone holds an unexpired lease
    * on it (this owner included: a lease is exclusive to one piece of work).
    */
-  async claim(originId: number, owner: string, leaseMs: number): Promise<MovementRecord | null> {
+  async claim(originId: number, owner: string, leaseMs: number): Promise<ClaimedMovement | null> {
     checkOriginId(originId);
     checkLeaseOwner(owner);
     checkLeaseMs(leaseMs);
@@ -85,7 +85,7 @@ export class MovementLeases {
         .set({ ...lease, version: () => '"version" + 1' })
         .where('"origin_id" = :originId', { originId })
         .execute();
-      return toMovementRecord({ ...row, ...lease, version: row.version + 1 });
+      return toClaimedMovement(row, lease);
     });
   }
 

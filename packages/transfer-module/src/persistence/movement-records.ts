@@ -28,11 +28,38 @@ export interface MovementRecord {
   lastAnswerAt: Date | null;
   /** Due for a sweep from then on; null once final. */
   nextQueryAt: Date | null;
+  /**
+   * No query, by a sweep or on demand, before then, whatever the polling rule on lastAnswerAt allows: set
+   * when the movement was taken over from a worker that may have had an answer it never recorded. Null when
+   * nothing holds queries back.
+   */
+  queriesHeldUntil: Date | null;
   leaseOwner: string | null;
   leaseExpiresAt: Date | null;
   version: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A movement as a claim leased it. */
+export interface ClaimedMovement extends MovementRecord {
+  /**
+   * When the claim took the lease over from a worker that never gave it back (it stopped or stalled, perhaps
+   * after the bank answered a call it never recorded): when that lease expired. Null when the lease was free.
+   */
+  abandonedLeaseExpiredAt: Date | null;
+}
+
+/** `entity` (as read before the claim) leased to `lease`. */
+export function toClaimedMovement(
+  entity: MovementEntity,
+  lease: Pick<MovementEntity, 'leaseOwner' | 'leaseExpiresAtMs' | 'updatedAtMs'>,
+): ClaimedMovement {
+  const abandoned = entity.leaseOwner !== null && entity.leaseExpiresAtMs !== null;
+  return {
+    ...toMovementRecord({ ...entity, ...lease, version: entity.version + 1 }),
+    abandonedLeaseExpiredAt: abandoned ? new Date(entity.leaseExpiresAtMs as number) : null,
+  };
 }
 
 export interface HistoryRecord {
@@ -86,6 +113,7 @@ export function toMovementRecord(entity: MovementEntity): MovementRecord {
     lastError: entity.lastError,
     lastAnswerAt: dateOrNull(entity.lastAnswerAtMs),
     nextQueryAt: dateOrNull(entity.nextQueryAtMs),
+    queriesHeldUntil: dateOrNull(entity.queriesHeldUntilMs),
     leaseOwner: entity.leaseOwner,
     leaseExpiresAt: dateOrNull(entity.leaseExpiresAtMs),
     version: entity.version,

@@ -59,6 +59,28 @@ describeEachEngine('MovementStore claims and leases', (engine) => {
     ]);
   });
 
+  it('tells a claim that took over a lease never given back from one that found it free', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    for (const originId of [1, 2]) await fixture.record(originId);
+    await store.claimDue({ owner: 'stopped', limit: 2, leaseMs: LEASE });
+    expect(await store.releaseLease(2, 'stopped')).toBe(true);
+    clock.advance(LEASE + 5);
+
+    const taken = await store.claimDue({ owner: 'next', limit: 10, leaseMs: LEASE });
+    expect(taken.map((m) => [m.originId, m.abandonedLeaseExpiredAt])).toEqual([
+      [1, new Date(T0 + LEASE)],
+      [2, null],
+    ]);
+    await store.releaseAllLeases('next');
+    expect(await store.claim(1, 'api', LEASE)).toMatchObject({ abandonedLeaseExpiredAt: null });
+    clock.advance(LEASE);
+    expect(await store.claim(1, 'api-2', LEASE)).toMatchObject({
+      leaseOwner: 'api-2',
+      abandonedLeaseExpiredAt: new Date(T0 + 2 * LEASE + 5),
+    });
+  });
+
   it('never claims a final movement', async () => {
     const fixture = await storeFixture(engine);
     await fixture.record(1);

@@ -17,6 +17,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'DropNetworkIdIndex1795464000000',
       'PendingDueIndex1795550400000',
       'MovementsFillfactor1795636800000',
+      'QueriesHeldUntil1795723200000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -4,7 +4,7 @@ import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
 import { MovementListing } from './movement-listing';
-import type { CancellationRecord, MovementDetails, MovementRecord } from './movement-records';
+import type { CancellationRecord, ClaimedMovement, MovementDetails } from './movement-records';
 import { MovementUpdates } from './movement-updates';
 import { StoreContext } from './store-context';
 import type {
@@ -58,7 +58,7 @@ export class MovementStore {
 
   // Leases and claims (movement-leases.ts)
 
-  claimDue(options: ClaimDueOptions): Promise<MovementRecord[]> {
+  claimDue(options: ClaimDueOptions): Promise<ClaimedMovement[]> {
     return this.leases.claimDue(options);
   }
 
@@ -66,7 +66,7 @@ export class MovementStore {
     return this.leases.nextDueAt();
   }
 
-  claim(originId: number, owner: string, leaseMs: number): Promise<MovementRecord | null> {
+  claim(originId: number, owner: string, leaseMs: number): Promise<ClaimedMovement | null> {
     return this.leases.claim(originId, owner, leaseMs);
   }
 

@@ -172,5 +172,6 @@ function patchColumns(patch: MovementPatch): Partial<MovementEntity> {
   if (patch.lastError !== undefined) columns.lastError = patch.lastError;
   if (patch.lastAnswerAt !== undefined) columns.lastAnswerAtMs = patch.lastAnswerAt?.getTime() ?? null;
   if (patch.nextQueryAt !== undefined) columns.nextQueryAtMs = patch.nextQueryAt?.getTime() ?? null;
+  if (patch.queriesHeldUntil !== undefined) columns.queriesHeldUntilMs = patch.queriesHeldUntil?.getTime() ?? null;
   return columns;
 }

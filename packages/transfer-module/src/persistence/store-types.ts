@@ -44,6 +44,7 @@ export interface MovementPatch {
   lastAnswerAt?: Date | null;
   /** Ignored once the status is final: a final movement is never due again (null). */
   nextQueryAt?: Date | null;
+  queriesHeldUntil?: Date | null;
 }
 
 /** A history row to append; `from` is the status before the update, `at` the store's clock. */

@@ -1,4 +1,4 @@
-import type { MovementRecord, MovementStore } from '../persistence';
+import type { ClaimedMovement, MovementStore } from '../persistence';
 
 export interface SweepPipelineOptions {
   store: Pick<MovementStore, 'claimDue' | 'releaseLease'>;
@@ -15,7 +15,7 @@ export interface SweepPipelineOptions {
    * Works one claimed movement and gives its lease up. Must not reject. False when the movement was left
    * due (released without progress: its nextQueryAt unchanged).
    */
-  work(record: MovementRecord): Promise<boolean>;
+  work(record: ClaimedMovement): Promise<boolean>;
 }
 
 /**
@@ -30,7 +30,7 @@ export interface SweepPipelineOptions {
  * ends when a claim comes back short or brings nothing new, and the queue is empty.
  */
 export class SweepPipeline {
-  private readonly queue: MovementRecord[] = [];
+  private readonly queue: ClaimedMovement[] = [];
   /** OriginIds released without progress in this sweep (small: failures, lost leases). */
   private readonly leftDue = new Set<number>();
   private claiming: Promise<void> | undefined;

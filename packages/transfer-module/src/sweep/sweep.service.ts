@@ -11,7 +11,7 @@ import {
   QuerySchedule,
 } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
-import { type MovementRecord, MovementStore } from '../persistence';
+import { type ClaimedMovement, MovementStore } from '../persistence';
 import { SweepPipeline } from './sweep-pipeline';
 import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 
@@ -77,7 +77,7 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /** False when the movement was released without progress (still due). */
-  private async followUpOne(record: MovementRecord, pressure: number, report: SweepReport): Promise<boolean> {
+  private async followUpOne(record: ClaimedMovement, pressure: number, report: SweepReport): Promise<boolean> {
     const step = emptyFollowUpStep();
     try {
       await this.sender.followUp(record, 'query', pressure, step);

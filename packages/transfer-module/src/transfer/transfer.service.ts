@@ -140,7 +140,8 @@ export class TransferService {
       await this.store.releaseLease(originId, this.owner);
       throw error;
     }
-    await this.sender.followUp(claimed, 'refresh', 0);
+    const step = await this.sender.followUp(claimed, 'refresh', 0);
+    if (step.deferredUntil !== null) throw new PollTooSoonError(originId, step.deferredUntil, this.options.clock.now());
     return this.getMovement(originId);
   }
 
@@ -190,10 +191,14 @@ export class TransferService {
   }
 
   private assertQueryAllowed(record: MovementRecord): void {
-    const { status, lastAnswerAt, originId } = record;
-    if (isFinalStatus(status) || lastAnswerAt === null) return;
-    const { policy } = this.schedule;
+    const { status, lastAnswerAt, originId, queriesHeldUntil } = record;
+    if (isFinalStatus(status)) return;
     const now = this.options.clock.now();
+    if (queriesHeldUntil !== null && queriesHeldUntil.getTime() > now.getTime()) {
+      throw new PollTooSoonError(originId, queriesHeldUntil, now);
+    }
+    if (lastAnswerAt === null) return;
+    const { policy } = this.schedule;
     if (!policy.isQueryAllowed(status, lastAnswerAt, now)) {
       throw new PollTooSoonError(originId, policy.earliestQueryAt(status, lastAnswerAt), now);
     }

@@ -40,6 +40,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     lastError: row.last_error as string | null,
     lastAnswerAtMs: bigint(row.last_answer_at_ms),
     nextQueryAtMs: bigint(row.next_query_at_ms),
+    queriesHeldUntilMs: bigint(row.queries_held_until_ms),
     leaseOwner: row.lease_owner as string | null,
     leaseExpiresAtMs: bigint(row.lease_expires_at_ms),
     version: row.version as number,

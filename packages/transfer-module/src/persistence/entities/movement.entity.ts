@@ -78,6 +78,10 @@ export class MovementEntity {
   @Column({ name: 'next_query_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   nextQueryAtMs!: number | null;
 
+  /** No query, by a sweep or on demand, before then, whatever the polling rule allows; null when none. */
+  @Column({ name: 'queries_held_until_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  queriesHeldUntilMs!: number | null;
+
   @Column({ name: 'lease_owner', type: 'varchar', length: 200, nullable: true })
   leaseOwner!: string | null;
 
