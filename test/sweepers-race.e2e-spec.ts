@@ -102,6 +102,9 @@ describeOnPostgres('two sweepers on one database', (engine) => {
     const sweepOfA = a.reconcile.sweep(); // A claims it and asks; the answer (IN_PROGRESS) is held
     await proxy.held;
     clock.advance(LEASE_MS + 1); // A's lease runs out while it waits; the bank now has it COMPLETED
+    // B takes it over, but A may have been answered DELAYED: B asks nothing until DELAYED's rule has passed.
+    expect(await b.reconcile.sweep()).toMatchObject({ claimed: 1, queried: 0 });
+    clock.advance(POLLING.delayedMinIntervalMs + 1);
     const fromB = await b.reconcile.sweep();
     expect(fromB).toMatchObject({ claimed: 1, queried: 1, completed: 1 });
     proxy.release(); // A finally hears IN_PROGRESS, with a lease that is no longer its own
