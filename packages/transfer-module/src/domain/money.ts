@@ -113,12 +113,9 @@ function parseAmountNumber(value: number, maxCents: bigint): ParseAmountResult {
   }
   const parts = splitDecimal(text) as DecimalParts;
   if (parts.fraction.length > 2) return fail(`has ${parts.fraction.length} decimals, at most 2 allowed, got ${text}`);
-  const digits = significantDigits(parts);
-  if (digits > EXACT_JSON_DIGITS) {
-    return fail(
-      `has ${digits} significant digits, got ${text}: a JSON number is exact only up to ${EXACT_JSON_DIGITS}, so this value may already be rounded`,
-    );
-  }
+  // No precision check is needed after this one: a maximum is at most MAX_WIRE_AMOUNT, so an amount within it
+  // with at most 2 decimals has at most EXACT_JSON_DIGITS digits and arrived exactly; a longer one (an 18-digit
+  // integer, 123456789012345.6) is above the maximum, and its message names the maximum enforced.
   return checkPositiveAndMax(parts, text, maxCents);
 }
 

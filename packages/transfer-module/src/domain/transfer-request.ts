@@ -2,6 +2,7 @@ import { explainCbuCvu } from './cbu-cvu';
 import { CONCEPT_CODES, DEFAULT_CONCEPT, isConceptCode } from './concept';
 import { explainCuit } from './cuit';
 import { PESO_CURRENCY_ID } from './currency';
+import { explainHiddenCharacter } from './hidden-characters';
 import { parseAmount } from './money';
 import { explainOriginId, MAX_ORIGIN_ID } from './origin-id';
 import {
@@ -48,7 +49,10 @@ const amount: FieldRule<TransferLimits> = (value, limits) => {
 
 const descriptionText = text<TransferLimits>('characters', explainForbiddenText);
 
-/** Any text without control characters or unpaired surrogates, counted in Unicode characters. */
+/**
+ * Any text without control characters, unpaired surrogates, bidirectional controls or invisible characters,
+ * counted in Unicode characters.
+ */
 const description: FieldRule<TransferLimits> = (value, limits) => {
   const checked = descriptionText(value, limits);
   if (!checked.ok) return checked;
@@ -63,9 +67,13 @@ const description: FieldRule<TransferLimits> = (value, limits) => {
   return checked;
 };
 
+/**
+ * Control characters and unpaired surrogates first (no network carries them), then bidirectional controls and
+ * invisible characters (text the recipient reads must look like what it is).
+ */
 function explainForbiddenText(value: string): string | undefined {
   const forbidden = FORBIDDEN_TEXT.exec(value);
-  if (!forbidden) return undefined;
+  if (!forbidden) return explainHiddenCharacter(value);
   const codePoint = (forbidden[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
   const position = [...value.slice(0, forbidden.index)].length + 1;
   return `must not contain control characters or unpaired surrogates, found U+${codePoint} at position ${position}`;
