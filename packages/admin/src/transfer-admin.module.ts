@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { adminSweepProvider } from './admin-sweep';
-import { ADMIN_TOKEN, AdminTokenGuard } from './admin-token.guard';
+import { ADMIN_TOKEN, AdminAuthentication } from './admin-authentication';
+import { AdminTokenGuard } from './admin-token.guard';
 import { CancellationsController } from './cancellations.controller';
 import { ReconcileController } from './reconcile.controller';
 import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
@@ -22,8 +23,11 @@ import { TransfersController } from './transfers.controller';
       useFactory: (options: TransferAdminModuleOptions) => checkTransferAdminOptions(options).adminToken,
       inject: [TRANSFER_ADMIN_MODULE_OPTIONS],
     },
+    AdminAuthentication,
     AdminTokenGuard,
     adminSweepProvider,
   ],
+  // An application may check the token before it reads a body or picks a rate-limit budget.
+  exports: [AdminAuthentication],
 })
 export class TransferAdminModule extends ConfigurableTransferAdminModule {}
