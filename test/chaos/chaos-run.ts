@@ -225,6 +225,8 @@ export class ChaosRun {
       POLL_MIN_INTERVAL_MS: String(POLLING.minIntervalMs),
       DELAYED_MIN_INTERVAL_MS: String(POLLING.delayedMinIntervalMs),
       SWEEP_INTERVAL_MS: '100',
+      // The driver submits thousands of transfers with the one admin token: its budget is not what is tested.
+      ADMIN_RATE_LIMIT_PER_MINUTE: '1000000',
       LOG_LEVEL: 'debug',
     };
   }

@@ -1,3 +1,4 @@
+import { explainHiddenCharacter } from '@giro/transfer-module/domain/hidden-characters';
 import { FROM_CVU, TO_CBU } from '@test-support/reconciler-harness';
 import fc from 'fast-check';
 
@@ -147,7 +148,12 @@ export function requestText(request: Record<string, unknown>, bad: BadField[]): 
   return JSON.stringify(copy).replace(/"__raw_(\d+)__"/g, (_, index: string) => raws[Number(index)] as string);
 }
 
-/** Descriptions a request may carry: any Unicode text without control characters, up to 100 characters. */
+/**
+ * Descriptions a request may carry: any Unicode text without control characters, bidirectional controls or
+ * invisible characters, up to 100 characters.
+ */
 export const validDescription = fc
   .string({ unit: 'grapheme', minLength: 1, maxLength: 40 })
-  .filter((text) => !/[\p{Cc}\p{Cs}]/u.test(text) && [...text].length <= 100);
+  .filter(
+    (text) => !/[\p{Cc}\p{Cs}]/u.test(text) && explainHiddenCharacter(text) === undefined && [...text].length <= 100,
+  );

@@ -8,6 +8,7 @@ import { type BankClientOptions, completeCbuCvu, completeCuit } from '@giro/tran
 import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
+import { DEFAULT_SERVER_SETTINGS, type ServerSettings } from '../../apps/reconciler/src/config/server-environment';
 import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
 
 // The reconciler as an in-process Nest HTTP app on a free port, against an in-process sandbox bank, on an
@@ -76,7 +77,11 @@ export interface TestReconciler {
 }
 
 export async function startTestReconciler(
-  options: { sandboxConfig?: SandboxConfigPatch; adminRateLimitPerMinute?: number } = {},
+  options: {
+    sandboxConfig?: SandboxConfigPatch;
+    adminRateLimitPerMinute?: number;
+    server?: Partial<ServerSettings>;
+  } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
   const clock = new ManualClock(Date.now());
@@ -94,6 +99,7 @@ export async function startTestReconciler(
     polling: { ...SPEC_POLLING, scaledForDemo: false },
     sweepIntervalMs: 1000,
     adminRateLimitPerMinute: options.adminRateLimitPerMinute ?? 600,
+    server: { ...DEFAULT_SERVER_SETTINGS, ...options.server },
     logLevel: 'info',
   };
   const logs = new LogCapture();
@@ -107,7 +113,7 @@ export async function startTestReconciler(
   });
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as { port: number };
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${config.server.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   let bankStopped: Promise<void> | undefined;
   const stopBank = () => {
     bankStopped ??= bank.close();

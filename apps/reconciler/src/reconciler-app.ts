@@ -2,19 +2,19 @@ import { setupAdminOpenApi } from '@giro/admin';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
+import { readAdminTls } from './config/server-environment';
+import { HttpErrorsFilter } from './http/http-errors.filter';
+import { securityHeaders } from './http/security-headers';
+import { applyServerTimeouts } from './http/server-timeouts';
 import { ReconcilerModule, type ReconcilerModuleOptions } from './reconciler.module';
 
 /**
- * Largest request body: a transfer request is well under 1 KiB. The application's body parser, not the admin
- * module's: parsing happens before any module's code sees the request.
- */
-export const BODY_LIMIT = '16kb';
-
-/**
- * The reconciler as a Nest HTTP application, configured but not listening: `pnpm start` listens on PORT,
- * tests on a free port. Sweeps start with the application (unless `scheduleSweeps: false`).
+ * The reconciler as a Nest HTTP(S) application, configured but not listening: `pnpm start` listens on HOST:PORT,
+ * tests on a free port. Sweeps start with the application (unless `scheduleSweeps: false`). Bodies are read by
+ * ReconcilerHttpModule, after the token is checked (hence `bodyParser: false`).
  */
 export async function createReconcilerApp(options: ReconcilerModuleOptions): Promise<NestExpressApplication> {
+  const { server } = options.config;
   const app = await NestFactory.create<NestExpressApplication>(
     ReconcilerModule.forRoot(options),
     new ExpressAdapter(),
@@ -23,11 +23,16 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
       bufferLogs: true,
       // Keep-alive connections would otherwise hold a graceful shutdown open until they time out.
       forceCloseConnections: true,
+      ...(server.tls && { httpsOptions: readAdminTls(server.tls) }),
     },
   );
   app.useLogger(app.get(Logger));
-  app.useBodyParser('json', { limit: BODY_LIMIT });
-  // The admin routes bring their own validation pipe and error filter (TransferAdminModule).
+  applyServerTimeouts(app.getHttpServer());
+  app.set('trust proxy', server.trustProxy);
+  app.disable('x-powered-by');
+  // Before /docs is mounted, so that its answers carry the headers too.
+  app.use(securityHeaders());
+  app.useGlobalFilters(new HttpErrorsFilter(app.getHttpAdapter()));
   setupAdminOpenApi(app, {
     title: 'giro reconciler',
     description:

@@ -7,15 +7,14 @@ import {
   TransferModule,
 } from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';
-import { ThrottlerGuard, ThrottlerModule } from '@nestjs/throttler';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import { transferModuleOptions } from './config/transfer-module-options';
+import { ReconcilerHttpModule } from './http/http.module';
 import { loggerParams } from './ops/logger-params';
 import { ReconcilerOpsModule } from './ops/ops.module';
 import { ReconcilerSweepModule } from './sweep/sweep.module';
@@ -42,20 +41,30 @@ export interface ReconcilerModuleOptions {
 const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
 
 /**
- * The reconciler, composed: its configuration (JSON logs, events, the schedule's registry, the admin rate
- * limit, the database of DATABASE_URL) → giro's modules (TransferModule, migrations run at start under the
- * Postgres advisory lock; TransferAdminModule, the admin API) → the schedule (one sweep runner for the
- * recurring sweep, `POST /admin/reconcile` and the CLI) → operations (health, metrics, movement logs).
+ * The reconciler, composed: its configuration (JSON logs, events, the schedule's registry, the database of
+ * DATABASE_URL) → giro's modules (TransferModule, migrations run at start under the Postgres advisory lock;
+ * TransferAdminModule, the admin API, behind ReconcilerHttpModule: the token checked, then the rate limit, then the
+ * body read) → the schedule (one sweep runner for the recurring sweep, `POST /admin/reconcile` and the CLI) →
+ * operations (health, metrics, movement logs).
  */
 @Module({})
 export class ReconcilerModule {
   static forRoot(options: ReconcilerModuleOptions): DynamicModule {
     const { config, bank } = options;
-    const operations = ReconcilerOpsModule.forRoot({ bank });
+    const operations = ReconcilerOpsModule.forRoot({ bank, metricsToken: config.server.metricsToken });
     const schedule = ReconcilerSweepModule.forRoot({
       metrics: operations,
       intervalMs: options.scheduleSweeps === false ? null : config.sweepIntervalMs,
       clock: options.clock ?? systemClock,
+    });
+    const admin = TransferAdminModule.forRootAsync({
+      imports: [schedule],
+      inject: [SWEEP_RUNNER],
+      // The admin's sweeps queue behind the scheduled one in progress: sweeps never overlap.
+      useFactory: (runner: ReconcilerSweepRunner) => ({
+        adminToken: options.adminToken,
+        runSweep: () => runner.runOnce(),
+      }),
     });
     return {
       module: ReconcilerModule,
@@ -64,25 +73,21 @@ export class ReconcilerModule {
         LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
-        ThrottlerModule.forRoot({ throttlers: [{ ttl: 60_000, limit: config.adminRateLimitPerMinute }] }),
         TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
         // giro's modules. TransferModule is global: the admin API, the schedule and the metrics use its services.
         TransferModule.forRoot({ ...transferModuleOptions(config, bank, options.clock), isGlobal: true }),
-        TransferAdminModule.forRootAsync({
-          imports: [schedule],
-          inject: [SWEEP_RUNNER],
-          // The admin's sweeps queue behind the scheduled one in progress: sweeps never overlap.
-          useFactory: (runner: ReconcilerSweepRunner) => ({
-            adminToken: options.adminToken,
-            runSweep: () => runner.runOnce(),
-          }),
+        admin,
+        // The token checked first, then the rate limit of its credential or address, then the body read.
+        ReconcilerHttpModule.forRoot({
+          admin,
+          limits: {
+            perCredential: config.adminRateLimitPerMinute,
+            unauthenticated: config.server.unauthenticatedRateLimitPerMinute,
+          },
         }),
         schedule,
         operations,
       ],
-      // Every route is throttled per client (ADMIN_RATE_LIMIT_PER_MINUTE) before its own guards run, so failed
-      // token attempts count too; /health and /metrics opt out.
-      providers: [{ provide: APP_GUARD, useClass: ThrottlerGuard }],
     };
   }
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { TransferService } from '@giro/transfer-module';
 import pino from 'pino';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
+import type { ServerSettings } from '../config/server-environment';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
@@ -47,8 +49,8 @@ export async function run(): Promise<void> {
     });
   }
 
-  await listen(app, config.port);
-  const url = `http://localhost:${addressPort(app.getHttpServer().address())}`;
+  await listen(app, config.port, config.server.host);
+  const url = serverUrl(config.server, addressPort(app.getHttpServer().address()));
   if (!sandbox) {
     console.log(serviceBanner(url));
     console.log(JSON.stringify({ event: 'reconciler-ready', url }));
@@ -71,14 +73,26 @@ export async function run(): Promise<void> {
   });
 }
 
-async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number): Promise<void> {
+async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number, host: string): Promise<void> {
   try {
-    await app.listen(port);
+    await app.listen(port, host);
   } catch (error) {
-    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    const code = (error as { code?: string }).code;
+    if (code !== 'EADDRINUSE' && code !== 'EADDRNOTAVAIL' && code !== 'ENOTFOUND') throw error;
     await app.close();
-    throw new ConfigError([`PORT ${port} is already in use: stop the other process or set PORT to a free port`]);
+    throw new ConfigError([
+      code === 'EADDRINUSE'
+        ? `PORT ${port} is already in use: stop the other process or set PORT to a free port`
+        : 'HOST is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for every interface',
+    ]);
   }
+}
+
+/** Where the server can be reached from this machine (`localhost` when it listens on every interface). */
+function serverUrl(server: ServerSettings, port: number): string {
+  const everywhere = server.host === '0.0.0.0' || server.host === '::';
+  const host = everywhere ? 'localhost' : isIPv6(server.host) ? `[${server.host}]` : server.host;
+  return `${server.tls ? 'https' : 'http'}://${host}:${port}`;
 }
 
 function addressPort(address: unknown): number {

@@ -145,6 +145,23 @@ export class ReconcilerEnvironment {
   @IsOptional()
   @IsIn(LOG_LEVELS, { message: `$property must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL?: LogLevel;
+
+  // The HTTP server (server-environment.ts checks how they go together).
+  @IsOptional() @IsString() HOST?: string;
+  @IsOptional() @IsString() TRUST_PROXY?: string;
+  @IsOptional() @IsString() ADMIN_TLS_CERT_FILE?: string;
+  @IsOptional() @IsString() ADMIN_TLS_KEY_FILE?: string;
+
+  @IsOptional()
+  @MinLength(16, { message: '$property must be at least 16 characters long' })
+  METRICS_TOKEN?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of requests between 1 and 1000000' })
+  @Min(1, { message: '$property must be a whole number of requests between 1 and 1000000' })
+  @Max(1_000_000, { message: '$property must be a whole number of requests between 1 and 1000000' })
+  ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE?: number;
 }
 
 export type EnvironmentResult = { ok: true; environment: ReconcilerEnvironment } | { ok: false; problems: string[] };

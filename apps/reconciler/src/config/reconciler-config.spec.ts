@@ -10,6 +10,7 @@ import {
   reconcilerConfigFromEnv,
   SPEC_POLLING,
 } from './reconciler-config';
+import { DEFAULT_SERVER_SETTINGS } from './server-environment';
 
 const ADMIN = 'admin-token-of-at-least-16';
 
@@ -70,6 +71,7 @@ describe('reconcilerConfigFromEnv', () => {
       sweepIntervalMs: 1000,
       sweep: { batchSize: 100, concurrency: 8 },
       adminRateLimitPerMinute: 600,
+      server: DEFAULT_SERVER_SETTINGS,
       logLevel: 'info',
     });
   });

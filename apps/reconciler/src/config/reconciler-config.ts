@@ -11,6 +11,7 @@ import {
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
@@ -30,7 +31,7 @@ export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
 export const DEFAULT_BANK_MAX_IN_FLIGHT = BUDGET_DEFAULTS.maxInFlight;
 export const DEFAULT_SWEEP_BATCH_SIZE = SWEEP_DEFAULTS.batchSize;
 export const DEFAULT_SWEEP_CONCURRENCY = SWEEP_DEFAULTS.concurrency;
-/** Admin requests one client may make per minute; probes and scrapes are not counted. */
+/** Admin requests the admin token may make per minute, from any address; probes and scrapes are not counted. */
 export const DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE = 600;
 
 export interface PollingSettings {
@@ -56,8 +57,10 @@ export interface ReconcilerConfig {
   sweepIntervalMs: number;
   /** How a sweep works through the due movements (SWEEP_BATCH_SIZE, SWEEP_CONCURRENCY); absent = the module's. */
   sweep?: SweepSettings;
-  /** Admin requests one client may make per minute (429 with Retry-After beyond). */
+  /** Admin requests one credential (the admin token) may make per minute (429 with Retry-After beyond). */
   adminRateLimitPerMinute: number;
+  /** The HTTP server: address, proxies, TLS, the metrics token, the budget of unauthenticated requests. */
+  server: ServerSettings;
   logLevel: LogLevel;
 }
 
@@ -109,6 +112,7 @@ export function reconcilerConfigFromEnv(
   const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
   if (sandbox) problems.push(...variablesNeedingABank(vars));
   if (bank) checkBankOptions(bank, problems);
+  const server = serverSettingsFromEnvironment(vars, problems);
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
     problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
   }
@@ -130,6 +134,7 @@ export function reconcilerConfigFromEnv(
       concurrency: vars.SWEEP_CONCURRENCY ?? DEFAULT_SWEEP_CONCURRENCY,
     },
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE,
+    server,
     logLevel: vars.LOG_LEVEL ?? 'info',
   };
 }

@@ -1,9 +1,11 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { LogLevel } from '../config/environment';
+import { REDACTED } from './redacted';
+import { redactHeaders, redactUrl } from './request-log-redaction';
 
-export const REDACTED = '[redacted]';
+export { REDACTED };
 
 /**
  * Where secrets could appear in a log line: request headers (the admin bearer token), and any logged
@@ -44,13 +46,33 @@ export function originIdOfRequest(url: string | undefined): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** nestjs-pino settings: JSON lines, secrets redacted, the originId on request lines about a movement. */
+/** Scrapes and probes, which would drown everything else. */
+const UNLOGGED_PATHS = new Set(['/metrics', '/health', '/health/live', '/health/ready']);
+
+/** A request line's level: a client's mistake (4xx) is a warning, only the server's own failures are errors. */
+export function requestLogLevel(_req: IncomingMessage, res: ServerResponse, error?: Error): 'info' | 'warn' | 'error' {
+  if (res.statusCode >= 500 || (error !== undefined && res.statusCode < 400)) return 'error';
+  return res.statusCode >= 400 ? 'warn' : 'info';
+}
+
+/**
+ * nestjs-pino settings: JSON lines, secrets redacted — credential fields, query parameter values and header values
+ * other than the known harmless ones — and the originId on request lines about a movement.
+ */
 export function loggerParams(level: LogLevel, destination?: DestinationStream): Params {
   const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: REDACTED },
-    // Scrapes and probes would drown everything else.
-    autoLogging: { ignore: (req: IncomingMessage) => req.url === '/metrics' || req.url === '/health' },
+    serializers: {
+      // The request as pino-http serialized it; `query` repeats the URL's parameters and is left out.
+      req: ({ query: _query, ...req }: { url?: string; headers?: Record<string, unknown>; query?: unknown }) => ({
+        ...req,
+        ...(req.url !== undefined && { url: redactUrl(req.url) }),
+        ...(req.headers !== undefined && { headers: redactHeaders(req.headers) }),
+      }),
+    },
+    customLogLevel: requestLogLevel,
+    autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has((req.url ?? '').split('?')[0] as string) },
     customProps: (req: IncomingMessage) => {
       const originId = originIdOfRequest(req.url);
       return originId === undefined ? {} : { originId };

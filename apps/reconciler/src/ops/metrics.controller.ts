@@ -1,12 +1,15 @@
 import type { ServerResponse } from 'node:http';
-import { Controller, Get, Header, Res } from '@nestjs/common';
-import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
+import { MetricsTokenGuard } from './metrics-token.guard';
 import { ReconcilerMetrics } from './reconciler-metrics';
 
-/** `GET /metrics`: the Prometheus text format. */
+/** `GET /metrics`: the Prometheus text format; behind METRICS_TOKEN when it is set. */
 @ApiTags('operations')
+@ApiBearerAuth()
 @SkipThrottle()
+@UseGuards(MetricsTokenGuard)
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: ReconcilerMetrics) {}

@@ -7,17 +7,19 @@ import { BankCallObserver } from './bank-call-observer';
 import { tlsHandshakeProbe } from './bank-probe';
 import { BANK_PROBE, HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
+import { METRICS_TOKEN, MetricsTokenGuard } from './metrics-token.guard';
 import { MovementEventsLogger } from './movement-events.logger';
 import { MovementLogInterceptor } from './movement-log.interceptor';
 import { ReconcilerMetrics } from './reconciler-metrics';
 
 /**
- * The reconciler's operations: `/health` (database and bank), `/metrics` (movements, bank calls, sweeps), and
+ * The reconciler's operations: `/health/live`, `/health/ready` (database and bank, cached; `/health` too), `/metrics`
+ * (movements, bank calls, sweeps; METRICS_TOKEN), and
  * the movements in the JSON logs (their events, and the originId on request lines). Exports ReconcilerMetrics.
  */
 @Module({})
 export class ReconcilerOpsModule {
-  static forRoot(options: { bank: BankClientOptions }): DynamicModule {
+  static forRoot(options: { bank: BankClientOptions; metricsToken: string | undefined }): DynamicModule {
     const { bank } = options;
     return {
       module: ReconcilerOpsModule,
@@ -37,6 +39,8 @@ export class ReconcilerOpsModule {
         },
         BankCallMetrics,
         { provide: BANK_PROBE, useFactory: () => tlsHandshakeProbe(bank) },
+        { provide: METRICS_TOKEN, useValue: options.metricsToken },
+        MetricsTokenGuard,
         MovementEventsLogger,
         { provide: APP_INTERCEPTOR, useClass: MovementLogInterceptor },
       ],
