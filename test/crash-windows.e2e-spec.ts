@@ -54,7 +54,7 @@ describeOnEachEngine('crash windows: a child process killed with SIGKILL', (engi
       bank: await sandboxBankOptions(baseUrl, { timeouts: TIMEOUTS }),
       databaseUrl,
       runMigrations: true,
-      polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800 },
+      polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800, allowBelowSpec: true },
       sweep: { leaseMs: LEASE_MS },
     };
   }

@@ -13,6 +13,7 @@ import {
 import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import { seededRandom } from '@giro/sandbox-bank/faults/seeded-random';
 import type { CancellationView, MovementView } from '@giro/transfer-module';
+import { SAMPLE_SOURCE_ACCOUNTS } from '@test-support/reconciler-harness';
 import { findSecrets } from '@test-support/secret-scan';
 import { type ChaosIntent, chaosIntents } from './chaos-intents';
 import { type ChaosFigures, chaosSummary, judgeChaosRun } from './chaos-verdict';
@@ -224,6 +225,8 @@ export class ChaosRun {
       DATABASE_URL: options.databaseUrl,
       POLL_MIN_INTERVAL_MS: String(POLLING.minIntervalMs),
       DELAYED_MIN_INTERVAL_MS: String(POLLING.delayedMinIntervalMs),
+      ALLOW_POLLING_BELOW_SPEC: 'true',
+      SOURCE_ACCOUNTS: SAMPLE_SOURCE_ACCOUNTS,
       SWEEP_INTERVAL_MS: '100',
       // The driver submits thousands of transfers with the one admin token: its budget is not what is tested.
       ADMIN_RATE_LIMIT_PER_MINUTE: '1000000',

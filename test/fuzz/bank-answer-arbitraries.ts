@@ -2,7 +2,7 @@ import { movementAnswer } from '@giro/transfer-module/bank/testing/bank-fixtures
 import fc from 'fast-check';
 
 // Bad answers a bank might give: broken JSON, HTML error pages, missing or mistyped fields, unknown statuses,
-// movements about another originId, bodies too large to read, connections cut or left hanging. None of them
+// movements about another originId or another account (thisSubAccount), bodies too large to read, connections cut or left hanging. None of them
 // is a well-formed answer with a final status for the movement asked about, so none may make it final. Valid
 // answers with a non-final status are mixed in, so movements also move between non-final states.
 
@@ -26,6 +26,17 @@ const nonFinal = fc.constantFrom('CREATED', 'IN_PROGRESS', 'DELAYED');
 const final = fc.constantFrom('COMPLETED', 'FAILED');
 
 const json = (value: (originId: number) => unknown) => (originId: number) => JSON.stringify(value(originId));
+
+/** An account that is not the one the fuzzed transfers are sent from. */
+const OTHER_ACCOUNT = '0000003100010000000001';
+
+/** `thisSubAccount` naming `address` (of any type), with its holder. */
+export function subAccount(address: unknown) {
+  return {
+    owners: { personId: '30712345671', personIdType: 'CUI', personName: 'Giro SA', personType: 'COMPANY' },
+    accountRouting: { addressType: 'CVU', address },
+  };
+}
 
 /** Bodies of a 2xx answer that must not make the movement final. */
 const badBodies: fc.Arbitrary<{ kind: string; body: (originId: number) => string }> = fc.oneof(
@@ -92,6 +103,19 @@ const badBodies: fc.Arbitrary<{ kind: string; body: (originId: number) => string
     kind: 'a movement about another originId',
     body: json((id) => movementAnswer(id + 1, status)),
   })),
+  final.map((status) => ({
+    kind: 'a movement about another account (thisSubAccount)',
+    body: json((id) => ({ ...movementAnswer(id, status), thisSubAccount: subAccount(OTHER_ACCOUNT) })),
+  })),
+  fc
+    .tuple(
+      final,
+      fc.constantFrom<unknown>('mine', ['CVU'], { accountRouting: OTHER_ACCOUNT }, subAccount(3100010000000001)),
+    )
+    .map(([status, thisSubAccount]) => ({
+      kind: 'thisSubAccount of the wrong type',
+      body: json((id) => ({ ...movementAnswer(id, status), thisSubAccount })),
+    })),
   fc.tuple(final, fc.double({ min: 0.05, max: 0.95, noNaN: true })).map(([status, fraction]) => ({
     kind: 'truncated JSON',
     body: (id: number) => {

@@ -19,7 +19,7 @@ import {
   transferRequest,
 } from '@test-support/giro-harness';
 import fc from 'fast-check';
-import { type BankAnswer, creationAnswer, lookupAnswer } from './bank-answer-arbitraries';
+import { type BankAnswer, creationAnswer, lookupAnswer, subAccount } from './bank-answer-arbitraries';
 
 // giro (TransferService + SweepService on SQLite) against a real mutual-TLS server that answers with
 // fuzzed garbage: broken JSON, HTML pages, missing and mistyped fields, unknown statuses, answers about
@@ -50,7 +50,8 @@ describe('bad answers from the bank', () => {
     asked.push({ operation, originId });
     if (recovering) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(movementAnswer(originId as number, 'COMPLETED')));
+      const account = subAccount(transferRequest('fuzz').from.address);
+      response.end(JSON.stringify({ ...movementAnswer(originId as number, 'COMPLETED'), thisSubAccount: account }));
       return;
     }
     const next = queues[operation].shift();
@@ -77,7 +78,7 @@ describe('bad answers from the bank', () => {
         timeouts: TIMEOUTS,
       },
       clock,
-      polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800 },
+      polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800, allowBelowSpec: true },
       databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
     });
   });
@@ -137,6 +138,12 @@ describe('bad answers from the bank', () => {
             status = (await giro.transfers.refreshMovement(originId)).status;
           }
           expect(status).toBe('COMPLETED');
+          // The bank's details of that proper answer, thisSubAccount the account the transfer was sent from.
+          expect((await giro.transfers.getMovement(originId)).bank).toMatchObject({
+            networkId: `net-${originId}`,
+            typeDescription: 'Transferencia enviada',
+            thisSubAccount: { accountRouting: { address: transferRequest('fuzz').from.address } },
+          });
         },
       ),
       { numRuns: RUNS, endOnFailure: true },

@@ -17,6 +17,9 @@ import { POLLING_ENV, type SandboxProcess, startSandboxProcess } from './sandbox
 
 const PUBLISHED = ['@giro/transfer-module', '@giro/sandbox-bank', '@giro/reconciler'];
 
+/** The account sampleTransferRequest sends from: the reconciler's source account. */
+const SAMPLE_FROM = sampleTransferRequest().from;
+
 const APPS = {
   // Nest 12 makes ES module apps by default: this one imports giro's CommonJS build from an ES module.
   nest12: { fixture: 'nest12-app', giro: PUBLISHED, transferApp: true },
@@ -194,6 +197,7 @@ describe('giro packed and installed with npm into apps outside the workspace', (
             ...sandbox.bankEnvironment,
             ...POLLING_ENV,
             ADMIN_TOKEN,
+            SOURCE_ACCOUNTS: `${SAMPLE_FROM.address}:${SAMPLE_FROM.owner.personId}`,
             DATABASE_URL: `sqlite:${join(appDir('reconciler'), 'giro.sqlite')}`,
             PORT: '0',
             SWEEP_INTERVAL_MS: '200',

@@ -17,8 +17,15 @@ const SANDBOX_TIMINGS = {
   SANDBOX_DELAYED_MIN_INTERVAL_MS: '1000',
 };
 
-/** giro's side of the sandbox's polling rule, in the variables the fixture app and the reconciler read. */
-export const POLLING_ENV = { POLL_MIN_INTERVAL_MS: '200', DELAYED_MIN_INTERVAL_MS: '1000' };
+/**
+ * giro's side of the sandbox's polling rule, in the variables the fixture app and the reconciler read; below the
+ * bank's minimums, which a reconciler with a bank URL accepts only with ALLOW_POLLING_BELOW_SPEC.
+ */
+export const POLLING_ENV = {
+  POLL_MIN_INTERVAL_MS: '200',
+  DELAYED_MIN_INTERVAL_MS: '1000',
+  ALLOW_POLLING_BELOW_SPEC: 'true',
+};
 
 export interface SandboxProcess {
   running: RunningProcess;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
 import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import { startNode } from '@giro/sandbox-bank/testing/child-process';
-import { transferRequest } from '@test-support/reconciler-harness';
+import { SAMPLE_SOURCE_ACCOUNTS, transferRequest } from '@test-support/reconciler-harness';
 import {
   killIfRunning,
   type ReconcilerProcess,
@@ -71,6 +71,8 @@ describe('secrets in the output and answers of reconciler processes', () => {
       ADMIN_TOKEN: secrets.ADMIN_TOKEN,
       POLL_MIN_INTERVAL_MS: '200',
       DELAYED_MIN_INTERVAL_MS: '400',
+      ALLOW_POLLING_BELOW_SPEC: 'true',
+      SOURCE_ACCOUNTS: SAMPLE_SOURCE_ACCOUNTS,
       SWEEP_INTERVAL_MS: '100',
       LOG_LEVEL: 'trace',
     };

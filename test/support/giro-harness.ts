@@ -94,7 +94,7 @@ export async function giroOptions(
   return {
     bank: await sandboxBankOptions(bank.url),
     clock,
-    polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800 },
+    polling: { ...POLLING, maxJitterMs: 20, maxBackoffMs: 800, allowBelowSpec: true },
     ...overrides,
   };
 }

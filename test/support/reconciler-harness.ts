@@ -81,6 +81,7 @@ export async function startTestReconciler(
     sandboxConfig?: SandboxConfigPatch;
     adminRateLimitPerMinute?: number;
     server?: Partial<ServerSettings>;
+    psp?: boolean;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -96,11 +97,12 @@ export async function startTestReconciler(
     databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
     adminToken: ADMIN_TOKEN,
     bank: undefined,
-    polling: { ...SPEC_POLLING, scaledForDemo: false },
+    polling: { ...SPEC_POLLING, scaledForDemo: false, allowBelowSpec: false },
     sweepIntervalMs: 1000,
     adminRateLimitPerMinute: options.adminRateLimitPerMinute ?? 600,
     server: { ...DEFAULT_SERVER_SETTINGS, ...options.server },
     logLevel: 'info',
+    ...(options.psp && { psp: true, sourceAccounts: [{ address: FROM_CVU, ownerPersonId: cuit('3071234567') }] }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({
@@ -163,6 +165,8 @@ function cuit(first10: string): string {
 
 export const FROM_CVU = completeCbuCvu('0000003', '1000000000017');
 export const TO_CBU = completeCbuCvu('2850590', '9400900418135');
+/** SOURCE_ACCOUNTS for a reconciler sending `transferRequest()`: its `from` account and holder. */
+export const SAMPLE_SOURCE_ACCOUNTS = `${FROM_CVU}:${cuit('3071234567')}`;
 
 /**
  * A valid transfer request (docs/bank-api.md#request-fields) for the admin API (`originId` optional, amount a

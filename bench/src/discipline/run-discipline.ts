@@ -5,7 +5,7 @@ import type { LedgerEntry } from '@giro/sandbox-bank';
 import type { BenchContext } from '../context';
 import { closedLoop } from '../load';
 import { startReadyProcess } from '../ready-process';
-import { transferRequestBody } from '../workload/transfer-request';
+import { SOURCE_ACCOUNTS_ENV, transferRequestBody } from '../workload/transfer-request';
 import { analyzeDiscipline, type DisciplineFigures, type PollingRules } from './discipline-analysis';
 
 /** The polling rules scaled down 5× (CREATED / IN_PROGRESS) and 150× (DELAYED); the sandbox audits the same. */
@@ -56,6 +56,8 @@ export async function runDisciplineBenchmark(context: BenchContext): Promise<Dis
         PORT: '0',
         POLL_MIN_INTERVAL_MS: String(DISCIPLINE_RULES.minIntervalMs),
         DELAYED_MIN_INTERVAL_MS: String(DISCIPLINE_RULES.delayedMinIntervalMs),
+        ALLOW_POLLING_BELOW_SPEC: 'true', // the sandbox audits the same scaled-down rules
+        SOURCE_ACCOUNTS: SOURCE_ACCOUNTS_ENV,
         SWEEP_INTERVAL_MS: String(DISCIPLINE_SWEEP_INTERVAL_MS),
         LOG_LEVEL: 'warn',
       },

@@ -7,6 +7,8 @@ function cuit(first10: string): string {
 }
 
 const FROM = { address: completeCbuCvu('0000003', '1000000000017'), personId: cuit('3071234567') };
+/** SOURCE_ACCOUNTS for a reconciler that sends these requests. */
+export const SOURCE_ACCOUNTS_ENV = `${FROM.address}:${FROM.personId}`;
 const TO = { address: completeCbuCvu('2850590', '9400900418135'), personId: cuit('2012345678') };
 
 /** The request every system sends (docs/bank-api.md#request-fields), without an originId: giro allocates one. */

@@ -72,7 +72,7 @@ describe('example host application', () => {
       bank: sandbox.bankOptions,
       sweepEveryMs: 0, // the test sweeps, moving the clock
       adminToken: ADMIN_TOKEN,
-      giro: { clock, polling: { ...POLLING, maxJitterMs: 20 } },
+      giro: { clock, polling: { ...POLLING, maxJitterMs: 20, allowBelowSpec: true } },
     };
     const moduleRef = await Test.createTestingModule({ imports: [AppModule.forRoot(config)] }).compile();
     app = moduleRef.createNestApplication({ logger: false });

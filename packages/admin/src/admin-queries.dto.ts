@@ -1,7 +1,18 @@
 import { explainOriginId, isValidOriginId, MOVEMENT_STATUSES, type MovementStatus } from '@giro/transfer-module';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+} from 'class-validator';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
@@ -22,7 +33,7 @@ export class OriginIdParams {
   originId!: number;
 }
 
-/** `GET /admin/transfers?status=&limit=&after=` */
+/** `GET /admin/transfers?status=&networkId=&limit=&after=` */
 export class ListTransfersQuery {
   @ApiPropertyOptional({ enum: MOVEMENT_STATUSES, description: 'only movements in this status' })
   @IsOptional()
@@ -36,6 +47,13 @@ export class ListTransfersQuery {
   @Min(1, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
   @Max(MAX_PAGE_SIZE, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
   limit?: number;
+
+  @ApiPropertyOptional({ description: 'only the movement(s) the network identified by this id (`details.networkId`)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'networkId must be a non-empty string of at most 200 characters' })
+  @MaxLength(200, { message: 'networkId must be a non-empty string of at most 200 characters' })
+  networkId?: string;
 
   @ApiPropertyOptional({ description: 'the `nextCursor` of the previous page' })
   @IsOptional()

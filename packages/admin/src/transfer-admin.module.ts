@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
-import { adminSweepProvider } from './admin-sweep';
 import { ADMIN_TOKEN, AdminAuthentication } from './admin-authentication';
+import { adminSweepProvider } from './admin-sweep';
 import { AdminTokenGuard } from './admin-token.guard';
+import { BankLookupController } from './bank-lookup.controller';
 import { CancellationsController } from './cancellations.controller';
 import { ReconcileController } from './reconcile.controller';
+import { SubAccountsController } from './sub-accounts.controller';
 import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
 import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
+import { TransferRawController } from './transfer-raw.controller';
 import { TransfersController } from './transfers.controller';
 
 /**
@@ -16,7 +19,14 @@ import { TransfersController } from './transfers.controller';
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
  */
 @Module({
-  controllers: [TransfersController, CancellationsController, ReconcileController],
+  controllers: [
+    TransfersController,
+    TransferRawController,
+    BankLookupController,
+    SubAccountsController,
+    CancellationsController,
+    ReconcileController,
+  ],
   providers: [
     {
       provide: ADMIN_TOKEN,

@@ -1,9 +1,15 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import {
+  BankError,
+  BankLookupFailedError,
+  BankMovementNotFoundError,
   CancellationNotFoundError,
   MovementBusyError,
   MovementNotFoundError,
   PollTooSoonError,
+  PspModeRequiredError,
+  SubAccountConflictError,
+  SubAccountNotFoundError,
   TransferConflictError,
   TransferValidationError,
 } from '@giro/transfer-module';
@@ -18,7 +24,12 @@ type KnownError =
   | MovementNotFoundError
   | CancellationNotFoundError
   | PollTooSoonError
-  | SweepUnavailableError;
+  | SweepUnavailableError
+  | BankError
+  | BankLookupFailedError
+  | PspModeRequiredError
+  | SubAccountConflictError
+  | SubAccountNotFoundError;
 
 interface ErrorReply {
   status: number;
@@ -45,6 +56,14 @@ export function replyFor(error: KnownError): ErrorReply {
     };
   }
   if (error instanceof SweepUnavailableError) return reply(HttpStatus.SERVICE_UNAVAILABLE);
+  // A lookup at the bank (POST /admin/bank/lookup, GET …/raw) that got no movement: the bank does not know it,
+  // or gave no usable answer. A BankError's message names the operation and the bank's code, never a secret.
+  if (error instanceof BankMovementNotFoundError) return reply(HttpStatus.NOT_FOUND);
+  if (error instanceof BankError) return reply(HttpStatus.BAD_GATEWAY, { code: error.code ?? null });
+  if (error instanceof BankLookupFailedError) return reply(HttpStatus.BAD_GATEWAY, { originId: error.originId });
+  if (error instanceof PspModeRequiredError) return reply(HttpStatus.FORBIDDEN);
+  if (error instanceof SubAccountConflictError) return reply(HttpStatus.CONFLICT, { address: error.address });
+  if (error instanceof SubAccountNotFoundError) return reply(HttpStatus.NOT_FOUND, { address: error.address });
   return reply(HttpStatus.NOT_FOUND, { originId: error.originId });
 }
 
@@ -60,6 +79,11 @@ export function replyFor(error: KnownError): ErrorReply {
   CancellationNotFoundError,
   PollTooSoonError,
   SweepUnavailableError,
+  BankError,
+  BankLookupFailedError,
+  PspModeRequiredError,
+  SubAccountConflictError,
+  SubAccountNotFoundError,
 )
 export class TransferErrorsFilter implements ExceptionFilter<KnownError> {
   catch(error: KnownError, host: ArgumentsHost): void {

@@ -40,10 +40,14 @@ export class TransfersController {
   }
 
   @Get()
-  @ApiOperation({ summary: 'List movements by originId, cursor-paginated' })
+  @ApiOperation({ summary: 'List movements by originId, cursor-paginated; filter by status or network id' })
   @ApiOkResponse({ description: '`{ items, nextCursor }`; pass `nextCursor` as `after` for the next page' })
   list(@Query() query: ListTransfersQuery) {
-    return this.transfers.listMovements(query.status === undefined ? {} : { status: query.status }, {
+    const filter = {
+      ...(query.status !== undefined && { status: query.status }),
+      ...(query.networkId !== undefined && { networkId: query.networkId }),
+    };
+    return this.transfers.listMovements(filter, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.after !== undefined && { after: query.after }),
     });

@@ -71,6 +71,7 @@ export {
 } from './domain/money';
 export { explainOriginId, isValidOriginId, MAX_ORIGIN_ID } from './domain/origin-id';
 export { DEFAULT_POLLING_OPTIONS, PollingPolicy, type PollingPolicyOptions } from './domain/polling-policy';
+export { explainSourceAccounts, type SourceAccount } from './domain/source-accounts';
 export {
   type TransferInput,
   type TransferParty,
@@ -84,6 +85,12 @@ export {
   transferRequestOpenApiSchema,
 } from './domain/transfer-request';
 export type { Violation } from './domain/violation';
+export type {
+  BankAccountRoutingView,
+  BankCounterpartyView,
+  BankDetailsView,
+  BankSubAccountView,
+} from './movement/bank-details-view';
 // What the services return and announce: the movement as a view, and the events.
 export {
   type MovementAnomalyEvent,
@@ -100,6 +107,7 @@ export {
   type TransferModuleExtras,
   type TransferModuleOptions,
   TransferModuleOptionsError,
+  type TransferPollingOptions,
   type TransferSweepOptions,
 } from './options/transfer-module.options';
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
@@ -114,17 +122,27 @@ export {
   MovementEntity,
   MovementHistoryEntity,
   OriginIdCounterEntity,
+  SubAccountEntity,
   TRANSFER_ENTITIES,
 } from './persistence/entities';
 export { TRANSFER_MIGRATIONS } from './persistence/migrations';
-export { CancellationNotFoundError, MovementNotFoundError } from './persistence/persistence.errors';
+export {
+  CancellationNotFoundError,
+  MovementNotFoundError,
+  SubAccountConflictError,
+  SubAccountNotFoundError,
+} from './persistence/persistence.errors';
 export { pendingTransferMigrations, runTransferMigrations } from './persistence/run-transfer-migrations';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';
 export type { SweepReport } from './sweep/sweep-report';
+export type { BankLookupView } from './transfer/bank-lookups';
+export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
+  BankLookupFailedError,
   MovementBusyError,
   PollTooSoonError,
+  PspModeRequiredError,
   TransferConflictError,
   TransferValidationError,
 } from './transfer/transfer.errors';

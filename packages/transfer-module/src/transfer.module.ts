@@ -3,7 +3,7 @@ import { ConfigurableTransferModule } from './module/transfer-module.definition'
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
 import { SweepService } from './sweep';
-import { TransferService } from './transfer';
+import { SubAccountService, TransferService } from './transfer';
 
 /**
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
@@ -13,6 +13,6 @@ import { TransferService } from './transfer';
  */
 @Module({
   providers: TRANSFER_PROVIDERS,
-  exports: [TransferService, SweepService, MovementStore],
+  exports: [TransferService, SubAccountService, SweepService, MovementStore],
 })
 export class TransferModule extends ConfigurableTransferModule {}

@@ -4,6 +4,7 @@ import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { TransferService } from '@giro/transfer-module';
 import pino from 'pino';
+import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import type { ServerSettings } from '../config/server-environment';
 import { runDemo } from '../demo/demo-run';
@@ -22,6 +23,8 @@ const SANDBOX_LOG_FILE = 'data/reconciler.log';
 export async function run(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const config = reconcilerConfigFromEnv(process.env);
+  const belowSpec = config.bank === undefined ? undefined : pollingFloorWarning(config.polling);
+  if (belowSpec !== undefined) console.warn(belowSpec);
 
   let sandbox: SandboxMode | undefined;
   if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
+import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import { ReconcilerModule } from '../reconciler.module';
 import { type ReconcilerSweepRunner, SWEEP_RUNNER } from '../sweep/sweep.providers';
@@ -19,6 +20,8 @@ export async function sweepOnce(): Promise<void> {
       'BANK_BASE_URL is required by `sweep --once`: sandbox mode (the sandbox bank and the demo) runs in `giro-reconciler` (`pnpm start`)',
     ]);
   }
+  const belowSpec = pollingFloorWarning(config.polling);
+  if (belowSpec !== undefined) console.warn(belowSpec);
   const app = await NestFactory.createApplicationContext(
     ReconcilerModule.forRoot({
       config,

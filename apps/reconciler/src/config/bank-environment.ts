@@ -18,9 +18,8 @@ export function bankClientOptionsFromEnvironment(
   const hmac = hmacOptions(vars, problems);
   if (problems.length > before || auth === undefined || vars.BANK_BASE_URL === undefined) return undefined;
 
-  const duplicateCodes = vars.BANK_DUPLICATE_CODES?.split(',')
-    .map((code) => code.trim())
-    .filter((code) => code !== '');
+  const duplicateCodes = codeList(vars.BANK_DUPLICATE_CODES);
+  const notFoundCodes = codeList(vars.BANK_NOT_FOUND_CODES);
   return {
     baseUrl: vars.BANK_BASE_URL,
     tls: {
@@ -32,8 +31,20 @@ export function bankClientOptionsFromEnvironment(
     auth,
     ...(hmac && { hmac }),
     ...(duplicateCodes?.length && { duplicateCodes }),
+    ...(notFoundCodes?.length && { notFoundCodes }),
+    ...(vars.BANK_PROXY_URL !== undefined && { proxyUrl: vars.BANK_PROXY_URL }),
+    ...(vars.BANK_PATH_PREFIX !== undefined && { pathPrefix: vars.BANK_PATH_PREFIX }),
+    ...(vars.BANK_DEBIN_ID_FIELD !== undefined && { debinIdField: vars.BANK_DEBIN_ID_FIELD }),
     ...(vars.BANK_TIMEOUT_MS !== undefined && { timeouts: uniformTimeouts(vars.BANK_TIMEOUT_MS) }),
   };
+}
+
+/** A comma-separated list of codes, blanks dropped. */
+function codeList(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((code) => code.trim())
+    .filter((code) => code !== '');
 }
 
 /**

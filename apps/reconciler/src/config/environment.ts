@@ -56,8 +56,29 @@ export class ReconcilerEnvironment {
   @IsIn(['sha256', 'sha512'], { message: '$property must be sha256 or sha512' })
   BANK_HMAC_ALGORITHM?: 'sha256' | 'sha512';
 
+  /** The accounts giro may send from, `address:ownerPersonId,…` (source-accounts-environment.ts). */
+  @IsOptional() @IsString() SOURCE_ACCOUNTS?: string;
+
+  /** `true`: PSP mode, sending from registered client sub-accounts too (/admin/sub-accounts). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: '$property must be true or false' })
+  PSP_MODE?: 'true' | 'false';
+
   /** Comma-separated 409 codes meaning "this originId was already processed". */
   @IsOptional() @IsString() BANK_DUPLICATE_CODES?: string;
+
+  /** The bank client's options the bank leaves open (bank-environment.ts). */
+  @IsOptional()
+  @IsUrl(
+    { protocols: ['http'], require_protocol: true, require_tld: false },
+    { message: '$property must be the http URL of a forward proxy (CONNECT tunnel), e.g. http://proxy.internal:3128' },
+  )
+  BANK_PROXY_URL?: string;
+
+  @IsOptional() @IsString() BANK_PATH_PREFIX?: string;
+  /** Comma-separated error codes meaning "no such movement" on get-movement. */
+  @IsOptional() @IsString() BANK_NOT_FOUND_CODES?: string;
+  @IsOptional() @IsString() BANK_DEBIN_ID_FIELD?: string;
 
   @IsOptional()
   @Type(() => Number)
@@ -90,6 +111,11 @@ export class ReconcilerEnvironment {
   @IsInt({ message: '$property must be a whole number of milliseconds ≥ 1' })
   @Min(1, { message: '$property must be a whole number of milliseconds ≥ 1' })
   DELAYED_MIN_INTERVAL_MS?: number;
+
+  /** `true`: intervals below the bank's minimums are accepted with a real bank (polling-floor.ts). */
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: '$property must be true or false' })
+  ALLOW_POLLING_BELOW_SPEC?: 'true' | 'false';
 
   @IsOptional()
   @Type(() => Number)

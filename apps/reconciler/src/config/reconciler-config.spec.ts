@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { DEMO_PAYER } from '../demo/demo-batch';
 import {
   ConfigError,
   DEMO_POLLING,
@@ -56,6 +57,7 @@ describe('reconcilerConfigFromEnv', () => {
     BANK_KEY_FILE: files.key,
     BANK_TOKEN: 'static-token-value',
     ADMIN_TOKEN: ADMIN,
+    SOURCE_ACCOUNTS: `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`,
     ...extra,
   });
 
@@ -66,7 +68,8 @@ describe('reconcilerConfigFromEnv', () => {
       databaseUrl: 'sqlite:./data/giro.sqlite',
       adminToken: undefined,
       bank: undefined,
-      polling: { ...DEMO_POLLING, maxJitterMs: 100, scaledForDemo: true },
+      sourceAccounts: [{ address: DEMO_PAYER.address, ownerPersonId: DEMO_PAYER.owner.personId }],
+      polling: { ...DEMO_POLLING, maxJitterMs: 100, scaledForDemo: true, allowBelowSpec: true },
       bankCalls: { maxInFlight: 8, ratePerSecond: undefined },
       sweepIntervalMs: 1000,
       sweep: { batchSize: 100, concurrency: 8 },
@@ -90,7 +93,7 @@ describe('reconcilerConfigFromEnv', () => {
         LOG_LEVEL: 'debug',
       }),
     );
-    expect(config.polling).toEqual({ ...SPEC_POLLING, maxJitterMs: 500, scaledForDemo: false });
+    expect(config.polling).toEqual({ ...SPEC_POLLING, maxJitterMs: 500, scaledForDemo: false, allowBelowSpec: false });
     expect(config).toMatchObject({
       port: 8080,
       databaseUrl: 'postgres://giro@db/giro',
@@ -112,6 +115,7 @@ describe('reconcilerConfigFromEnv', () => {
       delayedMinIntervalMs: 600000,
       maxJitterMs: 500,
       scaledForDemo: false,
+      allowBelowSpec: true,
     });
   });
 
@@ -237,6 +241,7 @@ describe('reconcilerConfigFromEnv', () => {
       'BANK_CERT_FILE is required: the bank requires mutual TLS',
       'BANK_KEY_FILE is required: the bank requires mutual TLS',
       'BANK_TOKEN, or BANK_TOKEN_URL with BANK_CLIENT_ID and BANK_CLIENT_SECRET, is required',
+      expect.stringMatching(/^SOURCE_ACCOUNTS is required when BANK_BASE_URL is set/),
       'ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)',
     ]);
   });

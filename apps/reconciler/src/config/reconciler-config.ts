@@ -7,11 +7,14 @@ import {
   dataSourceOptionsFromUrl,
   PollingPolicy,
   resolveBankClientOptions,
+  type SourceAccount,
   SWEEP_DEFAULTS,
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
+import { sourceAccountsFromEnvironment } from './source-accounts-environment';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
@@ -41,6 +44,8 @@ export interface PollingSettings {
   maxJitterMs?: number;
   /** True when the sandbox defaults (DEMO_POLLING) replaced the spec values: say so on screen. */
   scaledForDemo: boolean;
+  /** Intervals below the bank's minimums are accepted: sandbox mode, or ALLOW_POLLING_BELOW_SPEC=true. */
+  allowBelowSpec: boolean;
 }
 
 export interface ReconcilerConfig {
@@ -50,6 +55,10 @@ export interface ReconcilerConfig {
   adminToken: string | undefined;
   /** The real bank; undefined means sandbox mode (BANK_BASE_URL unset). */
   bank: BankClientOptions | undefined;
+  /** The accounts giro may send from (SOURCE_ACCOUNTS; the demo's in sandbox mode); absent = `from` not checked. */
+  sourceAccounts?: SourceAccount[];
+  /** PSP_MODE=true: the entity also sends from its clients' registered sub-accounts (CVU). */
+  psp?: boolean;
   polling: PollingSettings;
   /** This process's budget for bank calls (BANK_MAX_IN_FLIGHT, BANK_RATE_PER_SECOND); absent = the module's. */
   bankCalls?: BankCallSettings;
@@ -111,6 +120,8 @@ export function reconcilerConfigFromEnv(
   const sandbox = vars.BANK_BASE_URL === undefined;
   const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
   if (sandbox) problems.push(...variablesNeedingABank(vars));
+  problems.push(...pollingFloorProblems(vars, sandbox));
+  const sourceAccounts = sourceAccountsFromEnvironment(vars, sandbox, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
@@ -123,6 +134,8 @@ export function reconcilerConfigFromEnv(
     databaseUrl,
     adminToken: vars.ADMIN_TOKEN,
     bank,
+    ...(sourceAccounts && { sourceAccounts }),
+    ...(vars.PSP_MODE === 'true' && { psp: true }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,
@@ -148,6 +161,7 @@ function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): Polling
     // The policy itself works out the default bound, so the figure shown is the one applied.
     maxJitterMs: vars.POLL_MAX_JITTER_MS ?? new PollingPolicy({ minIntervalMs }).maxJitterMs,
     scaledForDemo: sandbox && (vars.POLL_MIN_INTERVAL_MS === undefined || vars.DELAYED_MIN_INTERVAL_MS === undefined),
+    allowBelowSpec: pollingBelowSpecAllowed(vars, sandbox),
   };
 }
 
@@ -187,6 +201,10 @@ const OPTION_VARIABLES: [option: string, variable: string][] = [
   ['bank.hmac.keyId', 'BANK_HMAC_KEY_ID'],
   ['bank.hmac.algorithm', 'BANK_HMAC_ALGORITHM'],
   ['bank.duplicateCodes', 'BANK_DUPLICATE_CODES'],
+  ['bank.notFoundCodes', 'BANK_NOT_FOUND_CODES'],
+  ['bank.proxyUrl', 'BANK_PROXY_URL'],
+  ['bank.pathPrefix', 'BANK_PATH_PREFIX'],
+  ['bank.debinIdField', 'BANK_DEBIN_ID_FIELD'],
   ['bank.timeouts', 'BANK_TIMEOUT_MS'],
 ];
 

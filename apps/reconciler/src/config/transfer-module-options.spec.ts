@@ -29,7 +29,10 @@ function resolvedFrom(env: Record<string, string>) {
 describe('transferModuleOptions', () => {
   it('with nothing set, gives the module the same budget and sweep figures as its own defaults', () => {
     const fromReconciler = resolvedFrom({});
-    const fromModule = resolveTransferModuleOptions({ bank, polling: fromReconciler.polling });
+    const fromModule = resolveTransferModuleOptions({
+      bank,
+      polling: { ...fromReconciler.polling, allowBelowSpec: true },
+    });
     expect(fromReconciler.budget).toEqual(fromModule.budget);
     expect(fromReconciler.sweep).toEqual(fromModule.sweep);
     expect(fromModule.budget).toEqual({ maxInFlight: DEFAULT_BANK_MAX_IN_FLIGHT });
@@ -63,11 +66,23 @@ describe('transferModuleOptions', () => {
     expect(resolved.budget).toEqual({ maxInFlight: 16 });
   });
 
+  it('lets the module accept the scaled-down intervals of sandbox mode, and refuse them otherwise', () => {
+    expect(resolvedFrom({}).polling).toMatchObject({ minIntervalMs: 1_000 });
+    const config = reconcilerConfigFromEnv({});
+    const strict = transferModuleOptions({ ...config, polling: { ...config.polling, allowBelowSpec: false } }, bank);
+    expect(() => resolveTransferModuleOptions(strict)).toThrow(
+      /polling\.minIntervalMs is 1000 ms, below the bank's minimum/,
+    );
+  });
+
   it('leaves to the module what a hand-built configuration leaves out, and passes the clock', () => {
     const config = reconcilerConfigFromEnv({});
     const clock = new ManualClock(0);
     const options = transferModuleOptions(
-      { ...config, polling: { minIntervalMs: 5000, delayedMinIntervalMs: 600000, scaledForDemo: false } },
+      {
+        ...config,
+        polling: { minIntervalMs: 5000, delayedMinIntervalMs: 600000, scaledForDemo: false, allowBelowSpec: false },
+      },
       bank,
       clock,
     );

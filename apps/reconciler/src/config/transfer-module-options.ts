@@ -18,6 +18,7 @@ export function transferModuleOptions(
       minIntervalMs: polling.minIntervalMs,
       delayedMinIntervalMs: polling.delayedMinIntervalMs,
       ...(polling.maxJitterMs !== undefined && { maxJitterMs: polling.maxJitterMs }),
+      ...(polling.allowBelowSpec && { allowBelowSpec: true }),
     },
     ...(bankCalls && {
       budget: {
@@ -26,6 +27,8 @@ export function transferModuleOptions(
       },
     }),
     ...(sweep && { sweep: { batchSize: sweep.batchSize, concurrency: sweep.concurrency } }),
+    ...(config.sourceAccounts && { sourceAccounts: config.sourceAccounts }),
+    ...(config.psp && { psp: true }),
     ...(clock && { clock }),
   };
 }

@@ -14,7 +14,7 @@ export {
   resolveBankClientOptions,
 } from './bank-client.options';
 export { DEFAULT_AUTH_SCHEME } from './bank-dispatcher-auth';
-export type { BankCounterparty, BankMovement } from './bank-movement';
+export type { BankCounterparty, BankMovement, BankSubAccount } from './bank-movement';
 export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
 export {
   createHmacSigner,

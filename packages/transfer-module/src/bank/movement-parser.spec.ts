@@ -21,6 +21,7 @@ describe('parseMovement', () => {
         networkId: 'net-1001',
         network: 'COELSA',
         type: 'DEBIT_TRANSFER_SENT_CVU',
+        typeDescription: 'Transferencia enviada',
         amount: '1234.50',
         amountCurrency: '032',
         motiveCode: 'ALQ',
@@ -34,6 +35,7 @@ describe('parseMovement', () => {
           addressType: 'CBU_CVU',
           address: '2850590940090418135201',
         },
+        thisSubAccount: { personId: '20123456786', personIdType: 'CUI', personName: 'Giro SA', personType: 'LEGAL' },
         issues: [],
         raw: answer,
       },
@@ -89,8 +91,63 @@ describe('parseMovement', () => {
     expect((result.movement.raw.details as Record<string, unknown>).postingDatetime).toBe('02/05/2024 13:45');
   });
 
+  it('reads thisSubAccount: its holder and the account it names', () => {
+    const answer = {
+      ...movementAnswer(7, 'COMPLETED'),
+      thisSubAccount: {
+        owners: { personId: '30712345671', personIdType: 'CUI', personName: 'Giro SA', personType: 'COMPANY' },
+        accountRouting: { addressType: 'CVU', address: '0000003100010000000001' },
+      },
+    };
+
+    const result = parseMovement(answer);
+
+    expect(result.ok && result.movement.thisSubAccount).toEqual({
+      personId: '30712345671',
+      personIdType: 'CUI',
+      personName: 'Giro SA',
+      personType: 'COMPANY',
+      addressType: 'CVU',
+      address: '0000003100010000000001',
+    });
+  });
+
+  it('flags an unusable holder of thisSubAccount as an issue: it names no account', () => {
+    const answer = {
+      ...movementAnswer(7, 'COMPLETED', { typeDescription: 12 }),
+      thisSubAccount: { owners: 'Giro SA', accountRouting: { addressType: 5, address: '0000003100010000000001' } },
+    };
+
+    const result = parseMovement(answer);
+
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.movement.thisSubAccount).toEqual({ address: '0000003100010000000001' });
+    expect(result.movement.typeDescription).toBeUndefined();
+    expect(result.movement.issues.map((issue) => issue.field)).toEqual([
+      'thisSubAccount.owners',
+      'thisSubAccount.accountRouting.addressType',
+      'details.typeDescription',
+    ]);
+  });
+
   it.each<[string, unknown, string[]]>([
     ['not an object', 'COMPLETED', ['']],
+    [
+      'thisSubAccount not an object',
+      { ...movementAnswer(1001, 'COMPLETED'), thisSubAccount: 'mine' },
+      ['thisSubAccount'],
+    ],
+    [
+      'the account of thisSubAccount not an object',
+      { ...movementAnswer(1001, 'COMPLETED'), thisSubAccount: { accountRouting: '0000003100010000000001' } },
+      ['thisSubAccount.accountRouting'],
+    ],
+    [
+      'the account of thisSubAccount as a number (its leading zeros lost)',
+      { ...movementAnswer(1001, 'COMPLETED'), thisSubAccount: { accountRouting: { address: 3100010000000001 } } },
+      ['thisSubAccount.accountRouting.address'],
+    ],
     ['no status', { id: 'x' }, ['status']],
     ['an unknown status', { status: 'SETTLED' }, ['status']],
     ['a lower-case status', { status: 'completed' }, ['status']],

@@ -1,5 +1,5 @@
 import { amountFromWire, BANK_STATUSES, explainOriginId, isBankStatus, type Violation } from '../domain';
-import type { BankCounterparty, BankMovement } from './bank-movement';
+import type { BankCounterparty, BankMovement, BankSubAccount } from './bank-movement';
 import { parseBankTimestamp } from './bank-timestamp';
 import { isRecord } from './json-value';
 
@@ -18,7 +18,8 @@ const MAX_QUOTED_LENGTH = 60;
  * states its money must be exactly as the bank types it, or the answer is refused (a malformed answer, never
  * final): `status` (one of the five states, spelled exactly: no case-folding, no trimming), `id`,
  * `details.originId`, `details.networkId` (including a mismatch with the request), `details.amount` (a JSON
- * number, never a string) and `details.amountCurrency` (a string, never a number). Nothing is coerced from one
+ * number, never a string), `details.amountCurrency` (a string, never a number) and the account it names,
+ * `thisSubAccount.accountRouting.address` (a string, inside objects). Nothing is coerced from one
  * type to another. Since the bank does not say which fields are always present, only `status` is required; the
  * others may be absent, and null counts as absent (it carries no value that could be misread). The other
  * fields are informational: when unusable they become `issues` and stay in `raw`, and never fail the answer.
@@ -73,6 +74,7 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
   // The bank's type: a string. A code such as `032` sent as the number 32 has already lost its leading zero, and
   // an empty one names no currency: either way the money of the answer is not known, so it is refused.
   const amountCurrency = identifier(details.amountCurrency, 'details.amountCurrency', problems);
+  const thisSubAccount = parseSubAccount(answer.thisSubAccount, problems, issues);
 
   if (problems.length > 0 || !isBankStatus(status)) return { ok: false, problems };
 
@@ -84,12 +86,14 @@ export function parseMovement(answer: unknown, expected: MovementExpectation = {
   if (amountCurrency !== undefined) movement.amountCurrency = amountCurrency;
   assignText(movement, 'network', details.network, 'details.network', issues);
   assignText(movement, 'type', details.type, 'details.type', issues);
+  assignText(movement, 'typeDescription', details.typeDescription, 'details.typeDescription', issues);
   assignText(movement, 'motiveCode', details.motiveCode, 'details.motiveCode', issues);
   assignText(movement, 'message', details.message, 'details.message', issues);
   assignTimestamp(movement, 'postingDatetime', details.postingDatetime, 'details.postingDatetime', issues);
   assignTimestamp(movement, 'completedDatetime', details.completedDatetime, 'details.completedDatetime', issues);
   const counterparty = parseCounterparty(answer.counterparty, issues);
   if (counterparty) movement.counterparty = counterparty;
+  if (thisSubAccount) movement.thisSubAccount = thisSubAccount;
   return { ok: true, movement };
 }
 
@@ -100,7 +104,7 @@ function identifier(value: unknown, field: string, problems: Violation[]): strin
   return undefined;
 }
 
-type TextField = 'network' | 'type' | 'motiveCode' | 'message';
+type TextField = 'network' | 'type' | 'typeDescription' | 'motiveCode' | 'message';
 
 function assignText(movement: BankMovement, key: TextField, value: unknown, field: string, issues: Violation[]): void {
   if (value === undefined || value === null) return;
@@ -132,19 +136,64 @@ function parseCounterparty(value: unknown, issues: Violation[]): BankCounterpart
     issues.push(problem('counterparty.accountRouting', 'type', 'counterparty.accountRouting is not an object'));
   }
   const counterparty: BankCounterparty = {};
-  const fields: [keyof BankCounterparty, unknown, string][] = [
-    ['personId', value.personId, 'counterparty.personId'],
-    ['personIdType', value.personIdType, 'counterparty.personIdType'],
-    ['personName', value.personName, 'counterparty.personName'],
-    ['addressType', routing.addressType, 'counterparty.accountRouting.addressType'],
-    ['address', routing.address, 'counterparty.accountRouting.address'],
-  ];
-  for (const [key, fieldValue, field] of fields) {
-    if (fieldValue === undefined || fieldValue === null) continue;
-    if (typeof fieldValue === 'string') counterparty[key] = fieldValue;
+  assignTexts(
+    counterparty,
+    [
+      ['personId', value.personId, 'counterparty.personId'],
+      ['personIdType', value.personIdType, 'counterparty.personIdType'],
+      ['personName', value.personName, 'counterparty.personName'],
+      ['addressType', routing.addressType, 'counterparty.accountRouting.addressType'],
+      ['address', routing.address, 'counterparty.accountRouting.address'],
+    ],
+    issues,
+  );
+  return counterparty;
+}
+
+/**
+ * `thisSubAccount`. The account it names decides whether the answer is about this transfer at all, so that
+ * account must be readable when present (an object holding a non-empty string), or the answer is refused
+ * like a mistyped originId; its holder is informational.
+ */
+function parseSubAccount(value: unknown, problems: Violation[], issues: Violation[]): BankSubAccount | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    problems.push(problem('thisSubAccount', 'type', 'thisSubAccount is not an object'));
+    return undefined;
+  }
+  let routing: Record<string, unknown> = {};
+  if (isRecord(value.accountRouting)) routing = value.accountRouting;
+  else if (value.accountRouting !== undefined && value.accountRouting !== null) {
+    problems.push(problem('thisSubAccount.accountRouting', 'type', 'thisSubAccount.accountRouting is not an object'));
+  }
+  const address = identifier(routing.address, 'thisSubAccount.accountRouting.address', problems);
+  const owners = isRecord(value.owners) ? value.owners : {};
+  if (value.owners !== undefined && value.owners !== null && !isRecord(value.owners)) {
+    issues.push(problem('thisSubAccount.owners', 'type', 'thisSubAccount.owners is not an object'));
+  }
+  const subAccount: BankSubAccount = {};
+  assignTexts(
+    subAccount,
+    [
+      ['personId', owners.personId, 'thisSubAccount.owners.personId'],
+      ['personIdType', owners.personIdType, 'thisSubAccount.owners.personIdType'],
+      ['personName', owners.personName, 'thisSubAccount.owners.personName'],
+      ['personType', owners.personType, 'thisSubAccount.owners.personType'],
+      ['addressType', routing.addressType, 'thisSubAccount.accountRouting.addressType'],
+    ],
+    issues,
+  );
+  if (address !== undefined) subAccount.address = address;
+  return subAccount;
+}
+
+/** Informational text fields: a string is kept, anything else is an issue (null counts as absent). */
+function assignTexts<T extends object>(target: T, fields: [keyof T, unknown, string][], issues: Violation[]): void {
+  for (const [key, value, field] of fields) {
+    if (value === undefined || value === null) continue;
+    if (typeof value === 'string') (target as Record<keyof T, string>)[key] = value;
     else issues.push(problem(field, 'type', `${field} is not a string`));
   }
-  return counterparty;
 }
 
 function problem(field: string, rule: string, message: string): Violation {

@@ -7,6 +7,7 @@ export * from './currency';
 export * from './money';
 export * from './origin-id';
 export * from './polling-policy';
+export * from './source-accounts';
 export * from './transfer-intent';
 export * from './transfer-request';
 export * from './violation';

@@ -46,6 +46,12 @@ describe('PollingPolicy', () => {
     expect(() => policy.nextQueryAt('FAILED', LAST)).toThrow('FAILED is final, it is never polled');
   });
 
+  it('lets a final movement be asked again on demand no sooner than minIntervalMs after its last answer', () => {
+    expect(policy.earliestRecheckAt(LAST)).toEqual(at(5_000));
+    expect(new PollingPolicy({ minIntervalMs: 100.5 }).earliestRecheckAt(LAST)).toEqual(at(101));
+    expect(() => policy.earliestRecheckAt(new Date(Number.NaN))).toThrow('lastAnswerAt must be a valid Date');
+  });
+
   it('never schedules a query earlier than the rule, for any status, pressure, failures or random source', () => {
     fc.assert(
       fc.property(

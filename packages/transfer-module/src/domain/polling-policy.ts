@@ -3,7 +3,8 @@ import { isFinalStatus, isMovementStatus, type MovementStatus } from './bank-sta
 // When a movement may be asked about again (docs/bank-api.md#states-and-polling; rule 6 of the contract in
 // ARCHITECTURE.md):
 // PENDING, CREATED, IN_PROGRESS not sooner than `minIntervalMs` after the last answer about it,
-// DELAYED strictly more than `delayedMinIntervalMs` after it. Finals are never polled.
+// DELAYED strictly more than `delayedMinIntervalMs` after it. Finals are never polled; one asked about on
+// demand waits `minIntervalMs` after its last answer.
 // Jitter, backlog pressure and failure backoff only ever add time to that rule.
 
 export interface PollingPolicyOptions {
@@ -80,6 +81,17 @@ export class PollingPolicy {
   /** The rule itself: the first instant a query about a movement in `status` is allowed. Throws for finals. */
   earliestQueryAt(status: MovementStatus, lastAnswerAt: Date): Date {
     return this.after(status, lastAnswerAt, 0);
+  }
+
+  /**
+   * A final movement asked about again on demand (an operator double-checking it; the sweep never does): the
+   * bank needs no further query, so it gets no more than one in progress would, `minIntervalMs` after the last
+   * answer.
+   */
+  earliestRecheckAt(lastAnswerAt: Date): Date {
+    const last = lastAnswerAt instanceof Date ? lastAnswerAt.getTime() : Number.NaN;
+    if (Number.isNaN(last)) throw new RangeError('PollingPolicy: lastAnswerAt must be a valid Date');
+    return new Date(last + Math.ceil(this.minIntervalMs));
   }
 
   /** Whether a query at `now` respects the rule. Always false for finals: they are never polled. */

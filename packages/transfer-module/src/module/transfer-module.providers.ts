@@ -22,7 +22,7 @@ import {
 } from '../options';
 import { MovementStore } from '../persistence';
 import { SweepService } from '../sweep';
-import { TransferService } from '../transfer';
+import { BankLookups, SubAccountService, TransferService } from '../transfer';
 import {
   type HostDataSource,
   openTransferDataSource,
@@ -104,7 +104,9 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   InFlightWork,
   logger,
   MovementSender,
+  BankLookups,
   TransferService,
+  SubAccountService,
   SweepService,
   TransferResources,
 ];

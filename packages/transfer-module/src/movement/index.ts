@@ -1,3 +1,11 @@
+export {
+  type BankAccountRoutingView,
+  type BankCounterpartyView,
+  type BankDetailsView,
+  type BankSubAccountView,
+  bankDetailsOf,
+  toBankDetailsView,
+} from './bank-details-view';
 export { BANK_PORT, type BankPort } from './bank-port';
 export { FailureCounts } from './failure-counts';
 export { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';

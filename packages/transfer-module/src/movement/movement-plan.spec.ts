@@ -167,6 +167,32 @@ describe('planAnswer', () => {
     }
   });
 
+  it('never applies an answer about another account than the transfer is sent from: an anomaly', () => {
+    const from = record('IN_PROGRESS').intent.from.address;
+    const about = (address: string) => {
+      const parsed = parseMovement({
+        ...movementAnswer(42, 'COMPLETED'),
+        thisSubAccount: { accountRouting: { addressType: 'CBU', address } },
+      });
+      if (!parsed.ok) throw new Error('fixture answer must parse');
+      return parsed.movement;
+    };
+
+    const other = planAnswer(record('IN_PROGRESS'), about('0000003100010000000001'), context);
+    expect(other.update.patch).toEqual({
+      lastAnswerAt: NOW,
+      lastError: expect.stringMatching(/names the account 0000003100010000000001 \(thisSubAccount\)/),
+      nextQueryAt: at(MIN),
+    });
+    expect(other.update.history).toEqual([
+      { to: 'COMPLETED', source: 'anomaly', detail: expect.objectContaining({ via: 'query' }) },
+    ]);
+    expect(other.announcement).toMatchObject({ kind: 'anomaly', status: 'IN_PROGRESS', claimed: 'COMPLETED' });
+
+    const same = planAnswer(record('IN_PROGRESS'), about(from), context);
+    expect(same.update.patch.status).toBe('COMPLETED');
+  });
+
   it('applies an answer naming the same money in another spelling (1234.5 is 1234.50)', () => {
     const parsed = parseMovement(movementAnswer(42, 'COMPLETED', { amount: 1234.5, amountCurrency: '032' }));
     if (!parsed.ok) throw new Error('fixture answer must parse');

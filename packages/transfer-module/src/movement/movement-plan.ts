@@ -46,10 +46,11 @@ export function planAnswer(
   const { now, source, pressure, schedule } = context;
   const current = record.status;
   const claimed = answer.status;
-  const mismatch = moneyMismatch(record, answer);
+  const mismatch = moneyMismatch(record, answer) ?? accountMismatch(record, answer);
   if (mismatch !== undefined) {
-    // An answer about other money is not about this transfer, whatever it claims: applying its status could
-    // make the movement final by mistake. Recorded and raised as an anomaly, asked again at the usual interval.
+    // An answer about other money, or about another account, is not about this transfer, whatever it claims:
+    // applying its status could make the movement final by mistake. Recorded and raised as an anomaly, asked
+    // again at the usual interval.
     return {
       update: {
         patch: {
@@ -204,6 +205,13 @@ function moneyMismatch(record: MovementRecord, answer: BankMovement): string | u
     return `the bank's answer names the currency ${answer.amountCurrency}, the transfer's is ${record.currencyId}`;
   }
   return undefined;
+}
+
+/** Why the account the answer names (`thisSubAccount`) is not the transfer's `from`; undefined when it is, or unnamed. */
+function accountMismatch(record: MovementRecord, answer: BankMovement): string | undefined {
+  const address = answer.thisSubAccount?.address;
+  if (address === undefined || address === record.intent.from.address) return undefined;
+  return `the bank's answer names the account ${address} (thisSubAccount), the transfer is sent from ${record.intent.from.address}`;
 }
 
 function latest(a: Date | null, b: Date | null): Date | null {

@@ -1,3 +1,4 @@
+import { movementAnswer } from '../bank/testing/bank-fixtures';
 import type { MovementDetails } from '../persistence';
 import { sampleIntent } from '../persistence/testing/sample-intent';
 import { toCancellationView, toMovementView } from './movement-view';
@@ -72,6 +73,45 @@ describe('toMovementView', () => {
         ],
       });
     }
+  });
+
+  it("shows the bank's details from its latest answer, only those it gave", () => {
+    const answer = {
+      ...movementAnswer(42, 'COMPLETED', { completedDatetime: '2024-05-02T13:46:00Z', message: null }),
+      thisSubAccount: {
+        owners: { personId: '30712345671', personIdType: 'CUI', personName: 'Giro SA', personType: 'COMPANY' },
+        accountRouting: { addressType: 'CBU', address: INTENT.from.address },
+      },
+    };
+    const view = toMovementView({ ...details({ created: 1, answer: 1, next: 1, updated: 1 }), lastBankAnswer: answer });
+    expect(view.bank).toEqual({
+      movementId: 'mov-42',
+      type: 'DEBIT_TRANSFER_SENT_CVU',
+      typeDescription: 'Transferencia enviada',
+      network: 'COELSA',
+      networkId: 'net-42',
+      postingDatetime: '2024-05-02T13:45:10.000Z',
+      completedDatetime: '2024-05-02T13:46:00.000Z',
+      motiveCode: 'ALQ',
+      counterparty: {
+        personId: '27123456780',
+        personIdType: 'CUI',
+        personName: 'Ana Pérez',
+        accountRouting: { addressType: 'CBU_CVU', address: '2850590940090418135201' },
+      },
+      thisSubAccount: {
+        owners: { personId: '30712345671', personIdType: 'CUI', personName: 'Giro SA', personType: 'COMPANY' },
+        accountRouting: { addressType: 'CBU', address: INTENT.from.address },
+      },
+    });
+  });
+
+  it('shows no bank details before an answer, nor when the last thing stored is a refusal', () => {
+    const base = details({ created: 1, answer: 1, next: 1, updated: 1 });
+    expect(toMovementView(base).bank).toBeNull();
+    const refusal = { httpStatus: 422, code: 'TRANSFER_REJECTED', message: 'refused' };
+    expect(toMovementView({ ...base, lastBankAnswer: refusal }).bank).toBeNull();
+    expect(toMovementView({ ...base, lastBankAnswer: { status: 'CREATED' } }).bank).toEqual({});
   });
 
   it('refuses an invalid date as toISOString does, also after a valid one', () => {

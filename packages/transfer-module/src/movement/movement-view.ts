@@ -1,5 +1,6 @@
 import type { ConceptCode, MovementStatus, TransferParty } from '../domain';
 import type { CancellationRecord, HistoryRecord, HistorySource, MovementDetails } from '../persistence';
+import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 
 // What the TransferService returns: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
 // canonical decimal string), the shape the admin API sends as is.
@@ -57,6 +58,8 @@ export interface MovementView {
   history: HistoryView[];
   anomalies: AnomalyView[];
   cancellation: CancellationView | null;
+  /** The bank's details from its latest answer (type, network, times, counterparty, thisSubAccount); null before any. */
+  bank: BankDetailsView | null;
 }
 
 // The times of a movement are mostly a few milliseconds repeated (created = its first history row, updated =
@@ -113,6 +116,7 @@ export function toMovementView(details: MovementDetails): MovementView {
     history: changes.map((row) => ({ from: row.from, to: row.to, at: isoString(row.at), source: row.source })),
     anomalies: anomalies.map(toAnomalyView),
     cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
+    bank: toBankDetailsView(details.lastBankAnswer),
   };
 }
 

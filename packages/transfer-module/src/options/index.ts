@@ -7,5 +7,6 @@ export {
   type TransferModuleExtras,
   type TransferModuleOptions,
   TransferModuleOptionsError,
+  type TransferPollingOptions,
   type TransferSweepOptions,
 } from './transfer-module.options';

@@ -53,6 +53,21 @@ describe('resolveTransferModuleOptions', () => {
     [/option databaseUrl: .*scheme "mysql:"/, () => ({ bank, databaseUrl: 'mysql://db' })],
     [/option runMigrations must be true or false/, () => ({ bank, runMigrations: 'yes' })],
     [/option polling: .*"minIntervalMs"/, () => ({ bank, polling: { minIntervalMs: -1 } })],
+    [
+      /option polling\.minIntervalMs is 4999 ms, below the bank's minimum of 5000 ms .*polling\.allowBelowSpec/,
+      () => ({ bank, polling: { minIntervalMs: 4_999 } }),
+    ],
+    [
+      /option polling\.delayedMinIntervalMs is 599999 ms, below the bank's minimum of 600000 ms/,
+      () => ({ bank, polling: { delayedMinIntervalMs: 599_999 } }),
+    ],
+    [/option polling\.allowBelowSpec must be true or false/, () => ({ bank, polling: { allowBelowSpec: 'yes' } })],
+    [/option sourceAccounts must be a list/, () => ({ bank, sourceAccounts: 'all' })],
+    [/option sourceAccounts must name at least one account/, () => ({ bank, sourceAccounts: [] })],
+    [
+      /option sourceAccounts\[0\]\.address /,
+      () => ({ bank, sourceAccounts: [{ address: '123', ownerPersonId: '30712345671' }] }),
+    ],
     [/option budget\.maxInFlight must be/, () => ({ bank, budget: { maxInFlight: 0 } })],
     [/option sweep\.batchSize must be an integer from 1 to 1000/, () => ({ bank, sweep: { batchSize: 5000 } })],
     [
@@ -63,6 +78,16 @@ describe('resolveTransferModuleOptions', () => {
     [/option clock must have a now\(\) method/, () => ({ bank, clock: {} })],
   ])('refuses bad options, saying %s', (message, options) => {
     expect(refusal(options())).toMatch(message);
+  });
+
+  it("accepts intervals below the bank's only with polling.allowBelowSpec, and keeps that flag out of the policy", () => {
+    const scaled = { minIntervalMs: 100, delayedMinIntervalMs: 1_000 };
+    expect(refusal({ bank, polling: scaled })).toMatch(/polling\.minIntervalMs is 100 ms/);
+    const resolved = resolveTransferModuleOptions({ bank, polling: { ...scaled, allowBelowSpec: true } });
+    expect(resolved.polling).toEqual(scaled);
+    expect(resolveTransferModuleOptions({ bank, polling: { minIntervalMs: 5_000 } }).polling).toEqual({
+      minIntervalMs: 5_000,
+    });
   });
 
   it('never puts a secret in its messages', () => {

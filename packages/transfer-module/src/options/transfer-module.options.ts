@@ -7,9 +7,14 @@ import {
 } from '../bank';
 import {
   type Clock,
+  DEFAULT_POLLING_OPTIONS,
+  explainSourceAccounts,
+  indexSourceAccounts,
   PollingPolicy,
   type PollingPolicyOptions,
   parseAmount,
+  type SourceAccount,
+  type SourceAccountIndex,
   systemClock,
   type TransferIntentRules,
   validateTransferIntent,
@@ -28,6 +33,16 @@ export interface TransferSweepOptions {
   leaseMs?: number;
 }
 
+/** The polling rule: the domain's PollingPolicy options, and whether intervals below the bank's are accepted. */
+export interface TransferPollingOptions extends PollingPolicyOptions {
+  /**
+   * Accept `minIntervalMs` below the bank's 5 s or `delayedMinIntervalMs` below its 10 minutes
+   * (docs/bank-api.md#states-and-polling): for the sandbox bank, tests, or a test bank that agreed to it.
+   * Default false: such intervals are refused at start-up, so a real bank is never polled faster than it allows.
+   */
+  allowBelowSpec?: boolean;
+}
+
 export interface TransferModuleOptions {
   /** The bank client: base URL, mutual TLS, token, HMAC, timeouts… (messages name `bank.*`). */
   bank: BankClientOptions;
@@ -39,13 +54,28 @@ export interface TransferModuleOptions {
   databaseUrl?: string;
   /** Run giro's pending migrations at start-up (default false: run them with runTransferMigrations). */
   runMigrations?: boolean;
-  /** The polling rule (default: the bank's, docs/bank-api.md#states-and-polling); lower only for tests and demos. */
-  polling?: PollingPolicyOptions;
+  /**
+   * The polling rule (default: the bank's, docs/bank-api.md#states-and-polling); lower only with
+   * `allowBelowSpec`, for tests and demos.
+   */
+  polling?: TransferPollingOptions;
   /** One budget for every bank call of this process (default `{ maxInFlight: 8 }`, no rate limit). */
   budget?: BankCallBudgetOptions;
   sweep?: TransferSweepOptions;
   /** Limits of a transfer request (maximum amount, description length). */
   transferRules?: TransferIntentRules;
+  /**
+   * The entity's own accounts, the only ones a transfer may be sent from: a `from` not among them, or with
+   * another holder, is refused (400 naming `from.address` or `from.owner.personId`), nothing stored or sent.
+   * Omitted: `from` is not checked (the host checks it). At least one when given.
+   */
+  sourceAccounts?: SourceAccount[];
+  /**
+   * PSP mode (default false): the entity is a payment service provider registered with the central bank and may
+   * also send from its clients' virtual sub-accounts (CVU) it registers (SubAccountService); with
+   * `sourceAccounts`, a `from` that is not one of them must then be such a sub-account, enabled, of that holder.
+   */
+  psp?: boolean;
   /** The source of "now" (default the system clock); also the bank client's, unless `bank.clock` is set. */
   clock?: Clock;
 }
@@ -66,6 +96,9 @@ export interface ResolvedTransferOptions {
   budget: BankCallBudgetOptions;
   sweep: Required<TransferSweepOptions>;
   transferRules: TransferIntentRules;
+  /** The source accounts by address; undefined when `from` is not checked. */
+  sourceAccounts: SourceAccountIndex | undefined;
+  psp: boolean;
   clock: Clock;
   /**
    * A bank call starts only while the lease has at least this long left: the longest call plus the polling
@@ -95,6 +128,8 @@ const OPTION_KEYS = [
   'budget',
   'sweep',
   'transferRules',
+  'sourceAccounts',
+  'psp',
   'clock',
 ] as const;
 const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
@@ -119,16 +154,18 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     clock: (input.bank as BankClientOptions).clock ?? clock,
   } as BankClientOptions;
   const timeouts = resolveBank(bank).timeouts;
-  const polling = resolvePolling(input.polling);
+  const { policy: polling, options: pollingOptions } = resolvePolling(input.polling);
   const callGuardMs = timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs + polling.minIntervalMs;
   return {
     bank,
     ...(input.databaseUrl !== undefined && { databaseUrl: resolveDatabaseUrl(input.databaseUrl) }),
     runMigrations: checkBoolean(input.runMigrations, 'runMigrations', false),
-    polling: input.polling ?? {},
+    polling: pollingOptions,
     budget: resolveBudget(input.budget),
     sweep: resolveSweep(input.sweep, callGuardMs),
     transferRules: resolveTransferRules(input.transferRules),
+    sourceAccounts: resolveSourceAccounts(input.sourceAccounts),
+    psp: checkBoolean(input.psp, 'psp', false),
     clock: clock as Clock,
     callGuardMs,
   };
@@ -144,14 +181,31 @@ function resolveBank(bank: BankClientOptions) {
   }
 }
 
-function resolvePolling(value: unknown): PollingPolicy {
-  const polling = value === undefined ? {} : checkObject(value, 'polling');
+function resolvePolling(value: unknown): { policy: PollingPolicy; options: PollingPolicyOptions } {
+  const { allowBelowSpec, ...options } = (
+    value === undefined ? {} : checkObject(value, 'polling')
+  ) as TransferPollingOptions;
+  const allowed = checkBoolean(allowBelowSpec, 'polling.allowBelowSpec', false);
+  let policy: PollingPolicy;
   try {
-    return new PollingPolicy(polling);
+    policy = new PollingPolicy(options);
   } catch (error) {
     // "PollingPolicy option "minIntervalMs" must be …"
     throw new TransferModuleOptionsError(`polling: ${(error as Error).message}`);
   }
+  if (!allowed) {
+    const { minIntervalMs, delayedMinIntervalMs } = DEFAULT_POLLING_OPTIONS;
+    if (policy.minIntervalMs < minIntervalMs)
+      fail('polling.minIntervalMs', belowSpec(policy.minIntervalMs, minIntervalMs));
+    if (policy.delayedMinIntervalMs < delayedMinIntervalMs) {
+      fail('polling.delayedMinIntervalMs', belowSpec(policy.delayedMinIntervalMs, delayedMinIntervalMs));
+    }
+  }
+  return { policy, options };
+}
+
+function belowSpec(value: number, minimum: number): string {
+  return `is ${value} ms, below the bank's minimum of ${minimum} ms (docs/bank-api.md#states-and-polling); set polling.allowBelowSpec: true only for the sandbox, tests, or a test bank that agreed to it`;
 }
 
 function resolveBudget(value: unknown): BankCallBudgetOptions {
@@ -197,6 +251,17 @@ function resolveTransferRules(value: unknown): TransferIntentRules {
     throw new TransferModuleOptionsError(`transferRules: ${(error as Error).message}`);
   }
   return rules;
+}
+
+function resolveSourceAccounts(value: unknown): SourceAccountIndex | undefined {
+  if (value === undefined) return undefined;
+  const problem = explainSourceAccounts(value);
+  // "sourceAccounts[1].address …" or "sourceAccounts must be a list …"
+  if (problem !== undefined)
+    throw new TransferModuleOptionsError(`sourceAccounts${problem.startsWith('[') ? '' : ' '}${problem}`);
+  if ((value as SourceAccount[]).length === 0)
+    fail('sourceAccounts', 'must name at least one account (omit it not to check `from`)');
+  return indexSourceAccounts(value as SourceAccount[]);
 }
 
 function resolveDatabaseUrl(value: unknown): string {

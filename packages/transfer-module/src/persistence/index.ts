@@ -27,9 +27,11 @@ export {
   MovementNotFoundError,
   MovementUpdateRejectedError,
   StoreArgumentError,
+  SubAccountConflictError,
+  SubAccountNotFoundError,
 } from './persistence.errors';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
-export { MAX_BATCH_SIZE, MAX_LEASE_OWNER_LENGTH } from './store-arguments';
+export { MAX_BATCH_SIZE, MAX_LEASE_OWNER_LENGTH, MAX_NETWORK_ID_LENGTH } from './store-arguments';
 export type {
   ApplyUpdateResult,
   CancellationReason,
@@ -42,3 +44,4 @@ export type {
   RecordIntentOptions,
   RecordIntentResult,
 } from './store-types';
+export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';

@@ -7,7 +7,13 @@ import { runTransferMigrations } from './run-transfer-migrations';
 import { sampleIntent } from './testing/sample-intent';
 import { describeEachEngine } from './testing/test-engines';
 
-const TABLES = ['giro_movements', 'giro_movement_history', 'giro_cancellations', 'giro_origin_id_counter'];
+const TABLES = [
+  'giro_movements',
+  'giro_movement_history',
+  'giro_cancellations',
+  'giro_origin_id_counter',
+  'giro_sub_accounts',
+];
 const ALL_MIGRATIONS = [
   'CreateTransferSchema1795291200000',
   'AddDueTimeIndex1795377600000',
@@ -15,6 +21,7 @@ const ALL_MIGRATIONS = [
   'PendingDueIndex1795550400000',
   'MovementsFillfactor1795636800000',
   'QueriesHeldUntil1795723200000',
+  'SubAccounts1795896000000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -111,6 +118,9 @@ describeEachEngine('transfer migrations', (engine) => {
     const hasQueriesHeldUntil = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('queries_held_until_ms') !== undefined;
     try {
+      expect(await runner.hasTable('giro_sub_accounts')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_sub_accounts')).toBe(false);
       expect(await hasQueriesHeldUntil()).toBe(true);
       await dataSource.undoLastMigration();
       expect(await hasQueriesHeldUntil()).toBe(false);

@@ -9,7 +9,7 @@ import {
   toMovementRecord,
 } from './movement-records';
 import { StoreArgumentError } from './persistence.errors';
-import { checkDate, checkInteger, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
+import { checkDate, checkInteger, checkNetworkId, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
 
@@ -30,7 +30,7 @@ export class MovementListing {
     });
   }
 
-  /** A page of movements by originId, optionally of one status. */
+  /** A page of movements by originId, optionally of one status or one network id. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
     const query = pageQuery(options);
     return this.context.transactions.read(async (manager) => query.page(await query.rows(manager), toMovementRecord));
@@ -80,6 +80,7 @@ export class MovementListing {
 function pageQuery(options: ListMovementsOptions) {
   const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
   if (options.status !== undefined) checkStatus(options.status, 'status');
+  if (options.networkId !== undefined) checkNetworkId(options.networkId);
   const after = options.after === undefined ? undefined : parseCursor(options.after);
   return {
     rows(manager: EntityManager): Promise<MovementEntity[]> {
@@ -88,6 +89,7 @@ function pageQuery(options: ListMovementsOptions) {
         .orderBy('m.originId', 'ASC')
         .limit(limit + 1);
       if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
+      if (options.networkId !== undefined) query.andWhere('m.networkId = :networkId', { networkId: options.networkId });
       if (after !== undefined) query.andWhere('m.originId > :after', { after });
       return query.getMany();
     },

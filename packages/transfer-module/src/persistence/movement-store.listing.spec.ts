@@ -38,6 +38,29 @@ describeEachEngine('MovementStore listing and counts', (engine) => {
     });
   });
 
+  it('filters by network id, with its history', async () => {
+    const fixture = await storeFixture(engine);
+    for (const originId of [1, 2, 3]) await fixture.record(originId);
+    for (const [originId, networkId] of [
+      [1, 'NET-A'],
+      [3, 'NET-B'],
+    ] as const) {
+      await fixture.store.claim(originId, 'w', 1000);
+      await fixture.store.applyUpdate(originId, 'w', {
+        patch: { status: 'CREATED', networkId },
+        history: [{ to: 'CREATED', source: 'create' }],
+        releaseLease: true,
+      });
+    }
+    const found = await fixture.store.listDetails({ networkId: 'NET-B', limit: 10 });
+    expect(found.items.map((m) => [m.originId, m.networkId, m.history.length])).toEqual([[3, 'NET-B', 2]]);
+    expect((await fixture.store.list({ networkId: 'NET-C', limit: 10 })).items).toEqual([]);
+    await expect(fixture.store.list({ networkId: ' ', limit: 1 })).rejects.toMatchObject({
+      field: 'networkId',
+      rule: 'network_id',
+    });
+  });
+
   it('refuses a bad limit, status or cursor naming it', async () => {
     const { store } = await storeFixture(engine);
     await expect(store.list({ limit: 1001 })).rejects.toMatchObject({

@@ -18,6 +18,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'PendingDueIndex1795550400000',
       'MovementsFillfactor1795636800000',
       'QueriesHeldUntil1795723200000',
+      'SubAccounts1795896000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -16,6 +16,7 @@ import type {
   RecordIntentOptions,
   RecordIntentResult,
 } from './store-types';
+import { type SubAccountRecord, type SubAccountRegistration, SubAccountRegistry } from './sub-account-registry';
 
 export interface MovementStoreOptions {
   /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
@@ -36,6 +37,7 @@ export class MovementStore {
   private readonly updates: MovementUpdates;
   private readonly listing: MovementListing;
   private readonly cancellations: MovementCancellations;
+  private readonly subAccounts: SubAccountRegistry;
 
   constructor(dataSource: DataSource, clock: Clock, options: MovementStoreOptions = {}) {
     const context = new StoreContext(dataSource, clock);
@@ -44,6 +46,7 @@ export class MovementStore {
     this.updates = new MovementUpdates(context);
     this.listing = new MovementListing(context);
     this.cancellations = new MovementCancellations(context);
+    this.subAccounts = new SubAccountRegistry(context);
   }
 
   // Intents (movement-intents.ts)
@@ -122,5 +125,23 @@ export class MovementStore {
 
   countUnacknowledgedCancellations(): Promise<number> {
     return this.cancellations.countUnacknowledgedCancellations();
+  }
+
+  // Client sub-accounts of PSP mode (sub-account-registry.ts): here for the transactions they share on SQLite.
+
+  registerSubAccount(registration: SubAccountRegistration): Promise<SubAccountRecord> {
+    return this.subAccounts.register(registration);
+  }
+
+  listSubAccounts(): Promise<SubAccountRecord[]> {
+    return this.subAccounts.list();
+  }
+
+  findSubAccount(address: string): Promise<SubAccountRecord | null> {
+    return this.subAccounts.find(address);
+  }
+
+  disableSubAccount(address: string): Promise<SubAccountRecord> {
+    return this.subAccounts.disable(address);
   }
 }

@@ -43,3 +43,21 @@ export class MovementUpdateRejectedError extends Error {
     super(`update of originId ${originId} refused: ${reason}`);
   }
 }
+
+/** No client sub-account is registered with this address. */
+export class SubAccountNotFoundError extends Error {
+  override readonly name = 'SubAccountNotFoundError';
+
+  constructor(readonly address: string) {
+    super(`no client sub-account ${address} is registered`);
+  }
+}
+
+/** This address is registered already, to another holder: a sub-account never changes hands. */
+export class SubAccountConflictError extends Error {
+  override readonly name = 'SubAccountConflictError';
+
+  constructor(readonly address: string) {
+    super(`client sub-account ${address} is registered to another holder`);
+  }
+}

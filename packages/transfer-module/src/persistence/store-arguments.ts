@@ -45,6 +45,20 @@ export function checkStatus(value: unknown, field: string): MovementStatus {
   return value;
 }
 
+/** The longest network id a lookup takes: far above any network's, short enough to bound a query. */
+export const MAX_NETWORK_ID_LENGTH = 200;
+
+export function checkNetworkId(value: unknown, field = 'networkId'): string {
+  if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_NETWORK_ID_LENGTH) {
+    throw new StoreArgumentError(
+      field,
+      'network_id',
+      `must be a non-empty string of at most ${MAX_NETWORK_ID_LENGTH} characters`,
+    );
+  }
+  return value;
+}
+
 /** A valid Date, as epoch milliseconds. */
 export function checkDate(value: unknown, field: string): number {
   if (!(value instanceof Date) || Number.isNaN(value.getTime())) {

@@ -85,6 +85,11 @@ export type ApplyUpdateResult =
 
 export interface ListMovementsOptions {
   status?: MovementStatus;
+  /**
+   * Only the movements the network identified by this id (`details.networkId`). No index serves it (see the
+   * drop-network-id-index migration): it reads the table, fine for an operator's lookup, not for a hot path.
+   */
+  networkId?: string;
   limit: number;
   /** The `nextCursor` of the previous page. */
   after?: string;

@@ -1,2 +1,11 @@
-export { MovementBusyError, PollTooSoonError, TransferConflictError, TransferValidationError } from './transfer.errors';
+export { BankLookups, type BankLookupView } from './bank-lookups';
+export { SubAccountService, type SubAccountView } from './sub-account.service';
+export {
+  BankLookupFailedError,
+  MovementBusyError,
+  PollTooSoonError,
+  PspModeRequiredError,
+  TransferConflictError,
+  TransferValidationError,
+} from './transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer.service';

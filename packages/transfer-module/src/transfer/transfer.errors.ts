@@ -48,3 +48,32 @@ export class MovementBusyError extends Error {
     super(`originId ${originId} is being handled by another worker right now`);
   }
 }
+
+/**
+ * A lookup at the bank about a stored movement got no usable answer (a timeout, a 5xx, a refusal…): the movement
+ * keeps its state, and `lastError` says what happened; the sweep asks again later.
+ */
+export class BankLookupFailedError extends Error {
+  override readonly name = 'BankLookupFailedError';
+
+  constructor(
+    readonly originId: number,
+    readonly lastError: string | null,
+  ) {
+    super(`the bank gave no usable answer about originId ${originId}${lastError ? `: ${lastError}` : ''}`);
+  }
+}
+
+/**
+ * Client sub-accounts are PSP mode's: sending from the virtual sub-accounts of one's clients is reserved to payment
+ * service providers registered with the central bank (`psp: true`, PSP_MODE=true).
+ */
+export class PspModeRequiredError extends Error {
+  override readonly name = 'PspModeRequiredError';
+
+  constructor() {
+    super(
+      "client sub-accounts need PSP mode: sending from clients' virtual sub-accounts is reserved to payment service providers registered with the central bank",
+    );
+  }
+}

@@ -6,6 +6,7 @@ import { senderFixture } from '../movement/testing/sender-fixture';
 import { resolveTransferModuleOptions } from '../options';
 import { MovementStore } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
+import { BankLookups } from './bank-lookups';
 import { TransferValidationError } from './transfer.errors';
 import { TransferService } from './transfer.service';
 
@@ -42,8 +43,9 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
     const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
     client = new BankClient(options.bank);
-    const { store, sender, schedule, work, owner } = senderFixture(options, dataSource, client);
-    return { store, transfers: new TransferService(options, store, sender, schedule, work, owner) };
+    const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
+    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
+    return { store, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
   }
 
   it('returns the movement as the create stored it, without reading it again', async () => {

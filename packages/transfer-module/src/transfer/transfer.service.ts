@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { parseMovement } from '../bank';
 import {
   explainOriginId,
   intentFingerprint,
-  isFinalStatus,
   type MovementStatus,
+  type SourceAccountIndex,
   type TransferInput,
   type TransferIntent,
   type Violation,
@@ -26,8 +27,18 @@ import {
   MovementStore,
   StoreArgumentError,
 } from '../persistence';
-import { MovementBusyError, PollTooSoonError, TransferConflictError, TransferValidationError } from './transfer.errors';
-import { validateTransferRequest } from './transfer-request.validation';
+import { BankLookups, type BankLookupView, bankLookupView } from './bank-lookups';
+import { readMovementLookup } from './movement-lookup-request';
+import { assertQueryAllowed } from './query-rule';
+import { assertSubAccountSender } from './sub-account.service';
+import {
+  BankLookupFailedError,
+  MovementBusyError,
+  PollTooSoonError,
+  TransferConflictError,
+  TransferValidationError,
+} from './transfer.errors';
+import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
   movement: MovementView;
@@ -44,6 +55,8 @@ export interface RequestTransferResult {
 export class TransferService {
   /** What validateRequest returned: frozen, so still what was validated. */
   private readonly validated = new WeakSet<object>();
+  /** The accounts `from` may be (`sourceAccounts`, and in PSP mode the registered client sub-accounts). */
+  private readonly sources: { accounts?: SourceAccountIndex; psp: boolean };
 
   constructor(
     @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
@@ -52,7 +65,10 @@ export class TransferService {
     @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
     @Inject(InFlightWork) private readonly work: InFlightWork,
     @Inject(LEASE_OWNER) private readonly owner: string,
-  ) {}
+    @Inject(BankLookups) private readonly lookups: BankLookups,
+  ) {
+    this.sources = { accounts: options.sourceAccounts, psp: options.psp };
+  }
 
   /**
    * Creates a transfer from a transfer request (docs/bank-api.md#request-fields; `originId` optional, allocated
@@ -67,12 +83,13 @@ export class TransferService {
   }
 
   /**
-   * The transfer a transfer request asks for, checked against the domain's rules and this module's
-   * `transferRules`; a TransferValidationError names every bad field. For a pipe at an HTTP boundary (the
-   * admin API's): requestTransfer takes the result as it is, frozen, without validating it again.
+   * The transfer a transfer request asks for, checked against the domain's rules, this module's
+   * `transferRules` and its `sourceAccounts`; a TransferValidationError names every bad field. For a pipe at an
+   * HTTP boundary (the admin API's): requestTransfer takes the result as it is, frozen, without validating it
+   * again.
    */
   validateRequest(input: unknown): TransferInput {
-    const transfer = deepFreeze(validateTransferRequest(input, this.options.transferRules));
+    const transfer = deepFreeze(validateTransferRequest(input, this.options.transferRules, this.sources));
     this.validated.add(transfer);
     return transfer;
   }
@@ -80,7 +97,8 @@ export class TransferService {
   private async createTransfer(input: unknown): Promise<RequestTransferResult> {
     const transfer = this.validated.has(input as object)
       ? (input as TransferInput)
-      : validateTransferRequest(input, this.options.transferRules);
+      : validateTransferRequest(input, this.options.transferRules, this.sources);
+    if (needsSubAccountCheck(transfer.from, this.sources)) await assertSubAccountSender(this.store, transfer.from);
     if (transfer.originId === undefined) return this.createWithNewOriginId(transfer);
     const intent = withOriginId(transfer, transfer.originId);
     const fingerprint = intentFingerprint(intent);
@@ -124,34 +142,81 @@ export class TransferService {
   /**
    * Asks the bank about the movement now. Throws PollTooSoonError (with `retryAt`) when the polling rule
    * does not allow it yet, MovementBusyError when another worker holds it. A final movement is asked too (an
-   * operator double-checking it): a contradicting answer is recorded as an anomaly, never applied.
+   * operator double-checking it), no sooner than `polling.minIntervalMs` after its last answer: a contradicting
+   * answer is recorded as an anomaly, never applied.
    */
-  refreshMovement(originId: number): Promise<MovementView> {
-    return this.work.track(this.refresh(originId));
+  async refreshMovement(originId: number): Promise<MovementView> {
+    return toMovementView((await this.work.track(this.refresh(originId))).details);
   }
 
-  private async refresh(originId: number): Promise<MovementView> {
-    this.assertQueryAllowed(await this.details(originId));
+  private async refresh(originId: number): Promise<{ details: MovementDetails; failed: boolean }> {
+    const { policy } = this.schedule;
+    assertQueryAllowed(await this.details(originId), policy, this.options.clock.now());
     const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
     if (claimed === null) throw new MovementBusyError(originId);
     try {
-      this.assertQueryAllowed(claimed);
+      assertQueryAllowed(claimed, policy, this.options.clock.now());
     } catch (error) {
       await this.store.releaseLease(originId, this.owner);
       throw error;
     }
     const step = await this.sender.followUp(claimed, 'refresh', 0);
     if (step.deferredUntil !== null) throw new PollTooSoonError(originId, step.deferredUntil, this.options.clock.now());
-    return this.getMovement(originId);
+    return { details: await this.details(originId), failed: step.failedCalls > 0 };
+  }
+
+  /**
+   * Asks the bank about a movement named by exactly one of `originId`, `networkId`, `debinId`
+   * (docs/bank-api.md#get-a-movement), even one giro does not store, and returns what it answered. About a
+   * movement giro stores (by originId or network id) it is a refresh: the polling rule holds (PollTooSoonError)
+   * and the answer is applied like any other, since asking without recording it would let the next query come
+   * too soon, or after a final answer. About any other, nothing is stored. The call goes through the bank-call
+   * budget. Throws TransferValidationError naming the fields for none or several, a BankError when the bank
+   * gave no usable answer (BankLookupFailedError for a stored movement).
+   */
+  lookUpAtBank(lookup: unknown): Promise<BankLookupView> {
+    return this.work.track(this.lookUp(lookup));
+  }
+
+  private async lookUp(input: unknown): Promise<BankLookupView> {
+    const lookup = readMovementLookup(input);
+    const originId = 'originId' in lookup ? lookup.originId : await this.storedOriginIdOf(lookup);
+    const stored = originId === undefined ? null : await this.store.findByOriginId(originId);
+    if (stored === null) return this.lookups.askAbout(lookup);
+    const { details, failed } = await this.refresh(stored.originId);
+    const answer = parseMovement(details.lastBankAnswer);
+    if (failed || !answer.ok) throw new BankLookupFailedError(stored.originId, details.lastError);
+    return bankLookupView(answer.movement, true);
+  }
+
+  /**
+   * The bank's answer about a stored movement in the network's own format (`getRawData: true`), as it came: a
+   * query like any other for the polling rule (PollTooSoonError, MovementBusyError). Its status is not read, so
+   * the next query waits as after a DELAYED answer. A BankError when the bank gave no answer.
+   */
+  rawBankAnswer(originId: number): Promise<unknown> {
+    checkOriginId(originId);
+    return this.work.track(this.lookups.rawAnswer(originId));
+  }
+
+  /** The movement the network identified by `networkId` (`details.networkId`), or null. Reads the table. */
+  async findByNetworkId(networkId: string): Promise<MovementView | null> {
+    const page = await asValidation(() => this.store.listDetails({ networkId, limit: 1 }));
+    return page.items.length === 0 ? null : toMovementView(page.items[0]);
   }
 
   /** Movements by originId, a page at a time (`after` = the previous page's `nextCursor`). */
   async listMovements(
-    filter: { status?: MovementStatus },
+    filter: { status?: MovementStatus; networkId?: string },
     page: { limit: number; after?: string },
   ): Promise<{ items: MovementView[]; nextCursor: string | null }> {
     const result = await asValidation(() =>
-      this.store.listDetails({ status: filter.status, limit: page.limit, after: page.after }),
+      this.store.listDetails({
+        status: filter.status,
+        networkId: filter.networkId,
+        limit: page.limit,
+        after: page.after,
+      }),
     );
     return { items: result.items.map(toMovementView), nextCursor: result.nextCursor };
   }
@@ -190,18 +255,11 @@ export class TransferService {
     return details;
   }
 
-  private assertQueryAllowed(record: MovementRecord): void {
-    const { status, lastAnswerAt, originId, queriesHeldUntil } = record;
-    if (isFinalStatus(status)) return;
-    const now = this.options.clock.now();
-    if (queriesHeldUntil !== null && queriesHeldUntil.getTime() > now.getTime()) {
-      throw new PollTooSoonError(originId, queriesHeldUntil, now);
-    }
-    if (lastAnswerAt === null) return;
-    const { policy } = this.schedule;
-    if (!policy.isQueryAllowed(status, lastAnswerAt, now)) {
-      throw new PollTooSoonError(originId, policy.earliestQueryAt(status, lastAnswerAt), now);
-    }
+  /** The originId of the stored movement a network id names, when there is one; a DEBIN id names none giro keeps. */
+  private async storedOriginIdOf(lookup: { networkId: string } | { debinId: string }): Promise<number | undefined> {
+    if (!('networkId' in lookup)) return undefined;
+    const page = await this.store.list({ networkId: lookup.networkId, limit: 1 });
+    return page.items[0]?.originId;
   }
 }
 

@@ -18,6 +18,7 @@ export interface SenderFixture {
   options: ResolvedTransferOptions;
   store: MovementStore;
   schedule: QuerySchedule;
+  budget: BankCallBudget;
   owner: string;
   work: InFlightWork;
   sender: MovementSender;
@@ -46,5 +47,5 @@ export function senderFixture(options: ResolvedTransferOptions, dataSource: Data
     owner,
     silentLogger,
   );
-  return { options, store, schedule, owner, work: new InFlightWork(), sender, logger: silentLogger };
+  return { options, store, schedule, budget, owner, work: new InFlightWork(), sender, logger: silentLogger };
 }

@@ -4,6 +4,7 @@ import { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id
 import { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index';
 import { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 import { QueriesHeldUntil1795723200000 } from './1795723200000-queries-held-until';
+import { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -11,6 +12,7 @@ export { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id
 export { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index';
 export { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 export { QueriesHeldUntil1795723200000 } from './1795723200000-queries-held-until';
+export { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -20,4 +22,5 @@ export const TRANSFER_MIGRATIONS = [
   PendingDueIndex1795550400000,
   MovementsFillfactor1795636800000,
   QueriesHeldUntil1795723200000,
+  SubAccounts1795896000000,
 ];

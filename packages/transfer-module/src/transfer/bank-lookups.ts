@@ -1,0 +1,135 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  BankAuthError,
+  BankCallBudget,
+  BankClient,
+  type BankMovement,
+  BankNotSentError,
+  BankRateLimitedError,
+  type MovementLookup,
+} from '../bank';
+import { type BankStatus, isFinalStatus } from '../domain';
+import { type BankDetailsView, bankDetailsOf, LEASE_OWNER, QuerySchedule } from '../movement';
+import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
+import { type ClaimedMovement, MovementNotFoundError, type MovementPatch, MovementStore } from '../persistence';
+import { assertQueryAllowed } from './query-rule';
+import { MovementBusyError } from './transfer.errors';
+
+/** What the bank answered to a lookup (POST /admin/bank/lookup), as it said it: nothing of it is interpreted. */
+export interface BankLookupView {
+  /**
+   * Whether giro stores this movement. A stored one was refreshed (the polling rule held, the answer applied
+   * like any other); any other was only asked about, and nothing was stored.
+   */
+  stored: boolean;
+  status: BankStatus;
+  /** `details.originId`, `details.amount` (2 decimals), `details.amountCurrency`; null when the bank left them out. */
+  originId: number | null;
+  amount: string | null;
+  currencyId: string | null;
+  bank: BankDetailsView;
+  /** The bank's answer as it came, unknown fields included. */
+  answer: Record<string, unknown>;
+}
+
+/** What the lookups need of the bank: get-movement, by any lookup, parsed or in the network's format. */
+export type BankLookupPort = Pick<BankClient, 'getMovement'>;
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/**
+ * The bank's get-movement for an operator, beside the sweep's own lookups: asking about a movement giro does not
+ * store, and asking for a stored one's answer in the network's own format. Every call goes through the shared
+ * budget; a stored movement's call follows the polling rule, under a lease, and is recorded as a query.
+ */
+@Injectable()
+export class BankLookups {
+  constructor(
+    @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
+    @Inject(MovementStore) private readonly store: MovementStore,
+    @Inject(BankClient) private readonly bank: BankLookupPort,
+    @Inject(BankCallBudget) private readonly budget: BankCallBudget,
+    @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
+    @Inject(LEASE_OWNER) private readonly owner: string,
+  ) {}
+
+  /** Asks the bank about a movement giro does not store; its answer is returned, nothing is stored. */
+  async askAbout(lookup: MovementLookup): Promise<BankLookupView> {
+    const movement = await this.budget.throttle('query', () => this.bank.getMovement(lookup));
+    return bankLookupView(movement, false);
+  }
+
+  /**
+   * The bank's answer about a stored movement in the network's own format (`getRawData: true`), as it came.
+   * A query like any other: PollTooSoonError sooner than the polling rule allows, MovementBusyError while
+   * another worker holds the movement, and recorded as the last answer's time once answered.
+   */
+  async rawAnswer(originId: number): Promise<unknown> {
+    const stored = await this.store.findByOriginId(originId);
+    if (stored === null) throw new MovementNotFoundError(originId);
+    const { policy } = this.schedule;
+    assertQueryAllowed(stored, policy, this.options.clock.now());
+    const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
+    if (claimed === null) throw new MovementBusyError(originId);
+    let outcome: Settled<unknown>;
+    try {
+      assertQueryAllowed(claimed, policy, this.options.clock.now());
+      outcome = await this.budget.throttle('query', () =>
+        settle(() => this.bank.getMovement({ originId }, { getRawData: true })),
+      );
+    } catch (error) {
+      await this.store.releaseLease(originId, this.owner);
+      throw error;
+    }
+    await this.recordRawQuery(claimed, outcome);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
+   * The raw answer's time, for the polling rule. Its status is in the network's words, which giro does not
+   * read: until the next query the movement waits as after a DELAYED answer, the longer rule, so that query is
+   * never early whatever the bank's status now is. A call that certainly reached no one changes nothing.
+   */
+  private async recordRawQuery(claimed: ClaimedMovement, outcome: Settled<unknown>): Promise<void> {
+    const { originId } = claimed;
+    if (!outcome.ok && isCertainlyNotProcessed(outcome.error)) {
+      await this.store.releaseLease(originId, this.owner);
+      return;
+    }
+    const now = this.options.clock.now();
+    const patch: MovementPatch = {};
+    if (outcome.ok) patch.lastAnswerAt = now;
+    if (!isFinalStatus(claimed.status)) {
+      const held = this.schedule.policy.earliestQueryAt('DELAYED', now);
+      patch.queriesHeldUntil = held;
+      if (claimed.nextQueryAt === null || claimed.nextQueryAt.getTime() < held.getTime()) patch.nextQueryAt = held;
+    }
+    await this.store.applyUpdate(originId, this.owner, { patch, countQuery: true, releaseLease: true });
+  }
+}
+
+/** The view of a parsed answer; `stored`: whether giro stores the movement. */
+export function bankLookupView(movement: BankMovement, stored: boolean): BankLookupView {
+  return {
+    stored,
+    status: movement.status,
+    originId: movement.originId ?? null,
+    amount: movement.amount ?? null,
+    currencyId: movement.amountCurrency ?? null,
+    bank: bankDetailsOf(movement),
+    answer: movement.raw,
+  };
+}
+
+function isCertainlyNotProcessed(error: unknown): boolean {
+  return error instanceof BankNotSentError || error instanceof BankRateLimitedError || error instanceof BankAuthError;
+}
+
+async function settle<T>(call: () => Promise<T>): Promise<Settled<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
