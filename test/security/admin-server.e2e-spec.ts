@@ -193,8 +193,8 @@ describe('the admin server', () => {
       try {
         const ready = String((await waitForEvent(running, 'reconciler-ready', 30_000)).url);
         const port = new URL(ready).port;
-        expect((await fetch(`${ready}/health/live`)).status).toBe(200);
-        return await fetch(`http://127.0.0.2:${port}/health/live`).then(
+        expect((await fetch(`${ready}/docs-json`)).status).toBe(200);
+        return await fetch(`http://127.0.0.2:${port}/docs-json`).then(
           () => true,
           () => false,
         );
