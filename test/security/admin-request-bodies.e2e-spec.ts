@@ -140,7 +140,10 @@ describe('hostile request bodies', () => {
         response.on('data', (chunk: Buffer) => {
           body += chunk.toString('utf8');
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+        response.on('end', () => {
+          request.destroy();
+          resolve({ status: response.statusCode ?? 0, body });
+        });
       });
       request.on('error', reject);
       request.write('x'.repeat(64 * 1024));
