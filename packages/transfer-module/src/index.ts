@@ -79,11 +79,8 @@ export {
   type ValidateTransferResult,
   validateTransferIntent,
 } from './domain/transfer-intent';
-export {
-  DEFAULT_MAX_DESCRIPTION_LENGTH,
-  type TransferIntentRules,
-  transferRequestOpenApiSchema,
-} from './domain/transfer-request';
+export { transferRequestOpenApiSchema } from './domain/transfer-request';
+export { DEFAULT_MAX_DESCRIPTION_LENGTH, type TransferIntentRules } from './domain/transfer-rules';
 export type { Violation } from './domain/violation';
 export type {
   BankAccountRoutingView,

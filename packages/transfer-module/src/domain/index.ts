@@ -10,4 +10,5 @@ export * from './polling-policy';
 export * from './source-accounts';
 export * from './transfer-intent';
 export * from './transfer-request';
+export * from './transfer-rules';
 export * from './violation';

@@ -109,7 +109,7 @@ describe('validateTransferIntent', () => {
       'another currency',
       'body.currencyId',
       'USD',
-      { field: 'body.currencyId', rule: 'currency', message: 'must be "032", got "USD"' },
+      { field: 'body.currencyId', rule: 'currency', message: 'must be one of 032, got "USD"' },
     ],
     [
       'currency as a number',
@@ -208,6 +208,22 @@ describe('validateTransferIntent', () => {
     ]);
   });
 
+  it('accepts only the configured currencies and concepts, naming the field and the allowed values', () => {
+    const rules = { currencies: ['032', '840'], concepts: ['VAR', 'ALQ'] };
+    const dollars = requestWith('body.currencyId', '840');
+    expect(validateTransferIntent(dollars, rules)).toMatchObject({ ok: true, intent: { currencyId: '840' } });
+    expect(violationsOf(requestWith('body.currencyId', '978'), rules)).toEqual([
+      { field: 'body.currencyId', rule: 'currency', message: 'must be one of 032, 840, got "978"' },
+    ]);
+    expect(violationsOf(requestWith('body.concept', 'HON'), rules)).toEqual([
+      { field: 'body.concept', rule: 'concept', message: 'must be one of VAR, ALQ, got "HON"' },
+    ]);
+    expect(validateTransferIntent(requestWith('body.concept', REMOVE), rules)).toMatchObject({
+      ok: true,
+      intent: { concept: 'VAR' },
+    });
+  });
+
   it('counts the description in characters, not UTF-16 units', () => {
     const rules = { maxDescriptionLength: 3 };
     expect(validateTransferIntent(requestWith('body.description', 'ñ😀é'), rules).ok).toBe(true);
@@ -221,5 +237,8 @@ describe('validateTransferIntent', () => {
       'transfer rule "maxDescriptionLength" must be a positive integer, got 0',
     );
     expect(() => validateTransferIntent(validRequest(), { maxAmount: '-5' })).toThrow('amount rule "max"');
+    expect(() => validateTransferIntent(validRequest(), { currencies: [] })).toThrow(
+      'transfer rule "currencies" must be a non-empty list of codes, got an empty list',
+    );
   });
 });

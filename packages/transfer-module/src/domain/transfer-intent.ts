@@ -1,10 +1,9 @@
 import { hash } from 'node:crypto';
-import type { ConceptCode } from './concept';
-import type { CurrencyId } from './currency';
 import { amountToWire, type DecimalAmount } from './money';
 import { explainOriginId, isValidOriginId } from './origin-id';
 import { type Fields, readRequest } from './request-fields';
-import { DEFAULT_MAX_DESCRIPTION_LENGTH, TRANSFER_REQUEST, type TransferIntentRules } from './transfer-request';
+import { TRANSFER_REQUEST } from './transfer-request';
+import { type TransferIntentRules, transferLimitsOf } from './transfer-rules';
 import type { Violation } from './violation';
 
 // A transfer intent is the validated transfer request (docs/bank-api.md#request-fields). Validation reads the
@@ -27,10 +26,12 @@ export interface TransferInput {
   originId?: number;
   from: TransferParty;
   to: TransferParty;
-  currencyId: CurrencyId;
+  /** One of the accepted currencies (`transferRules.currencies`). */
+  currencyId: string;
   amount: DecimalAmount;
   description: string;
-  concept: ConceptCode;
+  /** One of the accepted concept codes (`transferRules.concepts`). */
+  concept: string;
 }
 
 /** A validated request with its originId: what is stored before anything goes to the bank. */
@@ -42,34 +43,25 @@ export interface TransferRequestWire {
   from: TransferParty;
   to: TransferParty;
   body: {
-    currencyId: CurrencyId;
+    currencyId: string;
     amount: number;
     description: string;
-    concept: ConceptCode;
+    concept: string;
   };
 }
 
 export type ValidateTransferResult = { ok: true; intent: TransferInput } | { ok: false; violations: Violation[] };
 
-function maxDescriptionLengthOf(rules: TransferIntentRules | undefined): number {
-  const max = rules?.maxDescriptionLength ?? DEFAULT_MAX_DESCRIPTION_LENGTH;
-  if (!Number.isSafeInteger(max) || max < 1) {
-    throw new RangeError(`transfer rule "maxDescriptionLength" must be a positive integer, got ${String(max)}`);
-  }
-  return max;
-}
-
 /**
  * Validates a transfer request field by field as TRANSFER_REQUEST describes it (transfer-request.ts):
- * `originId` optional, `body.amount` a JSON number or a decimal string, `body.concept` optional, default VAR.
- * Collects every violation, unknown fields included. Throws a RangeError only for invalid `rules` (a
- * configuration error).
+ * `originId` optional, `body.amount` a JSON number or a decimal string, `body.concept` optional, default VAR;
+ * `body.currencyId` and `body.concept` among `rules.currencies` and `rules.concepts`. Collects every violation,
+ * unknown fields included. Throws a RangeError only for invalid `rules` (a configuration error).
  */
 export function validateTransferIntent(input: unknown, rules?: TransferIntentRules): ValidateTransferResult {
-  const limits = { maxAmount: rules?.maxAmount, maxDescriptionLength: maxDescriptionLengthOf(rules) };
-  const read = readRequest(TRANSFER_REQUEST, input, limits);
+  const read = readRequest(TRANSFER_REQUEST, input, transferLimitsOf(rules));
   if (!read.ok) return read;
-  // The description's rules made these types (a literal CBU_CVU, a DecimalAmount, a ConceptCode…).
+  // The description's rules made these types (a literal CBU_CVU, a DecimalAmount, a configured code…).
   const { originId, from, to, body } = read.value as {
     originId?: number;
     from: TransferParty;
@@ -79,10 +71,10 @@ export function validateTransferIntent(input: unknown, rules?: TransferIntentRul
   const intent: TransferInput = {
     from,
     to,
-    currencyId: body.currencyId as CurrencyId,
+    currencyId: body.currencyId as string,
     amount: body.amount as DecimalAmount,
     description: body.description as string,
-    concept: body.concept as ConceptCode,
+    concept: body.concept as string,
   };
   if (originId !== undefined) intent.originId = originId;
   return { ok: true, intent };

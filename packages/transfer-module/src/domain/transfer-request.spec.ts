@@ -1,7 +1,8 @@
 import { CONCEPT_CODES } from './concept';
 import type { ObjectField } from './request-fields';
 import { validateTransferIntent } from './transfer-intent';
-import { TRANSFER_REQUEST, type TransferLimits, transferRequestOpenApiSchema } from './transfer-request';
+import { TRANSFER_REQUEST, transferRequestOpenApiSchema } from './transfer-request';
+import type { TransferLimits } from './transfer-rules';
 
 const PARTY = {
   type: 'object',

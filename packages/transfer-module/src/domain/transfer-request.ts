@@ -1,5 +1,5 @@
 import { explainCbuCvu } from './cbu-cvu';
-import { CONCEPT_CODES, DEFAULT_CONCEPT, isConceptCode } from './concept';
+import { CONCEPT_CODES, DEFAULT_CONCEPT } from './concept';
 import { explainCuit } from './cuit';
 import { PESO_CURRENCY_ID } from './currency';
 import { explainHiddenCharacter } from './hidden-characters';
@@ -14,29 +14,11 @@ import {
   text,
   type ValueField,
 } from './request-fields';
+import { DEFAULT_MAX_DESCRIPTION_LENGTH, type TransferLimits } from './transfer-rules';
 
 // The transfer request (docs/bank-api.md#request-fields), field by field: the one description of it.
 // validateTransferIntent reads requests with it (transfer-intent.ts), and the OpenAPI schema of
 // `POST /admin/transfers` is derived from it (transferRequestOpenApiSchema). A field changes here, and only here.
-
-export interface TransferIntentRules {
-  /** Largest amount accepted (a decimal string; default DEFAULT_MAX_AMOUNT). */
-  maxAmount?: string;
-  /** Longest description, in Unicode characters (default DEFAULT_MAX_DESCRIPTION_LENGTH). */
-  maxDescriptionLength?: number;
-}
-
-/**
- * The description travels over the network and the recipient may see it; the spec gives no limit, so a
- * conservative one that fits the messages of Argentine transfer networks.
- */
-export const DEFAULT_MAX_DESCRIPTION_LENGTH = 100;
-
-/** The rules a request is read with, the description's length resolved. */
-export interface TransferLimits {
-  maxAmount?: string;
-  maxDescriptionLength: number;
-}
 
 // Control characters (line breaks, NUL, escape…) and unpaired UTF-16 surrogates, which no network encoding carries.
 const FORBIDDEN_TEXT = /[\p{Cc}\p{Cs}]/u;
@@ -77,6 +59,14 @@ function explainForbiddenText(value: string): string | undefined {
   const codePoint = (forbidden[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
   const position = [...value.slice(0, forbidden.index)].length + 1;
   return `must not contain control characters or unpaired surrogates, found U+${codePoint} at position ${position}`;
+}
+
+/** A string among the configured codes (`allowed`): another type breaks the `type` rule, another string `rule`. */
+function oneOf(rule: string, allowed: (limits: TransferLimits) => readonly string[]): FieldRule<TransferLimits> {
+  return text(rule, (value, limits) => {
+    const codes = allowed(limits);
+    return codes.includes(value) ? undefined : `must be one of ${codes.join(', ')}, got ${JSON.stringify(value)}`;
+  });
 }
 
 const PARTY: ObjectField<TransferLimits> = {
@@ -141,7 +131,7 @@ export const TRANSFER_REQUEST: ObjectField<TransferLimits> = {
           kind: 'value',
           presence: 'required',
           schema: { type: 'string', enum: [PESO_CURRENCY_ID] },
-          rule: literal(PESO_CURRENCY_ID, 'currency'),
+          rule: oneOf('currency', (limits) => limits.currencies),
         },
         amount: {
           kind: 'value',
@@ -161,11 +151,7 @@ export const TRANSFER_REQUEST: ObjectField<TransferLimits> = {
           kind: 'value',
           presence: { default: DEFAULT_CONCEPT },
           schema: { type: 'string', enum: [...CONCEPT_CODES] },
-          rule: checkedBy('concept', (value) =>
-            isConceptCode(value)
-              ? undefined
-              : `must be one of ${CONCEPT_CODES.join(', ')}, got ${JSON.stringify(value)}`,
-          ),
+          rule: oneOf('concept', (limits) => limits.concepts),
         },
       },
     },
@@ -188,8 +174,9 @@ export const TRANSFER_REQUEST: ObjectField<TransferLimits> = {
 
 /**
  * The OpenAPI Schema Object of the request (for `@ApiBody({ schema })`), derived from TRANSFER_REQUEST: the
- * fields, their types, which are required, the examples. It documents the default limits (`maxLength` 100);
- * the module's `transferRules` may set others. A new object on every call.
+ * fields, their types, which are required, the examples. It is static (a decorator reads it before any module
+ * options exist), so it documents the default rules — `maxLength` 100, the currency `032`, CONCEPT_CODES; the
+ * module's `transferRules` may set others. A new object on every call.
  */
 export function transferRequestOpenApiSchema(): Record<string, unknown> {
   return openApiSchemaOf(TRANSFER_REQUEST);

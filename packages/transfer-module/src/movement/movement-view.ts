@@ -1,4 +1,4 @@
-import type { ConceptCode, MovementStatus, TransferParty } from '../domain';
+import type { MovementStatus, TransferParty } from '../domain';
 import type { CancellationRecord, HistoryRecord, HistorySource, MovementDetails } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 
@@ -43,7 +43,7 @@ export interface MovementView {
   from: TransferParty;
   to: TransferParty;
   description: string;
-  concept: ConceptCode;
+  concept: string;
   networkId: string | null;
   bankMovementId: string | null;
   /** Sends of the creation request that may have reached the bank. */

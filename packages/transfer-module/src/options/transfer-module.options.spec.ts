@@ -75,6 +75,18 @@ describe('resolveTransferModuleOptions', () => {
       () => ({ bank, sweep: { leaseMs: 10_000 } }),
     ],
     [/option transferRules: amount rule "max"/, () => ({ bank, transferRules: { maxAmount: 'lots' } })],
+    [
+      /option transferRules: transfer rule "currencies" item 1 must be an ISO 4217 numeric code of 3 digits/,
+      () => ({ bank, transferRules: { currencies: ['ARS'] } }),
+    ],
+    [
+      /option transferRules: transfer rule "concepts" must include VAR/,
+      () => ({ bank, transferRules: { concepts: ['ALQ'] } }),
+    ],
+    [
+      /option transferRules\.currency is not an option \(known: maxAmount, maxDescriptionLength, currencies, concepts\)/,
+      () => ({ bank, transferRules: { currency: ['032'] } }),
+    ],
     [/option clock must have a now\(\) method/, () => ({ bank, clock: {} })],
   ])('refuses bad options, saying %s', (message, options) => {
     expect(refusal(options())).toMatch(message);

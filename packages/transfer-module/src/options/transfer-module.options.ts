@@ -17,7 +17,7 @@ import {
   type SourceAccountIndex,
   systemClock,
   type TransferIntentRules,
-  validateTransferIntent,
+  transferLimitsOf,
 } from '../domain';
 import { dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
 
@@ -62,7 +62,10 @@ export interface TransferModuleOptions {
   /** One budget for every bank call of this process (default `{ maxInFlight: 8 }`, no rate limit). */
   budget?: BankCallBudgetOptions;
   sweep?: TransferSweepOptions;
-  /** Limits of a transfer request (maximum amount, description length). */
+  /**
+   * Limits of a transfer request the bank leaves open: maximum amount, description length, accepted currencies
+   * (default `['032']`) and concept codes (default CONCEPT_CODES, which must include VAR).
+   */
   transferRules?: TransferIntentRules;
   /**
    * The entity's own accounts, the only ones a transfer may be sent from: a `from` not among them, or with
@@ -133,6 +136,7 @@ const OPTION_KEYS = [
   'clock',
 ] as const;
 const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
+const TRANSFER_RULE_KEYS = ['maxAmount', 'maxDescriptionLength', 'currencies', 'concepts'] as const;
 export const SWEEP_DEFAULTS = { batchSize: 100, concurrency: 8 } as const;
 export const BUDGET_DEFAULTS: Readonly<BankCallBudgetOptions> = { maxInFlight: 8 };
 
@@ -242,15 +246,19 @@ function resolveSweep(value: unknown, callGuardMs: number): Required<TransferSwe
 
 function resolveTransferRules(value: unknown): TransferIntentRules {
   if (value === undefined) return {};
-  const rules = checkObject(value, 'transferRules') as TransferIntentRules;
+  const rules = checkObject(value, 'transferRules');
+  for (const key of Object.keys(rules)) {
+    if (!(TRANSFER_RULE_KEYS as readonly string[]).includes(key))
+      fail(`transferRules.${key}`, `is not an option (known: ${TRANSFER_RULE_KEYS.join(', ')})`);
+  }
   try {
-    validateTransferIntent({}, rules); // throws for a bad maxDescriptionLength
-    parseAmount('1', { max: rules.maxAmount }); // throws for a bad maxAmount
+    transferLimitsOf(rules); // throws for a bad description length, currency or concept list
+    parseAmount('1', { max: rules.maxAmount as string | undefined }); // throws for a bad maxAmount
   } catch (error) {
-    // `transfer rule "maxDescriptionLength" must be …` / `amount rule "max" must be …`
+    // `transfer rule "currencies" item 1 must be …` / `amount rule "max" must be …`
     throw new TransferModuleOptionsError(`transferRules: ${(error as Error).message}`);
   }
-  return rules;
+  return rules as TransferIntentRules;
 }
 
 function resolveSourceAccounts(value: unknown): SourceAccountIndex | undefined {

@@ -86,7 +86,7 @@ describe('validateTransferRequest', () => {
       { field: 'from', rule: 'type', message: 'must be an object, got string' },
       { field: 'to.addressType', rule: 'address_type', message: 'must be "CBU_CVU", got "CBU"' },
       { field: 'to.owner.personId', rule: 'cuit', message: expect.stringContaining('check digit') },
-      { field: 'body.currencyId', rule: 'currency', message: 'must be "032", got "840"' },
+      { field: 'body.currencyId', rule: 'currency', message: 'must be one of 032, got "840"' },
       { field: 'body.amount', rule: 'amount', message: 'must be greater than 0, got -1' },
       { field: 'body.description', rule: 'required', message: 'is required' },
     ]);
