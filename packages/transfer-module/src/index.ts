@@ -80,7 +80,12 @@ export {
   validateTransferIntent,
 } from './domain/transfer-intent';
 export { transferRequestOpenApiSchema } from './domain/transfer-request';
-export { DEFAULT_MAX_DESCRIPTION_LENGTH, type TransferIntentRules } from './domain/transfer-rules';
+export {
+  DEFAULT_MAX_DESCRIPTION_LENGTH,
+  type TransferIntentRules,
+  type TransferLimits,
+  transferLimitsOf,
+} from './domain/transfer-rules';
 export type { Violation } from './domain/violation';
 export type {
   BankAccountRoutingView,

@@ -105,6 +105,7 @@ const ROOT = [
   'TransferDataSourceOverrides',
   'TransferInput',
   'TransferIntentRules',
+  'TransferLimits',
   'TransferModule',
   'TransferModuleExtras',
   'TransferModuleOptions',
@@ -142,6 +143,7 @@ const ROOT = [
   'secret',
   'stringToSign',
   'systemClock',
+  'transferLimitsOf',
   'transferRequestOpenApiSchema',
   'validateTransferIntent',
 ];

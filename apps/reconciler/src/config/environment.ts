@@ -64,6 +64,17 @@ export class ReconcilerEnvironment {
   @IsIn(['true', 'false'], { message: '$property must be true or false' })
   PSP_MODE?: 'true' | 'false';
 
+  /** The transfer rules the bank leaves open (transfer-rules-environment.ts checks them with the module's rules). */
+  @IsOptional() @IsString() TRANSFER_CURRENCIES?: string;
+  @IsOptional() @IsString() TRANSFER_CONCEPTS?: string;
+  @IsOptional() @IsString() TRANSFER_MAX_AMOUNT?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of characters ≥ 1' })
+  @Min(1, { message: '$property must be a whole number of characters ≥ 1' })
+  TRANSFER_MAX_DESCRIPTION_LENGTH?: number;
+
   /** Comma-separated 409 codes meaning "this originId was already processed". */
   @IsOptional() @IsString() BANK_DUPLICATE_CODES?: string;
 

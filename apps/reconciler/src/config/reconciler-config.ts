@@ -9,12 +9,14 @@ import {
   resolveBankClientOptions,
   type SourceAccount,
   SWEEP_DEFAULTS,
+  type TransferIntentRules,
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
 import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
+import { transferRulesFromEnvironment } from './transfer-rules-environment';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
@@ -59,6 +61,8 @@ export interface ReconcilerConfig {
   sourceAccounts?: SourceAccount[];
   /** PSP_MODE=true: the entity also sends from its clients' registered sub-accounts (CVU). */
   psp?: boolean;
+  /** TRANSFER_CURRENCIES, TRANSFER_CONCEPTS, TRANSFER_MAX_AMOUNT, TRANSFER_MAX_DESCRIPTION_LENGTH; absent = the module's. */
+  transferRules?: TransferIntentRules;
   polling: PollingSettings;
   /** This process's budget for bank calls (BANK_MAX_IN_FLIGHT, BANK_RATE_PER_SECOND); absent = the module's. */
   bankCalls?: BankCallSettings;
@@ -122,6 +126,7 @@ export function reconcilerConfigFromEnv(
   if (sandbox) problems.push(...variablesNeedingABank(vars));
   problems.push(...pollingFloorProblems(vars, sandbox));
   const sourceAccounts = sourceAccountsFromEnvironment(vars, sandbox, problems);
+  const transferRules = transferRulesFromEnvironment(vars, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
@@ -136,6 +141,7 @@ export function reconcilerConfigFromEnv(
     bank,
     ...(sourceAccounts && { sourceAccounts }),
     ...(vars.PSP_MODE === 'true' && { psp: true }),
+    ...(transferRules && { transferRules }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,

@@ -44,6 +44,22 @@ describe('transferModuleOptions', () => {
     expect(new PollingPolicy(fromReconciler.polling).maxJitterMs).toBe(100);
   });
 
+  it('passes the TRANSFER_* rules on to the module', () => {
+    const resolved = resolvedFrom({
+      TRANSFER_CURRENCIES: '032,840',
+      TRANSFER_CONCEPTS: 'VAR,ALQ',
+      TRANSFER_MAX_AMOUNT: '1000',
+      TRANSFER_MAX_DESCRIPTION_LENGTH: '50',
+    });
+    expect(resolved.transferRules).toEqual({
+      currencies: ['032', '840'],
+      concepts: ['VAR', 'ALQ'],
+      maxAmount: '1000',
+      maxDescriptionLength: 50,
+    });
+    expect(resolvedFrom({}).transferRules).toEqual({});
+  });
+
   it('passes every polling, budget and sweep variable on to the module', () => {
     const resolved = resolvedFrom({
       POLL_MIN_INTERVAL_MS: '2000',

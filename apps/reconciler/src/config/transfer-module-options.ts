@@ -2,8 +2,8 @@ import type { BankClientOptions, Clock, TransferModuleOptions } from '@giro/tran
 import type { ReconcilerConfig } from './reconciler-config';
 
 /**
- * The TransferModule options of the reconciler: the bank, migrations at start, and the polling, budget and
- * sweep settings of the configuration. A setting the configuration leaves out is left to the module's default.
+ * The TransferModule options of the reconciler: the bank, migrations at start, and the polling, budget, sweep
+ * and transfer-rule settings of the configuration. A setting the configuration leaves out is left to the module's default.
  */
 export function transferModuleOptions(
   config: ReconcilerConfig,
@@ -29,6 +29,7 @@ export function transferModuleOptions(
     ...(sweep && { sweep: { batchSize: sweep.batchSize, concurrency: sweep.concurrency } }),
     ...(config.sourceAccounts && { sourceAccounts: config.sourceAccounts }),
     ...(config.psp && { psp: true }),
+    ...(config.transferRules && { transferRules: config.transferRules }),
     ...(clock && { clock }),
   };
 }
