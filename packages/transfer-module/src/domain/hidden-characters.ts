@@ -43,7 +43,8 @@ const INVISIBLE: ReadonlyMap<number, string> = new Map([
 
 // Every format character (bidi controls, zero-width characters, tags U+E0000…, interlinear annotations…) and
 // the invisible letters and marks above.
-const HIDDEN = /[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u3164\uFFA0]/u;
+// U+034F (a combining mark) stands alone: in a character class with others it would read as combining with them.
+const HIDDEN = /\p{Cf}|\u034F|[\u115F\u1160\u17B4\u17B5\u3164\uFFA0]/u;
 
 /** `U+202E RIGHT-TO-LEFT OVERRIDE`: the code point and, when known, its Unicode name. */
 export function describeCodePoint(codePoint: number): string {

@@ -149,8 +149,16 @@ describe('money', () => {
     ['a huge number in exponent form', 1e21, 'must be at most 999999999999.99, got 1e+21'],
     ['a very long string', '9'.repeat(60), `must be at most 999999999999.99, got "${'9'.repeat(40)}…"`],
     // Past 15 significant digits a JSON number may already be rounded; past the maximum too, which is what is said.
-    ['a number past 15 significant digits', 123456789012345.6, 'must be at most 999999999999.99, got 123456789012345.6'],
-    ['an 18-digit integer', JSON.parse('123456789012345678'), 'must be at most 999999999999.99, got 123456789012345680'],
+    [
+      'a number past 15 significant digits',
+      123456789012345.6,
+      'must be at most 999999999999.99, got 123456789012345.6',
+    ],
+    [
+      'an 18-digit integer',
+      JSON.parse('123456789012345678'),
+      'must be at most 999999999999.99, got 123456789012345680',
+    ],
     [
       'an integer past 2^53 read from JSON',
       JSON.parse('12345678901234567890'),
