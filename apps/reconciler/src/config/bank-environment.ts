@@ -90,16 +90,36 @@ function authOptions(vars: ReconcilerEnvironment, problems: string[]): BankAuthO
   };
 }
 
+/** The header name variables, by the `bank.hmac.headers` field each one sets. */
+const HMAC_HEADER_VARIABLES = {
+  timestamp: 'BANK_HMAC_TIMESTAMP_HEADER',
+  signature: 'BANK_HMAC_SIGNATURE_HEADER',
+  keyId: 'BANK_HMAC_KEY_ID_HEADER',
+} as const;
+
 function hmacOptions(vars: ReconcilerEnvironment, problems: string[]): BankHmacOptions | undefined {
   if (vars.BANK_HMAC_SECRET === undefined) {
-    for (const name of ['BANK_HMAC_KEY_ID', 'BANK_HMAC_ALGORITHM'] as const) {
+    const dependent = [
+      'BANK_HMAC_KEY_ID',
+      'BANK_HMAC_ALGORITHM',
+      'BANK_HMAC_PRESET',
+      ...Object.values(HMAC_HEADER_VARIABLES),
+    ];
+    for (const name of dependent as (keyof ReconcilerEnvironment)[]) {
       if (vars[name] !== undefined) problems.push(`${name} needs BANK_HMAC_SECRET`);
     }
     return undefined;
   }
+  const headers = Object.fromEntries(
+    Object.entries(HMAC_HEADER_VARIABLES)
+      .filter(([, variable]) => vars[variable] !== undefined)
+      .map(([field, variable]) => [field, vars[variable]]),
+  );
   return {
     secret: secret(vars.BANK_HMAC_SECRET),
     ...(vars.BANK_HMAC_KEY_ID !== undefined && { keyId: vars.BANK_HMAC_KEY_ID }),
     ...(vars.BANK_HMAC_ALGORITHM !== undefined && { algorithm: vars.BANK_HMAC_ALGORITHM }),
+    ...(vars.BANK_HMAC_PRESET !== undefined && { preset: vars.BANK_HMAC_PRESET }),
+    ...(Object.keys(headers).length > 0 && { headers }),
   };
 }

@@ -1,4 +1,4 @@
-import { MAX_BATCH_SIZE } from '@giro/transfer-module';
+import { HMAC_PRESETS, type HmacPreset, MAX_BATCH_SIZE } from '@giro/transfer-module';
 import { plainToInstance, Type } from 'class-transformer';
 import {
   IsIn,
@@ -55,6 +55,15 @@ export class ReconcilerEnvironment {
   @IsOptional()
   @IsIn(['sha256', 'sha512'], { message: '$property must be sha256 or sha512' })
   BANK_HMAC_ALGORITHM?: 'sha256' | 'sha512';
+
+  /** The signing scheme and its header names (the bank client checks the names: bank-environment.ts). */
+  @IsOptional()
+  @IsIn(HMAC_PRESETS, { message: `$property must be one of ${HMAC_PRESETS.join(', ')}` })
+  BANK_HMAC_PRESET?: HmacPreset;
+
+  @IsOptional() @IsString() BANK_HMAC_TIMESTAMP_HEADER?: string;
+  @IsOptional() @IsString() BANK_HMAC_SIGNATURE_HEADER?: string;
+  @IsOptional() @IsString() BANK_HMAC_KEY_ID_HEADER?: string;
 
   /** The accounts giro may send from, `address:ownerPersonId,…` (source-accounts-environment.ts). */
   @IsOptional() @IsString() SOURCE_ACCOUNTS?: string;

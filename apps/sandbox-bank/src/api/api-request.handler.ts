@@ -42,7 +42,14 @@ export async function handleApiRequest<Input>(
     return refuse('too-large', { ...reply, headers: { connection: 'close' } });
   }
 
-  const authFailure = authenticateApiRequest(request, rawBody, state.nowMs(), state.credentials, state.tokens);
+  const authFailure = authenticateApiRequest(
+    request,
+    rawBody,
+    state.nowMs(),
+    state.credentials,
+    state.tokens,
+    state.config.hmac,
+  );
   if (authFailure) return refuse('unauthorized', errorReply(401, authFailure.code, authFailure.message));
   if (mediaTypeOf(request) !== 'application/json') {
     return refuse('invalid', errorReply(415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json'));

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { HmacScheme } from '../config/sandbox-config';
 import type { SandboxCredentials } from '../config/sandbox-credentials';
 import type { AccessTokens } from './access-tokens';
 import { type AuthFailure, verifyHmac } from './hmac-verifier';
@@ -15,6 +16,7 @@ export function authenticateApiRequest(
   nowMs: number,
   credentials: SandboxCredentials,
   tokens: AccessTokens,
+  hmac: HmacScheme,
 ): AuthFailure | undefined {
   const match = AUTHORIZATION.exec(request.headers.authorization ?? '');
   if (!match || match[1].toLowerCase() !== credentials.authScheme.toLowerCase()) {
@@ -28,13 +30,13 @@ export function authenticateApiRequest(
     {
       method: request.method ?? '',
       path: request.url ?? '',
-      timestamp: singleHeader(request.headers['x-timestamp']),
-      signature: singleHeader(request.headers['x-signature']),
+      header: (name) => singleValue(request.headers[name.toLowerCase()]),
       rawBody,
     },
     credentials.hmacSecret,
     nowMs,
+    hmac,
   );
 }
 
-const singleHeader = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);
+const singleValue = (value: string | string[] | undefined) => (Array.isArray(value) ? undefined : value);

@@ -41,4 +41,24 @@ describe('applyConfigPatch', () => {
     expect(applyConfigPatch(DEFAULT_SANDBOX_CONFIG, [1]).ok).toBe(false);
     expect(applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { timings: 5 }).ok).toBe(false);
   });
+
+  it('takes the HMAC scheme and names a bad preset or header', () => {
+    const result = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, {
+      hmac: { preset: 'single-header', signatureHeader: 'Sig' },
+    });
+    expect(result.ok && result.config.hmac).toEqual({
+      preset: 'single-header',
+      timestampHeader: 'X-Timestamp',
+      signatureHeader: 'Sig',
+    });
+    const bad = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { preset: 'aws', timestampHeader: 'X Ts' } });
+    expect(bad.ok || bad.violations.map((violation) => violation.message)).toEqual([
+      'hmac.preset must be one of default, single-header',
+      'hmac.timestampHeader must be an HTTP header name, e.g. X-Signature',
+    ]);
+    const same = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { signatureHeader: 'x-timestamp' } });
+    expect(same.ok || same.violations.map((violation) => violation.message)).toEqual([
+      'hmac.signatureHeader must differ from hmac.timestampHeader',
+    ]);
+  });
 });

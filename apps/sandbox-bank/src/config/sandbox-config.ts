@@ -41,6 +41,19 @@ export interface FaultSettings {
   retryAfterSeconds: number;
 }
 
+/** The HMAC schemes the sandbox verifies (docs/bank-api.md#the-default-hmac-scheme and the section after it). */
+export const HMAC_PRESETS = ['default', 'single-header'] as const;
+export type HmacPreset = (typeof HMAC_PRESETS)[number];
+
+/** Which HMAC scheme the API requires, and the headers it reads (key ids are not checked: one secret). */
+export interface HmacScheme {
+  preset: HmacPreset;
+  /** The default preset's timestamp header. */
+  timestampHeader: string;
+  /** The signature header (`X-Signature` for the default preset; `Signature` is usual for `single-header`). */
+  signatureHeader: string;
+}
+
 /** Everything that can change at run time (`configure`, `POST /__sandbox/config`). */
 export interface SandboxConfig {
   timings: ScenarioTimings;
@@ -49,6 +62,7 @@ export interface SandboxConfig {
   duplicateMode: DuplicateMode;
   polling: PollingRules;
   faults: FaultSettings;
+  hmac: HmacScheme;
   /** Seed of the fault PRNG; setting it restarts the sequence. */
   seed: number;
 }
@@ -73,10 +87,11 @@ export const DEFAULT_SANDBOX_CONFIG: Readonly<SandboxConfig> = Object.freeze({
     rateLimitRate: 0,
     retryAfterSeconds: 1,
   }),
+  hmac: Object.freeze({ preset: 'default', timestampHeader: 'X-Timestamp', signatureHeader: 'X-Signature' }),
   seed: 1,
 });
 
-type FieldRule = 'duration' | 'rate' | 'positive-seconds' | 'seed' | 'duplicate-mode';
+type FieldRule = 'duration' | 'rate' | 'positive-seconds' | 'seed' | 'duplicate-mode' | 'hmac-preset' | 'header-name';
 
 const GROUPS = {
   timings: { createdMs: 'duration', inProgressMs: 'duration', delayedMs: 'duration' },
@@ -91,6 +106,7 @@ const GROUPS = {
     rateLimitRate: 'rate',
     retryAfterSeconds: 'positive-seconds',
   },
+  hmac: { preset: 'hmac-preset', timestampHeader: 'header-name', signatureHeader: 'header-name' },
 } as const satisfies Record<string, Record<string, FieldRule>>;
 
 const SCALARS = {
@@ -121,6 +137,14 @@ function explainValue(rule: FieldRule, value: unknown): string | undefined {
       return (DUPLICATE_MODES as readonly unknown[]).includes(value)
         ? undefined
         : `must be one of ${DUPLICATE_MODES.join(', ')}`;
+    case 'hmac-preset':
+      return (HMAC_PRESETS as readonly unknown[]).includes(value)
+        ? undefined
+        : `must be one of ${HMAC_PRESETS.join(', ')}`;
+    case 'header-name':
+      return typeof value === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)
+        ? undefined
+        : 'must be an HTTP header name, e.g. X-Signature';
   }
 }
 
@@ -171,6 +195,14 @@ export function applyConfigPatch(current: SandboxConfig, patch: unknown): Config
       field: 'faults',
       rule: 'rate-sum',
       message: `the fault rates add up to ${rateSum}, they must add up to at most 1`,
+    });
+  }
+  const { hmac } = config;
+  if (hmac.preset === 'default' && hmac.timestampHeader.toLowerCase() === hmac.signatureHeader.toLowerCase()) {
+    violations.push({
+      field: 'hmac.signatureHeader',
+      rule: 'distinct-headers',
+      message: 'hmac.signatureHeader must differ from hmac.timestampHeader',
     });
   }
   return violations.length ? { ok: false, violations } : { ok: true, config };

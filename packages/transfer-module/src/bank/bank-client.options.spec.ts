@@ -66,6 +66,21 @@ describe('bank client options', () => {
     expect(resolved.proxyUrl).toBeUndefined();
   });
 
+  it('resolves the HMAC preset (default `default`) and the header names given', () => {
+    expect(resolveBankClientOptions({ ...valid(), hmac: { secret: 's' } }).hmac).toMatchObject({
+      kind: 'default',
+      options: { preset: 'default', algorithm: 'sha256' },
+    });
+    const resolved = resolveBankClientOptions({
+      ...valid(),
+      hmac: { secret: 's', preset: 'single-header', headers: { signature: 'X-Api-Signature' } },
+    });
+    expect(resolved.hmac).toMatchObject({
+      kind: 'default',
+      options: { preset: 'single-header', headers: { signature: 'X-Api-Signature' } },
+    });
+  });
+
   it('reads the CA, certificate and key from files', () => {
     const file = (name: string, content: string) => {
       writeFileSync(join(dir, name), content);
@@ -213,6 +228,26 @@ describe('bank client options', () => {
       'bank.hmac must have either signer or secret',
     ],
     ['an HMAC without secret', (o) => ({ ...o, hmac: {} }), 'bank.hmac.secret must be a non-empty string'],
+    [
+      'an unknown HMAC preset',
+      (o) => ({ ...o, hmac: { secret: 's', preset: 'aws-sigv4' } }),
+      'bank.hmac.preset must be one of default, single-header',
+    ],
+    [
+      'a signer and header names',
+      (o) => ({ ...o, hmac: { signer: () => ({}), headers: { signature: 'Sig' } } }),
+      'bank.hmac must have either signer or secret',
+    ],
+    [
+      'a key id with a comma for the single-header preset',
+      (o) => ({ ...o, hmac: { secret: 's', keyId: 'a,b', preset: 'single-header' } }),
+      'bank.hmac.keyId must not contain a comma with the single-header preset',
+    ],
+    [
+      'a timestamp header for the single-header preset',
+      (o) => ({ ...o, hmac: { secret: 's', preset: 'single-header', headers: { timestamp: 'X-Ts' } } }),
+      'bank.hmac.headers.timestamp is not used by the single-header preset (it sends signature only)',
+    ],
     [
       'a zero timeout',
       (o) => ({ ...o, timeouts: { connectMs: 0 } }),

@@ -1,7 +1,16 @@
 import { type Clock, systemClock } from '../domain';
 import { DEFAULT_AUTH_SCHEME } from './bank-dispatcher-auth';
 import { type BankPaths, bankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
-import { HMAC_ALGORITHMS, type HmacAlgorithm, type HmacSignerOptions, type RequestSigner } from './hmac-signer';
+import { resolveHmacHeaderNames } from './hmac-header-names';
+import {
+  HMAC_ALGORITHMS,
+  HMAC_PRESETS,
+  type HmacAlgorithm,
+  type HmacHeaderNames,
+  type HmacPreset,
+  type HmacSignerOptions,
+  type RequestSigner,
+} from './hmac-signer';
 import {
   OAUTH2_CLIENT_AUTHENTICATIONS,
   type OAuth2ClientAuthentication,
@@ -40,9 +49,19 @@ export type BankAuthOptions = { scheme?: string } & (
   | { provider: TokenProvider }
 );
 
-/** Request signing: the default HMAC scheme (docs/bank-api.md#the-default-hmac-scheme), or a signer of your own. */
+/**
+ * Request signing: a built-in preset (docs/bank-api.md#the-default-hmac-scheme, `preset` default `default`) with
+ * the header names the bank expects, or a signer of your own.
+ */
 export type BankHmacOptions =
-  | { secret: SecretInput; keyId?: string; algorithm?: HmacAlgorithm }
+  | {
+      secret: SecretInput;
+      keyId?: string;
+      algorithm?: HmacAlgorithm;
+      preset?: HmacPreset;
+      /** Defaults X-Timestamp, X-Signature, X-Key-Id; the `single-header` preset sends `signature` (`Signature`) only. */
+      headers?: Partial<HmacHeaderNames>;
+    }
   | { signer: RequestSigner };
 
 export interface BankTimeouts {
@@ -114,6 +133,7 @@ export const BANK_CLIENT_DEFAULTS = {
   debinIdField: 'debinId',
   authScheme: DEFAULT_AUTH_SCHEME,
   hmacAlgorithm: 'sha256' as HmacAlgorithm,
+  hmacPreset: 'default' as HmacPreset,
   oauth2ClientAuthentication: 'basic' as OAuth2ClientAuthentication,
   oauth2RefreshMarginMs: 60_000,
 } as const;
@@ -244,11 +264,12 @@ function resolveHmac(value: unknown): ResolvedHmac | undefined {
   if (value === undefined) return undefined;
   const name = `${ROOT}.hmac`;
   const hmac = checkObject(value, name);
-  checkKnownKeys(hmac, name, ['secret', 'keyId', 'algorithm', 'signer']);
+  const schemeKeys = ['secret', 'keyId', 'algorithm', 'preset', 'headers'];
+  checkKnownKeys(hmac, name, [...schemeKeys, 'signer']);
   if (hmac.signer !== undefined) {
     if (typeof hmac.signer !== 'function') fail(`${name}.signer`, 'must be a function');
-    if (hmac.secret !== undefined || hmac.keyId !== undefined || hmac.algorithm !== undefined) {
-      fail(name, 'must have either signer or secret (with keyId, algorithm), not both');
+    if (schemeKeys.some((key) => hmac[key] !== undefined)) {
+      fail(name, 'must have either signer or secret (with keyId, algorithm, preset, headers), not both');
     }
     return { kind: 'custom', signer: hmac.signer as RequestSigner };
   }
@@ -256,15 +277,24 @@ function resolveHmac(value: unknown): ResolvedHmac | undefined {
   if (!(HMAC_ALGORITHMS as readonly unknown[]).includes(algorithm)) {
     fail(`${name}.algorithm`, `must be one of ${HMAC_ALGORITHMS.join(', ')}`);
   }
+  const preset = hmac.preset ?? BANK_CLIENT_DEFAULTS.hmacPreset;
+  if (!(HMAC_PRESETS as readonly unknown[]).includes(preset)) {
+    fail(`${name}.preset`, `must be one of ${HMAC_PRESETS.join(', ')}`);
+  }
   const keyId = checkOptionalString(hmac.keyId, `${name}.keyId`);
   if (keyId !== undefined && !HEADER_VALUE_PATTERN.test(keyId))
     fail(`${name}.keyId`, 'must be visible ASCII without spaces');
+  if (keyId?.includes(',') && preset === 'single-header')
+    fail(`${name}.keyId`, 'must not contain a comma with the single-header preset (commas separate its fields)');
+  const headers = resolveHmacHeaderNames(hmac.headers, preset as HmacPreset, `${name}.headers`);
   return {
     kind: 'default',
     options: {
       secret: toSecret(checkSecret(hmac.secret, `${name}.secret`)),
       ...(keyId !== undefined && { keyId }),
       algorithm: algorithm as HmacAlgorithm,
+      preset: preset as HmacPreset,
+      ...(headers && { headers }),
     },
   };
 }

@@ -34,6 +34,21 @@ describe('the default HMAC scheme', () => {
     });
   });
 
+  it('sends the same values under the header names it is given', async () => {
+    const sign = createHmacSigner({
+      secret: secret('k3y'),
+      keyId: 'key-1',
+      algorithm: 'sha256',
+      headers: { timestamp: 'X-Bank-Time', signature: 'X-Bank-Sig', keyId: 'X-Bank-Key' },
+    });
+
+    expect(await sign(input)).toEqual({
+      'x-bank-time': '1714657510',
+      'x-bank-sig': 'wOMWk9UvYdTKCvRG+rH6vPKN+1epEou4e4sN8N/6yPA=',
+      'x-bank-key': 'key-1',
+    });
+  });
+
   it('changes with every part of the request', async () => {
     const sign = createHmacSigner({ secret: secret('k3y'), algorithm: 'sha256' });
     const base = (await sign(input))['x-signature'];

@@ -19,7 +19,10 @@ export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank-paths';
 export {
   createHmacSigner,
   HMAC_ALGORITHMS,
+  HMAC_PRESETS,
   type HmacAlgorithm,
+  type HmacHeaderNames,
+  type HmacPreset,
   type HmacSignerOptions,
   type RequestSigner,
   type SignatureHeaders,
