@@ -1,50 +1,26 @@
-import type { SandboxBank } from '@giro/sandbox-bank';
-import { giroOptions, manualClock, POLLING, startTestSandbox, transferRequest } from '@test-support/giro-harness';
+import { POLLING, transferRequest } from '@test-support/giro-harness';
 import { BankClient, BankMovementNotFoundError } from '../bank';
-import { intentToWire, type ManualClock, validateTransferIntent } from '../domain';
-import { senderFixture } from '../movement/testing/sender-fixture';
-import { resolveTransferModuleOptions } from '../options';
+import { intentToWire, validateTransferIntent } from '../domain';
 import { MovementNotFoundError } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
-import { BankLookups } from './bank-lookups';
+import { transferServiceFixture } from './testing/transfer-service-fixture';
 import { PollTooSoonError, TransferValidationError } from './transfer.errors';
-import { TransferService } from './transfer.service';
 
 // TransferService's lookups against the sandbox bank: a movement giro does not store, by each of its three
 // names; a stored one (a refresh); the network's raw format; and the polling rule for all of them.
 
 describeEachEngine('TransferService lookups at the bank', (engine) => {
-  let bank: SandboxBank;
-  let clock: ManualClock;
-  let client: BankClient | undefined;
-
-  beforeEach(async () => {
-    clock = manualClock();
-    bank = await startTestSandbox(clock);
-  });
-  afterEach(async () => {
-    await client?.close();
-    await bank.close();
-  });
-
-  async function setup() {
-    const dataSource = await (await engine.createDatabase()).connectMigrated();
-    const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
-    client = new BankClient(options.bank);
-    const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
-    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
-    return { store, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
-  }
+  const { fixture, setup } = transferServiceFixture(engine);
 
   /** A transfer sent to the bank by someone else than giro: the bank knows it, giro's database does not. */
   async function foreignMovement(originId: number) {
     const validated = validateTransferIntent(transferRequest('sent elsewhere', { originId }));
     if (!validated.ok) throw new Error('the request is valid');
-    return (await (client as BankClient).createTransferRequest(intentToWire({ ...validated.intent, originId })))
+    return (await (fixture.client as BankClient).createTransferRequest(intentToWire({ ...validated.intent, originId })))
       .movement;
   }
 
-  const lookups = () => bank.counters().requests['get-movement'] ?? {};
+  const lookups = () => fixture.bank.counters().requests['get-movement'] ?? {};
 
   it('names the fields of a lookup that is not exactly one of originId, networkId, debinId, asking nothing', async () => {
     const { transfers } = await setup();
@@ -68,7 +44,7 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   it('asks about a movement giro does not store, by each of its names, and stores nothing', async () => {
     const { store, transfers } = await setup();
     const foreign = await foreignMovement(9_001);
-    const entry = bank.ledger.entry(9_001);
+    const entry = fixture.bank.ledger.entry(9_001);
     if (!entry) throw new Error('the bank processed it');
     for (const lookup of [{ originId: 9_001 }, { networkId: entry.networkId }, { debinId: entry.debinId }]) {
       const view = await transfers.lookUpAtBank(lookup);
@@ -98,12 +74,12 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     await expect(transfers.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
     expect(lookups()).toEqual({});
 
-    clock.advance(POLLING.minIntervalMs + 150); // past CREATED at the bank (100 ms)
+    fixture.clock.advance(POLLING.minIntervalMs + 150); // past CREATED at the bank (100 ms)
     const view = await transfers.lookUpAtBank({ networkId });
     expect(view).toMatchObject({ stored: true, status: 'IN_PROGRESS', originId: movement.originId });
     expect(await transfers.getMovement(movement.originId)).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
     await expect(transfers.lookUpAtBank({ originId: movement.originId })).rejects.toBeInstanceOf(PollTooSoonError);
-    expect(bank.counters().pollsTooEarly).toBe(0);
+    expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
   it("returns the network's raw answer as it came, as a query under the polling rule", async () => {
@@ -112,19 +88,19 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     await expect(transfers.rawBankAnswer(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
     await expect(transfers.rawBankAnswer(999_999)).rejects.toBeInstanceOf(MovementNotFoundError);
 
-    clock.advance(POLLING.minIntervalMs);
+    fixture.clock.advance(POLLING.minIntervalMs);
     const raw = await transfers.rawBankAnswer(movement.originId);
     expect(raw).toMatchObject({ formato: 'COELSA-TRF-1', transferencia: { id_origen: String(movement.originId) } });
     const after = await transfers.getMovement(movement.originId);
-    expect(after).toMatchObject({ status: 'CREATED', queries: 1, lastAnswerAt: clock.now().toISOString() });
+    expect(after).toMatchObject({ status: 'CREATED', queries: 1, lastAnswerAt: fixture.clock.now().toISOString() });
 
     // Its status is not read: the next query waits as after DELAYED, the longer rule.
-    clock.advance(POLLING.delayedMinIntervalMs);
+    fixture.clock.advance(POLLING.delayedMinIntervalMs);
     await expect(transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
-    expect(Date.parse(after.nextQueryAt as string)).toBeGreaterThan(clock.now().getTime());
-    clock.advance(1);
+    expect(Date.parse(after.nextQueryAt as string)).toBeGreaterThan(fixture.clock.now().getTime());
+    fixture.clock.advance(1);
     await expect(transfers.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'COMPLETED' });
-    expect(bank.counters().pollsTooEarly).toBe(0);
+    expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
   it('asks about a final movement again no sooner than the polling interval after its last answer', async () => {
@@ -135,7 +111,7 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
       constructor: PollTooSoonError,
       retryAfterMs: POLLING.minIntervalMs,
     });
-    clock.advance(POLLING.minIntervalMs);
+    fixture.clock.advance(POLLING.minIntervalMs);
     await expect(transfers.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'FAILED' });
   });
 });

@@ -1,14 +1,9 @@
-import type { SandboxBank } from '@giro/sandbox-bank';
-import { giroOptions, manualClock, startTestSandbox, transferRequest } from '@test-support/giro-harness';
-import { BankClient } from '../bank';
-import { type ManualClock, validateTransferIntent } from '../domain';
-import { senderFixture } from '../movement/testing/sender-fixture';
-import { resolveTransferModuleOptions } from '../options';
+import { transferRequest } from '@test-support/giro-harness';
+import { validateTransferIntent } from '../domain';
 import { MovementStore } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
-import { BankLookups } from './bank-lookups';
+import { transferServiceFixture } from './testing/transfer-service-fixture';
 import { TransferValidationError } from './transfer.errors';
-import { TransferService } from './transfer.service';
 
 /** Records, in order, the name of every MovementStore method called from now on (the calls go through). */
 function storeCalls(store: MovementStore): string[] {
@@ -26,27 +21,7 @@ function storeCalls(store: MovementStore): string[] {
 }
 
 describeEachEngine('TransferService.requestTransfer', (engine) => {
-  let bank: SandboxBank;
-  let clock: ManualClock;
-  let client: BankClient | undefined;
-
-  beforeEach(async () => {
-    clock = manualClock();
-    bank = await startTestSandbox(clock);
-  });
-  afterEach(async () => {
-    await client?.close();
-    await bank.close();
-  });
-
-  async function setup() {
-    const dataSource = await (await engine.createDatabase()).connectMigrated();
-    const options = resolveTransferModuleOptions(await giroOptions(bank, clock));
-    client = new BankClient(options.bank);
-    const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
-    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
-    return { store, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
-  }
+  const { fixture, setup } = transferServiceFixture(engine);
 
   it('returns the movement as the create stored it, without reading it again', async () => {
     const { store, transfers } = await setup();
@@ -70,7 +45,7 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const replayed = await transfers.requestTransfer(request);
     expect(calls).toEqual(['findByOriginId']); // the movement, its history and its cancellation: one read
     expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
-    expect(bank.ledger.page().entries).toHaveLength(1);
+    expect(fixture.bank.ledger.page().entries).toHaveLength(1);
   });
 
   it('reads the movement once when another caller stored the same originId first', async () => {
@@ -83,7 +58,7 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const replayed = await transfers.requestTransfer(request);
     expect(calls).toEqual(['findByOriginId', 'recordIntent', 'findByOriginId']);
     expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
-    expect(bank.ledger.page().entries).toHaveLength(1);
+    expect(fixture.bank.ledger.page().entries).toHaveLength(1);
   });
 
   it('stores the intent as validated, with its originId (allocated or given) last', async () => {
@@ -119,6 +94,6 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const mine = await transfers.requestTransfer(transferRequest('rent', { amount: 20 }));
     expect(mine).toMatchObject({ created: true, movement: { originId: reserved + 2, amount: '20.00' } });
     expect((await transfers.getMovement(reserved + 1)).amount).toBe('10.00');
-    expect(bank.ledger.page().entries.map((entry) => entry.originId)).toEqual([reserved + 1, reserved + 2]);
+    expect(fixture.bank.ledger.page().entries.map((entry) => entry.originId)).toEqual([reserved + 1, reserved + 2]);
   });
 });

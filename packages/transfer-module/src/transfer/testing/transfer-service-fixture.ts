@@ -1,0 +1,38 @@
+import type { SandboxBank } from '@giro/sandbox-bank';
+import { giroOptions, manualClock, startTestSandbox } from '@test-support/giro-harness';
+import { BankClient } from '../../bank';
+import type { ManualClock } from '../../domain';
+import { senderFixture } from '../../movement/testing/sender-fixture';
+import { resolveTransferModuleOptions } from '../../options';
+import type { TestEngine } from '../../persistence/testing/test-engines';
+import { BankLookups } from '../bank-lookups';
+import { TransferService } from '../transfer.service';
+
+/**
+ * A TransferService built by hand against a sandbox bank on a manual clock, one per test (call inside a
+ * describe: it registers the hooks that start and close the sandbox and the bank client).
+ */
+export function transferServiceFixture(engine: TestEngine) {
+  const fixture = {} as { bank: SandboxBank; clock: ManualClock; client: BankClient | undefined };
+  beforeEach(async () => {
+    fixture.clock = manualClock();
+    fixture.bank = await startTestSandbox(fixture.clock);
+    fixture.client = undefined;
+  });
+  afterEach(async () => {
+    await fixture.client?.close();
+    await fixture.bank.close();
+  });
+
+  async function setup() {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const options = resolveTransferModuleOptions(await giroOptions(fixture.bank, fixture.clock));
+    const client = new BankClient(options.bank);
+    fixture.client = client;
+    const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
+    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
+    return { store, client, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
+  }
+
+  return { fixture, setup };
+}
