@@ -112,8 +112,12 @@ export class MovementSender {
     /** Filled as the work goes, so what was done still counts if a later write throws. */
     step: FollowUpStep = emptyFollowUpStep(),
   ): Promise<FollowUpStep> {
-    const takeoverWait = this.schedule.afterTakeover(record, this.options.clock.now());
-    if (takeoverWait !== null) return this.deferAfterTakeover(record, takeoverWait, step);
+    const held = await this.holdAfterTakeover(record);
+    if (held !== null) {
+      if (held.applied) step.deferredUntil = held.until;
+      else step.leftDue = true;
+      return step;
+    }
     if (record.status === PENDING_STATUS && record.attempts === 0) {
       await this.resend(record, pressure, step, false);
       return step;
@@ -221,22 +225,26 @@ export class MovementSender {
     return record.leaseExpiresAt.getTime() - this.options.clock.now().getTime() >= this.options.callGuardMs;
   }
 
-  /** Not asked now: scheduled for `until` and given back, in one fenced write. */
-  private async deferAfterTakeover(record: MovementRecord, until: Date, step: FollowUpStep): Promise<FollowUpStep> {
+  /**
+   * Holds back a movement taken over from a worker that stopped with its lease (QuerySchedule.afterTakeover):
+   * schedules it for then and gives it back, in one fenced write, asking the bank nothing. Null when it need
+   * not wait; `applied: false` when the lease was no longer ours (nothing written). Every claimer that may
+   * ask the bank calls this first: the sweep and a refresh through followUp, a raw lookup directly.
+   */
+  async holdAfterTakeover(record: ClaimedMovement): Promise<{ until: Date; applied: boolean } | null> {
+    const until = this.schedule.afterTakeover(record, this.options.clock.now());
+    if (until === null) return null;
     const update = { patch: { nextQueryAt: until, queriesHeldUntil: until }, countQuery: false, releaseLease: true };
-    const result = await this.store.applyUpdate(record.originId, this.owner, update);
-    if (!result.applied) {
-      step.leftDue = true;
-      return step;
+    const { applied } = await this.store.applyUpdate(record.originId, this.owner, update);
+    if (applied) {
+      this.logger.log(
+        movementLogLine(
+          record.originId,
+          `taken over from a worker that stopped with its lease; asked again from ${until.toISOString()}, in case the bank answered that worker DELAYED`,
+        ),
+      );
     }
-    step.deferredUntil = until;
-    this.logger.log(
-      movementLogLine(
-        record.originId,
-        `taken over from a worker that stopped with its lease; asked again from ${until.toISOString()}, in case the bank answered that worker DELAYED`,
-      ),
-    );
-    return step;
+    return { until, applied };
   }
 
   /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */

@@ -68,7 +68,7 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     const recording = new RecordingBank(client);
     const fixture = senderFixture(options, dataSource, recording);
     const { store, sender, schedule, budget, work, owner, logger } = fixture;
-    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
+    const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
     return {
       fixture,
       bank: recording,

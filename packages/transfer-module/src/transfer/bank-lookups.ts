@@ -9,11 +9,11 @@ import {
   type MovementLookup,
 } from '../bank';
 import { type BankStatus, isFinalStatus } from '../domain';
-import { type BankDetailsView, bankDetailsOf, LEASE_OWNER, QuerySchedule } from '../movement';
+import { type BankDetailsView, bankDetailsOf, LEASE_OWNER, MovementSender, QuerySchedule } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import { type ClaimedMovement, MovementNotFoundError, type MovementPatch, MovementStore } from '../persistence';
 import { assertQueryAllowed } from './query-rule';
-import { MovementBusyError } from './transfer.errors';
+import { MovementBusyError, PollTooSoonError } from './transfer.errors';
 
 /** What the bank answered to a lookup (POST /admin/bank/lookup), as it said it: nothing of it is interpreted. */
 export interface BankLookupView {
@@ -51,6 +51,7 @@ export class BankLookups {
     @Inject(BankCallBudget) private readonly budget: BankCallBudget,
     @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
     @Inject(LEASE_OWNER) private readonly owner: string,
+    @Inject(MovementSender) private readonly sender: MovementSender,
   ) {}
 
   /** Asks the bank about a movement giro does not store; its answer is returned, nothing is stored. */
@@ -73,6 +74,8 @@ export class BankLookups {
     if (claimed === null) throw new MovementBusyError(originId);
     let outcome: Settled<unknown>;
     try {
+      const held = await this.sender.holdAfterTakeover(claimed);
+      if (held !== null) throw new PollTooSoonError(originId, held.until, this.options.clock.now());
       assertQueryAllowed(claimed, policy, this.options.clock.now());
       outcome = await this.budget.throttle('query', () =>
         settle(() => this.bank.getMovement({ originId }, { getRawData: true })),

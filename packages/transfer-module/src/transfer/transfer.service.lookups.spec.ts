@@ -103,6 +103,23 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
+  it('holds a raw lookup back after taking over from a worker that stopped mid-call, as a sweep would', async () => {
+    const { store, transfers } = await setup();
+    const { movement } = await transfers.requestTransfer(transferRequest('rent'));
+    const leaseMs = 4_000;
+    expect(await store.claim(movement.originId, 'stopped-worker', leaseMs)).not.toBeNull();
+    fixture.clock.advance(leaseMs); // its lease expires unreleased: an answer it got may be unrecorded
+    const expiredAt = fixture.clock.now().getTime();
+    const asked = lookups().found ?? 0;
+
+    await expect(transfers.rawBankAnswer(movement.originId)).rejects.toMatchObject({
+      constructor: PollTooSoonError,
+      retryAt: new Date(expiredAt + POLLING.delayedMinIntervalMs + 1),
+    });
+    expect(lookups().found ?? 0).toBe(asked); // the bank was not asked
+    expect(await store.findByOriginId(movement.originId)).toMatchObject({ leaseOwner: null, queries: 0 });
+  });
+
   it('asks about a final movement again no sooner than the polling interval after its last answer', async () => {
     const { transfers } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent [reject]'));

@@ -30,7 +30,7 @@ export function transferServiceFixture(engine: TestEngine) {
     const client = new BankClient(options.bank);
     fixture.client = client;
     const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
-    const lookups = new BankLookups(options, store, client, budget, schedule, owner);
+    const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
     return { store, client, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
   }
 
