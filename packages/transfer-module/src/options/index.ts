@@ -10,3 +10,8 @@ export {
   type TransferPollingOptions,
   type TransferSweepOptions,
 } from './transfer-module.options';
+export {
+  type ResolvedWebhookOptions,
+  type TransferWebhookOptions,
+  WEBHOOK_RETRY_DELAYS_MS,
+} from './webhook-options';

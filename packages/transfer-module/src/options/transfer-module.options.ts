@@ -20,6 +20,11 @@ import {
   transferLimitsOf,
 } from '../domain';
 import { dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
+import { checkBoolean, checkInteger, checkObject, fail } from './option-checks';
+import { TransferModuleOptionsError } from './transfer-module-options.error';
+import { type ResolvedWebhookOptions, resolveWebhookOptions, type TransferWebhookOptions } from './webhook-options';
+
+export { TransferModuleOptionsError } from './transfer-module-options.error';
 
 export interface TransferSweepOptions {
   /** Movements claimed per batch (default 100, at most 1000). */
@@ -79,6 +84,11 @@ export interface TransferModuleOptions {
    * `sourceAccounts`, a `from` that is not one of them must then be such a sub-account, enabled, of that holder.
    */
   psp?: boolean;
+  /**
+   * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
+   * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
+   */
+  webhooks?: TransferWebhookOptions;
   /** The source of "now" (default the system clock); also the bank client's, unless `bank.clock` is set. */
   clock?: Clock;
 }
@@ -102,6 +112,8 @@ export interface ResolvedTransferOptions {
   /** The source accounts by address; undefined when `from` is not checked. */
   sourceAccounts: SourceAccountIndex | undefined;
   psp: boolean;
+  /** Undefined when webhooks are off. */
+  webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
   /**
    * A bank call starts only while the lease has at least this long left: the longest call plus the polling
@@ -114,15 +126,6 @@ export interface ResolvedTransferOptions {
 /** Injection token of the ResolvedTransferOptions. */
 export const RESOLVED_TRANSFER_OPTIONS = Symbol('giro:ResolvedTransferOptions');
 
-/** A TransferModule option is missing or invalid; the message names it. */
-export class TransferModuleOptionsError extends Error {
-  override readonly name = 'TransferModuleOptionsError';
-
-  constructor(message: string) {
-    super(`TransferModule option ${message}`);
-  }
-}
-
 const OPTION_KEYS = [
   'bank',
   'databaseUrl',
@@ -133,6 +136,7 @@ const OPTION_KEYS = [
   'transferRules',
   'sourceAccounts',
   'psp',
+  'webhooks',
   'clock',
 ] as const;
 const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
@@ -170,6 +174,7 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     transferRules: resolveTransferRules(input.transferRules),
     sourceAccounts: resolveSourceAccounts(input.sourceAccounts),
     psp: checkBoolean(input.psp, 'psp', false),
+    webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,
   };
@@ -280,27 +285,4 @@ function resolveDatabaseUrl(value: unknown): string {
     throw new TransferModuleOptionsError(`databaseUrl: ${(error as Error).message}`);
   }
   return value;
-}
-
-function checkObject(value: unknown, name: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(name, 'must be an object');
-  return value as Record<string, unknown>;
-}
-
-function checkBoolean(value: unknown, name: string, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'boolean') fail(name, 'must be true or false');
-  return value;
-}
-
-function checkInteger(value: unknown, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min || value > max) {
-    fail(name, `must be an integer from ${min} to ${max}, got ${String(value)}`);
-  }
-  return value;
-}
-
-function fail(name: string, rule: string): never {
-  throw new TransferModuleOptionsError(`${name} ${rule}`);
 }

@@ -6,6 +6,7 @@ import { historyFromRow, placeholdersFor } from './engine/raw-rows';
 import { MovementEntity, type MovementHistoryEntity } from './entities';
 import { toHistoryRecord, toMovementRecord } from './movement-records';
 import { OriginIdAllocator } from './origin-id-allocator';
+import { writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
 import { checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -94,6 +95,7 @@ export class MovementIntents {
       bankMovementId: null,
       networkId: null,
       network: null,
+      debinId: null,
       postingDatetime: null,
       completedDatetime: null,
       lastBankAnswer: null,
@@ -109,15 +111,23 @@ export class MovementIntents {
       createdAtMs: now,
       updatedAtMs: now,
     };
-    return this.context.transactions.write(async (manager) => {
+    const result: RecordIntentResult = await this.context.transactions.write(async (manager) => {
       // No look-up first: the primary key already tells whether the originId is taken (the common case, a
       // new id, then costs one statement less).
       if (!(await this.insertMovement(manager, row))) {
         return { movement: toMovementRecord(await this.context.getMovement(manager, originId)), created: false };
       }
-      const history = await this.insertIntentHistory(manager, originId, now);
-      return { created: true, movement: toMovementRecord(row), history: [toHistoryRecord(history)] };
+      const history = toHistoryRecord(await this.insertIntentHistory(manager, originId, now));
+      const movement = toMovementRecord(row);
+      const { outbox } = this.context;
+      if (outbox) {
+        const change = { movement: { ...movement, history: [history], cancellation: null }, appended: [history] };
+        await writeOutboxEvents(manager, this.context.engine, outbox.render(change, now), now);
+      }
+      return { created: true, movement, history: [history] };
     });
+    if (result.created) this.context.outbox?.committed();
+    return result;
   }
 
   /** Inserts a new movement; false when its originId is already stored (nothing written). */

@@ -4,8 +4,10 @@ import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
 import { MovementListing } from './movement-listing';
+import { MovementQueryHolds, type UnleasedQuery } from './movement-query-holds';
 import type { CancellationRecord, ClaimedMovement, MovementDetails } from './movement-records';
 import { MovementUpdates } from './movement-updates';
+import type { Outbox } from './outbox';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,
@@ -21,6 +23,8 @@ import { type SubAccountRecord, type SubAccountRegistration, SubAccountRegistry 
 export interface MovementStoreOptions {
   /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
   originIdBlockSize?: number;
+  /** Where the changes write their events, in their own transactions (webhooks); none by default. */
+  outbox?: Outbox;
 }
 
 /**
@@ -36,15 +40,17 @@ export class MovementStore {
   private readonly leases: MovementLeases;
   private readonly updates: MovementUpdates;
   private readonly listing: MovementListing;
+  private readonly holds: MovementQueryHolds;
   private readonly cancellations: MovementCancellations;
   private readonly subAccounts: SubAccountRegistry;
 
   constructor(dataSource: DataSource, clock: Clock, options: MovementStoreOptions = {}) {
-    const context = new StoreContext(dataSource, clock);
+    const context = new StoreContext(dataSource, clock, options.outbox);
     this.intents = new MovementIntents(context, { originIdBlockSize: options.originIdBlockSize });
     this.leases = new MovementLeases(context);
     this.updates = new MovementUpdates(context);
     this.listing = new MovementListing(context);
+    this.holds = new MovementQueryHolds(context);
     this.cancellations = new MovementCancellations(context);
     this.subAccounts = new SubAccountRegistry(context);
   }
@@ -103,6 +109,12 @@ export class MovementStore {
 
   listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
     return this.listing.listDetails(options);
+  }
+
+  // A query made without the lease (movement-query-holds.ts)
+
+  recordUnleasedQuery(originId: number, query: UnleasedQuery): Promise<boolean> {
+    return this.holds.recordUnleasedQuery(originId, query);
   }
 
   countDue(now?: Date): Promise<number> {

@@ -1,8 +1,17 @@
+import type { EntityManager } from 'typeorm';
 import { isFinalStatus, type MovementStatus } from '../domain';
 import { type FencedWrite, runFencedWrite } from './engine/fenced-update';
 import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
-import { CancellationEntity, HISTORY_SOURCES, type MovementEntity } from './entities';
-import { type CancellationRecord, toCancellationRecord, toHistoryRecord, toMovementRecord } from './movement-records';
+import { CancellationEntity, HISTORY_SOURCES, type MovementEntity, MovementHistoryEntity } from './entities';
+import {
+  type CancellationRecord,
+  type HistoryRecord,
+  type MovementRecord,
+  toCancellationRecord,
+  toHistoryRecord,
+  toMovementRecord,
+} from './movement-records';
+import { type Outbox, writeOutboxEvents } from './outbox';
 import { MovementUpdateRejectedError, StoreArgumentError } from './persistence.errors';
 import { checkDate, checkLeaseOwner, checkOriginId, checkStatus } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -68,7 +77,7 @@ export class MovementUpdates {
       const movement = await this.writeWithoutHistory(write);
       if (movement) return { applied: true, movement: toMovementRecord(movement), history: [], cancellation: null };
     }
-    return this.context.transactions.write(async (manager) => {
+    const result: ApplyUpdateResult = await this.context.transactions.write(async (manager) => {
       const written = write && !oneStatement && (await runFencedWrite(manager, this.context.engine, write));
       if (!written) {
         // Nothing written: read the row to tell a lost lease from an update the rules refuse.
@@ -100,13 +109,43 @@ export class MovementUpdates {
           .execute();
         cancellation = toCancellationRecord(entity);
       }
-      return {
-        applied: true,
-        movement: toMovementRecord(written.movement),
-        history: written.history.map(toHistoryRecord),
-        cancellation,
-      };
+      const movement = toMovementRecord(written.movement);
+      const history = written.history.map(toHistoryRecord);
+      if (this.context.outbox && history.length > 0) {
+        await this.writeEvents(manager, this.context.outbox, { movement, appended: history, cancellation }, now);
+      }
+      return { applied: true, movement, history, cancellation };
     });
+    if (result.applied && result.history.length > 0) this.context.outbox?.committed();
+    return result;
+  }
+
+  /** The events of a change that appended history rows, written in its transaction (see outbox.ts). */
+  private async writeEvents(
+    manager: EntityManager,
+    outbox: Outbox,
+    change: { movement: MovementRecord; appended: HistoryRecord[]; cancellation: CancellationRecord | null },
+    nowMs: number,
+  ): Promise<void> {
+    const { originId } = change.movement;
+    const history = await manager
+      .createQueryBuilder(MovementHistoryEntity, 'h')
+      .where('h.originId = :originId', { originId })
+      .orderBy('h.id', 'ASC')
+      .getMany();
+    // A FAILED movement's cancellation was written with the change to FAILED, perhaps by an earlier one.
+    let { cancellation } = change;
+    if (cancellation === null && change.movement.status === 'FAILED') {
+      const entity = await manager.findOneBy(CancellationEntity, { originId });
+      cancellation = entity && toCancellationRecord(entity);
+    }
+    const movement = Object.assign(change.movement, { history: history.map(toHistoryRecord), cancellation });
+    await writeOutboxEvents(
+      manager,
+      this.context.engine,
+      outbox.render({ movement, appended: change.appended }, nowMs),
+      nowMs,
+    );
   }
 }
 
@@ -164,6 +203,7 @@ function patchColumns(patch: MovementPatch): Partial<MovementEntity> {
   if (patch.bankMovementId !== undefined) columns.bankMovementId = patch.bankMovementId;
   if (patch.networkId !== undefined) columns.networkId = patch.networkId;
   if (patch.network !== undefined) columns.network = patch.network;
+  if (patch.debinId !== undefined) columns.debinId = patch.debinId;
   if (patch.postingDatetime !== undefined) columns.postingDatetime = patch.postingDatetime;
   if (patch.completedDatetime !== undefined) columns.completedDatetime = patch.completedDatetime;
   if (patch.lastBankAnswer !== undefined) {

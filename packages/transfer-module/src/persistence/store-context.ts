@@ -3,11 +3,13 @@ import type { Clock } from '../domain';
 import { type DatabaseEngine, engineOf } from './engine/database-engine';
 import { type Transactions, transactionsFor } from './engine/transactions';
 import { MovementEntity } from './entities';
+import type { Outbox } from './outbox';
 import { MovementNotFoundError } from './persistence.errors';
 
 /**
  * What the parts of MovementStore share: the data source, its engine and transactions, the store's clock,
- * and the reads of one movement that several of them need.
+ * the outbox its changes write their events to (none when webhooks are off), and the reads of one movement
+ * that several of them need.
  */
 export class StoreContext {
   readonly engine: DatabaseEngine;
@@ -16,6 +18,7 @@ export class StoreContext {
   constructor(
     readonly dataSource: DataSource,
     readonly clock: Clock,
+    readonly outbox: Outbox | undefined = undefined,
   ) {
     this.engine = engineOf(dataSource);
     this.transactions = transactionsFor(dataSource);

@@ -1,14 +1,28 @@
+import { ApiKeyEntity } from './api-key.entity';
 import { CancellationEntity } from './cancellation.entity';
 import { MovementEntity } from './movement.entity';
 import { MovementHistoryEntity } from './movement-history.entity';
 import { OriginIdCounterEntity } from './origin-id-counter.entity';
 import { SubAccountEntity } from './sub-account.entity';
+import { WebhookAttemptEntity } from './webhook-attempt.entity';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity';
+import { WebhookEventEntity } from './webhook-event.entity';
 
+export { ApiKeyEntity } from './api-key.entity';
 export { CancellationEntity } from './cancellation.entity';
 export { MovementEntity } from './movement.entity';
 export { HISTORY_SOURCES, type HistorySource, MovementHistoryEntity } from './movement-history.entity';
 export { OriginIdCounterEntity } from './origin-id-counter.entity';
 export { SubAccountEntity } from './sub-account.entity';
+export { WebhookAttemptEntity } from './webhook-attempt.entity';
+export {
+  WEBHOOK_DELIVERY_STATES,
+  WebhookDeliveryEntity,
+  type WebhookDeliveryState,
+} from './webhook-delivery.entity';
+export { WebhookEndpointEntity } from './webhook-endpoint.entity';
+export { WebhookEventEntity } from './webhook-event.entity';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_MIGRATIONS). */
 export const TRANSFER_ENTITIES = [
@@ -17,4 +31,9 @@ export const TRANSFER_ENTITIES = [
   CancellationEntity,
   OriginIdCounterEntity,
   SubAccountEntity,
+  WebhookEndpointEntity,
+  WebhookEventEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
+  ApiKeyEntity,
 ];

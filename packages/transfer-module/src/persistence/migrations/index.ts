@@ -5,6 +5,9 @@ import { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index'
 import { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 import { QueriesHeldUntil1795723200000 } from './1795723200000-queries-held-until';
 import { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
+import { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-ids';
+import { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
+import { ApiKeys1796155200000 } from './1796155200000-api-keys';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -13,6 +16,9 @@ export { PendingDueIndex1795550400000 } from './1795550400000-pending-due-index'
 export { MovementsFillfactor1795636800000 } from './1795636800000-movements-fillfactor';
 export { QueriesHeldUntil1795723200000 } from './1795723200000-queries-held-until';
 export { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
+export { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-ids';
+export { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
+export { ApiKeys1796155200000 } from './1796155200000-api-keys';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -23,4 +29,7 @@ export const TRANSFER_MIGRATIONS = [
   MovementsFillfactor1795636800000,
   QueriesHeldUntil1795723200000,
   SubAccounts1795896000000,
+  MovementLookupIds1795982400000,
+  WebhookOutbox1796068800000,
+  ApiKeys1796155200000,
 ];
