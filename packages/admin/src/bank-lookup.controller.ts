@@ -42,7 +42,10 @@ export class BankLookupController {
       },
     },
   })
-  @ApiOkResponse({ description: '`{ stored, status, originId, amount, currencyId, bank, answer }`' })
+  @ApiOkResponse({
+    description:
+      '`{ stored, status, originId, amount, currencyId, bank, answer, anomaly }`: what the bank answered; `anomaly`, why it was recorded as an anomaly of a stored movement and not applied',
+  })
   @ApiBadRequestResponse({ description: 'none, or more than one, of originId, networkId, debinId' })
   @ApiNotFoundResponse({ description: 'the bank does not know this movement' })
   @ApiTooManyRequestsResponse({ description: 'a stored movement asked about sooner than the polling rule allows' })

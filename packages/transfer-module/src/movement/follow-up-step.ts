@@ -1,3 +1,4 @@
+import type { BankMovement } from '../bank';
 import type { MovementStatus } from '../domain';
 
 /** What one piece of work on a movement did, for the sweep's report. */
@@ -9,6 +10,13 @@ export interface FollowUpStep {
   /** The new status, when it changed. */
   changedTo: MovementStatus | null;
   anomaly: boolean;
+  /** Why the last answer was recorded as an anomaly and not applied; null when it was not one. */
+  anomalyReason: string | null;
+  /**
+   * The bank's last answer about the movement (a lookup's or a re-send's), as it came, applied or not: what a
+   * caller that asked on demand is shown. Null when no call got a movement back.
+   */
+  answer: BankMovement | null;
   /** Calls without a usable answer. */
   failedCalls: number;
   /**
@@ -21,5 +29,15 @@ export interface FollowUpStep {
 }
 
 export function emptyFollowUpStep(): FollowUpStep {
-  return { sent: 0, queried: 0, changedTo: null, anomaly: false, failedCalls: 0, leftDue: false, deferredUntil: null };
+  return {
+    sent: 0,
+    queried: 0,
+    changedTo: null,
+    anomaly: false,
+    anomalyReason: null,
+    answer: null,
+    failedCalls: 0,
+    leftDue: false,
+    deferredUntil: null,
+  };
 }

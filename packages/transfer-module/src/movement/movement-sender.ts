@@ -128,6 +128,7 @@ export class MovementSender {
     if (call === LEASE_TOO_SHORT) return this.giveBack(record, step);
     step.queried += 1;
     if (call.ok) {
+      step.answer = call.value;
       this.failures.clear(record.originId);
       await this.write(record, planAnswer(record, call.value, this.context(source, pressure)), step, true);
     } else if (record.status === PENDING_STATUS && call.error instanceof BankMovementNotFoundError) {
@@ -158,6 +159,7 @@ export class MovementSender {
       return step;
     }
     step.sent += 1;
+    if (outcome.ok) step.answer = outcome.value.movement;
     const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > 0);
     await this.write(record, plan, step, afterLookup);
     return step;
@@ -204,6 +206,7 @@ export class MovementSender {
     }
     if (announcement?.kind === 'anomaly') {
       step.anomaly = true;
+      step.anomalyReason = announcement.reason;
       this.logger.error(
         movementLogLine(record.originId, `${announcement.reason} (recorded as an anomaly, not applied)`),
       );

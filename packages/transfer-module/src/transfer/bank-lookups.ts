@@ -30,6 +30,11 @@ export interface BankLookupView {
   bank: BankDetailsView;
   /** The bank's answer as it came, unknown fields included. */
   answer: Record<string, unknown>;
+  /**
+   * About a stored movement: why this answer was recorded as an anomaly and not applied (it contradicts a
+   * final status, or names other money or another account); null when it was applied, or not about a stored one.
+   */
+  anomaly: string | null;
 }
 
 /** What the lookups need of the bank: get-movement, by any lookup, parsed or in the network's format. */
@@ -112,8 +117,11 @@ export class BankLookups {
   }
 }
 
-/** The view of a parsed answer; `stored`: whether giro stores the movement. */
-export function bankLookupView(movement: BankMovement, stored: boolean): BankLookupView {
+/**
+ * The view of a parsed answer; `stored`: whether giro stores the movement; `anomaly`: why the answer was not
+ * applied to it.
+ */
+export function bankLookupView(movement: BankMovement, stored: boolean, anomaly: string | null = null): BankLookupView {
   return {
     stored,
     status: movement.status,
@@ -122,6 +130,7 @@ export function bankLookupView(movement: BankMovement, stored: boolean): BankLoo
     currencyId: movement.amountCurrency ?? null,
     bank: bankDetailsOf(movement),
     answer: movement.raw,
+    anomaly,
   };
 }
 

@@ -1,6 +1,6 @@
 import { POLLING, transferRequest } from '@test-support/giro-harness';
 import { BankClient, BankMovementNotFoundError } from '../bank';
-import { intentToWire, validateTransferIntent } from '../domain';
+import { intentFingerprint, intentToWire, validateTransferIntent } from '../domain';
 import { MovementNotFoundError } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
 import { transferServiceFixture } from './testing/transfer-service-fixture';
@@ -80,6 +80,42 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     expect(await transfers.getMovement(movement.originId)).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
     await expect(transfers.lookUpAtBank({ originId: movement.originId })).rejects.toBeInstanceOf(PollTooSoonError);
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
+  });
+
+  it('shows what the bank said when its answer about a stored movement is an anomaly, not the answer stored before', async () => {
+    const { store, transfers } = await setup();
+    const foreign = await foreignMovement(9_200); // at the bank: 1234.50
+    // giro stores originId 9200 as a transfer of other money, once answered (an answer of its own stored).
+    const validated = validateTransferIntent(transferRequest('ours', { originId: 9_200, amount: '99.00' }));
+    if (!validated.ok) throw new Error('the request is valid');
+    const intent = { ...validated.intent, originId: 9_200 };
+    const owner = 'earlier-worker';
+    await store.recordIntent(intent, intentFingerprint(intent), {
+      sendNow: true,
+      owner,
+      leaseMs: 60_000,
+    });
+    const earlier = { id: 'mov-earlier', status: 'CREATED', details: { originId: 9_200, amount: 99 } };
+    await store.applyUpdate(9_200, owner, {
+      patch: { status: 'CREATED', lastBankAnswer: earlier, lastAnswerAt: fixture.clock.now() },
+      history: [{ to: 'CREATED', source: 'create' }],
+      releaseLease: true,
+    });
+    fixture.clock.advance(POLLING.minIntervalMs);
+
+    const view = await transfers.lookUpAtBank({ originId: 9_200 });
+    expect(view).toMatchObject({
+      stored: true,
+      status: 'IN_PROGRESS',
+      amount: '1234.50',
+      bank: { movementId: foreign.id },
+      answer: { id: foreign.id },
+      anomaly: "the bank's answer names the amount 1234.50, the transfer's is 99.00",
+    });
+    // Recorded as an anomaly, not applied: the stored answer is still the earlier one.
+    const stored = await transfers.getMovement(9_200);
+    expect(stored.bank?.movementId).toBe('mov-earlier');
+    expect(stored.anomalies).toHaveLength(1);
   });
 
   it("returns the network's raw answer as it came, as a query under the polling rule", async () => {

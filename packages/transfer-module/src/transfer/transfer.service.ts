@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { parseMovement } from '../bank';
 import {
   explainOriginId,
   intentFingerprint,
@@ -11,6 +10,7 @@ import {
 } from '../domain';
 import {
   type CancellationView,
+  type FollowUpStep,
   InFlightWork,
   LEASE_OWNER,
   MovementSender,
@@ -149,7 +149,7 @@ export class TransferService {
     return toMovementView((await this.work.track(this.refresh(originId))).details);
   }
 
-  private async refresh(originId: number): Promise<{ details: MovementDetails; failed: boolean }> {
+  private async refresh(originId: number): Promise<{ details: MovementDetails; step: FollowUpStep }> {
     const { policy } = this.schedule;
     assertQueryAllowed(await this.details(originId), policy, this.options.clock.now());
     const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
@@ -162,7 +162,7 @@ export class TransferService {
     }
     const step = await this.sender.followUp(claimed, 'refresh', 0);
     if (step.deferredUntil !== null) throw new PollTooSoonError(originId, step.deferredUntil, this.options.clock.now());
-    return { details: await this.details(originId), failed: step.failedCalls > 0 };
+    return { details: await this.details(originId), step };
   }
 
   /**
@@ -183,10 +183,12 @@ export class TransferService {
     const originId = 'originId' in lookup ? lookup.originId : await this.storedOriginIdOf(lookup);
     const stored = originId === undefined ? null : await this.store.findByOriginId(originId);
     if (stored === null) return this.lookups.askAbout(lookup);
-    const { details, failed } = await this.refresh(stored.originId);
-    const answer = parseMovement(details.lastBankAnswer);
-    if (failed || !answer.ok) throw new BankLookupFailedError(stored.originId, details.lastError);
-    return bankLookupView(answer.movement, true);
+    const { details, step } = await this.refresh(stored.originId);
+    // What the bank said this time, applied or not: an answer recorded as an anomaly is not the stored last
+    // answer, which still holds the one before it.
+    if (step.failedCalls > 0 || step.answer === null)
+      throw new BankLookupFailedError(stored.originId, details.lastError);
+    return bankLookupView(step.answer, true, step.anomalyReason);
   }
 
   /**
