@@ -2,6 +2,14 @@
 // the bank exchange, the sweep's machinery) is internal and may change in any release. A spec pins this list
 // (`public-api.spec.ts`): a change here is always a deliberate one. Test helpers live under `./testing`.
 
+// Who may call the admin API: API keys (kept as hashes) and their roles (below, with the domain).
+export {
+  ApiKeyService,
+  type ApiKeyServiceOptions,
+  type ApiKeyView,
+  type CreatedApiKey,
+} from './access/api-key.service';
+export { ApiKeyValidationError } from './access/api-key-validation.error';
 // The bank client: its errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy).
 export {
   BankAuthError,
@@ -46,6 +54,7 @@ export type { BankTlsOptions } from './bank/tls-material';
 export { StaticTokenProvider, type TokenProvider } from './bank/token-provider';
 // The domain: statuses, identifiers, money, the polling rule, the transfer request's validation and its OpenAPI
 // schema.
+export { API_KEY_PREFIX, redactApiKeys } from './domain/api-key';
 export {
   BANK_STATUSES,
   type BankStatus,
@@ -74,6 +83,15 @@ export {
 } from './domain/money';
 export { explainOriginId, isValidOriginId, MAX_ORIGIN_ID } from './domain/origin-id';
 export { DEFAULT_POLLING_OPTIONS, PollingPolicy, type PollingPolicyOptions } from './domain/polling-policy';
+export {
+  type Actor,
+  BOOTSTRAP_ADMIN_ACTOR,
+  isRole,
+  ROLES,
+  type Role,
+  roleAllows,
+  rolesAllowed,
+} from './domain/roles';
 export { explainSourceAccounts, type SourceAccount } from './domain/source-accounts';
 export {
   type TransferInput,
@@ -117,12 +135,14 @@ export {
 } from './options/transfer-module.options';
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
 export { MAX_BATCH_SIZE } from './persistence';
+export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export {
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/data-source-options';
 export {
+  ApiKeyEntity,
   CancellationEntity,
   MovementEntity,
   MovementHistoryEntity,

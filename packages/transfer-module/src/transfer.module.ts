@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApiKeyService } from './access';
 import { ConfigurableTransferModule } from './module/transfer-module.definition';
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
@@ -13,6 +14,6 @@ import { SubAccountService, TransferService } from './transfer';
  */
 @Module({
   providers: TRANSFER_PROVIDERS,
-  exports: [TransferService, SubAccountService, SweepService, MovementStore],
+  exports: [TransferService, SubAccountService, ApiKeyService, SweepService, MovementStore],
 })
 export class TransferModule extends ConfigurableTransferModule {}

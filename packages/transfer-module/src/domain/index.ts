@@ -1,3 +1,4 @@
+export * from './api-key';
 export * from './bank-status';
 export * from './cbu-cvu';
 export * from './clock';
@@ -7,6 +8,7 @@ export * from './currency';
 export * from './money';
 export * from './origin-id';
 export * from './polling-policy';
+export * from './roles';
 export * from './source-accounts';
 export * from './transfer-intent';
 export * from './transfer-request';

@@ -1,5 +1,6 @@
 import { Logger, type LoggerService, type Provider } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
+import { ApiKeyService } from '../access';
 import { BankCallBudget, BankClient } from '../bank';
 import { PollingPolicy } from '../domain';
 import {
@@ -86,6 +87,14 @@ const events: Provider = {
   inject: [{ token: EventEmitter2, optional: true }, MovementStore, MOVEMENT_LOGGER],
 };
 
+/** The admin API's keys, on giro's data source (a key revoked anywhere is refused here within a second). */
+const apiKeys: Provider = {
+  provide: ApiKeyService,
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
+    new ApiKeyService(database.dataSource, { clock: options.clock }),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+};
+
 const leaseOwner: Provider = { provide: LEASE_OWNER, useFactory: createLeaseOwner };
 
 const logger: Provider = { provide: MOVEMENT_LOGGER, useFactory: () => new Logger('giro') };
@@ -107,6 +116,7 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   BankLookups,
   TransferService,
   SubAccountService,
+  apiKeys,
   SweepService,
   TransferResources,
 ];

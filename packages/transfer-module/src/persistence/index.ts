@@ -1,3 +1,5 @@
+export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './api-key.errors';
+export { type ApiKeyCredential, type ApiKeyRecord, ApiKeyStore, type NewApiKey } from './api-key-store';
 export {
   DEFAULT_DATABASE_URL,
   DEFAULT_SQLITE_BUSY_TIMEOUT_MS,

@@ -13,6 +13,7 @@ const TABLES = [
   'giro_cancellations',
   'giro_origin_id_counter',
   'giro_sub_accounts',
+  'giro_api_keys',
 ];
 const ALL_MIGRATIONS = [
   'CreateTransferSchema1795291200000',
@@ -22,6 +23,7 @@ const ALL_MIGRATIONS = [
   'MovementsFillfactor1795636800000',
   'QueriesHeldUntil1795723200000',
   'SubAccounts1795896000000',
+  'ApiKeys1796155200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -118,6 +120,9 @@ describeEachEngine('transfer migrations', (engine) => {
     const hasQueriesHeldUntil = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('queries_held_until_ms') !== undefined;
     try {
+      expect(await runner.hasTable('giro_api_keys')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_api_keys')).toBe(false);
       expect(await runner.hasTable('giro_sub_accounts')).toBe(true);
       await dataSource.undoLastMigration();
       expect(await runner.hasTable('giro_sub_accounts')).toBe(false);
