@@ -24,6 +24,7 @@ export {
   OriginIdAllocator,
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
+export type { MovementChange, Outbox, OutboxEvent } from './outbox';
 export {
   CancellationNotFoundError,
   MovementNotFoundError,
@@ -31,6 +32,8 @@ export {
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  WebhookDeliveryNotFoundError,
+  WebhookEndpointNotFoundError,
 } from './persistence.errors';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
 export { MAX_BATCH_SIZE, MAX_LEASE_OWNER_LENGTH, MAX_NETWORK_ID_LENGTH } from './store-arguments';
@@ -47,3 +50,12 @@ export type {
   RecordIntentResult,
 } from './store-types';
 export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';
+export type { DeliveryResult, ListDeliveriesOptions, WebhookDeliveryCounts } from './webhook-deliveries';
+export type { WebhookEndpointChanges, WebhookEndpointRegistration } from './webhook-endpoints';
+export type {
+  ClaimedDelivery,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from './webhook-records';
+export { WebhookStore } from './webhook-store';

@@ -45,7 +45,8 @@ const MATCHING_ENDPOINT: Record<DatabaseEngine, string> = {
 const DELIVERY_COLUMNS = `"event_seq", "endpoint_id", "origin_id", "state", "attempts", "next_attempt_at_ms", "created_at_ms"`;
 
 /**
- * Writes `events` and their deliveries, due at `nowMs`, in the caller's transaction. Postgres: one statement
+ * Writes `events` and their deliveries, due at `nowMs`, in the caller's transaction (`only.endpointId`: one
+ * delivery, to that endpoint whatever the types it wants: a test event). Postgres: one statement
  * (the events' INSERT feeds the deliveries' through a CTE); SQLite, which has no DML in a CTE: two.
  */
 export async function writeOutboxEvents(
@@ -53,22 +54,25 @@ export async function writeOutboxEvents(
   engine: DatabaseEngine,
   events: readonly OutboxEvent[],
   nowMs: number,
+  only: { endpointId?: string } = {},
 ): Promise<void> {
   if (events.length === 0) return;
   const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
   const parameters = events.flatMap((event) => [event.id, event.type, event.originId, event.payload, nowMs]);
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms")
     VALUES ${values}`;
+  const endpoints = only.endpointId === undefined ? MATCHING_ENDPOINT[engine] : 'e."id" = ?';
+  const endpointParameters = only.endpointId === undefined ? [] : [only.endpointId];
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})
     SELECT ev."seq", e."id", ev."origin_id", 'pending', 0, ?, ? FROM ${events}
-    JOIN "giro_webhook_endpoints" e ON ${MATCHING_ENDPOINT[engine]} ${where} ORDER BY ev."seq"`;
+    JOIN "giro_webhook_endpoints" e ON ${endpoints} ${where} ORDER BY ev."seq"`;
   if (engine === 'postgres') {
     const sql = `WITH ev AS (${insertEvents} RETURNING "seq", "type", "origin_id") ${deliveries('ev', '')}`;
-    await queryWithCount(manager, placeholdersFor(engine, sql), [...parameters, nowMs, nowMs]);
+    await queryWithCount(manager, placeholdersFor(engine, sql), [...parameters, nowMs, nowMs, ...endpointParameters]);
     return;
   }
   const inserted = await queryWithCount(manager, `${insertEvents} RETURNING "seq"`, parameters);
   const seqs = (inserted.records ?? []).map((row: { seq: number }) => row.seq);
   const sql = deliveries('"giro_webhook_events" ev', `WHERE ev."seq" IN (${seqs.map(() => '?').join(', ')})`);
-  await queryWithCount(manager, sql, [nowMs, nowMs, ...seqs]);
+  await queryWithCount(manager, sql, [nowMs, nowMs, ...endpointParameters, ...seqs]);
 }

@@ -61,3 +61,21 @@ export class SubAccountConflictError extends Error {
     super(`client sub-account ${address} is registered to another holder`);
   }
 }
+
+/** No webhook endpoint has this id. */
+export class WebhookEndpointNotFoundError extends Error {
+  override readonly name = 'WebhookEndpointNotFoundError';
+
+  constructor(readonly endpointId: string) {
+    super(`no webhook endpoint ${endpointId}`);
+  }
+}
+
+/** No webhook delivery has this id. */
+export class WebhookDeliveryNotFoundError extends Error {
+  override readonly name = 'WebhookDeliveryNotFoundError';
+
+  constructor(readonly deliveryId: number) {
+    super(`no webhook delivery ${deliveryId}`);
+  }
+}

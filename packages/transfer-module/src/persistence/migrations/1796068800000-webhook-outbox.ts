@@ -68,6 +68,9 @@ const indexes = [
   // Order per transfer: is an earlier delivery of the same transfer to the same endpoint still pending?
   `CREATE INDEX "IDX_giro_webhook_deliveries_order" ON "giro_webhook_deliveries" ("endpoint_id", "origin_id", "event_seq")
     WHERE "state" = 'pending'`,
+  // The dead ones, few, for an operator to see and deliver again.
+  `CREATE INDEX "IDX_giro_webhook_deliveries_dead" ON "giro_webhook_deliveries" ("endpoint_id", "id")
+    WHERE "state" = 'dead'`,
   'CREATE INDEX "IDX_giro_webhook_deliveries_endpoint" ON "giro_webhook_deliveries" ("endpoint_id", "id")',
   'CREATE INDEX "IDX_giro_webhook_deliveries_event" ON "giro_webhook_deliveries" ("event_seq")',
   'CREATE INDEX "IDX_giro_webhook_attempts_delivery" ON "giro_webhook_attempts" ("delivery_id")',

@@ -1,0 +1,157 @@
+import type { EntityManager } from 'typeorm';
+import { WebhookEndpointEntity } from './entities';
+import { WebhookEndpointNotFoundError } from './persistence.errors';
+import type { StoreContext } from './store-context';
+import { eventTypesColumn, toEndpointRecord, type WebhookEndpointRecord } from './webhook-records';
+
+export interface WebhookEndpointRegistration {
+  id: string;
+  url: string;
+  description: string | null;
+  /** Empty: every type. */
+  eventTypes: string[];
+  secret: string;
+}
+
+export interface WebhookEndpointChanges {
+  url?: string;
+  description?: string | null;
+  eventTypes?: string[];
+  /** False disables it (by an operator); true enables it again, whoever disabled it. */
+  enabled?: boolean;
+}
+
+/**
+ * WebhookStore's endpoints. The callers check the values (a safe URL, known event types, a secret of the
+ * right form): the registry keeps them. Query builders, not `save`, which would open a transaction of its own.
+ */
+export class WebhookEndpoints {
+  constructor(private readonly context: StoreContext) {}
+
+  async create(registration: WebhookEndpointRegistration): Promise<WebhookEndpointRecord> {
+    const now = this.context.nowMs();
+    const row: WebhookEndpointEntity = {
+      id: registration.id,
+      url: registration.url,
+      description: registration.description,
+      eventTypes: eventTypesColumn(registration.eventTypes),
+      secret: registration.secret,
+      previousSecret: null,
+      previousSecretExpiresAtMs: null,
+      disabledAtMs: null,
+      disabledReason: null,
+      createdAtMs: now,
+      updatedAtMs: now,
+    };
+    await this.context.transactions.write((manager) =>
+      manager.createQueryBuilder().insert().into(WebhookEndpointEntity).values(row).execute(),
+    );
+    return toEndpointRecord(row);
+  }
+
+  /**
+   * Creates the endpoint, or replaces its URL, types and secret when it exists (enabled again): the one
+   * endpoint a deployment configures in its environment, the same at every start.
+   */
+  async upsert(registration: WebhookEndpointRegistration): Promise<WebhookEndpointRecord> {
+    const existing = await this.find(registration.id);
+    if (existing === null) return this.create(registration);
+    return this.write(registration.id, (row) => {
+      row.url = registration.url;
+      row.description = registration.description;
+      row.eventTypes = eventTypesColumn(registration.eventTypes);
+      if (row.secret !== registration.secret) {
+        row.secret = registration.secret;
+        row.previousSecret = null;
+        row.previousSecretExpiresAtMs = null;
+      }
+      row.disabledAtMs = null;
+      row.disabledReason = null;
+    });
+  }
+
+  list(): Promise<WebhookEndpointRecord[]> {
+    return this.context.transactions.read(async (manager) =>
+      (await manager.find(WebhookEndpointEntity, { order: { createdAtMs: 'ASC', id: 'ASC' } })).map(toEndpointRecord),
+    );
+  }
+
+  find(id: string): Promise<WebhookEndpointRecord | null> {
+    return this.context.transactions.read(async (manager) => {
+      const row = await manager.findOneBy(WebhookEndpointEntity, { id });
+      return row === null ? null : toEndpointRecord(row);
+    });
+  }
+
+  update(id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRecord> {
+    const now = this.context.nowMs();
+    return this.write(id, (row) => {
+      if (changes.url !== undefined) row.url = changes.url;
+      if (changes.description !== undefined) row.description = changes.description;
+      if (changes.eventTypes !== undefined) row.eventTypes = eventTypesColumn(changes.eventTypes);
+      if (changes.enabled === true) {
+        row.disabledAtMs = null;
+        row.disabledReason = null;
+      } else if (changes.enabled === false && row.disabledAtMs === null) {
+        row.disabledAtMs = now;
+        row.disabledReason = 'disabled by an operator';
+      }
+    });
+  }
+
+  /** A new secret signs from now on; the current one keeps signing beside it until `previousExpiresAt`. */
+  rotateSecret(id: string, secret: string, previousExpiresAt: Date): Promise<WebhookEndpointRecord> {
+    return this.write(id, (row) => {
+      row.previousSecret = row.secret;
+      row.previousSecretExpiresAtMs = previousExpiresAt.getTime();
+      row.secret = secret;
+    });
+  }
+
+  /** Disabled by the receiver (410 Gone) or by a rule; the first reason stays. */
+  disable(id: string, reason: string): Promise<WebhookEndpointRecord> {
+    const now = this.context.nowMs();
+    return this.write(id, (row) => {
+      if (row.disabledAtMs !== null) return;
+      row.disabledAtMs = now;
+      row.disabledReason = reason;
+    });
+  }
+
+  /** Deletes the endpoint with its deliveries and their attempts. WebhookEndpointNotFoundError. */
+  async delete(id: string): Promise<void> {
+    await this.context.transactions.write(async (manager) => {
+      await this.get(manager, id);
+      await manager.createQueryBuilder().delete().from(WebhookEndpointEntity).where('"id" = :id', { id }).execute();
+    });
+  }
+
+  private write(id: string, change: (row: WebhookEndpointEntity) => void): Promise<WebhookEndpointRecord> {
+    const now = this.context.nowMs();
+    return this.context.transactions.write(async (manager) => {
+      const row = await this.get(manager, id, { lock: true });
+      change(row);
+      row.updatedAtMs = now;
+      const { id: _id, createdAtMs: _created, ...values } = row;
+      await manager
+        .createQueryBuilder()
+        .update(WebhookEndpointEntity)
+        .set(values)
+        .where('"id" = :id', { id })
+        .execute();
+      return toEndpointRecord(row);
+    });
+  }
+
+  private async get(
+    manager: EntityManager,
+    id: string,
+    options: { lock?: boolean } = {},
+  ): Promise<WebhookEndpointEntity> {
+    let query = manager.createQueryBuilder(WebhookEndpointEntity, 'e').where('e.id = :id', { id });
+    if (options.lock && this.context.engine === 'postgres') query = query.setLock('pessimistic_write');
+    const row = await query.getOne();
+    if (row === null) throw new WebhookEndpointNotFoundError(id);
+    return row;
+  }
+}

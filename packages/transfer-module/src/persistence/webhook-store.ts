@@ -1,0 +1,112 @@
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../domain';
+import type { OutboxEvent } from './outbox';
+import { StoreContext } from './store-context';
+import {
+  type DeliveryResult,
+  type ListDeliveriesOptions,
+  WebhookDeliveries,
+  type WebhookDeliveryCounts,
+} from './webhook-deliveries';
+import { type WebhookEndpointChanges, type WebhookEndpointRegistration, WebhookEndpoints } from './webhook-endpoints';
+import type {
+  ClaimedDelivery,
+  WebhookAttemptRecord,
+  WebhookDeliveryRecord,
+  WebhookEndpointRecord,
+} from './webhook-records';
+
+/**
+ * Everything persisted about webhooks besides the outbox's own writes (outbox.ts, in the movements'
+ * transactions): endpoints, and the deliveries dispatchers lease, send and record. Every method is one
+ * transaction, on the same data source and transactions as MovementStore.
+ */
+export class WebhookStore {
+  private readonly endpoints: WebhookEndpoints;
+  private readonly deliveries: WebhookDeliveries;
+
+  constructor(dataSource: DataSource, clock: Clock, options: { onEventsCommitted?: () => void } = {}) {
+    const wake = options.onEventsCommitted;
+    const context = new StoreContext(dataSource, clock, wake && { render: () => [], committed: wake });
+    this.endpoints = new WebhookEndpoints(context);
+    this.deliveries = new WebhookDeliveries(context);
+  }
+
+  // Endpoints (webhook-endpoints.ts)
+
+  createEndpoint(registration: WebhookEndpointRegistration): Promise<WebhookEndpointRecord> {
+    return this.endpoints.create(registration);
+  }
+
+  upsertEndpoint(registration: WebhookEndpointRegistration): Promise<WebhookEndpointRecord> {
+    return this.endpoints.upsert(registration);
+  }
+
+  listEndpoints(): Promise<WebhookEndpointRecord[]> {
+    return this.endpoints.list();
+  }
+
+  findEndpoint(id: string): Promise<WebhookEndpointRecord | null> {
+    return this.endpoints.find(id);
+  }
+
+  updateEndpoint(id: string, changes: WebhookEndpointChanges): Promise<WebhookEndpointRecord> {
+    return this.endpoints.update(id, changes);
+  }
+
+  rotateEndpointSecret(id: string, secret: string, previousExpiresAt: Date): Promise<WebhookEndpointRecord> {
+    return this.endpoints.rotateSecret(id, secret, previousExpiresAt);
+  }
+
+  disableEndpoint(id: string, reason: string): Promise<WebhookEndpointRecord> {
+    return this.endpoints.disable(id, reason);
+  }
+
+  deleteEndpoint(id: string): Promise<void> {
+    return this.endpoints.delete(id);
+  }
+
+  // Deliveries (webhook-deliveries.ts)
+
+  claimDueDeliveries(options: { owner: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claimDue(options);
+  }
+
+  recordDeliveryResults(owner: string, results: readonly DeliveryResult[]): Promise<number[]> {
+    return this.deliveries.recordResults(owner, results);
+  }
+
+  releaseDeliveryLeases(owner: string): Promise<number> {
+    return this.deliveries.releaseLeases(owner);
+  }
+
+  listDeliveries(
+    options: ListDeliveriesOptions,
+  ): Promise<{ items: WebhookDeliveryRecord[]; nextCursor: string | null }> {
+    return this.deliveries.list(options);
+  }
+
+  getDelivery(deliveryId: number): Promise<WebhookDeliveryRecord & { payload: string }> {
+    return this.deliveries.get(deliveryId);
+  }
+
+  listAttempts(deliveryId: number): Promise<WebhookAttemptRecord[]> {
+    return this.deliveries.attempts(deliveryId);
+  }
+
+  redeliver(deliveryId: number): Promise<void> {
+    return this.deliveries.redeliver(deliveryId);
+  }
+
+  redeliverDead(endpointId: string): Promise<number> {
+    return this.deliveries.redeliverDead(endpointId);
+  }
+
+  addTestEvent(endpointId: string, event: OutboxEvent): Promise<WebhookDeliveryRecord> {
+    return this.deliveries.addTestEvent(endpointId, event);
+  }
+
+  countDeliveries(): Promise<WebhookDeliveryCounts> {
+    return this.deliveries.counts();
+  }
+}
