@@ -38,6 +38,7 @@ function record(status: MovementStatus, attempts = 1): MovementRecord {
     bankMovementId: null,
     networkId: null,
     network: null,
+    debinId: null,
     postingDatetime: null,
     completedDatetime: null,
     lastBankAnswer: null,

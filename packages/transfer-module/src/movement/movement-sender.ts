@@ -1,5 +1,11 @@
 import { Inject, Injectable, type LoggerService } from '@nestjs/common';
-import { BankCallBudget, type BankCallPriority, BankMovementNotFoundError, type CreateTransferResult } from '../bank';
+import {
+  BankCallBudget,
+  type BankCallPriority,
+  type BankMovement,
+  BankMovementNotFoundError,
+  type CreateTransferResult,
+} from '../bank';
 import { intentToWire, isFinalStatus, PENDING_STATUS, type TransferIntent } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
@@ -7,6 +13,7 @@ import {
   type ClaimedMovement,
   type HistorySource,
   type MovementDetails,
+  type MovementPatch,
   type MovementRecord,
   MovementStore,
 } from '../persistence';
@@ -229,25 +236,48 @@ export class MovementSender {
   }
 
   /**
-   * Holds back a movement taken over from a worker that stopped with its lease (QuerySchedule.afterTakeover):
-   * schedules it for then and gives it back, in one fenced write, asking the bank nothing. Null when it need
-   * not wait; `applied: false` when the lease was no longer ours (nothing written). Every claimer that may
-   * ask the bank calls this first: the sweep and a refresh through followUp, a raw lookup directly.
+   * Holds back a claimed movement that may not be asked about yet (QuerySchedule.heldBack): one taken over from
+   * a worker that stopped with its lease, or one whose queries are held (`queriesHeldUntil`) since a query
+   * made without its lease. Schedules it for then and gives it back, in one fenced write, asking the bank
+   * nothing. Null when it need not wait; `applied: false` when the lease was no longer ours (nothing written).
+   * Every claimer that may ask the bank calls this first: the sweep and a refresh through followUp, a raw
+   * lookup directly.
    */
   async holdAfterTakeover(record: ClaimedMovement): Promise<{ until: Date; applied: boolean } | null> {
-    const until = this.schedule.afterTakeover(record, this.options.clock.now());
+    const now = this.options.clock.now();
+    const until = this.schedule.heldBack(record, now);
     if (until === null) return null;
+    const takeover = this.schedule.afterTakeover(record, now) !== null;
     const update = { patch: { nextQueryAt: until, queriesHeldUntil: until }, countQuery: false, releaseLease: true };
     const { applied } = await this.store.applyUpdate(record.originId, this.owner, update);
     if (applied) {
-      this.logger.log(
-        movementLogLine(
-          record.originId,
-          `taken over from a worker that stopped with its lease; asked again from ${until.toISOString()}, in case the bank answered that worker DELAYED`,
-        ),
-      );
+      const why = takeover
+        ? 'taken over from a worker that stopped with its lease; asked again from %s, in case the bank answered that worker DELAYED'
+        : 'queries held back until %s (the bank was asked about it without its lease)';
+      this.logger.log(movementLogLine(record.originId, why.replace('%s', until.toISOString())));
     }
     return { until, applied };
+  }
+
+  /**
+   * Records an answer the bank gave about a movement this worker has claimed, to a lookup that did not name it
+   * by its originId (by network or DEBIN id, before giro knew that name was this movement's): applied like a
+   * refresh's answer (planAnswer: an anomaly is recorded, never applied), counted as a query, the lease given
+   * back. `learned` adds what the lookup taught (the DEBIN id it named the movement by).
+   */
+  async recordAnswer(
+    record: ClaimedMovement,
+    answer: BankMovement,
+    learned: MovementPatch = {},
+  ): Promise<FollowUpStep> {
+    const step = emptyFollowUpStep();
+    step.queried += 1;
+    step.answer = answer;
+    this.failures.clear(record.originId);
+    const plan = planAnswer(record, answer, this.context('refresh', 0));
+    Object.assign(plan.update.patch, learned);
+    await this.write(record, plan, step, true);
+    return step;
   }
 
   /** Too little lease left to start a call: give the movement back untouched; a later sweep takes it. */

@@ -18,6 +18,7 @@ function details(times: { created: number; answer: number; next: number | null; 
     bankMovementId: 'mv-42',
     networkId: 'net-42',
     network: null,
+    debinId: null,
     postingDatetime: null,
     completedDatetime: null,
     lastBankAnswer: null,

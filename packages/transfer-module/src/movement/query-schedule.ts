@@ -46,6 +46,18 @@ export class QuerySchedule {
   }
 
   /**
+   * When the first query of a claimed movement may go out, if later than now: after a takeover (afterTakeover),
+   * and no sooner than `queriesHeldUntil`, which a query made without the lease (a lookup by another name that
+   * turned out to be about it) or a raw answer set. Null when nothing holds it back.
+   */
+  heldBack(movement: ClaimedMovement, now: Date): Date | null {
+    const takeover = this.afterTakeover(movement, now);
+    const { queriesHeldUntil } = movement;
+    if (queriesHeldUntil === null || queriesHeldUntil.getTime() <= now.getTime()) return takeover;
+    return takeover !== null && takeover.getTime() > queriesHeldUntil.getTime() ? takeover : queriesHeldUntil;
+  }
+
+  /**
    * Backlog pressure for a sweep: how far the due movements exceed what the budget can query within one
    * polling interval (`ratePerSecond × minIntervalMs`). 0 when they fit, or when calls are not rate-limited;
    * 1 when twice as many are due, which doubles the intervals. It only ever stretches them.

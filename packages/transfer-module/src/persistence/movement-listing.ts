@@ -81,6 +81,7 @@ function pageQuery(options: ListMovementsOptions) {
   const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
   if (options.status !== undefined) checkStatus(options.status, 'status');
   if (options.networkId !== undefined) checkNetworkId(options.networkId);
+  if (options.debinId !== undefined) checkNetworkId(options.debinId, 'debinId');
   const after = options.after === undefined ? undefined : parseCursor(options.after);
   return {
     rows(manager: EntityManager): Promise<MovementEntity[]> {
@@ -90,6 +91,7 @@ function pageQuery(options: ListMovementsOptions) {
         .limit(limit + 1);
       if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
       if (options.networkId !== undefined) query.andWhere('m.networkId = :networkId', { networkId: options.networkId });
+      if (options.debinId !== undefined) query.andWhere('m.debinId = :debinId', { debinId: options.debinId });
       if (after !== undefined) query.andWhere('m.originId > :after', { after });
       return query.getMany();
     },

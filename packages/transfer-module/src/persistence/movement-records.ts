@@ -16,6 +16,8 @@ export interface MovementRecord {
   bankMovementId: string | null;
   networkId: string | null;
   network: string | null;
+  /** The DEBIN id a lookup by it learned (the bank's answer named this movement); null when none did. */
+  debinId: string | null;
   /** As the bank sent them (ISO 8601 UTC). */
   postingDatetime: string | null;
   completedDatetime: string | null;
@@ -104,6 +106,7 @@ export function toMovementRecord(entity: MovementEntity): MovementRecord {
     currencyId: entity.currencyId,
     bankMovementId: entity.bankMovementId,
     networkId: entity.networkId,
+    debinId: entity.debinId,
     network: entity.network,
     postingDatetime: entity.postingDatetime,
     completedDatetime: entity.completedDatetime,

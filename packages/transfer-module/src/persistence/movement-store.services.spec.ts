@@ -19,6 +19,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementsFillfactor1795636800000',
       'QueriesHeldUntil1795723200000',
       'SubAccounts1795896000000',
+      'MovementLookupIds1795982400000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -36,6 +36,8 @@ export interface MovementPatch {
   bankMovementId?: string | null;
   networkId?: string | null;
   network?: string | null;
+  /** The DEBIN id a lookup by it learned. */
+  debinId?: string | null;
   postingDatetime?: string | null;
   completedDatetime?: string | null;
   /** Any JSON value (stored as JSON text). */
@@ -90,6 +92,8 @@ export interface ListMovementsOptions {
    * drop-network-id-index migration): it reads the table, fine for an operator's lookup, not for a hot path.
    */
   networkId?: string;
+  /** Only the movement a lookup by this DEBIN id named (`debinId`; a partial index serves it). */
+  debinId?: string;
   limit: number;
   /** The `nextCursor` of the previous page. */
   after?: string;

@@ -8,10 +8,17 @@ import {
   BankRateLimitedError,
   type MovementLookup,
 } from '../bank';
-import { type BankStatus, isFinalStatus } from '../domain';
+import { type BankStatus, isFinalStatus, type MovementStatus } from '../domain';
 import { type BankDetailsView, bankDetailsOf, LEASE_OWNER, MovementSender, QuerySchedule } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
-import { type ClaimedMovement, MovementNotFoundError, type MovementPatch, MovementStore } from '../persistence';
+import {
+  type ClaimedMovement,
+  MovementNotFoundError,
+  type MovementPatch,
+  type MovementRecord,
+  MovementStore,
+} from '../persistence';
+import { answerNamesMovement } from './answer-names-movement';
 import { assertQueryAllowed } from './query-rule';
 import { MovementBusyError, PollTooSoonError } from './transfer.errors';
 
@@ -19,7 +26,8 @@ import { MovementBusyError, PollTooSoonError } from './transfer.errors';
 export interface BankLookupView {
   /**
    * Whether giro stores this movement. A stored one was refreshed (the polling rule held, the answer applied
-   * like any other); any other was only asked about, and nothing was stored.
+   * like any other), or, named by a network or DEBIN id giro had not learned yet, its answer was recorded as
+   * its query once it came; any other was only asked about, and nothing was stored.
    */
   stored: boolean;
   status: BankStatus;
@@ -59,10 +67,49 @@ export class BankLookups {
     @Inject(MovementSender) private readonly sender: MovementSender,
   ) {}
 
-  /** Asks the bank about a movement giro does not store; its answer is returned, nothing is stored. */
+  /**
+   * Asks the bank about a movement giro does not know by this name, and returns its answer. Nothing is stored,
+   * unless the answer to a lookup by network or DEBIN id names a movement giro stores (answerNamesMovement):
+   * giro had not learned that name (a network id no answer of the movement carried yet, a DEBIN id never
+   * looked up), so the polling rule could not be checked before asking. The bank counted the query all the
+   * same, so it is recorded as that movement's query (recordNamedAnswer) and the next one waits for it.
+   */
   async askAbout(lookup: MovementLookup): Promise<BankLookupView> {
     const movement = await this.budget.throttle('query', () => this.bank.getMovement(lookup));
-    return bankLookupView(movement, false);
+    if ('originId' in lookup || movement.originId === undefined) return bankLookupView(movement, false);
+    const named = await this.store.findByOriginId(movement.originId);
+    if (named === null || !answerNamesMovement(movement, named)) return bankLookupView(movement, false);
+    return this.recordNamedAnswer(named, movement, 'debinId' in lookup ? lookup.debinId : undefined);
+  }
+
+  /**
+   * A stored movement's answer, to a lookup that named it otherwise than by its originId. Under the movement's
+   * lease it is recorded like a refresh's answer (applied, or an anomaly), with the DEBIN id it was asked by.
+   * When another worker holds the movement, only that worker may write what the bank said; the query is still
+   * counted, and no query goes out before the answer's polling interval has passed (`queriesHeldUntil`).
+   */
+  private async recordNamedAnswer(
+    named: MovementRecord,
+    answer: BankMovement,
+    debinId: string | undefined,
+  ): Promise<BankLookupView> {
+    const { originId } = named;
+    const learned: MovementPatch = debinId === undefined ? {} : { debinId };
+    const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
+    if (claimed !== null) {
+      const step = await this.sender.recordAnswer(claimed, answer, learned);
+      if (!step.leftDue) return bankLookupView(answer, true, step.anomalyReason);
+    }
+    const now = this.options.clock.now();
+    const heldUntil = latest(this.earliestQueryAfter(answer.status, now), this.earliestQueryAfter(named.status, now));
+    await this.store.recordUnleasedQuery(originId, { heldUntil, ...(debinId !== undefined && { debinId }) });
+    return bankLookupView(answer, true, null);
+  }
+
+  /** The polling rule's earliest next query after an answer of `status` at `at` (a final one: a recheck's). */
+  private earliestQueryAfter(status: MovementStatus, at: Date): Date {
+    const { policy } = this.schedule;
+    return isFinalStatus(status) ? policy.earliestRecheckAt(at) : policy.earliestQueryAt(status, at);
   }
 
   /**
@@ -132,6 +179,10 @@ export function bankLookupView(movement: BankMovement, stored: boolean, anomaly:
     answer: movement.raw,
     anomaly,
   };
+}
+
+function latest(a: Date, b: Date): Date {
+  return a.getTime() >= b.getTime() ? a : b;
 }
 
 function isCertainlyNotProcessed(error: unknown): boolean {

@@ -118,6 +118,81 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     expect(stored.anomalies).toHaveLength(1);
   });
 
+  it('finds from its answer that a DEBIN id names a stored movement, records it as its query, and asks by it again only under the polling rule', async () => {
+    const { store, transfers } = await setup();
+    const { movement } = await transfers.requestTransfer(transferRequest('rent'));
+    const debinId = fixture.bank.ledger.entry(movement.originId)?.debinId as string;
+    fixture.clock.advance(POLLING.minIntervalMs + 150); // past CREATED at the bank (100 ms)
+
+    // giro has not learned this DEBIN id: it asks, and the answer names the movement.
+    const view = await transfers.lookUpAtBank({ debinId });
+    expect(view).toMatchObject({ stored: true, status: 'IN_PROGRESS', originId: movement.originId, anomaly: null });
+    expect(await store.findByOriginId(movement.originId)).toMatchObject({
+      status: 'IN_PROGRESS',
+      queries: 1,
+      debinId,
+      lastAnswerAt: fixture.clock.now(),
+    });
+    expect(await transfers.getMovement(movement.originId)).toMatchObject({
+      history: [{ to: 'PENDING' }, { to: 'CREATED' }, { to: 'IN_PROGRESS', source: 'refresh' }],
+    });
+
+    // Now the DEBIN id is known: the polling rule applies before asking, by it or by the originId.
+    const asked = lookups().found ?? 0;
+    await expect(transfers.lookUpAtBank({ debinId })).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
+    expect(lookups().found ?? 0).toBe(asked);
+    fixture.clock.advance(POLLING.minIntervalMs);
+    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, anomaly: null });
+    expect(await store.findByOriginId(movement.originId)).toMatchObject({ queries: 2 });
+    expect(fixture.bank.counters().pollsTooEarly).toBe(0);
+  });
+
+  it('does not take an answer to a DEBIN id for a stored movement when it names other money, and records nothing', async () => {
+    const { store, transfers } = await setup();
+    await foreignMovement(9_300); // at the bank: 1234.50
+    const validated = validateTransferIntent(transferRequest('ours', { originId: 9_300, amount: '99.00' }));
+    if (!validated.ok) throw new Error('the request is valid');
+    const intent = { ...validated.intent, originId: 9_300 };
+    await store.recordIntent(intent, intentFingerprint(intent), { sendNow: false });
+    const debinId = fixture.bank.ledger.entry(9_300)?.debinId as string;
+
+    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: false, originId: 9_300 });
+    expect(await store.findByOriginId(9_300)).toMatchObject({ status: 'PENDING', queries: 0, debinId: null });
+  });
+
+  it('counts a DEBIN id lookup of a movement another worker holds, and holds that worker and the next sweep back by it', async () => {
+    const { store, sender, owner, transfers } = await setup();
+    const { movement } = await transfers.requestTransfer(transferRequest('rent'));
+    const { originId } = movement;
+    const debinId = fixture.bank.ledger.entry(originId)?.debinId as string;
+    fixture.clock.advance(POLLING.minIntervalMs + 150);
+    expect(await store.claim(originId, 'sweeping-worker', 60_000)).not.toBeNull();
+
+    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, status: 'IN_PROGRESS' });
+    const heldUntil = new Date(fixture.clock.now().getTime() + POLLING.minIntervalMs);
+    expect(await store.findByOriginId(originId)).toMatchObject({
+      status: 'CREATED', // the answer is not applied: only the lease's owner writes one
+      queries: 1,
+      debinId,
+      queriesHeldUntil: heldUntil,
+      leaseOwner: 'sweeping-worker',
+    });
+
+    // The worker writes its own answer, due again at once by its rule; the next claim still asks nothing before the hold.
+    await store.applyUpdate(originId, 'sweeping-worker', {
+      patch: { lastAnswerAt: fixture.clock.now(), nextQueryAt: fixture.clock.now() },
+      releaseLease: true,
+    });
+    const claimed = await store.claim(originId, owner, 60_000); // as the next sweep of this worker
+    if (claimed === null) throw new Error('the movement is free');
+    const asked = lookups().found ?? 0;
+    const step = await sender.followUp(claimed, 'query', 0);
+    expect(step.deferredUntil).toEqual(heldUntil);
+    expect(lookups().found ?? 0).toBe(asked);
+    expect(await store.findByOriginId(originId)).toMatchObject({ nextQueryAt: heldUntil, leaseOwner: null });
+  });
+
   it("returns the network's raw answer as it came, as a query under the polling rule", async () => {
     const { transfers } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));

@@ -168,11 +168,14 @@ export class TransferService {
   /**
    * Asks the bank about a movement named by exactly one of `originId`, `networkId`, `debinId`
    * (docs/bank-api.md#get-a-movement), even one giro does not store, and returns what it answered. About a
-   * movement giro stores (by originId or network id) it is a refresh: the polling rule holds (PollTooSoonError)
-   * and the answer is applied like any other, since asking without recording it would let the next query come
-   * too soon, or after a final answer. About any other, nothing is stored. The call goes through the bank-call
-   * budget. Throws TransferValidationError naming the fields for none or several, a BankError when the bank
-   * gave no usable answer (BankLookupFailedError for a stored movement).
+   * movement giro stores, known by that name (its originId, a network id from its answers, a DEBIN id learned
+   * by an earlier lookup), it is a refresh: the polling rule holds (PollTooSoonError) and the answer is applied
+   * like any other, since asking without recording it would let the next query come too soon, or after a final
+   * answer. A name giro has not learned can only be found to be a stored movement's from the answer
+   * (`details.originId`, with the same money and account): that answer is then recorded as the movement's
+   * query, and its DEBIN id kept (BankLookups.askAbout). About any other, nothing is stored. The call goes
+   * through the bank-call budget. Throws TransferValidationError naming the fields for none or several, a
+   * BankError when the bank gave no usable answer (BankLookupFailedError for a stored movement).
    */
   lookUpAtBank(lookup: unknown): Promise<BankLookupView> {
     return this.work.track(this.lookUp(lookup));
@@ -257,10 +260,13 @@ export class TransferService {
     return details;
   }
 
-  /** The originId of the stored movement a network id names, when there is one; a DEBIN id names none giro keeps. */
+  /**
+   * The originId of the stored movement a network id or a DEBIN id names, when giro knows that name: the network
+   * id from the bank's answers, the DEBIN id from an earlier lookup by it whose answer named the movement.
+   */
   private async storedOriginIdOf(lookup: { networkId: string } | { debinId: string }): Promise<number | undefined> {
-    if (!('networkId' in lookup)) return undefined;
-    const page = await this.store.list({ networkId: lookup.networkId, limit: 1 });
+    const filter = 'networkId' in lookup ? { networkId: lookup.networkId } : { debinId: lookup.debinId };
+    const page = await this.store.list({ ...filter, limit: 1 });
     return page.items[0]?.originId;
   }
 }

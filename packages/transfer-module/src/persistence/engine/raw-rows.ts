@@ -32,6 +32,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     bankMovementId: row.bank_movement_id as string | null,
     networkId: row.network_id as string | null,
     network: row.network as string | null,
+    debinId: row.debin_id as string | null,
     postingDatetime: row.posting_datetime as string | null,
     completedDatetime: row.completed_datetime as string | null,
     lastBankAnswer: row.last_bank_answer as string | null,

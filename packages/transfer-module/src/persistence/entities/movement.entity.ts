@@ -11,6 +11,7 @@ import { bigintAsNumber } from './column-transformers';
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 @Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
+@Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',
@@ -48,6 +49,13 @@ export class MovementEntity {
 
   @Column({ name: 'network', type: 'text', nullable: true })
   network!: string | null;
+
+  /**
+   * The DEBIN id the bank knows the movement by, learned from a lookup by that id whose answer named this
+   * movement (the bank's movement does not carry it): a later lookup by it is then known to be about this one.
+   */
+  @Column({ name: 'debin_id', type: 'text', nullable: true })
+  debinId!: string | null;
 
   /** As the bank sent it (ISO 8601 UTC); informational, never compared. */
   @Column({ name: 'posting_datetime', type: 'text', nullable: true })

@@ -31,7 +31,8 @@ export function transferServiceFixture(engine: TestEngine) {
     fixture.client = client;
     const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
     const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
-    return { store, client, transfers: new TransferService(options, store, sender, schedule, work, owner, lookups) };
+    const transfers = new TransferService(options, store, sender, schedule, work, owner, lookups);
+    return { store, client, sender, owner, transfers };
   }
 
   return { fixture, setup };
