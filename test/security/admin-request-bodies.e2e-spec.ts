@@ -152,7 +152,7 @@ describe('hostile request bodies', () => {
     expect(JSON.parse(answer.body)).toEqual({
       statusCode: 401,
       error: 'Unauthorized',
-      message: 'missing bearer token (Authorization: Bearer <ADMIN_TOKEN>)',
+      message: 'missing bearer token (Authorization: Bearer <API key or ADMIN_TOKEN>)',
     });
   });
 

@@ -1,19 +1,20 @@
 import { applyDecorators, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { AdminTokenGuard } from './admin-token.guard';
+import { AdminRoleGuard } from './admin-role.guard';
 import { adminValidationPipe } from './admin-validation.pipe';
 import { TransferErrorsFilter } from './transfer-errors.filter';
 
 /**
- * What every admin controller has: the bearer token, the admin validation pipe and the transfer errors'
- * HTTP answers — on its own routes only, so an application's other routes keep their own pipes and filters.
+ * What every admin controller has: the credential and the role each route declares (`@RequiresRole`), the admin
+ * validation pipe and the transfer errors' HTTP answers — on its own routes only, so an application's other routes
+ * keep their own guards, pipes and filters.
  */
 export function AdminRoutes(tag: string): ClassDecorator {
   return applyDecorators(
     ApiTags(tag),
     ApiBearerAuth(),
-    ApiUnauthorizedResponse({ description: 'missing or wrong bearer token' }),
-    UseGuards(AdminTokenGuard),
+    ApiUnauthorizedResponse({ description: 'missing, unknown or revoked bearer token' }),
+    UseGuards(AdminRoleGuard),
     UsePipes(adminValidationPipe()),
     UseFilters(TransferErrorsFilter),
   );

@@ -9,6 +9,7 @@ import {
   ApiOperation,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 
 /**
@@ -21,6 +22,7 @@ import { AdminRoutes } from './admin-routes.decorator';
 export class BankLookupController {
   constructor(private readonly transfers: TransferService) {}
 
+  @RequiresRole('operator')
   @Post('lookup')
   @HttpCode(200)
   @ApiOperation({

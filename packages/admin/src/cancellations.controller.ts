@@ -2,6 +2,7 @@ import { TransferService } from '@giro/transfer-module';
 import { Controller, Get, HttpCode, Logger, Param, Post, Query } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOperation } from '@nestjs/swagger';
 import { ListCancellationsQuery, OriginIdParams } from './admin-queries.dto';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 
 /**
@@ -15,6 +16,7 @@ export class CancellationsController {
 
   constructor(private readonly transfers: TransferService) {}
 
+  @RequiresRole('viewer')
   @Get()
   @ApiOperation({ summary: 'Cancellations, oldest first; `acknowledged=false` for the ones still to register' })
   list(@Query() query: ListCancellationsQuery) {
@@ -23,6 +25,7 @@ export class CancellationsController {
     );
   }
 
+  @RequiresRole('operator')
   @Post(':originId/ack')
   @HttpCode(200)
   @ApiOperation({ summary: 'Mark a cancellation as registered by the host (idempotent)' })

@@ -8,10 +8,13 @@ const ROOT = [
   'AdminAuthentication',
   'AdminOpenApiOptions',
   'AdminSweepRunner',
+  'GIRO_ACTOR_PROPERTY',
+  'RequiresRole',
   'SweepUnavailableError',
   'TransferAdminModule',
   'TransferAdminModuleOptions',
   'TransferAdminModuleOptionsError',
+  'actorOf',
   'setupAdminOpenApi',
 ];
 
@@ -27,7 +30,8 @@ describe('the public API of @giro/admin', () => {
       'TransfersController',
       'CancellationsController',
       'ReconcileController',
-      'AdminTokenGuard',
+      'AdminRoleGuard',
+      'KeysController',
       'ADMIN_TOKEN',
       'TransferErrorsFilter',
       'adminValidationPipe',

@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 import { ADMIN_SWEEP } from './admin-sweep';
 import type { AdminSweepRunner } from './transfer-admin.options';
@@ -10,6 +11,7 @@ export class ReconcileController {
   constructor(@Inject(ADMIN_SWEEP) private readonly runSweep: AdminSweepRunner) {}
 
   /** Runs through the module's `runSweep` option (the reconciler's queues behind the sweep in progress). */
+  @RequiresRole('operator')
   @Post()
   @HttpCode(200)
   @ApiOperation({ summary: 'Run one sweep now and return its counts' })

@@ -8,6 +8,7 @@ import {
   ApiNotFoundResponse,
   ApiOperation,
 } from '@nestjs/swagger';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 
 /**
@@ -21,6 +22,7 @@ export class SubAccountsController {
   // Optional: a host whose TransferModule does not provide it (a stub in tests) has no PSP mode either.
   constructor(@Optional() private readonly subAccounts?: SubAccountService) {}
 
+  @RequiresRole('admin')
   @Post()
   @ApiOperation({ summary: "Register a client's sub-account (a CVU and its holder), or enable it again" })
   @ApiBody({
@@ -41,12 +43,14 @@ export class SubAccountsController {
     return this.service().registerSubAccount(registration);
   }
 
+  @RequiresRole('viewer')
   @Get()
   @ApiOperation({ summary: 'The registered sub-accounts, disabled ones included' })
   list() {
     return this.service().listSubAccounts();
   }
 
+  @RequiresRole('admin')
   @Post(':address/disable')
   @HttpCode(200)
   @ApiOperation({ summary: 'No transfer may be sent from this sub-account any more (idempotent)' })

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ADMIN_TOKEN, AdminAuthentication } from './admin-authentication';
+import { AdminRoleGuard } from './admin-role.guard';
 import { adminSweepProvider } from './admin-sweep';
-import { AdminTokenGuard } from './admin-token.guard';
 import { BankLookupController } from './bank-lookup.controller';
 import { CancellationsController } from './cancellations.controller';
+import { KeysController } from './keys.controller';
 import { ReconcileController } from './reconcile.controller';
 import { SubAccountsController } from './sub-accounts.controller';
 import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
@@ -14,8 +15,9 @@ import { TransfersController } from './transfers.controller';
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`) need the bearer token; their validation pipe and error filter
- * are their own, so the application's other routes are untouched. TransferService (and SweepService, unless
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/keys…`) need a bearer credential — the admin token or an
+ * API key — with the role each route declares; their validation pipe and error filter are their own, so the
+ * application's other routes are untouched. TransferService (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
  */
 @Module({
@@ -26,6 +28,7 @@ import { TransfersController } from './transfers.controller';
     SubAccountsController,
     CancellationsController,
     ReconcileController,
+    KeysController,
   ],
   providers: [
     {
@@ -34,10 +37,10 @@ import { TransfersController } from './transfers.controller';
       inject: [TRANSFER_ADMIN_MODULE_OPTIONS],
     },
     AdminAuthentication,
-    AdminTokenGuard,
+    AdminRoleGuard,
     adminSweepProvider,
   ],
-  // An application may check the token before it reads a body or picks a rate-limit budget.
+  // An application may check the credential before it reads a body or picks a rate-limit budget.
   exports: [AdminAuthentication],
 })
 export class TransferAdminModule extends ConfigurableTransferAdminModule {}

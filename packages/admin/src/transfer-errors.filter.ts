@@ -1,5 +1,8 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import {
+  ApiKeyNameTakenError,
+  ApiKeyNotFoundError,
+  ApiKeyValidationError,
   BankError,
   BankLookupFailedError,
   BankMovementNotFoundError,
@@ -18,6 +21,9 @@ import { badRequestBody } from './admin-validation.pipe';
 import { SweepUnavailableError } from './sweep-unavailable.error';
 
 type KnownError =
+  | ApiKeyValidationError
+  | ApiKeyNameTakenError
+  | ApiKeyNotFoundError
   | TransferValidationError
   | TransferConflictError
   | MovementBusyError
@@ -37,7 +43,7 @@ interface ErrorReply {
   headers?: Record<string, string>;
 }
 
-/** What each error of the transfer module (and a refused sweep) means over HTTP. */
+/** What each error of the transfer module (and a refused sweep) means over HTTP; keys' errors included. */
 export function replyFor(error: KnownError): ErrorReply {
   const reply = (status: HttpStatus, extra: Record<string, unknown> = {}): ErrorReply => ({
     status,
@@ -45,6 +51,11 @@ export function replyFor(error: KnownError): ErrorReply {
   });
   if (error instanceof TransferValidationError)
     return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
+  // The admin API's keys: named by the key's name, never its secret.
+  if (error instanceof ApiKeyValidationError)
+    return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
+  if (error instanceof ApiKeyNameTakenError) return reply(HttpStatus.CONFLICT, { name: error.keyName });
+  if (error instanceof ApiKeyNotFoundError) return reply(HttpStatus.NOT_FOUND, { name: error.keyName });
   if (error instanceof TransferConflictError) return reply(HttpStatus.CONFLICT, { originId: error.originId });
   if (error instanceof MovementBusyError) return reply(HttpStatus.CONFLICT, { originId: error.originId });
   if (error instanceof PollTooSoonError) {
@@ -72,6 +83,9 @@ export function replyFor(error: KnownError): ErrorReply {
  * use it, not the application); anything else goes to the application's filters and Nest's default.
  */
 @Catch(
+  ApiKeyValidationError,
+  ApiKeyNameTakenError,
+  ApiKeyNotFoundError,
   TransferValidationError,
   TransferConflictError,
   MovementBusyError,

@@ -9,6 +9,7 @@ import {
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
 import { OriginIdParams } from './admin-queries.dto';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 
 /** A stored movement as the network that carried it describes it (get-movement with `getRawData: true`). */
@@ -17,6 +18,7 @@ import { AdminRoutes } from './admin-routes.decorator';
 export class TransferRawController {
   constructor(private readonly transfers: TransferService) {}
 
+  @RequiresRole('operator')
   @Get(':originId/raw')
   @ApiOperation({
     summary: "The bank's answer in the network's own format, as it came",

@@ -12,6 +12,7 @@ import {
   type SchemaObject,
 } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from './admin-queries.dto';
+import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 import { TransferRequestPipe } from './transfer-request.pipe';
 
@@ -25,6 +26,7 @@ export class TransfersController {
    * transfer it returns is what the service sends; a 400 names every bad field. The OpenAPI schema of the body
    * comes from the same description of the request as the rules.
    */
+  @RequiresRole('operator')
   @Post()
   @ApiOperation({ summary: 'Create a transfer (201 new, 200 same originId and payload, 409 other payload)' })
   @ApiBody({ schema: transferRequestOpenApiSchema() as SchemaObject })
@@ -39,6 +41,7 @@ export class TransfersController {
     return movement;
   }
 
+  @RequiresRole('viewer')
   @Get()
   @ApiOperation({ summary: 'List movements by originId, cursor-paginated; filter by status or network id' })
   @ApiOkResponse({ description: '`{ items, nextCursor }`; pass `nextCursor` as `after` for the next page' })
@@ -53,6 +56,7 @@ export class TransfersController {
     });
   }
 
+  @RequiresRole('viewer')
   @Get(':originId')
   @ApiOperation({ summary: 'A movement with its status history and cancellation' })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
@@ -60,6 +64,7 @@ export class TransfersController {
     return this.transfers.getMovement(params.originId);
   }
 
+  @RequiresRole('operator')
   @Post(':originId/refresh')
   @HttpCode(200)
   @ApiOperation({ summary: 'Query the bank about this movement now' })

@@ -12,7 +12,7 @@ export interface ReconcilerHttpOptions {
 }
 
 /**
- * What the reconciler does with a request before its route sees it: the token checked (AdminAuthentication),
+ * What the reconciler does with a request before its route sees it: the credential checked (AdminAuthentication),
  * then the rate limit of its credential or of its address (a global guard), and the JSON body read only for
  * an authenticated request (JsonBodyMiddleware). `/health` and `/metrics` skip the rate limit.
  */

@@ -14,7 +14,7 @@ export const MAX_JSON_DEPTH = 10;
 type RequestWithBody = IncomingMessage & { body?: unknown };
 
 /**
- * The request body, read as JSON — after the admin token was checked: a request without a valid token never has
+ * The request body, read as JSON — after the credential was checked: a request without a valid one never has
  * its body read (the guards answer it 401, or 429 past the unauthenticated budget), so an anonymous client cannot
  * make the server read, buffer or parse anything. No route without a token takes a body.
  *
@@ -28,7 +28,7 @@ export class JsonBodyMiddleware implements NestMiddleware {
   constructor(private readonly authentication: AdminAuthentication) {}
 
   async use(request: RequestWithBody, _response: ServerResponse, next: () => void): Promise<void> {
-    if (!hasBody(request) || this.authentication.authenticate(request) === undefined) return next();
+    if (!hasBody(request) || (await this.authentication.authenticate(request)) === undefined) return next();
     checkMediaType(request);
     const text = await readBody(request);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {

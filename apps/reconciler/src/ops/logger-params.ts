@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { LogLevel } from '../config/environment';
+import { redactApiKeysIn } from './api-key-log-redaction';
 import { REDACTED } from './redacted';
 import { redactHeaders, redactUrl } from './request-log-redaction';
 
@@ -57,17 +58,27 @@ export function requestLogLevel(_req: IncomingMessage, res: ServerResponse, erro
 
 /**
  * nestjs-pino settings: JSON lines, secrets redacted — credential fields, query parameter values and header values
- * other than the known harmless ones — and the originId on request lines about a movement.
+ * other than the known harmless ones, and the secret of any API key (`giro_…`) wherever it appears: in a message,
+ * in a logged object's strings, in the request's URL — and the originId on request lines about a movement.
  */
 export function loggerParams(level: LogLevel, destination?: DestinationStream): Params {
   const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: REDACTED },
+    hooks: {
+      // Every argument of every log call (the message and the objects), before pino writes the line.
+      logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void) {
+        method.apply(
+          this,
+          args.map((arg) => redactApiKeysIn(arg)),
+        );
+      },
+    },
     serializers: {
       // The request as pino-http serialized it; `query` repeats the URL's parameters and is left out.
       req: ({ query: _query, ...req }: { url?: string; headers?: Record<string, unknown>; query?: unknown }) => ({
         ...req,
-        ...(req.url !== undefined && { url: redactUrl(req.url) }),
+        ...(req.url !== undefined && { url: redactApiKeysIn(redactUrl(req.url)) }),
         ...(req.headers !== undefined && { headers: redactHeaders(req.headers) }),
       }),
     },
