@@ -133,6 +133,7 @@ export {
   type TransferPollingOptions,
   type TransferSweepOptions,
 } from './options/transfer-module.options';
+export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/webhook-options';
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
 export { MAX_BATCH_SIZE } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
@@ -149,6 +150,10 @@ export {
   OriginIdCounterEntity,
   SubAccountEntity,
   TRANSFER_ENTITIES,
+  WebhookAttemptEntity,
+  WebhookDeliveryEntity,
+  WebhookEndpointEntity,
+  WebhookEventEntity,
 } from './persistence/entities';
 export { TRANSFER_MIGRATIONS } from './persistence/migrations';
 export {
@@ -156,6 +161,8 @@ export {
   MovementNotFoundError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  WebhookDeliveryNotFoundError,
+  WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
 export { pendingTransferMigrations, runTransferMigrations } from './persistence/run-transfer-migrations';
 // The services, and their errors by what the caller must do.
@@ -172,5 +179,17 @@ export {
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
+// Webhooks: the outbox's events, their endpoints and deliveries (Standard Webhooks).
+export { type WebhookAttemptObserver, WebhookDispatcher } from './webhooks/webhook-dispatcher';
+export {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookEventData,
+  type WebhookEventType,
+  type WebhookPayload,
+} from './webhooks/webhook-event-types';
+export { newWebhookSecret } from './webhooks/webhook-signature';
+export type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from './webhooks/webhook-views';
+export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';
+export { ENVIRONMENT_ENDPOINT_ID, type WebhookEndpointWithSecret, WebhookService } from './webhooks/webhook.service';
 // The module.
 export { TransferModule } from './transfer.module';

@@ -21,9 +21,10 @@ import {
   resolveTransferModuleOptions,
   type TransferModuleOptions,
 } from '../options';
-import { MovementStore } from '../persistence';
+import { MovementStore, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
 import { BankLookups, SubAccountService, TransferService } from '../transfer';
+import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
 import {
   type HostDataSource,
   openTransferDataSource,
@@ -50,11 +51,36 @@ const dataSource: Provider = {
   inject: [RESOLVED_TRANSFER_OPTIONS, HOST_DATA_SOURCE],
 };
 
+/** With webhooks, every change writes its events to the outbox in its own transaction. */
 const store: Provider = {
   provide: MovementStore,
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, wakeUp: WebhookWakeUp) =>
+    new MovementStore(database.dataSource, options.clock, {
+      outbox: options.webhooks && new TransferEventOutbox(wakeUp),
+    }),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp],
+};
+
+const webhookWakeUp: Provider = { provide: WebhookWakeUp, useFactory: () => new WebhookWakeUp() };
+
+const webhookStore: Provider = {
+  provide: WebhookStore,
   useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
-    new MovementStore(database.dataSource, options.clock),
+    new WebhookStore(database.dataSource, options.clock),
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+};
+
+/** Delivers the outbox once started (beside the sweep); without `webhooks`, starting it does nothing. */
+const webhookDispatcher: Provider = {
+  provide: WebhookDispatcher,
+  useFactory: (
+    webhooks: WebhookStore,
+    options: ResolvedTransferOptions,
+    wakeUp: WebhookWakeUp,
+    owner: string,
+    logger: LoggerService,
+  ) => new WebhookDispatcher(webhooks, wakeUp, options.webhooks, options.clock, owner, logger),
+  inject: [WebhookStore, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp, LEASE_OWNER, MOVEMENT_LOGGER],
 };
 
 const bankClient: Provider = {
@@ -102,7 +128,11 @@ const logger: Provider = { provide: MOVEMENT_LOGGER, useFactory: () => new Logge
 export const TRANSFER_PROVIDERS: Provider[] = [
   resolvedOptions,
   dataSource,
+  webhookWakeUp,
   store,
+  webhookStore,
+  webhookDispatcher,
+  WebhookService,
   bankClient,
   bankPort,
   budget,

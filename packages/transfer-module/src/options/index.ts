@@ -12,6 +12,7 @@ export {
 } from './transfer-module.options';
 export {
   type ResolvedWebhookOptions,
+  resolveWebhookOptions,
   type TransferWebhookOptions,
   WEBHOOK_RETRY_DELAYS_MS,
 } from './webhook-options';

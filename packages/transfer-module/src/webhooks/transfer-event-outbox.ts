@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { type MovementView, toMovementView } from '../movement';
+import type { HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
+import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
+import type { WebhookWakeUp } from './webhook-wake-up';
+
+/** A new event id: `msg_` and 128 random bits (base64url), the same on every attempt of every delivery. */
+export function newEventId(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
+
+/** The body of an event, as signed and sent. */
+export function webhookPayload<T extends WebhookEventType>(type: T, at: Date, data: WebhookEventData[T]): string {
+  const payload: WebhookPayload<T> = { type, timestamp: at.toISOString(), data };
+  return JSON.stringify(payload);
+}
+
+/**
+ * The Outbox of the transfer module: renders a change's events from the history rows it appended (the intent:
+ * `transfer.created`; a status change: `transfer.status_changed`, then `transfer.completed` or `transfer.failed`;
+ * an anomaly: `transfer.anomaly`), each carrying the movement as the change left it. Wakes the dispatcher of
+ * this process once they are committed.
+ */
+export class TransferEventOutbox implements Outbox {
+  constructor(private readonly wakeUp: WebhookWakeUp) {}
+
+  render(change: MovementChange, atMs: number): OutboxEvent[] {
+    const at = new Date(atMs);
+    const movement = toMovementView(change.movement);
+    const { originId } = movement;
+    const event = <T extends WebhookEventType>(type: T, data: WebhookEventData[T]): OutboxEvent => ({
+      id: newEventId(),
+      type,
+      originId,
+      payload: webhookPayload(type, at, data),
+    });
+    return change.appended.flatMap((row) => eventsOf(row, movement, event));
+  }
+
+  committed(): void {
+    this.wakeUp.notify();
+  }
+}
+
+function eventsOf(
+  row: HistoryRecord,
+  movement: MovementView,
+  event: <T extends WebhookEventType>(type: T, data: WebhookEventData[T]) => OutboxEvent,
+): OutboxEvent[] {
+  const { originId } = movement;
+  if (row.source === 'intent') return [event('transfer.created', { originId, movement })];
+  if (row.source === 'anomaly') {
+    const detail = row.detail as { reason?: unknown } | null;
+    const reason = typeof detail?.reason === 'string' ? detail.reason : null;
+    // An anomaly row's `from` is the final status the movement keeps, `to` what the bank claimed.
+    return [
+      event('transfer.anomaly', { originId, status: row.from ?? movement.status, claimed: row.to, reason, movement }),
+    ];
+  }
+  const events = [
+    event('transfer.status_changed', {
+      originId,
+      from: row.from ?? 'PENDING',
+      to: row.to,
+      source: row.source,
+      movement,
+    }),
+  ];
+  if (row.to === 'COMPLETED') events.push(event('transfer.completed', { originId, movement }));
+  if (row.to === 'FAILED' && movement.cancellation) {
+    events.push(event('transfer.failed', { originId, movement, cancellation: movement.cancellation }));
+  }
+  return events;
+}
