@@ -15,6 +15,10 @@ const TABLES = [
   'giro_origin_id_counter',
   'giro_sub_accounts',
   'giro_api_keys',
+  'giro_webhook_endpoints',
+  'giro_webhook_events',
+  'giro_webhook_deliveries',
+  'giro_webhook_attempts',
 ];
 const ALL_MIGRATIONS = [
   'CreateTransferSchema1795291200000',
@@ -25,6 +29,7 @@ const ALL_MIGRATIONS = [
   'QueriesHeldUntil1795723200000',
   'SubAccounts1795896000000',
   'MovementLookupIds1795982400000',
+  'WebhookOutbox1796068800000',
   'ApiKeys1796155200000',
 ];
 
@@ -165,6 +170,10 @@ describeEachEngine('transfer migrations', (engine) => {
       expect(await runner.hasTable('giro_api_keys')).toBe(true);
       await dataSource.undoLastMigration();
       expect(await runner.hasTable('giro_api_keys')).toBe(false);
+      expect(await runner.hasTable('giro_webhook_deliveries')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_webhook_deliveries')).toBe(false);
+      expect(await runner.hasTable('giro_webhook_endpoints')).toBe(false);
       expect(await hasDebinId()).toBe(true);
       await dataSource.undoLastMigration();
       expect(await hasDebinId()).toBe(false);

@@ -20,6 +20,8 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'QueriesHeldUntil1795723200000',
       'SubAccounts1795896000000',
       'MovementLookupIds1795982400000',
+      'WebhookOutbox1796068800000',
+      'ApiKeys1796155200000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

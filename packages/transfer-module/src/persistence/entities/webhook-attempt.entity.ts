@@ -1,5 +1,6 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintAsNumber } from './column-transformers';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
 /** One try of a delivery: when, how long, and what the receiver answered (or why there was no answer). */
 @Entity({ name: 'giro_webhook_attempts' })
@@ -14,6 +15,10 @@ export class WebhookAttemptEntity {
 
   @Column({ name: 'delivery_id', type: 'bigint', transformer: bigintAsNumber })
   deliveryId!: number;
+
+  @ManyToOne(() => WebhookDeliveryEntity, { onDelete: 'CASCADE', onUpdate: 'NO ACTION', nullable: false })
+  @JoinColumn({ name: 'delivery_id', foreignKeyConstraintName: 'FK_giro_webhook_attempts_delivery' })
+  delivery?: WebhookDeliveryEntity;
 
   @Column({ name: 'at_ms', type: 'bigint', transformer: bigintAsNumber })
   atMs!: number;

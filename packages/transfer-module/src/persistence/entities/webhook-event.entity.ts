@@ -1,4 +1,4 @@
-import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { bigintAsNumber } from './column-transformers';
 
 /**
@@ -7,6 +7,7 @@ import { bigintAsNumber } from './column-transformers';
  */
 @Entity({ name: 'giro_webhook_events' })
 @Index('IDX_giro_webhook_events_origin_id', ['originId'])
+@Unique('UQ_giro_webhook_events_id', ['id'])
 export class WebhookEventEntity {
   @PrimaryGeneratedColumn('increment', {
     name: 'seq',
@@ -15,7 +16,7 @@ export class WebhookEventEntity {
   })
   seq!: string | number;
 
-  @Column({ name: 'id', type: 'varchar', length: 40, unique: true })
+  @Column({ name: 'id', type: 'varchar', length: 40 })
   id!: string;
 
   @Column({ name: 'type', type: 'varchar', length: 40 })
