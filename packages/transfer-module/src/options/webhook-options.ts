@@ -26,6 +26,11 @@ export interface TransferWebhookOptions {
   pollIntervalMs?: number;
   /** How long the previous secret keeps signing after a rotation (default 24 h). */
   secretGraceMs?: number;
+  /**
+   * How long an event is kept once no delivery of it is pending (delivered or dead), with its deliveries and
+   * their attempts (default 30 days): the outbox does not grow without end.
+   */
+  retentionMs?: number;
 }
 
 export type ResolvedWebhookOptions = Required<TransferWebhookOptions> & {
@@ -60,6 +65,7 @@ const WEBHOOK_KEYS = [
   'maxInFlight',
   'pollIntervalMs',
   'secretGraceMs',
+  'retentionMs',
 ] as const;
 
 export function resolveWebhookOptions(value: unknown): ResolvedWebhookOptions | undefined {
@@ -79,6 +85,7 @@ export function resolveWebhookOptions(value: unknown): ResolvedWebhookOptions | 
     maxInFlight: checkInteger(options.maxInFlight, 'webhooks.maxInFlight', 64, 1, 1000),
     pollIntervalMs: checkInteger(options.pollIntervalMs, 'webhooks.pollIntervalMs', 250, 10, 60_000),
     secretGraceMs: checkInteger(options.secretGraceMs, 'webhooks.secretGraceMs', 24 * HOUR, 0, 30 * 24 * HOUR),
+    retentionMs: checkInteger(options.retentionMs, 'webhooks.retentionMs', 30 * 24 * HOUR, HOUR, 3650 * 24 * HOUR),
     leaseMs: 2 * timeoutMs + 5 * SECOND,
   };
 }

@@ -262,6 +262,28 @@ export class WebhookDeliveries {
     });
   }
 
+  /**
+   * Deletes up to `limit` of the oldest events written before `beforeMs` that have no delivery pending, with
+   * their deliveries and attempts (cascade); how many.
+   */
+  async pruneEvents(beforeMs: number, limit: number): Promise<number> {
+    const { engine } = this.context;
+    return this.context.transactions.write(async (manager) => {
+      const deleted = await queryWithCount(
+        manager,
+        placeholdersFor(
+          engine,
+          `DELETE FROM "giro_webhook_events" WHERE "seq" IN (SELECT ev."seq" FROM "giro_webhook_events" ev
+            WHERE ev."created_at_ms" < ? AND NOT EXISTS (SELECT 1 FROM "giro_webhook_deliveries" d
+              WHERE d."event_seq" = ev."seq" AND d."state" = 'pending')
+            ORDER BY ev."seq" LIMIT ?)`,
+        ),
+        [beforeMs, limit],
+      );
+      return deleted.affected ?? 0;
+    });
+  }
+
   private dueAgain(): Partial<WebhookDeliveryEntity> {
     return {
       state: 'pending',

@@ -217,4 +217,22 @@ describeEachEngine('the webhook outbox and WebhookStore', (engine) => {
     const [after] = await fixture.webhooks.claimDueDeliveries({ owner: 'd', limit: 1, leaseMs: 10 });
     expect(after.secrets).toEqual([`${SECRET}x`]);
   });
+
+  it('prunes events past their retention only once no delivery of theirs is pending', async () => {
+    const fixture = await webhookFixture(engine);
+    await fixture.endpoint('ep_all');
+    await fixture.record(1);
+    await fixture.record(2);
+    const claimed = await fixture.webhooks.claimDueDeliveries({ owner: 'd', limit: 10, leaseMs: LEASE });
+    const attempt = { atMs: T0, durationMs: 1, statusCode: 200, error: null, response: null };
+    await fixture.webhooks.recordDeliveryResults('d', [{ deliveryId: claimed[0].id, outcome: 'delivered', attempt }]);
+    fixture.clock.advance(10_000);
+    // Written before the cutoff: the delivered one goes (with its attempts), the pending one stays.
+    expect(await fixture.webhooks.pruneEvents(T0 + 1, 1000)).toBe(1);
+    const left = await fixture.webhooks.listDeliveries({ limit: 10 });
+    expect(left.items.map((delivery) => delivery.id)).toEqual([claimed[1].id]);
+    await expect(fixture.webhooks.listAttempts(claimed[0].id)).rejects.toThrow(/no webhook delivery/);
+    // Nothing written after the cutoff is touched.
+    expect(await fixture.webhooks.pruneEvents(T0, 1000)).toBe(0);
+  });
 });

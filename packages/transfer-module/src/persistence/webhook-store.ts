@@ -106,6 +106,10 @@ export class WebhookStore {
     return this.deliveries.addTestEvent(endpointId, event);
   }
 
+  pruneEvents(beforeMs: number, limit: number): Promise<number> {
+    return this.deliveries.pruneEvents(beforeMs, limit);
+  }
+
   countDeliveries(): Promise<WebhookDeliveryCounts> {
     return this.deliveries.counts();
   }

@@ -6,6 +6,9 @@ import { RetrySchedule } from './retry-schedule';
 import { type PostOutcome, WebhookPost } from './webhook-post';
 import type { WebhookWakeUp } from './webhook-wake-up';
 
+const PRUNE_BATCH = 1000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+
 /** What a dispatcher reports of each recorded attempt (the reconciler's metrics). */
 export interface WebhookAttemptObserver {
   /** `lagMs`: from the event's commit to this delivery, for a delivered one. */
@@ -34,6 +37,7 @@ export class WebhookDispatcher implements OnApplicationShutdown {
   private flushing: Promise<void> | undefined;
   private slotFreed: (() => void) | undefined;
   private started = false;
+  private nextPruneAtMs = 0;
 
   private readonly options: ResolvedWebhookOptions;
   private readonly poster: WebhookPost;
@@ -102,8 +106,24 @@ export class WebhookDispatcher implements OnApplicationShutdown {
     return attempted;
   }
 
+  /**
+   * Deletes the events kept longer than `retentionMs` with no delivery pending (their deliveries and attempts
+   * with them), in batches; how many. The loop does it at most once an hour.
+   */
+  async pruneExpired(): Promise<number> {
+    if (!this.enabled) return 0;
+    const before = this.clock.now().getTime() - this.options.retentionMs;
+    let pruned = 0;
+    for (;;) {
+      const deleted = await this.store.pruneEvents(before, PRUNE_BATCH);
+      pruned += deleted;
+      if (deleted < PRUNE_BATCH || this.stopping) return pruned;
+    }
+  }
+
   private async loop(): Promise<void> {
     while (!this.stopping) {
+      await this.pruneWhenDue();
       const free = this.options.maxInFlight - this.inFlight;
       if (free === 0) {
         await new Promise<void>((resolve) => {
@@ -131,6 +151,18 @@ export class WebhookDispatcher implements OnApplicationShutdown {
       }
       // A full claim: more may be due at once. Otherwise wait for news or the next poll.
       if (claimed.length < free) await this.wakeUp.wait(this.options.pollIntervalMs);
+    }
+  }
+
+  private async pruneWhenDue(): Promise<void> {
+    const now = this.clock.now().getTime();
+    if (now < this.nextPruneAtMs) return;
+    this.nextPruneAtMs = now + PRUNE_INTERVAL_MS;
+    try {
+      const pruned = await this.pruneExpired();
+      if (pruned > 0) this.logger.log(`${pruned} webhook events past their retention deleted`);
+    } catch (error) {
+      this.logger.warn(`webhook events past their retention not deleted: ${describe(error)}`);
     }
   }
 
