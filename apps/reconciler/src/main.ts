@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
 import { assertOneNestCopy } from './cli/one-nest';
 import { run } from './cli/run';
@@ -13,6 +14,12 @@ const USAGE = `usage: giro-reconciler [command]
                                  sandbox mode (needs @giro/sandbox-bank) with a demo batch
   giro-reconciler sweep --once   one sweep over the due movements, then exit (cron-style deployments)
   giro-reconciler migrate        apply the database migrations of DATABASE_URL, then exit
+  giro-reconciler keys create --name NAME --role ROLE
+                                 a new API key for the admin API (ROLE: viewer, operator, approver, admin),
+                                 printed once, alone on the last line
+  giro-reconciler keys list      the API keys, revoked ones included (no secrets)
+  giro-reconciler keys revoke NAME
+                                 refuse that key from now on, on every replica within a second
   giro-reconciler --help | --version
 
 Configuration: environment variables (and ./.env), listed in the package's README.`;
@@ -32,6 +39,7 @@ async function main(args: string[]): Promise<void> {
     return sweepOnce();
   }
   if (command === 'migrate' && rest.length === 0) return migrate();
+  if (command === 'keys') return keys(rest);
   console.error(USAGE);
   process.exitCode = 2;
 }

@@ -57,5 +57,8 @@ describe('API keys in the reconciler logs', () => {
     const error = new Error('plain');
     expect(redactApiKeysIn(error)).toBe(error);
     expect(redactApiKeysIn(`x ${KEY} y`)).toBe(`x ${SHOWN} y`);
+    // Express's route parameters have no prototype.
+    const params = Object.assign(Object.create(null), { path: ['admin', KEY] });
+    expect(redactApiKeysIn({ params })).toEqual({ params: { path: ['admin', SHOWN] } });
   });
 });

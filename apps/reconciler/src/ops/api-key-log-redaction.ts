@@ -7,7 +7,7 @@ const MAX_DEPTH = 4;
 /**
  * A logged value with the secret of every API key in its strings replaced (`giro_<keyId>_[redacted]`): a key
  * pasted where it does not belong — a message, a name, a URL, an error — never reaches a log line in clear, whatever
- * field it is in. Plain objects, arrays and errors are searched (copies are made only when something changed);
+ * field it is in. Plain objects (with or without a prototype), arrays and errors are searched (copies are made only when something changed);
  * anything else (a request, a socket) is left to the serializers, which redact the URL and headers.
  */
 export function redactApiKeysIn<T>(value: T, depth = 0): T {
@@ -26,7 +26,9 @@ export function redactApiKeysIn<T>(value: T, depth = 0): T {
     if (value.stack !== undefined) copy.stack = redactApiKeys(value.stack, REDACTED);
     return copy as T;
   }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const prototype = Object.getPrototypeOf(value);
+  // Plain objects only, those without a prototype included (Express's route `params`).
+  if (prototype !== Object.prototype && prototype !== null) return value;
   let changed = false;
   const entries = Object.entries(value).map(([key, item]) => {
     const redacted = redactApiKeysIn(item, depth + 1);

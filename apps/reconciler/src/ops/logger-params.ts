@@ -75,12 +75,14 @@ export function loggerParams(level: LogLevel, destination?: DestinationStream): 
       },
     },
     serializers: {
-      // The request as pino-http serialized it; `query` repeats the URL's parameters and is left out.
-      req: ({ query: _query, ...req }: { url?: string; headers?: Record<string, unknown>; query?: unknown }) => ({
-        ...req,
-        ...(req.url !== undefined && { url: redactApiKeysIn(redactUrl(req.url)) }),
-        ...(req.headers !== undefined && { headers: redactHeaders(req.headers) }),
-      }),
+      // The request as pino-http serialized it; `query` repeats the URL's parameters and is left out. Its URL and
+      // route parameters (`params`) may hold a key pasted into a path: searched too.
+      req: ({ query: _query, ...req }: { url?: string; headers?: Record<string, unknown>; query?: unknown }) =>
+        redactApiKeysIn({
+          ...req,
+          ...(req.url !== undefined && { url: redactUrl(req.url) }),
+          ...(req.headers !== undefined && { headers: redactHeaders(req.headers) }),
+        }),
     },
     customLogLevel: requestLogLevel,
     autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has((req.url ?? '').split('?')[0] as string) },
