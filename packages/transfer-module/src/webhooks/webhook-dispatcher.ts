@@ -1,4 +1,4 @@
-import type { LoggerService, OnApplicationShutdown } from '@nestjs/common';
+import type { LoggerService, OnModuleDestroy } from '@nestjs/common';
 import type { Clock } from '../domain';
 import { type ResolvedWebhookOptions, resolveWebhookOptions } from '../options';
 import type { ClaimedDelivery, DeliveryResult, WebhookStore } from '../persistence';
@@ -24,7 +24,7 @@ export interface WebhookAttemptObserver {
  *
  * Runs beside the sweep: `start()` when the application starts sweeping, `stop()` at shutdown.
  */
-export class WebhookDispatcher implements OnApplicationShutdown {
+export class WebhookDispatcher implements OnModuleDestroy {
   private readonly schedule: RetrySchedule;
   /** Attempts not recorded yet, with when their events were committed (for the lag). */
   private readonly results: { result: DeliveryResult; eventCreatedAtMs: number }[] = [];
@@ -38,6 +38,7 @@ export class WebhookDispatcher implements OnApplicationShutdown {
   private slotFreed: (() => void) | undefined;
   private started = false;
   private nextPruneAtMs = 0;
+  private claimsFailing = false;
 
   private readonly options: ResolvedWebhookOptions;
   private readonly poster: WebhookPost;
@@ -71,8 +72,8 @@ export class WebhookDispatcher implements OnApplicationShutdown {
     });
   }
 
-  /** At shutdown, after the host's own onModuleDestroy hooks: stop() if started. */
-  async onApplicationShutdown(): Promise<void> {
+  /** At shutdown, like the sweep (before the module closes the database in onApplicationShutdown): stop() if started. */
+  async onModuleDestroy(): Promise<void> {
     if (this.started && !this.stopping) await this.stop();
   }
 
@@ -135,11 +136,14 @@ export class WebhookDispatcher implements OnApplicationShutdown {
       try {
         claimed = await this.claim(free);
       } catch (error) {
-        // The database is out: said once per outage by the store's callers' health; wait and try again.
-        this.logger.warn(`webhook deliveries could not be claimed: ${describe(error)}`);
+        // The database is out: said once per outage, and again when it is back.
+        if (!this.claimsFailing) this.logger.warn(`webhook deliveries cannot be claimed: ${describe(error)}`);
+        this.claimsFailing = true;
         await this.wakeUp.wait(this.options.pollIntervalMs * 4);
         continue;
       }
+      if (this.claimsFailing) this.logger.log('webhook deliveries are claimed again');
+      this.claimsFailing = false;
       for (const delivery of claimed) {
         this.inFlight += 1;
         void this.attempt(delivery).finally(() => {
