@@ -111,7 +111,7 @@ describeEachEngine('transfer migrations', (engine) => {
     }
   });
 
-  it('keep a DEBIN id per movement, read through a partial index, and give both back when reverted', async () => {
+  it('keep a DEBIN id per movement, read it and network ids through partial indexes, and give them back when reverted', async () => {
     const database = await engine.createDatabase();
     const dataSource = await database.connectMigrated();
     const store = new MovementStore(dataSource, systemClock);
@@ -131,16 +131,23 @@ describeEachEngine('transfer migrations', (engine) => {
       });
       // A lookup by DEBIN id can be read through the partial index (Postgres: told not to scan, as a table this
       // small is scanned anyway).
-      const lookup = `SELECT "origin_id" FROM "giro_movements" WHERE "debin_id" = 'DEBIN-1002'`;
-      if (engine.kind === 'postgres') await runner.query('SET enable_seqscan = off');
-      const plan = await runner.query(
-        engine.kind === 'postgres' ? `EXPLAIN ${lookup}` : `EXPLAIN QUERY PLAN ${lookup}`,
-      );
-      if (engine.kind === 'postgres') await runner.query('RESET enable_seqscan');
-      expect(JSON.stringify(plan)).toContain('IDX_giro_movements_debin_id');
+      const planOf = async (where: string) => {
+        const lookup = `SELECT * FROM "giro_movements" WHERE ${where} ORDER BY "origin_id" LIMIT 2`;
+        if (engine.kind === 'postgres') await runner.query('SET enable_seqscan = off');
+        const plan = await runner.query(
+          engine.kind === 'postgres' ? `EXPLAIN ${lookup}` : `EXPLAIN QUERY PLAN ${lookup}`,
+        );
+        if (engine.kind === 'postgres') await runner.query('RESET enable_seqscan');
+        return JSON.stringify(plan);
+      };
+      expect(await planOf(`"debin_id" = 'DEBIN-1002'`)).toContain('IDX_giro_movements_debin_id');
+      expect(await planOf(`"network_id" = 'NET-1'`)).toContain('IDX_giro_movements_network_id');
 
       await new MovementLookupIds1795982400000().down(runner);
       expect(await debinIndex()).toBeUndefined();
+      expect(((await runner.getTable('giro_movements'))?.indices ?? []).map((index) => index.name)).not.toContain(
+        'IDX_giro_movements_network_id',
+      );
       expect((await runner.getTable('giro_movements'))?.findColumnByName('debin_id')).toBeUndefined();
       await new MovementLookupIds1795982400000().up(runner);
       expect(await debinIndex()).toBeDefined();
@@ -175,8 +182,15 @@ describeEachEngine('transfer migrations', (engine) => {
       expect(await runner.hasTable('giro_webhook_deliveries')).toBe(false);
       expect(await runner.hasTable('giro_webhook_endpoints')).toBe(false);
       expect(await hasDebinId()).toBe(true);
+      expect(await indexNames()).toEqual([
+        'IDX_giro_movements_debin_id',
+        'IDX_giro_movements_network_id',
+        'IDX_giro_movements_next_query_at',
+        'IDX_giro_movements_pending_due',
+      ]);
       await dataSource.undoLastMigration();
       expect(await hasDebinId()).toBe(false);
+      expect(await indexNames()).toEqual(['IDX_giro_movements_next_query_at', 'IDX_giro_movements_pending_due']);
       expect(await runner.hasTable('giro_sub_accounts')).toBe(true);
       await dataSource.undoLastMigration();
       expect(await runner.hasTable('giro_sub_accounts')).toBe(false);

@@ -87,10 +87,7 @@ export type ApplyUpdateResult =
 
 export interface ListMovementsOptions {
   status?: MovementStatus;
-  /**
-   * Only the movements the network identified by this id (`details.networkId`). No index serves it (see the
-   * drop-network-id-index migration): it reads the table, fine for an operator's lookup, not for a hot path.
-   */
+  /** Only the movements the network identified by this id (`details.networkId`; a partial index serves it). */
   networkId?: string;
   /** Only the movement a lookup by this DEBIN id named (`debinId`; a partial index serves it). */
   debinId?: string;

@@ -204,7 +204,7 @@ export class TransferService {
     return this.work.track(this.lookups.rawAnswer(originId));
   }
 
-  /** The movement the network identified by `networkId` (`details.networkId`), or null. Reads the table. */
+  /** The movement the network identified by `networkId` (`details.networkId`), or null (a partial index serves it). */
   async findByNetworkId(networkId: string): Promise<MovementView | null> {
     const page = await asValidation(() => this.store.listDetails({ networkId, limit: 1 }));
     return page.items.length === 0 ? null : toMovementView(page.items[0]);

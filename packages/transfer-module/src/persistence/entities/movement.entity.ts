@@ -12,6 +12,7 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
+@Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',
