@@ -2,7 +2,7 @@ import { certificatePaths, type SandboxBank } from '@giro/sandbox-bank';
 import type { BankClientOptions } from '@giro/transfer-module';
 import { reconcilerConfigFromEnv } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
-import { sandboxBanner } from './start-banner';
+import { sandboxBanner, serviceBanner } from './start-banner';
 
 const sandbox: SandboxMode = {
   bank: { url: 'https://127.0.0.1:8443' } as SandboxBank,
@@ -45,5 +45,39 @@ describe('sandboxBanner', () => {
     );
     expect(banner).toContain('bank calls: at most 8 in flight, no rate limit');
     expect(banner).toContain('sweeps: batches of 100, 8 movements at a time, at most 1000 ms apart');
+  });
+});
+
+describe('the banners show what a transfer must be to be sent', () => {
+  it('shows the transfer rules, the source accounts and PSP mode in force, and no secret', () => {
+    const config = reconcilerConfigFromEnv({
+      ADMIN_TOKEN: 'admin-token-not-shown',
+      SOURCE_ACCOUNTS: '0000003110000000000175:30712345671,2850590940090418135201:20123456786',
+      PSP_MODE: 'true',
+      TRANSFER_CURRENCIES: '032,840',
+      TRANSFER_CONCEPTS: 'VAR,ALQ',
+      TRANSFER_MAX_AMOUNT: '5000.00',
+      TRANSFER_MAX_DESCRIPTION_LENGTH: '60',
+    });
+    const banner = serviceBanner('http://127.0.0.1:3000', config);
+    expect(banner).toContain(
+      '  transfer rules    currencies 032, 840 · concepts VAR, ALQ · amount up to 5000.00 · description up to 60 characters',
+    );
+    expect(banner).toContain(
+      '  source accounts   0000003110000000000175 (holder 30712345671), 2850590940090418135201 (holder 20123456786)',
+    );
+    expect(banner).toContain(
+      "  PSP mode          on: also from the clients' sub-accounts registered at /admin/sub-accounts",
+    );
+    expect(banner).not.toContain('admin-token-not-shown');
+  });
+
+  it("shows the module's defaults and PSP mode off when nothing is set; sandbox mode, the demo's account", () => {
+    const banner = bannerFor({});
+    expect(banner).toContain(
+      '  transfer rules    currencies 032 · concepts VAR, ALQ, CUO, EXP, FAC, PRE, SEG, HON, HAB · amount up to 999999999999.99 · description up to 100 characters',
+    );
+    expect(banner).toMatch(/ {2}source accounts {3}\d{22} \(holder \d{11}\)\n/);
+    expect(banner).toContain('  PSP mode          off: only from the source accounts');
   });
 });

@@ -1,12 +1,18 @@
 import { relative } from 'node:path';
+import { DEFAULT_MAX_AMOUNT, transferLimitsOf } from '@giro/transfer-module';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 
-/** What `pnpm start` prints once the admin API listens, against a real bank. */
-export function serviceBanner(url: string): string {
+/**
+ * What `pnpm start` prints once the admin API listens, against a real bank: where to reach it, and what it
+ * accepts to send (the transfer rules, the accounts it sends from, PSP mode). Nothing secret: no token, key,
+ * passphrase or HMAC secret, only account numbers and their holders' CUITs.
+ */
+export function serviceBanner(url: string, config: ReconcilerConfig): string {
   return [
     `giro reconciler listening on ${url}`,
     `  admin API ${url}/admin (Authorization: Bearer $ADMIN_TOKEN) · OpenAPI ${url}/docs · ${url}/health · ${url}/metrics`,
+    ...sendingSettings(config),
   ].join('\n');
 }
 
@@ -43,6 +49,7 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `  OpenAPI           ${url}/docs`,
     `  health, metrics   ${url}/health, ${url}/metrics`,
     `  JSON logs         ${input.logFile}`,
+    ...sendingSettings(config),
     `  ${polling}`,
     ...workSettings(config),
     '',
@@ -50,6 +57,25 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `       curl --cacert ${here(certs.ca)} --cert ${here(certs.clientCert)} --key ${here(certs.clientKey)} ${sandbox.bank.url}/__sandbox/counters`,
     '',
   ].join('\n');
+}
+
+/**
+ * What a transfer request must be to be sent: the transfer rules in force (TRANSFER_*, else the module's
+ * defaults), the source accounts `from` must be one of (SOURCE_ACCOUNTS), and whether PSP mode lets the
+ * entity send from its clients' registered sub-accounts (PSP_MODE).
+ */
+function sendingSettings(config: ReconcilerConfig): string[] {
+  const limits = transferLimitsOf(config.transferRules);
+  const accounts = config.sourceAccounts;
+  const sources =
+    accounts === undefined || accounts.length === 0
+      ? 'any (SOURCE_ACCOUNTS is not set: `from` is not checked)'
+      : accounts.map((account) => `${account.address} (holder ${account.ownerPersonId})`).join(', ');
+  return [
+    `  transfer rules    currencies ${limits.currencies.join(', ')} · concepts ${limits.concepts.join(', ')} · amount up to ${limits.maxAmount ?? DEFAULT_MAX_AMOUNT} · description up to ${limits.maxDescriptionLength} characters`,
+    `  source accounts   ${sources}`,
+    `  PSP mode          ${config.psp ? "on: also from the clients' sub-accounts registered at /admin/sub-accounts" : "off: only from the source accounts (PSP_MODE=true to send from clients' sub-accounts)"}`,
+  ];
 }
 
 /** The bank-call budget and the sweep settings, as far as the configuration gives them. */

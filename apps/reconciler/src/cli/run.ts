@@ -55,7 +55,7 @@ export async function run(): Promise<void> {
   await listen(app, config.port, config.server.host);
   const url = serverUrl(config.server, addressPort(app.getHttpServer().address()));
   if (!sandbox) {
-    console.log(serviceBanner(url));
+    console.log(serviceBanner(url, config));
     console.log(JSON.stringify({ event: 'reconciler-ready', url }));
     return;
   }
