@@ -165,6 +165,7 @@ export {
   WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
 export { pendingTransferMigrations, runTransferMigrations } from './persistence/run-transfer-migrations';
+export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';
 export type { SweepReport } from './sweep/sweep-report';
@@ -179,6 +180,10 @@ export {
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
+// The module.
+export { TransferModule } from './transfer.module';
+export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';
+export { ENVIRONMENT_ENDPOINT_ID, type WebhookEndpointWithSecret, WebhookService } from './webhooks/webhook.service';
 // Webhooks: the outbox's events, their endpoints and deliveries (Standard Webhooks).
 export { type WebhookAttemptObserver, WebhookDispatcher } from './webhooks/webhook-dispatcher';
 export {
@@ -187,9 +192,5 @@ export {
   type WebhookEventType,
   type WebhookPayload,
 } from './webhooks/webhook-event-types';
-export { newWebhookSecret } from './webhooks/webhook-signature';
+export { explainWebhookSecret, newWebhookSecret } from './webhooks/webhook-signature';
 export type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from './webhooks/webhook-views';
-export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';
-export { ENVIRONMENT_ENDPOINT_ID, type WebhookEndpointWithSecret, WebhookService } from './webhooks/webhook.service';
-// The module.
-export { TransferModule } from './transfer.module';

@@ -5,15 +5,25 @@ import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
 import { SweepService } from './sweep';
 import { SubAccountService, TransferService } from './transfer';
+import { WebhookDispatcher, WebhookService } from './webhooks';
 
 /**
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
  * useFactory | useClass, dataSourceName? })`. Provides TransferService and SweepService (and the
- * MovementStore, for metrics). Options are validated at start-up, with messages that name the option.
- * Its parts are listed, one provider each, in `module/transfer-module.providers.ts`.
+ * MovementStore, for metrics), WebhookService, and the WebhookDispatcher a host starts beside its sweep.
+ * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
+ * each, in `module/transfer-module.providers.ts`.
  */
 @Module({
   providers: TRANSFER_PROVIDERS,
-  exports: [TransferService, SubAccountService, ApiKeyService, SweepService, MovementStore],
+  exports: [
+    TransferService,
+    SubAccountService,
+    ApiKeyService,
+    SweepService,
+    MovementStore,
+    WebhookService,
+    WebhookDispatcher,
+  ],
 })
 export class TransferModule extends ConfigurableTransferModule {}

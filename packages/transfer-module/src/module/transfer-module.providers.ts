@@ -63,11 +63,12 @@ const store: Provider = {
 
 const webhookWakeUp: Provider = { provide: WebhookWakeUp, useFactory: () => new WebhookWakeUp() };
 
+/** A test event committed wakes the dispatcher, as a movement's events do. */
 const webhookStore: Provider = {
   provide: WebhookStore,
-  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
-    new WebhookStore(database.dataSource, options.clock),
-  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, wakeUp: WebhookWakeUp) =>
+    new WebhookStore(database.dataSource, options.clock, { onEventsCommitted: () => wakeUp.notify() }),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp],
 };
 
 /** Delivers the outbox once started (beside the sweep); without `webhooks`, starting it does nothing. */

@@ -4,6 +4,7 @@ import type { Violation } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions, type ResolvedWebhookOptions } from '../options';
 import {
   WEBHOOK_DELIVERY_STATES,
+  type WebhookDeliveryCounts,
   type WebhookDeliveryState,
   type WebhookEndpointChanges,
   WebhookEndpointNotFoundError,
@@ -181,6 +182,15 @@ export class WebhookService {
       payload,
     });
     return toDeliveryView(record);
+  }
+
+  /**
+   * Deliveries waiting (pending; failing: pending after a failed attempt), dead, and when the oldest pending
+   * event was written: the state of the outbox, the same from every replica (the reconciler's metrics).
+   */
+  async countDeliveries(): Promise<WebhookDeliveryCounts> {
+    this.rules();
+    return this.store.countDeliveries();
   }
 
   private rules(): ResolvedWebhookOptions {
