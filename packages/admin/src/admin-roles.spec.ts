@@ -13,6 +13,7 @@ import {
   SubAccountService,
   SweepService,
   TransferService,
+  WebhookService,
 } from '@giro/transfer-module';
 import {
   type CallHandler,
@@ -53,6 +54,20 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['POST', '/admin/keys', 'admin'],
   ['GET', '/admin/keys', 'admin'],
   ['POST', '/admin/keys/{name}/revoke', 'admin'],
+  // Webhooks: where giro's events go and the secrets that prove them are an admin's; reading them, a viewer's.
+  ['POST', '/admin/webhooks', 'admin'],
+  ['GET', '/admin/webhooks', 'viewer'],
+  ['GET', '/admin/webhooks/{id}', 'viewer'],
+  ['PATCH', '/admin/webhooks/{id}', 'admin'],
+  ['DELETE', '/admin/webhooks/{id}', 'admin'],
+  ['POST', '/admin/webhooks/{id}/rotate-secret', 'admin'],
+  ['POST', '/admin/webhooks/{id}/test', 'admin'],
+  ['GET', '/admin/webhooks/{id}/deliveries', 'viewer'],
+  ['POST', '/admin/webhooks/{id}/redeliver-dead', 'admin'],
+  ['GET', '/admin/webhook-deliveries/{deliveryId}', 'viewer'],
+  ['GET', '/admin/webhook-deliveries/{deliveryId}/attempts', 'viewer'],
+  ['POST', '/admin/webhook-deliveries/{deliveryId}/redeliver', 'admin'],
+  ['GET', '/admin/transfers/{originId}/webhook-deliveries', 'viewer'],
 ];
 
 const TOKEN = 'host-admin-token-0123456789';
@@ -70,6 +85,20 @@ const transfers = {
 };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
+const webhooks = {
+  createEndpoint: answer,
+  listEndpoints: async () => [],
+  getEndpoint: answer,
+  updateEndpoint: answer,
+  deleteEndpoint: async () => undefined,
+  rotateSecret: answer,
+  sendTestEvent: answer,
+  listDeliveries: async () => ({ items: [], nextCursor: null }),
+  redeliverDead: async () => ({ redelivered: 0 }),
+  getDelivery: answer,
+  listAttempts: async () => [],
+  redeliver: answer,
+};
 
 /** Records the actor of each request that reached its route, as an audit trail would read it. */
 class ActorRecorder implements NestInterceptor {
@@ -104,8 +133,9 @@ describe('admin routes and roles', () => {
         { provide: SubAccountService, useValue: subAccounts },
         { provide: SweepService, useValue: sweeps },
         { provide: ApiKeyService, useValue: apiKeys },
+        { provide: WebhookService, useValue: webhooks },
       ],
-      exports: [TransferService, SubAccountService, SweepService, ApiKeyService],
+      exports: [TransferService, SubAccountService, SweepService, ApiKeyService, WebhookService],
     })
     class Services {}
 
@@ -125,13 +155,13 @@ describe('admin routes and roles', () => {
   });
 
   async function call(method: string, path: string, token?: string) {
-    const response = await fetch(`${url}${path.replace(/\{[^}]+\}/g, '1')}`, {
+    const response = await fetch(`${url}${path.replace(/\{id\}/g, 'ep_1').replace(/\{[^}]+\}/g, '1')}`, {
       method,
       headers: {
         ...(token !== undefined && { authorization: `Bearer ${token}` }),
-        ...(method === 'POST' && { 'content-type': 'application/json' }),
+        ...((method === 'POST' || method === 'PATCH') && { 'content-type': 'application/json' }),
       },
-      ...(method === 'POST' && { body: '{}' }),
+      ...((method === 'POST' || method === 'PATCH') && { body: '{}' }),
     });
     // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON answers
     const json: any = await response.json().catch(() => undefined);

@@ -11,11 +11,13 @@ import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './tr
 import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
 import { TransferRawController } from './transfer-raw.controller';
 import { TransfersController } from './transfers.controller';
+import { WebhookDeliveriesController } from './webhook-deliveries.controller';
+import { WebhooksController } from './webhooks.controller';
 
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`, `/admin/keys…`) need a bearer credential — the admin token or an
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
  * API key — with the role each route declares; their validation pipe and error filter are their own, so the
  * application's other routes are untouched. TransferService (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
@@ -29,6 +31,8 @@ import { TransfersController } from './transfers.controller';
     CancellationsController,
     ReconcileController,
     KeysController,
+    WebhooksController,
+    WebhookDeliveriesController,
   ],
   providers: [
     {

@@ -15,6 +15,10 @@ import {
   SubAccountNotFoundError,
   TransferConflictError,
   TransferValidationError,
+  WebhookDeliveryNotFoundError,
+  WebhookEndpointNotFoundError,
+  WebhooksDisabledError,
+  WebhookValidationError,
 } from '@giro/transfer-module';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpStatus } from '@nestjs/common';
 import { badRequestBody } from './admin-validation.pipe';
@@ -35,7 +39,11 @@ type KnownError =
   | BankLookupFailedError
   | PspModeRequiredError
   | SubAccountConflictError
-  | SubAccountNotFoundError;
+  | SubAccountNotFoundError
+  | WebhookValidationError
+  | WebhookEndpointNotFoundError
+  | WebhookDeliveryNotFoundError
+  | WebhooksDisabledError;
 
 interface ErrorReply {
   status: number;
@@ -43,7 +51,7 @@ interface ErrorReply {
   headers?: Record<string, string>;
 }
 
-/** What each error of the transfer module (and a refused sweep) means over HTTP; keys' errors included. */
+/** What each error of the transfer module (and a refused sweep) means over HTTP; keys' and webhooks' errors included. */
 export function replyFor(error: KnownError): ErrorReply {
   const reply = (status: HttpStatus, extra: Record<string, unknown> = {}): ErrorReply => ({
     status,
@@ -75,6 +83,15 @@ export function replyFor(error: KnownError): ErrorReply {
   if (error instanceof PspModeRequiredError) return reply(HttpStatus.FORBIDDEN);
   if (error instanceof SubAccountConflictError) return reply(HttpStatus.CONFLICT, { address: error.address });
   if (error instanceof SubAccountNotFoundError) return reply(HttpStatus.NOT_FOUND, { address: error.address });
+  // Webhooks: an endpoint's input names each bad field; ids are giro's, never a secret or a URL.
+  if (error instanceof WebhookValidationError)
+    return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
+  if (error instanceof WebhookEndpointNotFoundError)
+    return reply(HttpStatus.NOT_FOUND, { endpointId: error.endpointId });
+  if (error instanceof WebhookDeliveryNotFoundError)
+    return reply(HttpStatus.NOT_FOUND, { deliveryId: error.deliveryId });
+  // The routes exist but the application runs without the module's `webhooks` option: a state, not a missing id.
+  if (error instanceof WebhooksDisabledError) return reply(HttpStatus.CONFLICT);
   return reply(HttpStatus.NOT_FOUND, { originId: error.originId });
 }
 
@@ -98,6 +115,10 @@ export function replyFor(error: KnownError): ErrorReply {
   PspModeRequiredError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  WebhookValidationError,
+  WebhookEndpointNotFoundError,
+  WebhookDeliveryNotFoundError,
+  WebhooksDisabledError,
 )
 export class TransferErrorsFilter implements ExceptionFilter<KnownError> {
   catch(error: KnownError, host: ArgumentsHost): void {
