@@ -37,7 +37,8 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
     title: 'giro reconciler',
     description:
       'Admin API of the giro reconciler: create transfers, follow them to their final state, register cancellations. ' +
-      'Every /admin route needs `Authorization: Bearer <ADMIN_TOKEN>`.',
+      'Every /admin route needs `Authorization: Bearer <API key or ADMIN_TOKEN>` with the role its operation names ' +
+      '(`x-giro-role`): 401 without a valid one, 403 naming the role needed. Keys: /admin/keys (admin role).',
   });
   return app;
 }

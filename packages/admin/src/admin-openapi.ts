@@ -16,7 +16,8 @@ export const ADMIN_OPENAPI_DEFAULTS = {
   title: 'giro admin API',
   description:
     'Admin API of giro: create transfers, follow them to their final state, register cancellations. ' +
-    'Every /admin route needs `Authorization: Bearer <admin token>`.',
+    'Every /admin route needs `Authorization: Bearer <API key or admin token>` with the role its operation names ' +
+    '(`x-giro-role`: viewer, operator, approver or admin): 401 without a valid one, 403 naming the role needed.',
   version: '1',
   path: 'docs',
 } as const satisfies Required<AdminOpenApiOptions>;
