@@ -1,3 +1,4 @@
+import { ApiKeyService } from '@giro/transfer-module';
 import { MovementStore } from '@giro/transfer-module/persistence';
 import { LoopbackHosts } from '@test-support/loopback-hosts';
 import {
@@ -9,8 +10,8 @@ import {
 import fc from 'fast-check';
 
 // The admin API answers 401 to every request without the right bearer token — none, another token, a near
-// miss, another scheme — on every route, and changes nothing: no movement stored, nothing sent to the bank,
-// the token never echoed.
+// miss, another scheme — on every route, and changes nothing: no movement stored, nothing sent to the bank, no
+// API key made, the token never echoed.
 
 const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/admin/transfers'],
@@ -20,6 +21,9 @@ const ADMIN_ROUTES: [method: string, path: string][] = [
   ['POST', '/admin/reconcile'],
   ['GET', '/admin/cancellations'],
   ['POST', '/admin/cancellations/1/ack'],
+  ['POST', '/admin/keys'],
+  ['GET', '/admin/keys'],
+  ['POST', '/admin/keys/ops/revoke'],
 ];
 
 describe('the admin API without the right token', () => {
@@ -77,6 +81,7 @@ describe('the admin API without the right token', () => {
     );
     expect(Object.values(await store.countByStatus()).every((count) => count === 0)).toBe(true);
     expect(r.bank.counters().requests).toEqual({});
+    expect(await r.app.get(ApiKeyService).listKeys()).toEqual([]);
     held = true;
   });
 });

@@ -1,0 +1,91 @@
+import { ApiKeyService, ROLES } from '@giro/transfer-module';
+import { startTestReconciler, type TestReconciler } from '@test-support/reconciler-harness';
+import fc from 'fast-check';
+
+// The keys' routes, fuzzed (an in-process reconciler over HTTP, SQLite): any JSON body to POST /admin/keys and any
+// name to POST /admin/keys/:name/revoke are answered 201/200, or a 4xx naming the field — never a 5xx; a key is made
+// only from a valid { name, role } and never shows a secret anywhere else.
+
+const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+describe('bad input to the admin API keys', () => {
+  let r: TestReconciler;
+  let made = 0;
+
+  beforeAll(async () => {
+    r = await startTestReconciler({ adminRateLimitPerMinute: 100_000 });
+  });
+  afterAll(async () => {
+    await r?.close();
+    console.log(`admin keys fuzz: ${made} keys made from valid requests; every other answer a 4xx naming its field`);
+  });
+
+  const keysStored = async () => (await r.app.get(ApiKeyService).listKeys()).length;
+
+  const name = fc.oneof(
+    fc.stringMatching(NAME),
+    fc.string({ maxLength: 80 }),
+    fc.constantFrom('admin-token', 'x'.repeat(65), 'Ops', '-a', '', ' ops', '__proto__'),
+    fc.anything(),
+  );
+  const role = fc.oneof(fc.constantFrom(...ROLES), fc.string({ maxLength: 12 }), fc.anything());
+  const body = fc.oneof(
+    { weight: 3, arbitrary: fc.record({ name: fc.stringMatching(NAME), role: fc.constantFrom(...ROLES) }) },
+    fc.record({ name, role }),
+    fc.record({ name, role, extra: fc.anything() }),
+    fc.dictionary(fc.string({ maxLength: 10 }), fc.anything(), { maxKeys: 4 }),
+    fc.anything(),
+  );
+
+  it('answers POST /admin/keys with 201 for a valid { name, role } only, else 400/409 naming the field', async () => {
+    await fc.assert(
+      fc.asyncProperty(body, async (input) => {
+        const before = await keysStored();
+        const answer = await r.request('POST', '/admin/keys', { rawBody: JSON.stringify(input) ?? 'null' });
+        expect(answer.status).toBeLessThan(500);
+        const valid =
+          typeof input === 'object' &&
+          input !== null &&
+          !Array.isArray(input) &&
+          Object.keys(input).length === 2 &&
+          typeof (input as { name?: unknown }).name === 'string' &&
+          NAME.test((input as { name: string }).name) &&
+          (input as { name: string }).name !== 'admin-token' &&
+          (ROLES as readonly unknown[]).includes((input as { role?: unknown }).role);
+        if (answer.status === 201) {
+          expect(valid).toBe(true);
+          made += 1;
+          expect(await keysStored()).toBe(before + 1);
+          return;
+        }
+        expect(await keysStored()).toBe(before);
+        if (answer.status === 409) {
+          expect(answer.json).toMatchObject({ name: (input as { name: string }).name });
+          return;
+        }
+        expect(valid).toBe(false);
+        expect(answer.status).toBe(400);
+        expect(answer.json.violations.length).toBeGreaterThan(0);
+        for (const violation of answer.json.violations) expect(violation.rule).toMatch(/^\w+$/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('answers POST /admin/keys/:name/revoke with 200 for a stored key, else 400 or 404 — never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          name.filter((n): n is string => typeof n === 'string'),
+          fc.string(),
+        ),
+        async (text) => {
+          const answer = await r.request('POST', `/admin/keys/${encodeURIComponent(text)}/revoke`);
+          expect([200, 400, 404]).toContain(answer.status);
+          if (answer.status === 400) expect(answer.json.violations[0]).toMatchObject({ field: 'name' });
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
