@@ -193,4 +193,5 @@ export {
   type WebhookPayload,
 } from './webhooks/webhook-event-types';
 export { explainWebhookSecret, newWebhookSecret } from './webhooks/webhook-signature';
+export { explainWebhookUrl } from './webhooks/webhook-target';
 export type { WebhookAttemptView, WebhookDeliveryView, WebhookEndpointView } from './webhooks/webhook-views';

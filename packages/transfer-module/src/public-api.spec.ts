@@ -167,6 +167,7 @@ const ROOT = [
   'explainOriginId',
   'explainSourceAccounts',
   'explainWebhookSecret',
+  'explainWebhookUrl',
   'isConceptCode',
   'isCurrencyId',
   'isCvu',

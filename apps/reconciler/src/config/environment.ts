@@ -208,6 +208,34 @@ export class ReconcilerEnvironment {
   @Min(1, { message: '$property must be a whole number of requests between 1 and 1000000' })
   @Max(1_000_000, { message: '$property must be a whole number of requests between 1 and 1000000' })
   ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE?: number;
+
+  // Webhooks (webhook-environment.ts checks the URL, the secret, the event types and the retry delays).
+  @IsOptional() @IsString() WEBHOOK_URL?: string;
+  @IsOptional() @IsString() WEBHOOK_SECRET?: string;
+  @IsOptional() @IsString() WEBHOOK_EVENT_TYPES?: string;
+  @IsOptional() @IsString() WEBHOOK_RETRY_DELAYS?: string;
+
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: '$property must be true or false' })
+  WEBHOOK_ALLOW_LOOPBACK?: 'true' | 'false';
+
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: '$property must be true or false' })
+  WEBHOOK_ALLOW_PRIVATE?: 'true' | 'false';
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds between 100 and 60000' })
+  @Min(100, { message: '$property must be a whole number of milliseconds between 100 and 60000' })
+  @Max(60_000, { message: '$property must be a whole number of milliseconds between 100 and 60000' })
+  WEBHOOK_TIMEOUT_MS?: number;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of deliveries between 1 and 1000' })
+  @Min(1, { message: '$property must be a whole number of deliveries between 1 and 1000' })
+  @Max(1000, { message: '$property must be a whole number of deliveries between 1 and 1000' })
+  WEBHOOK_MAX_IN_FLIGHT?: number;
 }
 
 export type EnvironmentResult = { ok: true; environment: ReconcilerEnvironment } | { ok: false; problems: string[] };

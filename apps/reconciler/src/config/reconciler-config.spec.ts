@@ -76,6 +76,8 @@ describe('reconcilerConfigFromEnv', () => {
       adminRateLimitPerMinute: 600,
       server: DEFAULT_SERVER_SETTINGS,
       logLevel: 'info',
+      // Always on; the demo's receiver is on loopback (webhook-environment.spec.ts).
+      webhooks: { options: { allowLoopback: true, allowPrivate: false } },
     });
   });
 

@@ -17,6 +17,7 @@ import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
 import { transferRulesFromEnvironment } from './transfer-rules-environment';
+import { type WebhookSettings, webhookSettingsFromEnvironment } from './webhook-environment';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
@@ -75,6 +76,11 @@ export interface ReconcilerConfig {
   /** The HTTP server: address, proxies, TLS, the metrics token, the budget of unauthenticated requests. */
   server: ServerSettings;
   logLevel: LogLevel;
+  /**
+   * The webhooks (WEBHOOK_*): the module's `webhooks` option and the environment's endpoint. Absent (a test's
+   * configuration): the module's defaults, no environment endpoint — the outbox is written either way.
+   */
+  webhooks?: WebhookSettings;
 }
 
 export interface BankCallSettings {
@@ -129,6 +135,7 @@ export function reconcilerConfigFromEnv(
   const transferRules = transferRulesFromEnvironment(vars, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
+  const webhooks = webhookSettingsFromEnvironment(vars, sandbox, problems);
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
     problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
   }
@@ -155,6 +162,7 @@ export function reconcilerConfigFromEnv(
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE,
     server,
     logLevel: vars.LOG_LEVEL ?? 'info',
+    webhooks,
   };
 }
 

@@ -2,8 +2,8 @@ import type { BankClientOptions, Clock, TransferModuleOptions } from '@giro/tran
 import type { ReconcilerConfig } from './reconciler-config';
 
 /**
- * The TransferModule options of the reconciler: the bank, migrations at start, and the polling, budget, sweep
- * and transfer-rule settings of the configuration. A setting the configuration leaves out is left to the module's default.
+ * The TransferModule options of the reconciler: the bank, migrations at start, and the polling, budget, sweep,
+ * transfer-rule and webhook settings of the configuration. A setting the configuration leaves out is left to the module's default.
  */
 export function transferModuleOptions(
   config: ReconcilerConfig,
@@ -30,6 +30,8 @@ export function transferModuleOptions(
     ...(config.sourceAccounts && { sourceAccounts: config.sourceAccounts }),
     ...(config.psp && { psp: true }),
     ...(config.transferRules && { transferRules: config.transferRules }),
+    // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
+    webhooks: config.webhooks?.options ?? {},
     ...(clock && { clock }),
   };
 }
