@@ -31,7 +31,7 @@ async function main(args: string[]): Promise<void> {
     process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
   };
   log(`${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`);
-  const sandbox = await startSandboxProcess(workDir);
+  const sandbox = await startSandboxProcess(workDir, plan.hmac);
   try {
     const context: BenchContext = { plan, sandbox, workDir, profileDir, profiled: [], log };
     const create = await runCreateBenchmarks(context);

@@ -1,3 +1,5 @@
+import type { BenchHmac } from './bank/raw-signing';
+
 /** How much of each benchmark a run does: `--quick` (under 3 minutes), the default, or `--full`. */
 export type BenchMode = 'quick' | 'standard' | 'full';
 
@@ -35,9 +37,11 @@ export interface BenchPlan {
     timeLimitMs?: number;
   };
   discipline: { movements: number };
+  /** The HMAC scheme every system signs with and the sandbox requires (`--hmac-preset`, default `default`). */
+  hmac: BenchHmac;
 }
 
-const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
+const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile' | 'hmac'>> = {
   quick: {
     create: { concurrencies: [1, 16, 64], transfers: { 1: 200, 16: 1_000, 64: 1_500 }, warmup: 1_500 },
     sweep: {
@@ -77,7 +81,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile'>> = {
   },
 };
 
-const USAGE = 'usage: pnpm bench [--quick | --full] [--profile]';
+const USAGE = 'usage: pnpm bench [--quick | --full] [--profile] [--hmac-preset default | single-header]';
 
 export class UsageError extends Error {
   constructor(problem: string) {
@@ -88,10 +92,16 @@ export class UsageError extends Error {
 
 export function planFromArgs(args: readonly string[]): BenchPlan {
   const known = new Set(['--quick', '--full', '--profile']);
-  const unknown = args.filter((arg) => !known.has(arg));
+  const presetAt = args.indexOf('--hmac-preset');
+  const preset = presetAt === -1 ? 'default' : args[presetAt + 1];
+  if (preset !== 'default' && preset !== 'single-header')
+    throw new UsageError('--hmac-preset must be followed by default or single-header');
+  const unknown = args.filter((arg, index) => !known.has(arg) && index !== presetAt && index !== presetAt + 1);
   if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown.join(' ')}`);
   if (args.includes('--quick') && args.includes('--full'))
     throw new UsageError('--quick and --full exclude each other');
   const mode: BenchMode = args.includes('--quick') ? 'quick' : args.includes('--full') ? 'full' : 'standard';
-  return { mode, profile: args.includes('--profile'), ...structuredClone(PLANS[mode]) };
+  // With single-header, a key id too: the sandbox then checks that every system names it.
+  const hmac: BenchHmac = preset === 'single-header' ? { preset, keyId: 'bench-key' } : { preset };
+  return { mode, profile: args.includes('--profile'), hmac, ...structuredClone(PLANS[mode]) };
 }

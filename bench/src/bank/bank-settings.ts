@@ -1,4 +1,5 @@
 import type { BankClientOptions } from '@giro/transfer-module';
+import type { BenchHmac } from './raw-signing';
 
 /** How every system under test reaches the sandbox bank: mutual TLS, static token, HMAC secret. */
 export interface BankSettings {
@@ -11,6 +12,8 @@ export interface BankSettings {
   files: { ca: string; cert: string; key: string };
   token: string;
   hmacSecret: string;
+  /** The HMAC scheme the sandbox requires (`--hmac-preset`), which every system signs with. */
+  hmac: BenchHmac;
 }
 
 /** giro's bank client options for the sandbox, with `maxConnections` keep-alive connections. */
@@ -19,7 +22,7 @@ export function giroBankOptions(bank: BankSettings, maxConnections: number): Ban
     baseUrl: bank.url,
     tls: { ca: bank.ca, cert: bank.cert, key: bank.key },
     auth: { token: bank.token },
-    hmac: { secret: bank.hmacSecret },
+    hmac: { secret: bank.hmacSecret, preset: bank.hmac.preset, ...(bank.hmac.keyId && { keyId: bank.hmac.keyId }) },
     maxConnections,
   };
 }

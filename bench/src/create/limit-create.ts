@@ -31,7 +31,13 @@ export async function limitCreate(task: CreateTask): Promise<CreateSystemUnderTe
       const response = await pool.request({
         method: 'POST',
         path: TRANSFER_REQUEST_PATH,
-        headers: signedHeaders({ path: TRANSFER_REQUEST_PATH, body, token: bank.token, hmacSecret: bank.hmacSecret }),
+        headers: signedHeaders({
+          path: TRANSFER_REQUEST_PATH,
+          body,
+          token: bank.token,
+          hmacSecret: bank.hmacSecret,
+          hmac: bank.hmac,
+        }),
         body,
       });
       const answer = await response.body.text();

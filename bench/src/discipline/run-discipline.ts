@@ -51,6 +51,8 @@ export async function runDisciplineBenchmark(context: BenchContext): Promise<Dis
         BANK_KEY_FILE: bank.files.key,
         BANK_TOKEN: bank.token,
         BANK_HMAC_SECRET: bank.hmacSecret,
+        BANK_HMAC_PRESET: bank.hmac.preset,
+        ...(bank.hmac.keyId && { BANK_HMAC_KEY_ID: bank.hmac.keyId }),
         DATABASE_URL: `sqlite:${join(context.workDir, 'discipline.sqlite')}`,
         ADMIN_TOKEN: adminToken,
         PORT: '0',

@@ -41,7 +41,13 @@ export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<
         const response = await pool.request({
           method: 'POST',
           path: GET_MOVEMENT_PATH,
-          headers: signedHeaders({ path: GET_MOVEMENT_PATH, body, token: bank.token, hmacSecret: bank.hmacSecret }),
+          headers: signedHeaders({
+            path: GET_MOVEMENT_PATH,
+            body,
+            token: bank.token,
+            hmacSecret: bank.hmacSecret,
+            hmac: bank.hmac,
+          }),
           body,
         });
         const answer = await response.body.text();

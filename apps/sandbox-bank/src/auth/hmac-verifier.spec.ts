@@ -14,7 +14,11 @@ const request = (headers: Record<string, string>, body = '{"originId":1}'): Sign
 
 describe('the sandbox HMAC verifier', () => {
   it('accepts the default scheme under the header names it is configured with', () => {
-    const scheme = { preset: 'default', timestampHeader: 'X-Bank-Time', signatureHeader: 'X-Bank-Sig' } as const;
+    const scheme: HmacScheme = {
+      ...DEFAULT_SANDBOX_CONFIG.hmac,
+      timestampHeader: 'X-Bank-Time',
+      signatureHeader: 'X-Bank-Sig',
+    };
     const headers = { 'x-bank-time': '1714657510', 'x-bank-sig': 'wOMWk9UvYdTKCvRG+rH6vPKN+1epEou4e4sN8N/6yPA=' };
 
     expect(verifyHmac(request(headers), 'k3y', NOW_MS, scheme)).toBeUndefined();
@@ -53,5 +57,37 @@ describe('the sandbox HMAC verifier', () => {
     ],
   ])('refuses the single-header preset with %s', (_case, headers, code, message) => {
     expect(verifyHmac(request(headers as Record<string, string>), 'k3y', NOW_MS, SINGLE)).toEqual({ code, message });
+  });
+
+  it('requires the configured key id, in the key id header or the keyId= field, and names what is wrong', () => {
+    const headers = { 'x-timestamp': '1714657510', 'x-signature': 'wOMWk9UvYdTKCvRG+rH6vPKN+1epEou4e4sN8N/6yPA=' };
+    const keyed: HmacScheme = { ...DEFAULT_SANDBOX_CONFIG.hmac, timestampHeader: 'X-Timestamp', keyId: 'key-1' };
+    const other = { ...DEFAULT_SANDBOX_CONFIG.hmac, timestampHeader: 'X-Bank-Time', signatureHeader: 'X-Bank-Sig' };
+    const signed = { 'x-bank-time': headers['x-timestamp'], 'x-bank-sig': headers['x-signature'] };
+    const scheme: HmacScheme = { ...other, keyId: 'key-1', keyIdHeader: 'X-Bank-Key' };
+    expect(verifyHmac(request({ ...signed, 'x-bank-key': 'key-1' }), 'k3y', NOW_MS, scheme)).toBeUndefined();
+    expect(verifyHmac(request({ ...signed, 'x-bank-key': 'key-2' }), 'k3y', NOW_MS, scheme)).toEqual({
+      code: 'UNKNOWN_KEY_ID',
+      message: 'X-Bank-Key names a key the bank did not issue',
+    });
+    expect(verifyHmac(request(signed), 'k3y', NOW_MS, scheme)).toEqual({
+      code: 'UNKNOWN_KEY_ID',
+      message: 'X-Bank-Key is required: the bank issued the secret under a key id',
+    });
+    expect(verifyHmac(request(headers), 'k3y', NOW_MS, keyed)).toMatchObject({ code: 'UNKNOWN_KEY_ID' });
+
+    const sig = 'jD7W1mgbTwNqkzXl8gQxhrekkIeBUyGO9ve1QtDTdzo=';
+    const single: HmacScheme = { ...SINGLE, keyId: 'key-1' };
+    expect(verifyHmac(request({ signature: `keyId=key-1,ts=1714657510,sig=${sig}` }), 'k3y', NOW_MS, single)).toBe(
+      undefined,
+    );
+    expect(verifyHmac(request({ signature: `keyId=key-9,ts=1714657510,sig=${sig}` }), 'k3y', NOW_MS, single)).toEqual({
+      code: 'UNKNOWN_KEY_ID',
+      message: 'Signature keyId names a key the bank did not issue',
+    });
+    expect(verifyHmac(request({ signature: `ts=1714657510,sig=${sig}` }), 'k3y', NOW_MS, single)).toEqual({
+      code: 'UNKNOWN_KEY_ID',
+      message: 'Signature keyId is required: the bank issued the secret under a key id',
+    });
   });
 });

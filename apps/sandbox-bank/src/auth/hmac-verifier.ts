@@ -26,6 +26,9 @@ export interface AuthFailure {
 export interface SignatureFields {
   timestamp: string;
   signature: string;
+  /** The key id the request names (undefined when it names none), and where (for messages). */
+  keyId: string | undefined;
+  keyIdSource: string;
   /** Names the header(s) in messages. */
   timestampSource: string;
   signatureSource: string;
@@ -37,7 +40,8 @@ export interface SignatureFields {
  * - `default` (docs/bank-api.md#the-default-hmac-scheme): signature header = base64(HMAC(secret,
  *   `METHOD\nPATH\nTIMESTAMP\nhex(sha256(raw body))`)), timestamp header in unix seconds;
  * - `single-header` (docs/bank-api.md#the-single-header-hmac-preset): see `single-header-signature.ts`.
- * The timestamp must be within ±300 s of the sandbox clock.
+ * The timestamp must be within ±300 s of the sandbox clock. With a key id configured, the request must name it
+ * (`UNKNOWN_KEY_ID` otherwise), as a bank that issued several keys reads which one signed.
  */
 export function verifyHmac(
   request: SignedRequest,
@@ -51,6 +55,16 @@ export function verifyHmac(
       : readDefaultSignature(request, scheme);
   if ('code' in fields) return fields;
   const { timestamp, signature } = fields;
+  if (scheme.keyId !== null && fields.keyId !== scheme.keyId) {
+    // Compared as any id is, not in constant time: a key id is not a secret, it names which secret signs.
+    return {
+      code: 'UNKNOWN_KEY_ID',
+      message:
+        fields.keyId === undefined
+          ? `${fields.keyIdSource} is required: the bank issued the secret under a key id`
+          : `${fields.keyIdSource} names a key the bank did not issue`,
+    };
+  }
   if (!/^[0-9]{1,12}$/.test(timestamp)) {
     return { code: 'INVALID_TIMESTAMP', message: `${fields.timestampSource} must be unix time in whole seconds` };
   }
@@ -87,6 +101,8 @@ function readDefaultSignature(request: SignedRequest, scheme: HmacScheme): Signa
   return {
     timestamp,
     signature,
+    keyId: request.header(scheme.keyIdHeader),
+    keyIdSource: scheme.keyIdHeader,
     timestampSource: scheme.timestampHeader,
     signatureSource: scheme.signatureHeader,
     signed: (ts) => {

@@ -25,6 +25,8 @@ export function readSingleHeaderSignature(request: SignedRequest, headerName: st
   return {
     timestamp,
     signature,
+    keyId: fields.get('keyId'),
+    keyIdSource: `${headerName} keyId`,
     timestampSource: `${headerName} ts`,
     signatureSource: `${headerName} sig`,
     signed: (ts) => Buffer.concat([Buffer.from(`${request.method} ${request.path}\n${ts}\n`, 'utf8'), request.rawBody]),

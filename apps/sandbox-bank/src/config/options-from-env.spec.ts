@@ -73,4 +73,25 @@ describe('sandboxOptionsFromEnv', () => {
     ]);
     expect((error as Error).message).not.toContain('very-secret-token');
   });
+
+  it('reads the HMAC scheme and the key id it requires, naming a bad variable', () => {
+    expect(
+      sandboxOptionsFromEnv({
+        SANDBOX_HMAC_PRESET: 'single-header',
+        SANDBOX_HMAC_SIGNATURE_HEADER: 'Signature',
+        SANDBOX_HMAC_KEY_ID: 'key-1',
+      }).config,
+    ).toEqual({ hmac: { preset: 'single-header', signatureHeader: 'Signature', keyId: 'key-1' } });
+    expect(sandboxOptionsFromEnv({ SANDBOX_HMAC_KEY_ID_HEADER: 'X-Api-Key' }).config).toEqual({
+      hmac: { keyIdHeader: 'X-Api-Key' },
+    });
+    expect(() => sandboxOptionsFromEnv({ SANDBOX_HMAC_PRESET: 'aws', SANDBOX_HMAC_KEY_ID: 'a b' })).toThrow(
+      expect.objectContaining({
+        problems: [
+          'SANDBOX_HMAC_PRESET: hmac.preset must be one of default, single-header',
+          'SANDBOX_HMAC_KEY_ID: hmac.keyId must be 1 to 200 printable ASCII characters without a comma or a space, or null (not checked)',
+        ],
+      }),
+    );
+  });
 });

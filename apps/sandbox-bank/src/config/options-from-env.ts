@@ -28,6 +28,15 @@ const DURATION_VARIABLES = {
   SANDBOX_DELAYED_MIN_INTERVAL_MS: ['polling', 'delayedMinIntervalMs'],
 } as const;
 
+/** Variables of the HMAC scheme the API requires (docs/bank-api.md#the-default-hmac-scheme), by its field. */
+const HMAC_VARIABLES = {
+  SANDBOX_HMAC_PRESET: 'preset',
+  SANDBOX_HMAC_KEY_ID: 'keyId',
+  SANDBOX_HMAC_TIMESTAMP_HEADER: 'timestampHeader',
+  SANDBOX_HMAC_SIGNATURE_HEADER: 'signatureHeader',
+  SANDBOX_HMAC_KEY_ID_HEADER: 'keyIdHeader',
+} as const;
+
 export class SandboxEnvError extends Error {
   override readonly name = 'SandboxEnvError';
 
@@ -73,6 +82,9 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv): SandboxProcessOpt
   if (env.SANDBOX_DUPLICATE_MODE !== undefined) {
     config.duplicateMode = env.SANDBOX_DUPLICATE_MODE as SandboxConfigPatch['duplicateMode'];
   }
+  for (const [name, field] of Object.entries(HMAC_VARIABLES)) {
+    if (env[name] !== undefined) config.hmac = { ...config.hmac, [field]: env[name] };
+  }
   if (env.SANDBOX_FAULTS !== undefined) {
     try {
       config.faults = JSON.parse(env.SANDBOX_FAULTS);
@@ -92,6 +104,8 @@ export function sandboxOptionsFromEnv(env: NodeJS.ProcessEnv): SandboxProcessOpt
 function variableOf(field: string): string {
   if (field.startsWith('faults')) return 'SANDBOX_FAULTS';
   if (field === 'duplicateMode') return 'SANDBOX_DUPLICATE_MODE';
+  const hmac = Object.entries(HMAC_VARIABLES).find(([, name]) => `hmac.${name}` === field);
+  if (hmac) return hmac[0];
   const entry = Object.entries(DURATION_VARIABLES).find(([, path]) => path.join('.') === field);
   return entry ? entry[0] : field;
 }

@@ -50,6 +50,8 @@ describe('applyConfigPatch', () => {
       preset: 'single-header',
       timestampHeader: 'X-Timestamp',
       signatureHeader: 'Sig',
+      keyIdHeader: 'X-Key-Id',
+      keyId: null,
     });
     const bad = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { preset: 'aws', timestampHeader: 'X Ts' } });
     expect(bad.ok || bad.violations.map((violation) => violation.message)).toEqual([
@@ -59,6 +61,16 @@ describe('applyConfigPatch', () => {
     const same = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { signatureHeader: 'x-timestamp' } });
     expect(same.ok || same.violations.map((violation) => violation.message)).toEqual([
       'hmac.signatureHeader must differ from hmac.timestampHeader',
+    ]);
+    const keyed = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { keyId: 'key-1', keyIdHeader: 'X-Api-Key-Id' } });
+    expect(keyed.ok && keyed.config.hmac).toMatchObject({ keyId: 'key-1', keyIdHeader: 'X-Api-Key-Id' });
+    const badKey = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { keyId: 'a,b' } });
+    expect(badKey.ok || badKey.violations.map((violation) => violation.message)).toEqual([
+      'hmac.keyId must be 1 to 200 printable ASCII characters without a comma or a space, or null (not checked)',
+    ]);
+    const clash = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: { keyIdHeader: 'x-signature' } });
+    expect(clash.ok || clash.violations.map((violation) => violation.message)).toEqual([
+      'hmac.keyIdHeader must differ from hmac.timestampHeader and hmac.signatureHeader',
     ]);
   });
 });

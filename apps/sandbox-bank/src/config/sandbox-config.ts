@@ -45,13 +45,20 @@ export interface FaultSettings {
 export const HMAC_PRESETS = ['default', 'single-header'] as const;
 export type HmacPreset = (typeof HMAC_PRESETS)[number];
 
-/** Which HMAC scheme the API requires, and the headers it reads (key ids are not checked: one secret). */
+/** Which HMAC scheme the API requires, the headers it reads, and the key id it requires (if any). */
 export interface HmacScheme {
   preset: HmacPreset;
   /** The default preset's timestamp header. */
   timestampHeader: string;
   /** The signature header (`X-Signature` for the default preset; `Signature` is usual for `single-header`). */
   signatureHeader: string;
+  /** The default preset's key id header. */
+  keyIdHeader: string;
+  /**
+   * The key id the secret was issued under: when set, a request must name it (the default preset's key id
+   * header, the `keyId=` field of `single-header`); null = key ids are not checked.
+   */
+  keyId: string | null;
 }
 
 /** Everything that can change at run time (`configure`, `POST /__sandbox/config`). */
@@ -87,11 +94,25 @@ export const DEFAULT_SANDBOX_CONFIG: Readonly<SandboxConfig> = Object.freeze({
     rateLimitRate: 0,
     retryAfterSeconds: 1,
   }),
-  hmac: Object.freeze({ preset: 'default', timestampHeader: 'X-Timestamp', signatureHeader: 'X-Signature' }),
+  hmac: Object.freeze({
+    preset: 'default',
+    timestampHeader: 'X-Timestamp',
+    signatureHeader: 'X-Signature',
+    keyIdHeader: 'X-Key-Id',
+    keyId: null,
+  }),
   seed: 1,
 });
 
-type FieldRule = 'duration' | 'rate' | 'positive-seconds' | 'seed' | 'duplicate-mode' | 'hmac-preset' | 'header-name';
+type FieldRule =
+  | 'duration'
+  | 'rate'
+  | 'positive-seconds'
+  | 'seed'
+  | 'duplicate-mode'
+  | 'hmac-preset'
+  | 'header-name'
+  | 'key-id';
 
 const GROUPS = {
   timings: { createdMs: 'duration', inProgressMs: 'duration', delayedMs: 'duration' },
@@ -106,7 +127,13 @@ const GROUPS = {
     rateLimitRate: 'rate',
     retryAfterSeconds: 'positive-seconds',
   },
-  hmac: { preset: 'hmac-preset', timestampHeader: 'header-name', signatureHeader: 'header-name' },
+  hmac: {
+    preset: 'hmac-preset',
+    timestampHeader: 'header-name',
+    signatureHeader: 'header-name',
+    keyIdHeader: 'header-name',
+    keyId: 'key-id',
+  },
 } as const satisfies Record<string, Record<string, FieldRule>>;
 
 const SCALARS = {
@@ -145,6 +172,11 @@ function explainValue(rule: FieldRule, value: unknown): string | undefined {
       return typeof value === 'string' && /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(value)
         ? undefined
         : 'must be an HTTP header name, e.g. X-Signature';
+    case 'key-id':
+      // Printable ASCII without a comma (the single-header preset separates its fields with commas), or null.
+      return value === null || (typeof value === 'string' && /^[\x21-\x2b\x2d-\x7e]{1,200}$/.test(value))
+        ? undefined
+        : 'must be 1 to 200 printable ASCII characters without a comma or a space, or null (not checked)';
   }
 }
 
@@ -203,6 +235,17 @@ export function applyConfigPatch(current: SandboxConfig, patch: unknown): Config
       field: 'hmac.signatureHeader',
       rule: 'distinct-headers',
       message: 'hmac.signatureHeader must differ from hmac.timestampHeader',
+    });
+  }
+  const keyIdHeader = hmac.keyIdHeader.toLowerCase();
+  if (
+    hmac.preset === 'default' &&
+    [hmac.timestampHeader, hmac.signatureHeader].some((h) => h.toLowerCase() === keyIdHeader)
+  ) {
+    violations.push({
+      field: 'hmac.keyIdHeader',
+      rule: 'distinct-headers',
+      message: 'hmac.keyIdHeader must differ from hmac.timestampHeader and hmac.signatureHeader',
     });
   }
   return violations.length ? { ok: false, violations } : { ok: true, config };

@@ -42,7 +42,7 @@ export class NaivePeerModule {
           useFactory: (dataSource: DataSource) => dataSource.getRepository(NaiveTransfer),
           inject: [DataSource],
         },
-        { provide: NAIVE_CREDENTIALS, useValue: { token: bank.token, hmacSecret: bank.hmacSecret } },
+        { provide: NAIVE_CREDENTIALS, useValue: { token: bank.token, hmacSecret: bank.hmacSecret, hmac: bank.hmac } },
         NaiveTransferService,
       ],
     };

@@ -2,7 +2,7 @@ import { HttpService } from '@nestjs/axios';
 import { Inject, Injectable } from '@nestjs/common';
 import { firstValueFrom } from 'rxjs';
 import type { Repository } from 'typeorm';
-import { signedHeaders, TRANSFER_REQUEST_PATH } from '../../bank/raw-signing';
+import { type BenchHmac, signedHeaders, TRANSFER_REQUEST_PATH } from '../../bank/raw-signing';
 import { NaiveTransfer } from './naive-transfer.entity';
 
 export const NAIVE_TRANSFERS = Symbol('NaiveTransfers');
@@ -11,6 +11,7 @@ export const NAIVE_CREDENTIALS = Symbol('NaiveCredentials');
 export interface NaiveCredentials {
   token: string;
   hmacSecret: string;
+  hmac: BenchHmac;
 }
 
 /**
