@@ -9,6 +9,7 @@ import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
 import { DEFAULT_SERVER_SETTINGS, type ServerSettings } from '../../apps/reconciler/src/config/server-environment';
+import type { WebhookSettings } from '../../apps/reconciler/src/config/webhook-environment';
 import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
 
 // The reconciler as an in-process Nest HTTP app on a free port, against an in-process sandbox bank, on an
@@ -82,6 +83,8 @@ export async function startTestReconciler(
     adminRateLimitPerMinute?: number;
     server?: Partial<ServerSettings>;
     psp?: boolean;
+    /** WEBHOOK_*'s settings; default: the module's defaults (loopback receivers refused), no environment endpoint. */
+    webhooks?: WebhookSettings;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -103,6 +106,7 @@ export async function startTestReconciler(
     server: { ...DEFAULT_SERVER_SETTINGS, ...options.server },
     logLevel: 'info',
     ...(options.psp && { psp: true, sourceAccounts: [{ address: FROM_CVU, ownerPersonId: cuit('3071234567') }] }),
+    ...(options.webhooks && { webhooks: options.webhooks }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({

@@ -19,6 +19,7 @@ import { loggerParams } from './ops/logger-params';
 import { ReconcilerOpsModule } from './ops/ops.module';
 import { ReconcilerSweepModule } from './sweep/sweep.module';
 import { type ReconcilerSweepRunner, SWEEP_RUNNER } from './sweep/sweep.providers';
+import { ReconcilerWebhooksModule } from './webhooks/webhooks.module';
 
 export interface ReconcilerModuleOptions {
   config: ReconcilerConfig;
@@ -85,6 +86,8 @@ export class ReconcilerModule {
             unauthenticated: config.server.unauthenticatedRateLimitPerMinute,
           },
         }),
+        // The environment's webhook endpoint (WEBHOOK_URL) in step before the schedule starts delivering.
+        ReconcilerWebhooksModule.forRoot({ environmentEndpoint: config.webhooks?.environmentEndpoint }),
         schedule,
         operations,
       ],

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { WebhookDispatcher } from '@giro/transfer-module';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { pollingFloorWarning } from '../config/polling-floor';
@@ -9,8 +10,10 @@ import { type ReconcilerSweepRunner, SWEEP_RUNNER } from '../sweep/sweep.provide
 
 /**
  * `giro-reconciler sweep --once` (`pnpm sweep --once`), for cron-style deployments: migrates the database if
- * needed, runs one sweep, prints its counts as one JSON line (`{"event":"sweep-finished",…}`), releases its
- * leases and exits (0, or 1 when the sweep failed). It needs a real bank: sandbox mode is `giro-reconciler`'s.
+ * needed, runs one sweep, then delivers the webhooks due (no process delivers them between two runs otherwise:
+ * what falls due later, a retry, waits for the next run), prints the counts as one JSON line
+ * (`{"event":"sweep-finished",…,"webhookAttempts":n}`), releases its leases and exits (0, or 1 when the sweep
+ * failed). It needs a real bank: sandbox mode is `giro-reconciler`'s.
  */
 export async function sweepOnce(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
@@ -35,7 +38,9 @@ export async function sweepOnce(): Promise<void> {
   app.useLogger(app.get(Logger));
   try {
     const report = await app.get<ReconcilerSweepRunner>(SWEEP_RUNNER).runOnce();
-    console.log(JSON.stringify({ event: 'sweep-finished', ...report }));
+    const dispatcher = app.get(WebhookDispatcher);
+    const webhookAttempts = await dispatcher.deliverDue().finally(() => dispatcher.stop());
+    console.log(JSON.stringify({ event: 'sweep-finished', ...report, webhookAttempts }));
   } finally {
     await app.close();
   }

@@ -1,4 +1,4 @@
-import { type BankClientOptions, TransferService } from '@giro/transfer-module';
+import { type BankClientOptions, TransferService, WebhookDispatcher, WebhookService } from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -11,10 +11,11 @@ import { METRICS_TOKEN, MetricsTokenGuard } from './metrics-token.guard';
 import { MovementEventsLogger } from './movement-events.logger';
 import { MovementLogInterceptor } from './movement-log.interceptor';
 import { ReconcilerMetrics } from './reconciler-metrics';
+import { WebhookMetrics } from './webhook-metrics';
 
 /**
  * The reconciler's operations: `/health/live`, `/health/ready` (database and bank, cached; `/health` too), `/metrics`
- * (movements, bank calls, sweeps; METRICS_TOKEN), and
+ * (movements, bank calls, sweeps, webhooks; METRICS_TOKEN), and
  * the movements in the JSON logs (their events, and the originId on request lines). Exports ReconcilerMetrics.
  */
 @Module({})
@@ -30,6 +31,16 @@ export class ReconcilerOpsModule {
           provide: ReconcilerMetrics,
           useFactory: (transfers: TransferService) => new ReconcilerMetrics(transfers),
           inject: [TransferService],
+        },
+        {
+          // The outbox read at scrape time; this process's attempts as its dispatcher records them.
+          provide: WebhookMetrics,
+          useFactory: (metrics: ReconcilerMetrics, webhooks: WebhookService, dispatcher: WebhookDispatcher) => {
+            const webhookMetrics = new WebhookMetrics(metrics.registry, webhooks);
+            dispatcher.observe(webhookMetrics);
+            return webhookMetrics;
+          },
+          inject: [ReconcilerMetrics, WebhookService, WebhookDispatcher],
         },
         {
           provide: BankCallObserver,

@@ -1,4 +1,4 @@
-import { type Clock, type SweepReport, SweepService } from '@giro/transfer-module';
+import { type Clock, type SweepReport, SweepService, WebhookDispatcher } from '@giro/transfer-module';
 import {
   Inject,
   Injectable,
@@ -27,9 +27,11 @@ export const sweepRunnerProvider: Provider = {
 };
 
 /**
- * Starts the recurring sweep once the application is up, and on shutdown (the first hook Nest calls, before
- * the transfer module's own) stops scheduling, lets the running sweep finish and releases this instance's
- * leases.
+ * Starts the recurring sweep and the webhook deliveries once the application is up, and on shutdown (the first
+ * hook Nest calls, before the transfer module's own, while the database is open) stops scheduling, lets the
+ * running sweep finish and releases this instance's leases, and stops the deliveries: the attempts in flight
+ * finish and are recorded, the deliveries' leases are released. Without a schedule (sweeps on demand only)
+ * nothing is delivered on its own either.
  */
 @Injectable()
 export class SweepLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
@@ -40,6 +42,7 @@ export class SweepLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(SWEEP_INTERVAL) intervalMs: number | null,
     @Inject(SWEEP_CLOCK) clock: Clock,
     registry: SchedulerRegistry,
+    @Inject(WebhookDispatcher) private readonly webhooks: WebhookDispatcher,
   ) {
     this.scheduler =
       intervalMs === null
@@ -48,11 +51,13 @@ export class SweepLifecycle implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   onApplicationBootstrap(): void {
-    this.scheduler?.start();
+    if (this.scheduler === undefined) return;
+    this.scheduler.start();
+    this.webhooks.start();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.scheduler?.stop();
-    await this.runner.stop();
+    await Promise.all([this.runner.stop(), this.scheduler && this.webhooks.stop()]);
   }
 }
