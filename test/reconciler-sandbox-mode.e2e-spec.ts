@@ -66,6 +66,9 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     expect(output()).toMatch(/\/10 final after/);
     // Not a terminal: plain progress lines, no cursor movements.
     expect(output()).not.toContain('\x1b[');
+    // The demo's webhook receiver verified every change of the batch with standardwebhooks, none refused.
+    expect(output()).toMatch(/webhooks +http:\/\/127\.0\.0\.1:\d+\/webhooks — the demo's receiver \(endpoint ep_/);
+    expect(output()).toMatch(/webhooks +\d+ verified — created 10 · status_changed \d+ · completed 8 · failed 2\n/);
 
     const token = /admin token\s+(\S+)\s+\(generated/.exec(output())?.[1] as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -85,6 +88,7 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     expect(log).toContain('"originId"');
     expect(log).not.toContain(token);
     expect(log).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
+    expect(log).not.toContain('whsec_');
 
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
   }, 90_000);

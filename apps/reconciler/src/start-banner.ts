@@ -24,6 +24,8 @@ export interface SandboxBannerInput {
   sandbox: SandboxMode;
   config: ReconcilerConfig;
   logFile: string;
+  /** The demo's webhook receiver and the endpoint registered for it. */
+  webhookReceiver?: { url: string; endpointId: string };
 }
 
 /**
@@ -49,6 +51,11 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `  OpenAPI           ${url}/docs`,
     `  health, metrics   ${url}/health, ${url}/metrics`,
     `  JSON logs         ${input.logFile}`,
+    ...(input.webhookReceiver
+      ? [
+          `  webhooks          ${input.webhookReceiver.url} — the demo's receiver (endpoint ${input.webhookReceiver.endpointId}), verifying each event with standardwebhooks`,
+        ]
+      : []),
     ...sendingSettings(config),
     `  ${polling}`,
     ...workSettings(config),

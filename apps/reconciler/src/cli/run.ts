@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
-import { TransferService } from '@giro/transfer-module';
+import { TransferService, WebhookService } from '@giro/transfer-module';
 import pino from 'pino';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import type { ServerSettings } from '../config/server-environment';
+import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
@@ -36,10 +37,12 @@ export async function run(): Promise<void> {
     ...(sandbox && { logDestination: pino.destination({ dest: resolve(SANDBOX_LOG_FILE), mkdir: true }) }),
   });
   const demo = new AbortController();
+  let receiver: DemoReceiver | undefined;
   const stop = once(async (signal: NodeJS.Signals) => {
     console.log(`\n${signal}: stopping (no new sweep or bank call; calls in flight finish; leases released)`);
     demo.abort();
     await app.close();
+    await receiver?.close();
     await sandbox?.bank.close();
     console.log('reconciler stopped');
   });
@@ -59,6 +62,8 @@ export async function run(): Promise<void> {
     console.log(JSON.stringify({ event: 'reconciler-ready', url }));
     return;
   }
+  // Registered before the batch is submitted, so that every change of the batch is delivered to it.
+  receiver = await startDemoReceiver(app.get(WebhookService));
   console.log(
     sandboxBanner({
       url,
@@ -67,13 +72,16 @@ export async function run(): Promise<void> {
       sandbox,
       config,
       logFile: SANDBOX_LOG_FILE,
+      webhookReceiver: { url: receiver.url, endpointId: receiver.endpointId },
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));
-  await runDemo(app.get(TransferService), process.stdout, { signal: demo.signal }).catch((error: unknown) => {
-    // A demo cut short by a shutdown is not an error.
-    if (!demo.signal.aborted) throw error;
-  });
+  await runDemo(app.get(TransferService), process.stdout, { signal: demo.signal, webhooks: receiver }).catch(
+    (error: unknown) => {
+      // A demo cut short by a shutdown is not an error.
+      if (!demo.signal.aborted) throw error;
+    },
+  );
 }
 
 async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number, host: string): Promise<void> {

@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isFinalStatus, MOVEMENT_STATUSES, type MovementView } from '@giro/transfer-module';
 import { type DemoTransfer, demoBatch } from './demo-batch';
-import { type DisplayStream, ProgressDisplay, type StatusCounts } from './progress-display';
+import {
+  type DisplayStream,
+  ProgressDisplay,
+  type StatusCounts,
+  type WebhookTally,
+  webhookLine,
+} from './progress-display';
 
 /** What the demo needs of TransferService. */
 export interface DemoTransfers {
@@ -14,7 +20,20 @@ export interface DemoOptions {
   signal?: AbortSignal;
   /** How often the display is refreshed. */
   refreshMs?: number;
+  /** The demo's webhook receiver (demo-receiver.ts): its tally is shown with the statuses and in the summary. */
+  webhooks?: DemoWebhooks;
 }
+
+/** What the demo reads of its webhook receiver. */
+export interface DemoWebhooks {
+  endpointId: string;
+  tally(): WebhookTally;
+  /** True once none of its deliveries is pending (or after `timeoutMs`). */
+  drained(timeoutMs: number): Promise<boolean>;
+}
+
+/** The last events of the batch are delivered within milliseconds of their commit; a receiver that is late is not waited for long. */
+const WEBHOOKS_DRAIN_MS = 3_000;
 
 export interface DemoResult {
   movements: { transfer: DemoTransfer; movement: MovementView }[];
@@ -51,12 +70,24 @@ export async function runDemo(
         movement: isFinalStatus(movement.status) ? movement : await transfers.getMovement(movement.originId),
       })),
     );
-    display.update(countByStatus(movements.map(({ movement }) => movement)), Date.now() - started);
+    display.update(
+      countByStatus(movements.map(({ movement }) => movement)),
+      Date.now() - started,
+      options.webhooks?.tally(),
+    );
     if (movements.every(({ movement }) => isFinalStatus(movement.status))) break;
     await sleep(options.refreshMs ?? 250, undefined, { signal: options.signal }).catch(() => undefined);
   }
   const settled = movements.every(({ movement }) => isFinalStatus(movement.status));
-  if (settled) out.write(`\n${demoSummary(movements)}\n`);
+  if (settled && options.webhooks) {
+    await options.webhooks.drained(WEBHOOKS_DRAIN_MS);
+    display.update(
+      countByStatus(movements.map(({ movement }) => movement)),
+      Date.now() - started,
+      options.webhooks.tally(),
+    );
+  }
+  if (settled) out.write(`\n${demoSummary(movements, options.webhooks)}\n`);
   return { movements, settled };
 }
 
@@ -67,7 +98,10 @@ export function countByStatus(movements: MovementView[]): StatusCounts {
 }
 
 /** The summary printed once every demo movement is final. */
-export function demoSummary(movements: { transfer: DemoTransfer; movement: MovementView }[]): string {
+export function demoSummary(
+  movements: { transfer: DemoTransfer; movement: MovementView }[],
+  webhooks?: Pick<DemoWebhooks, 'endpointId' | 'tally'>,
+): string {
   const counts = countByStatus(movements.map(({ movement }) => movement));
   const byStatus = MOVEMENT_STATUSES.filter((status) => counts[status] > 0)
     .map((status) => `${status} ${counts[status]}`)
@@ -88,6 +122,14 @@ export function demoSummary(movements: { transfer: DemoTransfer; movement: Movem
   for (const cancellation of cancellations) {
     const reason = cancellation.reason.code ?? cancellation.reason.message ?? 'no reason given';
     lines.push(`  originId ${cancellation.originId}: ${cancellation.amount} ${cancellation.currencyId} (${reason})`);
+  }
+  if (webhooks) {
+    lines.push(
+      '',
+      'webhooks the demo receiver verified with standardwebhooks (its deliveries: GET /admin/webhooks/' +
+        `${webhooks.endpointId}/deliveries):`,
+      webhookLine(webhooks.tally()),
+    );
   }
   lines.push('', 'the reconciler keeps running (admin API, /docs); Ctrl+C stops it');
   return lines.join('\n');

@@ -1,6 +1,6 @@
 import { validateTransferIntent } from '@giro/transfer-module';
 import { DEMO_SCENARIOS, demoBatch } from './demo-batch';
-import { ProgressDisplay, type StatusCounts, statusLine, statusTable } from './progress-display';
+import { ProgressDisplay, type StatusCounts, statusLine, statusTable, webhookLine } from './progress-display';
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   PENDING: 0,
@@ -52,6 +52,31 @@ describe('the progress display', () => {
       statusLine(counts({ CREATED: 2 }), 0),
       '1/2 final after 1.0 s — PENDING 0, CREATED 1, IN_PROGRESS 0, DELAYED 0, COMPLETED 1, FAILED 0',
     ]);
+  });
+});
+
+describe("the demo receiver's webhooks in the display", () => {
+  const tally = {
+    received: 14,
+    refused: 0,
+    byType: { 'transfer.completed': 2, 'transfer.created': 10, 'transfer.status_changed': 2 },
+  };
+
+  it('count the verified events by type, in the order of the event types, and say when any was refused', () => {
+    expect(webhookLine(tally)).toBe('  webhooks      14 verified — created 10 · status_changed 2 · completed 2');
+    expect(webhookLine({ received: 0, refused: 0, byType: {} })).toBe('  webhooks       0 verified');
+    expect(webhookLine({ ...tally, refused: 1 })).toContain('14 verified, 1 REFUSED (bad signature) — created 10');
+  });
+
+  it('add a line under the table on a terminal, and the count at the end of a plain line elsewhere', () => {
+    const tty = new Capture(true);
+    new ProgressDisplay(tty).update(counts({ CREATED: 2 }), 0, tally);
+    expect(tty.text.trimEnd().split('\n').at(-1)).toBe(`\x1b[2K${webhookLine(tally)}`);
+    const plain = new Capture(false);
+    const display = new ProgressDisplay(plain);
+    display.update(counts({ CREATED: 2 }), 0, tally);
+    display.update(counts({ CREATED: 2 }), 0, { ...tally, received: 15 });
+    expect(plain.text).toBe(`${statusLine(counts({ CREATED: 2 }), 0)} — webhooks verified 14\n`);
   });
 });
 

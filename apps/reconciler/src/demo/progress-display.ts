@@ -1,4 +1,4 @@
-import { MOVEMENT_STATUSES, type MovementStatus } from '@giro/transfer-module';
+import { MOVEMENT_STATUSES, type MovementStatus, WEBHOOK_EVENT_TYPES } from '@giro/transfer-module';
 
 export type StatusCounts = Record<MovementStatus, number>;
 
@@ -9,6 +9,30 @@ export interface DisplayStream {
 }
 
 const BAR_WIDTH = 30;
+
+/** The demo receiver's count of the webhooks it verified (by event type) and refused. */
+export interface WebhookTally {
+  received: number;
+  refused: number;
+  byType: Record<string, number>;
+}
+
+/**
+ * `webhooks    24 verified — created 10 · status_changed 9 · completed 3 · failed 2`: the events the demo
+ * receiver verified with standardwebhooks, by type (`transfer.` left out), and any it refused.
+ */
+export function webhookLine(tally: WebhookTally): string {
+  const order = (type: string) => {
+    const index = (WEBHOOK_EVENT_TYPES as readonly string[]).indexOf(type);
+    return index < 0 ? WEBHOOK_EVENT_TYPES.length : index;
+  };
+  const types = Object.entries(tally.byType)
+    .sort(([a], [b]) => order(a) - order(b))
+    .map(([type, count]) => `${type.replace(/^transfer\./, '')} ${count}`)
+    .join(' · ');
+  const refused = tally.refused > 0 ? `, ${tally.refused} REFUSED (bad signature)` : '';
+  return `  webhooks${String(tally.received).padStart(8)} verified${refused}${types === '' ? '' : ` — ${types}`}`;
+}
 
 export function finalCount(counts: StatusCounts): number {
   return counts.COMPLETED + counts.FAILED;
@@ -43,19 +67,21 @@ export class ProgressDisplay {
 
   constructor(private readonly out: DisplayStream) {}
 
-  update(counts: StatusCounts, elapsedMs: number): void {
+  /** `webhooks`: the demo receiver's tally, shown under the table (on a terminal) or at the end of the line. */
+  update(counts: StatusCounts, elapsedMs: number, webhooks?: WebhookTally): void {
     if (this.out.isTTY) {
-      const lines = statusTable(counts, elapsedMs);
+      const lines = [...statusTable(counts, elapsedMs), ...(webhooks ? [webhookLine(webhooks)] : [])];
       const rewind = this.drawnLines > 0 ? `\x1b[${this.drawnLines}F` : '';
       this.out.write(`${rewind}${lines.map((line) => `\x1b[2K${line}`).join('\n')}\n`);
       this.drawnLines = lines.length;
       return;
     }
-    // The elapsed time is left out of the comparison: only a change of counts is news.
+    // The elapsed time and the webhooks are left out of the comparison: only a change of status is news (one
+    // line per webhook would drown the statuses; the summary has them all).
     const line = statusLine(counts, elapsedMs);
     const key = line.slice(line.indexOf('—'));
     if (key === this.lastLine) return;
     this.lastLine = key;
-    this.out.write(`${line}\n`);
+    this.out.write(`${line}${webhooks ? ` — webhooks verified ${webhooks.received}` : ''}\n`);
   }
 }
