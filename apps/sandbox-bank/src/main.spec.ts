@@ -48,6 +48,31 @@ describe('giro-sandbox-bank (dist/main.js as a child process)', () => {
     expect(running.output()).not.toMatch(/child-token-value|child-hmac-value|sandbox-secret/);
   });
 
+  it('requires the HMAC scheme of SANDBOX_HMAC_* and says which at start', async () => {
+    running = startNode(distScript('main.js'), {
+      cwd,
+      env: {
+        SANDBOX_PORT: '0',
+        SANDBOX_HMAC_PRESET: 'single-header',
+        SANDBOX_HMAC_SIGNATURE_HEADER: 'Signature',
+        SANDBOX_HMAC_KEY_ID: 'bank-key',
+      },
+    });
+    const ready = await waitForEvent(running, 'sandbox-bank-ready');
+    expect(running.output()).toContain(
+      'HMAC scheme: single-header (Signature: keyId=…,ts=…,sig=…), key id bank-key required',
+    );
+    const pem = (name: string) => readFileSync(join(cwd, 'certs', name), 'utf8');
+    const client = new SignedHttpsClient(
+      String(ready.url),
+      { ca: pem('ca.pem'), cert: pem('client.pem'), key: pem('client-key.pem') },
+      { token: 'sandbox-token', hmacSecret: 'sandbox-hmac-secret' },
+      new ManualClock(Date.now()),
+    );
+    const refused = await client.post(TRANSFER_PATH, transferRequest(803)); // signed with the default scheme
+    expect(refused).toMatchObject({ status: 401, json: { code: 'MISSING_SIGNATURE' } });
+  });
+
   it('refuses a bad environment, naming the variable and the rule, and exits 1', async () => {
     running = startNode(distScript('main.js'), {
       cwd,

@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { DEMO_PAYER } from '../demo/demo-batch';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import type { ReconcilerEnvironment } from './environment';
 import { reconcilerConfigFromEnv } from './reconciler-config';
@@ -39,17 +44,77 @@ describe('the bank settings of the environment', () => {
       expect(options).not.toHaveProperty(key);
   });
 
-  it('names the variable of a bad value', () => {
+  describe('with every other variable right', () => {
+    let dir: string;
+    let realBank: Record<string, string>;
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'giro-bank-env-'));
+      const certs = await createDevCertificates();
+      const file = (name: string, content: string) => {
+        writeFileSync(join(dir, name), content);
+        return join(dir, name);
+      };
+      realBank = {
+        BANK_BASE_URL: 'https://bank.example.com',
+        BANK_CA_FILE: file('ca.pem', certs.ca.cert),
+        BANK_CERT_FILE: file('client.pem', certs.client.cert),
+        BANK_KEY_FILE: file('client-key.pem', certs.client.key),
+        BANK_TOKEN: 'static-token-value',
+        ADMIN_TOKEN: 'admin-token-of-at-least-16',
+        SOURCE_ACCOUNTS: `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`,
+      };
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
     const problems = (env: Record<string, string>) => {
       try {
-        reconcilerConfigFromEnv({ ...env });
+        reconcilerConfigFromEnv({ ...realBank, ...env });
         return [];
       } catch (error) {
         return (error as { problems: string[] }).problems;
       }
     };
-    expect(problems({ BANK_PROXY_URL: 'socks://proxy' })).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^BANK_PROXY_URL must be the http URL of a forward proxy/)]),
-    );
+
+    it('starts with all of them set right', () => {
+      expect(
+        problems({
+          BANK_PROXY_URL: 'http://proxy.internal:3128',
+          BANK_PATH_PREFIX: '/gateway/v2/apibank',
+          BANK_NOT_FOUND_CODES: 'MOVEMENT_NOT_FOUND',
+          BANK_DUPLICATE_CODES: 'DUPLICATED',
+          BANK_DEBIN_ID_FIELD: 'idDebin',
+          PSP_MODE: 'true',
+        }),
+      ).toEqual([]);
+    });
+
+    it.each([
+      [
+        'BANK_PROXY_URL',
+        'socks://proxy',
+        'BANK_PROXY_URL must be the http URL of a forward proxy (CONNECT tunnel), e.g. http://proxy.internal:3128',
+      ],
+      [
+        'BANK_PATH_PREFIX',
+        'v2/apibank',
+        'BANK_PATH_PREFIX must be a path like /v2/apibank (segments of letters, digits, ".", "_", "~", "-")',
+      ],
+      [
+        'BANK_NOT_FOUND_CODES',
+        ' , ',
+        'BANK_NOT_FOUND_CODES lists no code: give comma-separated codes, or leave it unset',
+      ],
+      [
+        'BANK_DUPLICATE_CODES',
+        ',',
+        'BANK_DUPLICATE_CODES lists no code: give comma-separated codes, or leave it unset',
+      ],
+      ['BANK_DEBIN_ID_FIELD', 'debin id', 'BANK_DEBIN_ID_FIELD must be a JSON field name (letters, digits, _)'],
+      ['BANK_DEBIN_ID_FIELD', 'originId', 'BANK_DEBIN_ID_FIELD must not be a field the request already uses'],
+      ['BANK_HMAC_ALGORITHM', 'md5', 'BANK_HMAC_ALGORITHM must be sha256 or sha512'],
+      ['PSP_MODE', 'yes', 'PSP_MODE must be true or false'],
+    ])('refuses %s=%j, naming the variable and the rule', (name, value, message) => {
+      expect(problems({ [name]: value })).toEqual([message]);
+    });
   });
 });

@@ -16,10 +16,17 @@ export function bankClientOptionsFromEnvironment(
   }
   const auth = authOptions(vars, problems);
   const hmac = hmacOptions(vars, problems);
-  if (problems.length > before || auth === undefined || vars.BANK_BASE_URL === undefined) return undefined;
-
   const duplicateCodes = codeList(vars.BANK_DUPLICATE_CODES);
   const notFoundCodes = codeList(vars.BANK_NOT_FOUND_CODES);
+  // Set but listing nothing (" , "): a mistake, not a request for the default, which is to leave it unset.
+  for (const [name, codes] of [
+    ['BANK_DUPLICATE_CODES', duplicateCodes],
+    ['BANK_NOT_FOUND_CODES', notFoundCodes],
+  ] as const) {
+    if (codes?.length === 0) problems.push(`${name} lists no code: give comma-separated codes, or leave it unset`);
+  }
+  if (problems.length > before || auth === undefined || vars.BANK_BASE_URL === undefined) return undefined;
+
   return {
     baseUrl: vars.BANK_BASE_URL,
     tls: {

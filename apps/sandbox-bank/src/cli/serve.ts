@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ensureCertificateFiles, readCertificateFiles } from '../certs/certificate-files';
 import { sandboxOptionsFromEnv } from '../config/options-from-env';
+import { applyConfigPatch, DEFAULT_SANDBOX_CONFIG, type HmacScheme } from '../config/sandbox-config';
 import { startSandboxBank } from '../sandbox-bank';
 
 /** The event of the last line printed once the bank accepts requests: `{"event":"sandbox-bank-ready","url":…}`. */
@@ -34,6 +35,7 @@ export async function serve(): Promise<void> {
       `  client certificate ${paths.clientCert}, key ${paths.clientKey}, CA ${paths.ca}`,
       `  access token: the static token in ${source('SANDBOX_TOKEN')}, or POST ${bank.url}/oauth/token with ${source('SANDBOX_CLIENT_ID')} / ${source('SANDBOX_CLIENT_SECRET')}`,
       `  HMAC secret: ${source('SANDBOX_HMAC_SECRET')}; control surface: ${bank.url}/__sandbox/`,
+      `  HMAC scheme: ${describeHmacScheme(options.config.hmac)}`,
     ].join('\n'),
   );
   console.log(JSON.stringify({ event: READY_EVENT, url: bank.url }));
@@ -49,4 +51,14 @@ export async function serve(): Promise<void> {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** The HMAC scheme the API requires, as a client must configure it (SANDBOX_HMAC_*); the key id is not a secret. */
+function describeHmacScheme(patch: Partial<HmacScheme> | undefined): string {
+  const checked = applyConfigPatch(DEFAULT_SANDBOX_CONFIG, { hmac: patch ?? {} });
+  const scheme = checked.ok ? checked.config.hmac : DEFAULT_SANDBOX_CONFIG.hmac;
+  const keyId = scheme.keyId === null ? 'key ids not checked' : `key id ${scheme.keyId} required`;
+  return scheme.preset === 'single-header'
+    ? `single-header (${scheme.signatureHeader}: keyId=…,ts=…,sig=…), ${keyId}`
+    : `default (${scheme.timestampHeader}, ${scheme.signatureHeader}, ${scheme.keyIdHeader}), ${keyId}`;
 }
