@@ -214,6 +214,7 @@ export class ReconcilerEnvironment {
   @IsOptional() @IsString() WEBHOOK_SECRET?: string;
   @IsOptional() @IsString() WEBHOOK_EVENT_TYPES?: string;
   @IsOptional() @IsString() WEBHOOK_RETRY_DELAYS?: string;
+  @IsOptional() @IsString() WEBHOOK_RETENTION?: string;
 
   @IsOptional()
   @IsIn(['true', 'false'], { message: '$property must be true or false' })

@@ -45,6 +45,7 @@ describe('WEBHOOK_* variables', () => {
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_RETRY_DELAYS: '5s,30s,2m,1h,1d,750',
       WEBHOOK_MAX_IN_FLIGHT: '16',
+      WEBHOOK_RETENTION: '7d',
     }).webhooks;
     expect(webhooks).toEqual({
       options: {
@@ -53,6 +54,7 @@ describe('WEBHOOK_* variables', () => {
         timeoutMs: 2500,
         maxInFlight: 16,
         retryDelaysMs: [5_000, 30_000, 120_000, 3_600_000, 86_400_000, 750],
+        retentionMs: 7 * 86_400_000,
       },
       environmentEndpoint: { url: URL, secret: SECRET, eventTypes: ['transfer.completed', 'transfer.failed'] },
     });
@@ -134,5 +136,11 @@ describe('WEBHOOK_* variables', () => {
     [Array(51).fill('1s').join(','), /^WEBHOOK_RETRY_DELAYS has 51 waits/],
   ])('name WEBHOOK_RETRY_DELAYS and its bad item: %s', (value, problem) => {
     expect(problemsOf({ WEBHOOK_RETRY_DELAYS: value })).toEqual([expect.stringMatching(problem)]);
+  });
+
+  it.each(['30m', 'forever', '3651d'])('name WEBHOOK_RETENTION and its rule: %s', (value) => {
+    expect(problemsOf({ WEBHOOK_RETENTION: value })).toEqual([
+      'WEBHOOK_RETENTION must be a duration from 1h to 3650d, a whole number with a unit (h, d), e.g. 30d',
+    ]);
   });
 });

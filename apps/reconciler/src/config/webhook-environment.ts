@@ -4,7 +4,7 @@ import {
   type TransferWebhookOptions,
   WEBHOOK_EVENT_TYPES,
 } from '@giro/transfer-module';
-import { parseDurationList } from './durations';
+import { parseDuration, parseDurationList } from './durations';
 import type { ReconcilerEnvironment } from './environment';
 
 /** The one endpoint of the environment (WEBHOOK_URL, WEBHOOK_SECRET), registered as `ep_environment` at start. */
@@ -29,6 +29,7 @@ export const WEBHOOK_LIMITS = {
   maxInFlight: { min: 1, max: 1000 },
   retryDelayMs: { min: 1, max: 7 * 86_400_000 },
   retries: 50,
+  retentionMs: { min: 3_600_000, max: 3650 * 86_400_000 },
 } as const;
 
 const SUBSCRIBABLE = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test');
@@ -51,6 +52,8 @@ export function webhookSettingsFromEnvironment(
   };
   const retryDelaysMs = retryDelaysFromEnvironment(vars.WEBHOOK_RETRY_DELAYS, problems);
   if (retryDelaysMs !== undefined) options.retryDelaysMs = retryDelaysMs;
+  const retentionMs = retentionFromEnvironment(vars.WEBHOOK_RETENTION, problems);
+  if (retentionMs !== undefined) options.retentionMs = retentionMs;
   const environmentEndpoint = environmentEndpointFrom(vars, options, problems);
   return { options, ...(environmentEndpoint && { environmentEndpoint }) };
 }
@@ -121,4 +124,15 @@ function retryDelaysFromEnvironment(value: string | undefined, problems: string[
     return undefined;
   }
   return parsed.ms;
+}
+
+function retentionFromEnvironment(value: string | undefined, problems: string[]): number | undefined {
+  if (value === undefined) return undefined;
+  const { min, max } = WEBHOOK_LIMITS.retentionMs;
+  const ms = parseDuration(value);
+  if (ms === undefined || ms < min || ms > max) {
+    problems.push('WEBHOOK_RETENTION must be a duration from 1h to 3650d, a whole number with a unit (h, d), e.g. 30d');
+    return undefined;
+  }
+  return ms;
 }
