@@ -1,0 +1,154 @@
+import 'reflect-metadata';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { machineInfo } from '../machine';
+import { startReadyProcess } from '../ready-process';
+import { formatNumber, markdownTable } from '../report/markdown-table';
+import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
+import { runWebhookBench, type WebhookBenchPlan, type WebhookBenchResult } from './webhook-bench';
+
+/**
+ * `pnpm bench:webhooks [--quick] [--sqlite-only]`: webhook delivery (issue 18). For SQLite, and Postgres when a
+ * server answers at BENCH_POSTGRES_URL: (a) deliveries per second of one process whose WebhookDispatcher drains a
+ * pre-filled outbox to a receiver in another process (a tiny node HTTP server answering 204); (b) the lag from
+ * an event's commit to its arrival at the receiver, p50 and p99, with events committed at a steady half of that
+ * rate in the same process. Prints the report, writes bench/results/webhooks.json and puts the report in BENCHMARKS.md (between the
+ * `bench:webhooks` markers).
+ */
+
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const ROOT = join(__dirname, '..', '..', '..');
+const RESULTS_FILE = join(ROOT, 'bench', 'results', 'webhooks.json');
+const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
+const START = '<!-- bench:webhooks:start -->';
+const END = '<!-- bench:webhooks:end -->';
+
+const GOALS = { deliveriesPerSecond: 2_000, lagP99Ms: 500 };
+
+const PLANS: Record<'quick' | 'standard', WebhookBenchPlan> = {
+  quick: { warmup: 2_000, events: 5_000, lagSeconds: 5 },
+  standard: { warmup: 4_000, events: 20_000, lagSeconds: 10 },
+};
+
+async function main(args: string[]): Promise<void> {
+  const known = new Set(['--quick', '--sqlite-only']);
+  const unknown = args.filter((arg) => !known.has(arg));
+  if (unknown.length > 0)
+    throw new Error(`unknown argument ${unknown.join(' ')}\nusage: pnpm bench:webhooks [--quick] [--sqlite-only]`);
+  const mode = args.includes('--quick') ? 'quick' : 'standard';
+  const plan = PLANS[mode];
+  const machine = machineInfo();
+  const started = Date.now();
+  const log = (message: string) =>
+    process.stderr.write(`[webhooks ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
+  log(`${mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`);
+  const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-webhooks-'));
+  const receiver = await startReadyProcess(join(__dirname, 'receiver-process.js'), {
+    cwd: workDir,
+    env: {},
+    readyEvent: 'webhook-receiver-ready',
+  });
+  const receiverUrl = String(receiver.ready.url);
+  const results: WebhookBenchResult[] = [];
+  try {
+    results.push(await runWebhookBench('SQLite', `sqlite:${join(workDir, 'giro.sqlite')}`, receiverUrl, plan, log));
+    const serverUrl = process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+    if (args.includes('--sqlite-only')) log('Postgres skipped (--sqlite-only)');
+    else if (!(await postgresReachable(serverUrl)))
+      log('Postgres skipped: no server answered (set BENCH_POSTGRES_URL)');
+    else {
+      const databaseUrl = await createBenchDatabase(serverUrl);
+      try {
+        results.push(await runWebhookBench('Postgres', databaseUrl, receiverUrl, plan, log));
+      } finally {
+        await dropBenchDatabase(serverUrl);
+      }
+    }
+  } finally {
+    await receiver.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  const durationSeconds = Math.round((Date.now() - started) / 1000);
+  mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify({ mode, machine, durationSeconds, plan, goals: GOALS, results }, null, 2)}\n`,
+  );
+  const report = render(results, { mode, plan, machine, durationSeconds });
+  recordInBenchmarksDoc(report);
+  console.log(report);
+  log(`results in ${RESULTS_FILE} and BENCHMARKS.md`);
+}
+
+function render(
+  results: WebhookBenchResult[],
+  run: { mode: string; plan: WebhookBenchPlan; machine: ReturnType<typeof machineInfo>; durationSeconds: number },
+): string {
+  const { machine, plan } = run;
+  const rows = results.map((result) => [
+    result.engine,
+    formatNumber(result.events),
+    formatNumber(result.deliveriesPerSecond),
+    formatNumber(result.cpuMsPerDelivery, 3),
+    `${formatNumber(result.received)} / ${formatNumber(result.unique)}`,
+    formatNumber(result.lagRatePerSecond),
+    `${formatNumber(result.lagP50Ms)} / ${formatNumber(result.lagP99Ms)}`,
+    `${formatNumber(result.recordedLagP50Ms)} / ${formatNumber(result.recordedLagP99Ms)}`,
+  ]);
+  const goals = results.flatMap((result) => [
+    [
+      `deliveries per second, ${result.engine}`,
+      `≥ ${formatNumber(GOALS.deliveriesPerSecond)}`,
+      formatNumber(result.deliveriesPerSecond),
+      result.deliveriesPerSecond >= GOALS.deliveriesPerSecond ? 'yes' : 'no',
+    ],
+    [
+      `lag p99 at half that rate, ${result.engine}`,
+      `≤ ${GOALS.lagP99Ms} ms`,
+      `${formatNumber(result.lagP99Ms)} ms`,
+      result.lagP99Ms <= GOALS.lagP99Ms ? 'yes' : 'no',
+    ],
+  ]);
+  const date = machine.date.replace('T', ' ').slice(0, 16);
+  return [
+    `Run: \`pnpm bench:webhooks${run.mode === 'quick' ? ' --quick' : ''}\`, ${date} UTC, ${run.durationSeconds} s.`,
+    `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}.`,
+    '',
+    `#### Webhook delivery (one process; the receiver, a node HTTP server answering 204, in another)`,
+    '',
+    `Outbox pre-filled with ${formatNumber(plan.events)} events (after ${formatNumber(plan.warmup)} delivered to warm up), then drained by the started WebhookDispatcher (defaults: 64 in flight). Lag: the same process commits events one by one (each its own transfer's intent) at half the drain rate for ${plan.lagSeconds} s while its dispatcher runs.`,
+    '',
+    markdownTable(
+      [
+        'database',
+        'events',
+        'deliveries /s',
+        'giro CPU ms per delivery',
+        'received / distinct ids',
+        'lag run /s',
+        'lag p50 / p99 ms (receiver)',
+        'lag p50 / p99 ms (recorded)',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    '#### Goals (issue 18)',
+    '',
+    markdownTable(['goal', 'target', 'measured', 'met'], goals, ['l', 'l', 'l', 'l']),
+  ].join('\n');
+}
+
+function recordInBenchmarksDoc(report: string): void {
+  const document = readFileSync(BENCHMARKS_FILE, 'utf8');
+  const start = document.indexOf(START);
+  const end = document.indexOf(END);
+  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
+  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
