@@ -122,7 +122,14 @@ export {
   type MovementStatusChangedEvent,
   TRANSFER_EVENTS,
 } from './movement/movement-events';
-export type { AnomalyView, CancellationView, HistoryView, MovementView } from './movement/movement-view';
+export type {
+  AnomalyListItemView,
+  AnomalyResolutionView,
+  AnomalyView,
+  CancellationView,
+  HistoryView,
+  MovementView,
+} from './movement/movement-view';
 // The module's options (the bank client's are above).
 export {
   BUDGET_DEFAULTS,
@@ -143,6 +150,7 @@ export {
   type TransferDataSourceOverrides,
 } from './persistence/data-source-options';
 export {
+  AnomalyResolutionEntity,
   ApiKeyEntity,
   CancellationEntity,
   MovementEntity,
@@ -157,6 +165,8 @@ export {
 } from './persistence/entities';
 export { TRANSFER_MIGRATIONS } from './persistence/migrations';
 export {
+  AnomalyAlreadyResolvedError,
+  AnomalyNotFoundError,
   CancellationNotFoundError,
   MovementNotFoundError,
   SubAccountConflictError,
@@ -169,6 +179,7 @@ export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';
 export type { SweepReport } from './sweep/sweep-report';
+export { AnomalyService } from './transfer/anomaly.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {

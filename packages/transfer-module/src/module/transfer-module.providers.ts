@@ -23,7 +23,7 @@ import {
 } from '../options';
 import { MovementStore, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
-import { BankLookups, SubAccountService, TransferService } from '../transfer';
+import { AnomalyService, BankLookups, SubAccountService, TransferService } from '../transfer';
 import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
 import {
   type HostDataSource,
@@ -147,6 +147,7 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   BankLookups,
   TransferService,
   SubAccountService,
+  AnomalyService,
   apiKeys,
   SweepService,
   TransferResources,

@@ -23,10 +23,13 @@ export {
 export { describeError, MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
 export { MovementSender } from './movement-sender';
 export {
+  type AnomalyListItemView,
+  type AnomalyResolutionView,
   type AnomalyView,
   type CancellationView,
   type HistoryView,
   type MovementView,
+  toAnomalyListItemView,
   toCancellationView,
   toMovementView,
 } from './movement-view';

@@ -70,7 +70,14 @@ describe('toMovementView', () => {
           { from: 'PENDING', to: 'IN_PROGRESS', at: at(times.answer).toISOString(), source: 'create' },
         ],
         anomalies: [
-          { at: at(times.updated).toISOString(), status: 'IN_PROGRESS', claimed: 'FAILED', reason: 'final elsewhere' },
+          {
+            id: 3,
+            at: at(times.updated).toISOString(),
+            status: 'IN_PROGRESS',
+            claimed: 'FAILED',
+            reason: 'final elsewhere',
+            resolution: null,
+          },
         ],
       });
     }
@@ -132,6 +139,8 @@ describe('toCancellationView', () => {
       reasonMessage: 'refused',
       createdAt: at(9),
       acknowledgedAt: null,
+      reference: null,
+      acknowledgedBy: null,
     });
     expect(view).toEqual({
       originId: 42,
@@ -140,6 +149,24 @@ describe('toCancellationView', () => {
       reason: { code: 'R1', message: 'refused' },
       createdAt: at(9).toISOString(),
       acknowledgedAt: null,
+      reference: null,
+      acknowledgedBy: null,
     });
+  });
+});
+
+describe('anomalies in the view', () => {
+  it('shows a resolved anomaly with its id, who resolved it, when and why', () => {
+    const resolution = { historyId: 3, at: at(20), by: { keyId: 'abc', name: 'ops' }, note: 'checked with the bank' };
+    const view = toMovementView({
+      ...details({ created: 1, answer: 1, next: 1, updated: 1 }),
+      resolutions: [resolution],
+    });
+    expect(view.anomalies).toEqual([
+      expect.objectContaining({
+        id: 3,
+        resolution: { at: at(20).toISOString(), by: { keyId: 'abc', name: 'ops' }, note: 'checked with the bank' },
+      }),
+    ]);
   });
 });

@@ -1,5 +1,12 @@
 import type { MovementStatus, TransferParty } from '../domain';
-import type { CancellationRecord, HistoryRecord, HistorySource, MovementDetails } from '../persistence';
+import type {
+  AnomalyRecord,
+  AnomalyResolutionRecord,
+  CancellationRecord,
+  HistoryRecord,
+  HistorySource,
+  MovementDetails,
+} from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 
 // What the TransferService returns: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
@@ -15,6 +22,10 @@ export interface CancellationView {
   createdAt: string;
   /** When the host confirmed it registered the cancellation; null until then. */
   acknowledgedAt: string | null;
+  /** The host's own registration id, given with the acknowledgement; null when none was. */
+  reference: string | null;
+  /** Who acknowledged it (an API key's public id and name); null before, or when no one was named. */
+  acknowledgedBy: { keyId: string; name: string } | null;
 }
 
 export interface HistoryView {
@@ -24,14 +35,30 @@ export interface HistoryView {
   source: HistorySource;
 }
 
-/** A bank answer that contradicted a final status: recorded, never applied. */
+/** An operator closed an anomaly: who (an API key's public id and name), when and why. */
+export interface AnomalyResolutionView {
+  at: string;
+  by: { keyId: string; name: string };
+  note: string;
+}
+
+/** A bank answer that contradicted what giro knows (a final status): recorded, never applied. */
 export interface AnomalyView {
+  /** Its id (`POST /admin/anomalies/:id/resolve`): the id of its history row. */
+  id: number;
   at: string;
   /** The status the movement kept. */
   status: MovementStatus | null;
   /** What the bank claimed. */
   claimed: MovementStatus;
   reason: string | null;
+  /** Null until an operator resolves it; the movement is the same either way. */
+  resolution: AnomalyResolutionView | null;
+}
+
+/** An anomaly in the list of every movement's (`GET /admin/anomalies`): the anomaly and its movement's originId. */
+export interface AnomalyListItemView extends AnomalyView {
+  originId: number;
 }
 
 export interface MovementView {
@@ -88,6 +115,8 @@ export function toCancellationView(record: CancellationRecord): CancellationView
     reason: { code: record.reasonCode, message: record.reasonMessage },
     createdAt: isoString(record.createdAt),
     acknowledgedAt: iso(record.acknowledgedAt),
+    reference: record.reference,
+    acknowledgedBy: record.acknowledgedBy && { keyId: record.acknowledgedBy.keyId, name: record.acknowledgedBy.name },
   };
 }
 
@@ -114,18 +143,49 @@ export function toMovementView(details: MovementDetails): MovementView {
     createdAt: isoString(details.createdAt),
     updatedAt: isoString(details.updatedAt),
     history: changes.map((row) => ({ from: row.from, to: row.to, at: isoString(row.at), source: row.source })),
-    anomalies: anomalies.map(toAnomalyView),
+    anomalies: anomalies.map((row) => toAnomalyView(row, resolutionOf(details, row.id))),
     cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
     bank: toBankDetailsView(details.lastBankAnswer),
   };
 }
 
-function toAnomalyView(row: HistoryRecord): AnomalyView {
-  const detail = row.detail as { reason?: unknown } | null;
+function resolutionOf(details: MovementDetails, historyId: number): AnomalyResolutionRecord | null {
+  return details.resolutions?.find((resolution) => resolution.historyId === historyId) ?? null;
+}
+
+function toAnomalyView(row: HistoryRecord, resolution: AnomalyResolutionRecord | null): AnomalyView {
   return {
+    id: row.id,
     at: isoString(row.at),
     status: row.from,
     claimed: row.to,
-    reason: typeof detail?.reason === 'string' ? detail.reason : null,
+    reason: reasonOf(row.detail),
+    resolution: resolution && toResolutionView(resolution),
   };
+}
+
+/** An anomaly as the list of every movement's shows it. */
+export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemView {
+  return {
+    id: record.id,
+    originId: record.originId,
+    at: isoString(record.at),
+    status: record.status,
+    claimed: record.claimed,
+    reason: reasonOf(record.detail),
+    resolution: record.resolution && toResolutionView(record.resolution),
+  };
+}
+
+function toResolutionView(resolution: AnomalyResolutionRecord): AnomalyResolutionView {
+  return {
+    at: isoString(resolution.at),
+    by: { keyId: resolution.by.keyId, name: resolution.by.name },
+    note: resolution.note,
+  };
+}
+
+function reasonOf(detail: unknown): string | null {
+  const reason = (detail as { reason?: unknown } | null)?.reason;
+  return typeof reason === 'string' ? reason : null;
 }

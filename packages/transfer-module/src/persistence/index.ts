@@ -10,11 +10,14 @@ export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export * from './entities';
 export * from './migrations';
 export type {
+  AnomalyRecord,
+  AnomalyResolutionRecord,
   CancellationRecord,
   ClaimedMovement,
   HistoryRecord,
   MovementDetails,
   MovementRecord,
+  RecordedActor,
 } from './movement-records';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
 export {
@@ -26,6 +29,8 @@ export {
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
 export {
+  AnomalyAlreadyResolvedError,
+  AnomalyNotFoundError,
   CancellationNotFoundError,
   MovementNotFoundError,
   MovementUpdateRejectedError,
@@ -36,12 +41,21 @@ export {
   WebhookEndpointNotFoundError,
 } from './persistence.errors';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
-export { MAX_BATCH_SIZE, MAX_LEASE_OWNER_LENGTH, MAX_NETWORK_ID_LENGTH } from './store-arguments';
+export {
+  MAX_BATCH_SIZE,
+  MAX_LEASE_OWNER_LENGTH,
+  MAX_NETWORK_ID_LENGTH,
+  MAX_NOTE_LENGTH,
+  MAX_REFERENCE_LENGTH,
+} from './store-arguments';
 export type {
   ApplyUpdateResult,
+  CancellationAcknowledgement,
   CancellationReason,
   ClaimDueOptions,
   HistoryEntry,
+  ListAnomaliesOptions,
+  ListCancellationsOptions,
   ListMovementsOptions,
   MovementPage,
   MovementPatch,

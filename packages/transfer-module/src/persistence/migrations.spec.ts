@@ -15,6 +15,7 @@ const TABLES = [
   'giro_origin_id_counter',
   'giro_sub_accounts',
   'giro_api_keys',
+  'giro_anomaly_resolutions',
   'giro_webhook_endpoints',
   'giro_webhook_events',
   'giro_webhook_deliveries',
@@ -31,6 +32,7 @@ const ALL_MIGRATIONS = [
   'MovementLookupIds1795982400000',
   'WebhookOutbox1796068800000',
   'ApiKeys1796155200000',
+  'AnomalyResolutions1796241600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -173,7 +175,19 @@ describeEachEngine('transfer migrations', (engine) => {
       (await runner.getTable('giro_movements'))?.findColumnByName('queries_held_until_ms') !== undefined;
     const hasDebinId = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('debin_id') !== undefined;
+    const cancellationColumns = async () =>
+      ((await runner.getTable('giro_cancellations'))?.columns ?? []).map((column) => column.name);
     try {
+      expect(await runner.hasTable('giro_anomaly_resolutions')).toBe(true);
+      expect(await cancellationColumns()).toEqual(
+        expect.arrayContaining(['reference', 'acknowledged_by_key_id', 'acknowledged_by_name']),
+      );
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_anomaly_resolutions')).toBe(false);
+      expect(await cancellationColumns()).not.toContain('reference');
+      expect(((await runner.getTable('giro_movement_history'))?.indices ?? []).map((index) => index.name)).toEqual([
+        'IDX_giro_movement_history_origin_id',
+      ]);
       expect(await runner.hasTable('giro_api_keys')).toBe(true);
       await dataSource.undoLastMigration();
       expect(await runner.hasTable('giro_api_keys')).toBe(false);

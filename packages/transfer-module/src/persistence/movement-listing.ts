@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, MOVEMENT_STATUSES, type MovementStatus } from '../domain';
 import { CancellationEntity, MovementEntity, MovementHistoryEntity } from './entities';
+import { resolutionsOf } from './movement-anomalies';
 import {
   type HistoryRecord,
   type MovementDetails,
@@ -55,6 +56,18 @@ export class MovementListing {
         .andWhere('m.nextQueryAtMs <= :now', { now: nowMs })
         .getCount(),
     );
+  }
+
+  /** When the oldest movement that is not final was created (its intent recorded), or null when none is open. */
+  async oldestNonFinalCreatedAt(): Promise<Date | null> {
+    return this.context.transactions.read(async (manager) => {
+      const row: { oldest: string | number | null } | undefined = await manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .select('MIN(m.createdAtMs)', 'oldest')
+        .where('m.status NOT IN (:...finals)', { finals: FINAL_STATUSES })
+        .getRawOne();
+      return row?.oldest === null || row?.oldest === undefined ? null : new Date(Number(row.oldest));
+    });
   }
 
   /** How many movements are in each status (every status present, 0 included). */
@@ -119,11 +132,19 @@ async function withDetails(manager: EntityManager, rows: MovementEntity[]): Prom
   const historyOf = new Map<number, HistoryRecord[]>(ids.map((id) => [id, []]));
   for (const entity of history) historyOf.get(entity.originId)?.push(toHistoryRecord(entity));
   const cancellationOf = new Map(cancellations.map((entity) => [entity.originId, toCancellationRecord(entity)]));
+  // Anomalies are rare: the resolutions are read only when the page has some (one query for the page).
+  const anomalies = history.filter((entity) => entity.source === 'anomaly');
+  const resolutions = await resolutionsOf(
+    manager,
+    anomalies.map((entity) => Number(entity.id)),
+  );
+  const originIdOf = new Map(anomalies.map((entity) => [Number(entity.id), entity.originId]));
   // Object.assign, not a spread then properties: see answerPatch (movement/movement-plan.ts).
   return rows.map((row) =>
     Object.assign(toMovementRecord(row), {
       history: historyOf.get(row.originId) ?? [],
       cancellation: cancellationOf.get(row.originId) ?? null,
+      resolutions: resolutions.filter((resolution) => originIdOf.get(resolution.historyId) === row.originId),
     }),
   );
 }

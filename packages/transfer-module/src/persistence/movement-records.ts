@@ -1,5 +1,11 @@
 import type { DecimalAmount, MovementStatus, TransferIntent } from '../domain';
-import type { CancellationEntity, HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
+import type {
+  AnomalyResolutionEntity,
+  CancellationEntity,
+  HistorySource,
+  MovementEntity,
+  MovementHistoryEntity,
+} from './entities';
 
 // What MovementStore returns: plain objects (no TypeORM types), times as Dates, JSON columns parsed.
 
@@ -76,6 +82,12 @@ export interface HistoryRecord {
   detail: unknown;
 }
 
+/** Who did something, as the store records it: an API key's public id and name (the admin API's actor), never a secret. */
+export interface RecordedActor {
+  keyId: string;
+  name: string;
+}
+
 export interface CancellationRecord {
   originId: number;
   amount: DecimalAmount;
@@ -85,12 +97,44 @@ export interface CancellationRecord {
   createdAt: Date;
   /** When the host confirmed it registered the cancellation; null until then. */
   acknowledgedAt: Date | null;
+  /** The host's own registration id, given with the acknowledgement; null when none was. */
+  reference: string | null;
+  /** Who acknowledged it; null before, or when the acknowledgement named no one. */
+  acknowledgedBy: RecordedActor | null;
+}
+
+/** An anomaly closed by an operator: who, when and why. The anomaly itself (its history row) is unchanged. */
+export interface AnomalyResolutionRecord {
+  /** The anomaly's history row id. */
+  historyId: number;
+  at: Date;
+  by: RecordedActor;
+  note: string;
+}
+
+/** An anomaly (a history row with source `anomaly`) with its resolution. */
+export interface AnomalyRecord {
+  /** The history row's id: the anomaly's id. */
+  id: number;
+  originId: number;
+  at: Date;
+  /** The status the movement kept. */
+  status: MovementStatus | null;
+  /** What the bank claimed (not applied). */
+  claimed: MovementStatus;
+  detail: unknown;
+  resolution: AnomalyResolutionRecord | null;
 }
 
 export interface MovementDetails extends MovementRecord {
   /** Oldest first. */
   history: HistoryRecord[];
   cancellation: CancellationRecord | null;
+  /**
+   * The resolutions of its anomalies (history rows with source `anomaly`) that have one. Absent when the details
+   * were built from a write that read none back (a movement just created has no resolution).
+   */
+  resolutions?: AnomalyResolutionRecord[];
 }
 
 const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
@@ -146,5 +190,35 @@ export function toCancellationRecord(entity: CancellationEntity): CancellationRe
     reasonMessage: entity.reasonMessage,
     createdAt: new Date(entity.createdAtMs),
     acknowledgedAt: dateOrNull(entity.acknowledgedAtMs),
+    reference: entity.reference,
+    acknowledgedBy:
+      entity.acknowledgedByKeyId === null || entity.acknowledgedByName === null
+        ? null
+        : { keyId: entity.acknowledgedByKeyId, name: entity.acknowledgedByName },
+  };
+}
+
+export function toAnomalyResolutionRecord(entity: AnomalyResolutionEntity): AnomalyResolutionRecord {
+  return {
+    historyId: entity.historyId,
+    at: new Date(entity.resolvedAtMs),
+    by: { keyId: entity.resolvedByKeyId, name: entity.resolvedByName },
+    note: entity.note,
+  };
+}
+
+export function toAnomalyRecord(
+  history: MovementHistoryEntity,
+  resolution: AnomalyResolutionEntity | null,
+): AnomalyRecord {
+  const id = Number(history.id);
+  return {
+    id,
+    originId: history.originId,
+    at: new Date(history.atMs),
+    status: history.fromStatus,
+    claimed: history.toStatus,
+    detail: jsonOrNull(history.detail),
+    resolution: resolution === null ? null : toAnomalyResolutionRecord(resolution),
   };
 }

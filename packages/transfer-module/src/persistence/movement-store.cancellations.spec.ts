@@ -1,4 +1,4 @@
-import { CancellationNotFoundError, MovementUpdateRejectedError } from './persistence.errors';
+import { CancellationNotFoundError, MovementUpdateRejectedError, StoreArgumentError } from './persistence.errors';
 import { type StoreFixture, storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine } from './testing/test-engines';
 
@@ -99,7 +99,12 @@ describeEachEngine('MovementStore cancellations', (engine) => {
     expect(await store.countUnacknowledgedCancellations()).toBe(3);
 
     const acknowledged = await store.acknowledgeCancellation(1);
-    expect(acknowledged).toMatchObject({ originId: 1, acknowledgedAt: clock.now() });
+    expect(acknowledged).toMatchObject({
+      originId: 1,
+      acknowledgedAt: clock.now(),
+      reference: null,
+      acknowledgedBy: null,
+    });
     clock.advance(1000);
     expect(await store.acknowledgeCancellation(1)).toEqual(acknowledged);
 
@@ -116,5 +121,69 @@ describeEachEngine('MovementStore cancellations', (engine) => {
       constructor: CancellationNotFoundError,
       originId: 2,
     });
+  });
+
+  it('records the reference and who acknowledged, keeping the first acknowledgement', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    await fail(fixture, 1);
+    const by = { keyId: '0123456789abcdef', name: 'payments-bot' };
+    const acknowledged = await store.acknowledgeCancellation(1, { reference: 'REG-2026-0001', by });
+    expect(acknowledged).toMatchObject({ acknowledgedAt: clock.now(), reference: 'REG-2026-0001', acknowledgedBy: by });
+    clock.advance(1000);
+    const again = await store.acknowledgeCancellation(1, { reference: 'OTHER', by: { keyId: 'x', name: 'y' } });
+    expect(again).toEqual(acknowledged);
+    expect((await store.findByOriginId(1))?.cancellation).toEqual(acknowledged);
+  });
+
+  it('refuses a bad reference, naming it, and acknowledges nothing', async () => {
+    const fixture = await storeFixture(engine);
+    await fail(fixture, 1);
+    for (const reference of ['', 'x'.repeat(101), 'a\nb', 7]) {
+      await expect(fixture.store.acknowledgeCancellation(1, { reference: reference as string })).rejects.toMatchObject({
+        constructor: StoreArgumentError,
+        field: 'reference',
+      });
+    }
+    expect((await fixture.store.acknowledgeCancellation(1, { reference: 'r'.repeat(100) })).reference).toHaveLength(
+      100,
+    );
+  });
+
+  it('pages cancellations oldest first, by a cursor, with the acknowledged filter', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    // Two pairs created in the same millisecond: the cursor orders them by originId.
+    for (const [originId, advance] of [
+      [5, 0],
+      [4, 10],
+      [9, 0],
+      [2, 10],
+      [8, 0],
+    ]) {
+      clock.advance(advance);
+      await fail(fixture, originId);
+    }
+    const order = (await store.listCancellations()).map((c) => c.originId);
+    expect(order).toEqual([5, 4, 9, 2, 8]);
+    const seen: number[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    do {
+      const page = await store.listCancellationPage({ limit: 2, ...(after !== undefined && { after }) });
+      seen.push(...page.items.map((c) => c.originId));
+      after = page.nextCursor ?? undefined;
+      pages += 1;
+    } while (after !== undefined);
+    expect(seen).toEqual(order);
+    expect(pages).toBe(3);
+
+    await store.acknowledgeCancellation(4);
+    const open = await store.listCancellationPage({ acknowledged: false, limit: 3 });
+    expect(open.items.map((c) => c.originId)).toEqual([5, 9, 2]);
+    const rest = await store.listCancellationPage({ acknowledged: false, limit: 3, after: open.nextCursor as string });
+    expect(rest).toEqual({ items: [expect.objectContaining({ originId: 8 })], nextCursor: null });
+    await expect(store.listCancellationPage({ limit: 2, after: '12' })).rejects.toMatchObject({ field: 'after' });
+    await expect(store.listCancellationPage({ limit: 0 })).rejects.toMatchObject({ field: 'limit' });
   });
 });

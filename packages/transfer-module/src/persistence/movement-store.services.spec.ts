@@ -22,6 +22,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementLookupIds1795982400000',
       'WebhookOutbox1796068800000',
       'ApiKeys1796155200000',
+      'AnomalyResolutions1796241600000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

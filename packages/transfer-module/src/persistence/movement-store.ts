@@ -1,17 +1,27 @@
 import type { DataSource } from 'typeorm';
 import type { Clock, MovementStatus, TransferIntent } from '../domain';
+import { MovementAnomalies } from './movement-anomalies';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
 import { MovementListing } from './movement-listing';
 import { MovementQueryHolds, type UnleasedQuery } from './movement-query-holds';
-import type { CancellationRecord, ClaimedMovement, MovementDetails } from './movement-records';
+import type {
+  AnomalyRecord,
+  CancellationRecord,
+  ClaimedMovement,
+  MovementDetails,
+  RecordedActor,
+} from './movement-records';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,
+  CancellationAcknowledgement,
   ClaimDueOptions,
+  ListAnomaliesOptions,
+  ListCancellationsOptions,
   ListMovementsOptions,
   MovementPage,
   MovementUpdate,
@@ -42,6 +52,7 @@ export class MovementStore {
   private readonly listing: MovementListing;
   private readonly holds: MovementQueryHolds;
   private readonly cancellations: MovementCancellations;
+  private readonly anomalies: MovementAnomalies;
   private readonly subAccounts: SubAccountRegistry;
 
   constructor(dataSource: DataSource, clock: Clock, options: MovementStoreOptions = {}) {
@@ -52,6 +63,7 @@ export class MovementStore {
     this.listing = new MovementListing(context);
     this.holds = new MovementQueryHolds(context);
     this.cancellations = new MovementCancellations(context);
+    this.anomalies = new MovementAnomalies(context);
     this.subAccounts = new SubAccountRegistry(context);
   }
 
@@ -125,18 +137,43 @@ export class MovementStore {
     return this.listing.countByStatus();
   }
 
+  oldestNonFinalCreatedAt(): Promise<Date | null> {
+    return this.listing.oldestNonFinalCreatedAt();
+  }
+
   // Cancellations (movement-cancellations.ts)
 
   listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationRecord[]> {
     return this.cancellations.listCancellations(filter);
   }
 
-  acknowledgeCancellation(originId: number): Promise<CancellationRecord> {
-    return this.cancellations.acknowledgeCancellation(originId);
+  listCancellationPage(options: ListCancellationsOptions): Promise<MovementPage<CancellationRecord>> {
+    return this.cancellations.listCancellationPage(options);
+  }
+
+  acknowledgeCancellation(
+    originId: number,
+    acknowledgement?: CancellationAcknowledgement,
+  ): Promise<CancellationRecord> {
+    return this.cancellations.acknowledgeCancellation(originId, acknowledgement);
   }
 
   countUnacknowledgedCancellations(): Promise<number> {
     return this.cancellations.countUnacknowledgedCancellations();
+  }
+
+  // Anomalies and their resolutions (movement-anomalies.ts)
+
+  listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyRecord>> {
+    return this.anomalies.listAnomalies(options);
+  }
+
+  resolveAnomaly(id: number, resolution: { note: string; by: RecordedActor }): Promise<AnomalyRecord> {
+    return this.anomalies.resolveAnomaly(id, resolution);
+  }
+
+  countUnresolvedAnomalies(): Promise<number> {
+    return this.anomalies.countUnresolvedAnomalies();
   }
 
   // Client sub-accounts of PSP mode (sub-account-registry.ts): here for the transactions they share on SQLite.

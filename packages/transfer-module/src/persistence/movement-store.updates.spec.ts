@@ -38,7 +38,12 @@ describeEachEngine('MovementStore.applyUpdate', (engine) => {
     });
     expect(result).toMatchObject({ applied: true, cancellation: null });
     const stored = await fixture.store.findByOriginId(1);
-    expect(result.applied && result.movement).toEqual({ ...stored, history: undefined, cancellation: undefined });
+    expect(result.applied && result.movement).toEqual({
+      ...stored,
+      history: undefined,
+      cancellation: undefined,
+      resolutions: undefined,
+    });
     expect(result.applied && result.history).toEqual(stored?.history.slice(1)); // the rows it appended, as stored
     expect(stored).toMatchObject({
       status: 'IN_PROGRESS',

@@ -3,6 +3,7 @@ import { isFinalStatus, type MovementStatus } from '../domain';
 import { type FencedWrite, runFencedWrite } from './engine/fenced-update';
 import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
 import { CancellationEntity, HISTORY_SOURCES, type MovementEntity, MovementHistoryEntity } from './entities';
+import { resolutionsOf } from './movement-anomalies';
 import {
   type CancellationRecord,
   type HistoryRecord,
@@ -98,6 +99,9 @@ export class MovementUpdates {
           reasonMessage: update.cancellation.message,
           createdAtMs: now,
           acknowledgedAtMs: null,
+          reference: null,
+          acknowledgedByKeyId: null,
+          acknowledgedByName: null,
         };
         // The primary key refuses a second cancellation: the whole update then rolls back.
         await manager
@@ -139,7 +143,14 @@ export class MovementUpdates {
       const entity = await manager.findOneBy(CancellationEntity, { originId });
       cancellation = entity && toCancellationRecord(entity);
     }
-    const movement = Object.assign(change.movement, { history: history.map(toHistoryRecord), cancellation });
+    // The event's movement shows its earlier anomalies as they stand (resolved or not).
+    const anomalyIds = history.filter((row) => row.source === 'anomaly').map((row) => Number(row.id));
+    const resolutions = await resolutionsOf(manager, anomalyIds);
+    const movement = Object.assign(change.movement, {
+      history: history.map(toHistoryRecord),
+      cancellation,
+      resolutions,
+    });
     await writeOutboxEvents(
       manager,
       this.context.engine,

@@ -29,6 +29,27 @@ export class CancellationNotFoundError extends Error {
   }
 }
 
+/** No anomaly (a history row with source `anomaly`) has this id. */
+export class AnomalyNotFoundError extends Error {
+  override readonly name = 'AnomalyNotFoundError';
+
+  constructor(readonly anomalyId: number) {
+    super(`no anomaly with id ${anomalyId}`);
+  }
+}
+
+/** The anomaly was resolved already: its first resolution stays (who, when, the note), and is given here. */
+export class AnomalyAlreadyResolvedError extends Error {
+  override readonly name = 'AnomalyAlreadyResolvedError';
+
+  constructor(
+    readonly anomalyId: number,
+    readonly resolution: { at: Date; by: { keyId: string; name: string }; note: string },
+  ) {
+    super(`anomaly ${anomalyId} was already resolved by "${resolution.by.name}" at ${resolution.at.toISOString()}`);
+  }
+}
+
 /**
  * An update that would break a rule of the movement's life (a final status changed, FAILED without its
  * cancellation, a status change without its history row). A bug in the caller: nothing was written.

@@ -66,3 +66,38 @@ export function checkDate(value: unknown, field: string): number {
   }
   return value.getTime();
 }
+
+/** The longest note a resolution takes (characters, counted as code points). */
+export const MAX_NOTE_LENGTH = 500;
+/** The longest registration id a host may give with an acknowledgement. */
+export const MAX_REFERENCE_LENGTH = 100;
+/** The longest key id or name an actor may have (API key names are at most 64 characters). */
+const MAX_ACTOR_FIELD_LENGTH = 64;
+
+// Control characters (NUL included, which Postgres text refuses) have no place in a note's line or an id.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it looks for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it looks for
+const CONTROL_OR_LINE_BREAK = /[\u0000-\u001f\u007f]/;
+
+/** Free text an operator writes (a note): 1 to `max` characters, not only spaces, line breaks allowed. */
+export function checkText(value: unknown, field: string, max: number, options: { lineBreaks: boolean }): string {
+  if (typeof value !== 'string') throw new StoreArgumentError(field, 'type', 'must be a string');
+  const length = [...value].length;
+  if (value.trim() === '' || length > max) {
+    throw new StoreArgumentError(field, 'length', `must be from 1 to ${max} characters, not only spaces`);
+  }
+  if ((options.lineBreaks ? CONTROL : CONTROL_OR_LINE_BREAK).test(value)) {
+    const what = options.lineBreaks ? 'control characters' : 'control characters or line breaks';
+    throw new StoreArgumentError(field, 'characters', `must not contain ${what}`);
+  }
+  return value;
+}
+
+/** Who did something: a key id and a name, each 1 to 64 characters. */
+export function checkActor(value: unknown, field: string): { keyId: string; name: string } {
+  const actor = (typeof value === 'object' && value !== null ? value : {}) as { keyId?: unknown; name?: unknown };
+  const keyId = checkText(actor.keyId, `${field}.keyId`, MAX_ACTOR_FIELD_LENGTH, { lineBreaks: false });
+  const name = checkText(actor.name, `${field}.name`, MAX_ACTOR_FIELD_LENGTH, { lineBreaks: false });
+  return { keyId, name };
+}

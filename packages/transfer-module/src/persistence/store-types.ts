@@ -102,3 +102,28 @@ export interface MovementPage<T = MovementRecord> {
   /** Pass as `after` for the next page; null on the last page. */
   nextCursor: string | null;
 }
+
+export interface ListAnomaliesOptions {
+  /** Only resolved (true) or unresolved (false) anomalies; both by default, unresolved first. */
+  resolved?: boolean;
+  /** Only this movement's. */
+  originId?: number;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  after?: string;
+}
+
+export interface ListCancellationsOptions {
+  /** Only acknowledged (true) or unacknowledged (false) cancellations. */
+  acknowledged?: boolean;
+  limit: number;
+  /** The `nextCursor` of the previous page. */
+  after?: string;
+}
+
+/** An acknowledgement of a cancellation: the host's registration id and who acknowledged, both optional. */
+export interface CancellationAcknowledgement {
+  /** At most 100 characters, no control characters. */
+  reference?: string;
+  by?: { keyId: string; name: string };
+}

@@ -1,3 +1,4 @@
+export { AnomalyService } from './anomaly.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {

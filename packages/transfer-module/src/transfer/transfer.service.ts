@@ -25,6 +25,7 @@ import {
   MovementNotFoundError,
   type MovementRecord,
   MovementStore,
+  type RecordedActor,
   StoreArgumentError,
 } from '../persistence';
 import { BankLookups, type BankLookupView, bankLookupView } from './bank-lookups';
@@ -226,16 +227,38 @@ export class TransferService {
     return { items: result.items.map(toMovementView), nextCursor: result.nextCursor };
   }
 
-  /** Cancellations of FAILED movements, oldest first; `acknowledged: false` = still to register. */
+  /** Cancellations of FAILED movements, oldest first, all of them; `acknowledged: false` = still to register. */
   async listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationView[]> {
     const records = await asValidation(() => this.store.listCancellations(filter));
     return records.map(toCancellationView);
   }
 
-  /** The host registered the cancellation on its side. Idempotent. Throws CancellationNotFoundError. */
-  async acknowledgeCancellation(originId: number): Promise<CancellationView> {
+  /** `listCancellations` a page at a time (`after` = the previous page's `nextCursor`). */
+  async listCancellationPage(
+    filter: { acknowledged?: boolean },
+    page: { limit: number; after?: string },
+  ): Promise<{ items: CancellationView[]; nextCursor: string | null }> {
+    const result = await asValidation(() =>
+      this.store.listCancellationPage({
+        ...(filter.acknowledged !== undefined && { acknowledged: filter.acknowledged }),
+        limit: page.limit,
+        ...(page.after !== undefined && { after: page.after }),
+      }),
+    );
+    return { items: result.items.map(toCancellationView), nextCursor: result.nextCursor };
+  }
+
+  /**
+   * The host registered the cancellation on its side: optionally its own registration id (`reference`, at most
+   * 100 characters) and who acknowledged (`by`, the admin API's actor). Idempotent: the first acknowledgement
+   * stays, with its time, reference and actor. Throws CancellationNotFoundError, TransferValidationError.
+   */
+  async acknowledgeCancellation(
+    originId: number,
+    acknowledgement: { reference?: string; by?: RecordedActor } = {},
+  ): Promise<CancellationView> {
     checkOriginId(originId);
-    return toCancellationView(await this.store.acknowledgeCancellation(originId));
+    return toCancellationView(await asValidation(() => this.store.acknowledgeCancellation(originId, acknowledgement)));
   }
 
   /** How many movements are in each status (every status present, 0 included): for metrics and tests. */
@@ -246,6 +269,16 @@ export class TransferService {
   /** Cancellations the host has not registered yet. */
   countUnacknowledgedCancellations(): Promise<number> {
     return this.store.countUnacknowledgedCancellations();
+  }
+
+  /** Anomalies no operator has resolved yet (AnomalyService lists and resolves them): for metrics. */
+  countUnresolvedAnomalies(): Promise<number> {
+    return this.store.countUnresolvedAnomalies();
+  }
+
+  /** When the oldest movement that is not final was created, or null when none is open: for metrics. */
+  oldestNonFinalCreatedAt(): Promise<Date | null> {
+    return this.store.oldestNonFinalCreatedAt();
   }
 
   /** The movement as the create wrote it, without reading it again; read when that write did not happen. */
@@ -310,7 +343,7 @@ function checkOriginId(originId: unknown): void {
 }
 
 /** The store's argument errors (a bad limit, status, cursor) are the caller's input errors. */
-async function asValidation<T>(work: () => Promise<T>): Promise<T> {
+export async function asValidation<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

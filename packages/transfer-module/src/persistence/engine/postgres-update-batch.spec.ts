@@ -81,7 +81,12 @@ describeWithPostgres('PostgresUpdateBatch (Postgres)', () => {
         updatedAt: new Date(T0 + 100),
       });
       const outcome = result[originId - 1];
-      expect(outcome.applied && outcome.movement).toEqual({ ...stored, history: undefined, cancellation: undefined });
+      expect(outcome.applied && outcome.movement).toEqual({
+        ...stored,
+        history: undefined,
+        cancellation: undefined,
+        resolutions: undefined,
+      });
     }
     // The one refused by its fence was not touched.
     expect(await store.findByOriginId(3)).toMatchObject({ lastError: null, queries: 0, leaseOwner: 'w', version: 1 });

@@ -8,6 +8,7 @@ import { MovementEntity } from './movement.entity';
  */
 @Entity({ name: 'giro_cancellations' })
 @Index('IDX_giro_cancellations_acknowledged_at', ['acknowledgedAtMs'])
+@Index('IDX_giro_cancellations_created', ['createdAtMs', 'originId'])
 export class CancellationEntity {
   @PrimaryColumn({
     name: 'origin_id',
@@ -38,4 +39,15 @@ export class CancellationEntity {
 
   @Column({ name: 'acknowledged_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   acknowledgedAtMs!: number | null;
+
+  /** The host's own registration id, given with the acknowledgement (at most 100 characters); null when none. */
+  @Column({ name: 'reference', type: 'varchar', length: 100, nullable: true })
+  reference!: string | null;
+
+  /** Who acknowledged it (the admin API's actor: an API key's public id and name); null before, or when unknown. */
+  @Column({ name: 'acknowledged_by_key_id', type: 'varchar', length: 64, nullable: true })
+  acknowledgedByKeyId!: string | null;
+
+  @Column({ name: 'acknowledged_by_name', type: 'varchar', length: 64, nullable: true })
+  acknowledgedByName!: string | null;
 }

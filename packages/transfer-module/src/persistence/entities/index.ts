@@ -1,3 +1,4 @@
+import { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CancellationEntity } from './cancellation.entity';
 import { MovementEntity } from './movement.entity';
@@ -9,6 +10,7 @@ import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity';
 import { WebhookEventEntity } from './webhook-event.entity';
 
+export { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 export { ApiKeyEntity } from './api-key.entity';
 export { CancellationEntity } from './cancellation.entity';
 export { MovementEntity } from './movement.entity';
@@ -36,4 +38,5 @@ export const TRANSFER_ENTITIES = [
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
   ApiKeyEntity,
+  AnomalyResolutionEntity,
 ];

@@ -8,6 +8,7 @@ import { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
 import { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-ids';
 import { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 import { ApiKeys1796155200000 } from './1796155200000-api-keys';
+import { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -19,6 +20,7 @@ export { SubAccounts1795896000000 } from './1795896000000-sub-accounts';
 export { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-ids';
 export { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 export { ApiKeys1796155200000 } from './1796155200000-api-keys';
+export { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -32,4 +34,5 @@ export const TRANSFER_MIGRATIONS = [
   MovementLookupIds1795982400000,
   WebhookOutbox1796068800000,
   ApiKeys1796155200000,
+  AnomalyResolutions1796241600000,
 ];
