@@ -9,7 +9,7 @@ import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sw
 import { runWebhookBench, type WebhookBenchPlan, type WebhookBenchResult } from './webhook-bench';
 
 /**
- * `pnpm bench:webhooks [--quick] [--sqlite-only]`: webhook delivery (issue 18). For SQLite, and Postgres when a
+ * `pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N]`: webhook delivery (issue 18). For SQLite, and Postgres when a
  * server answers at BENCH_POSTGRES_URL: (a) deliveries per second of one process whose WebhookDispatcher drains a
  * pre-filled outbox to a receiver in another process (a tiny node HTTP server answering 204); (b) the lag from
  * an event's commit to its arrival at the receiver, p50 and p99, with events committed at a steady half of that
@@ -33,9 +33,17 @@ const PLANS: Record<'quick' | 'standard', WebhookBenchPlan> = {
 
 async function main(args: string[]): Promise<void> {
   const known = new Set(['--quick', '--sqlite-only']);
-  const unknown = args.filter((arg) => !known.has(arg));
+  const inFlightAt = args.indexOf('--max-in-flight');
+  const maxInFlight = inFlightAt === -1 ? undefined : Number(args[inFlightAt + 1]);
+  if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 1 && maxInFlight <= 1000)) {
+    throw new Error('--max-in-flight takes a whole number from 1 to 1000');
+  }
+  const unknown = args.filter((arg, index) => !known.has(arg) && !(inFlightAt !== -1 && index - inFlightAt <= 1));
+  const webhookOptions = maxInFlight === undefined ? {} : { maxInFlight };
   if (unknown.length > 0)
-    throw new Error(`unknown argument ${unknown.join(' ')}\nusage: pnpm bench:webhooks [--quick] [--sqlite-only]`);
+    throw new Error(
+      `unknown argument ${unknown.join(' ')}\nusage: pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N]`,
+    );
   const mode = args.includes('--quick') ? 'quick' : 'standard';
   const plan = PLANS[mode];
   const machine = machineInfo();
@@ -52,7 +60,9 @@ async function main(args: string[]): Promise<void> {
   const receiverUrl = String(receiver.ready.url);
   const results: WebhookBenchResult[] = [];
   try {
-    results.push(await runWebhookBench('SQLite', `sqlite:${join(workDir, 'giro.sqlite')}`, receiverUrl, plan, log));
+    results.push(
+      await runWebhookBench('SQLite', `sqlite:${join(workDir, 'giro.sqlite')}`, receiverUrl, plan, log, webhookOptions),
+    );
     const serverUrl = process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
     if (args.includes('--sqlite-only')) log('Postgres skipped (--sqlite-only)');
     else if (!(await postgresReachable(serverUrl)))
@@ -60,7 +70,7 @@ async function main(args: string[]): Promise<void> {
     else {
       const databaseUrl = await createBenchDatabase(serverUrl);
       try {
-        results.push(await runWebhookBench('Postgres', databaseUrl, receiverUrl, plan, log));
+        results.push(await runWebhookBench('Postgres', databaseUrl, receiverUrl, plan, log, webhookOptions));
       } finally {
         await dropBenchDatabase(serverUrl);
       }
@@ -75,7 +85,7 @@ async function main(args: string[]): Promise<void> {
     RESULTS_FILE,
     `${JSON.stringify({ mode, machine, durationSeconds, plan, goals: GOALS, results }, null, 2)}\n`,
   );
-  const report = render(results, { mode, plan, machine, durationSeconds });
+  const report = render(results, { mode, plan, machine, durationSeconds, maxInFlight: maxInFlight ?? 64 });
   recordInBenchmarksDoc(report);
   console.log(report);
   log(`results in ${RESULTS_FILE} and BENCHMARKS.md`);
@@ -83,7 +93,13 @@ async function main(args: string[]): Promise<void> {
 
 function render(
   results: WebhookBenchResult[],
-  run: { mode: string; plan: WebhookBenchPlan; machine: ReturnType<typeof machineInfo>; durationSeconds: number },
+  run: {
+    mode: string;
+    plan: WebhookBenchPlan;
+    machine: ReturnType<typeof machineInfo>;
+    durationSeconds: number;
+    maxInFlight: number;
+  },
 ): string {
   const { machine, plan } = run;
   const rows = results.map((result) => [
@@ -112,12 +128,12 @@ function render(
   ]);
   const date = machine.date.replace('T', ' ').slice(0, 16);
   return [
-    `Run: \`pnpm bench:webhooks${run.mode === 'quick' ? ' --quick' : ''}\`, ${date} UTC, ${run.durationSeconds} s.`,
+    `Run: \`pnpm bench:webhooks${run.mode === 'quick' ? ' --quick' : ''}${run.maxInFlight === 64 ? '' : ` --max-in-flight ${run.maxInFlight}`}\`, ${date} UTC, ${run.durationSeconds} s.`,
     `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}.`,
     '',
     `#### Webhook delivery (one process; the receiver, a node HTTP server answering 204, in another)`,
     '',
-    `Outbox pre-filled with ${formatNumber(plan.events)} events (after ${formatNumber(plan.warmup)} delivered to warm up), then drained by the started WebhookDispatcher (defaults: 64 in flight). Lag: the same process commits events one by one (each its own transfer's intent) at half the drain rate for ${plan.lagSeconds} s while its dispatcher runs.`,
+    `Outbox pre-filled with ${formatNumber(plan.events)} events (after ${formatNumber(plan.warmup)} delivered to warm up), then drained by the started WebhookDispatcher (${run.maxInFlight === 64 ? 'defaults: 64 in flight' : `defaults but ${run.maxInFlight} in flight`}). Lag: the same process commits events one by one (each its own transfer's intent) at half the drain rate for ${plan.lagSeconds} s while its dispatcher runs.`,
     '',
     markdownTable(
       [
