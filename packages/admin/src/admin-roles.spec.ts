@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   type Actor,
+  AnomalyService,
   ApiKeyService,
   dataSourceOptionsFromUrl,
   ROLES,
@@ -51,6 +52,9 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['POST', '/admin/reconcile', 'operator'],
   ['GET', '/admin/cancellations', 'viewer'],
   ['POST', '/admin/cancellations/{originId}/ack', 'operator'],
+  // Anomalies: reading them is a viewer's; closing one (with a note) an operator's.
+  ['GET', '/admin/anomalies', 'viewer'],
+  ['POST', '/admin/anomalies/{id}/resolve', 'operator'],
   ['POST', '/admin/keys', 'admin'],
   ['GET', '/admin/keys', 'admin'],
   ['POST', '/admin/keys/{name}/revoke', 'admin'],
@@ -81,8 +85,10 @@ const transfers = {
   rawBankAnswer: answer,
   lookUpAtBank: answer,
   listCancellations: async () => [],
+  listCancellationPage: async () => ({ items: [], nextCursor: null }),
   acknowledgeCancellation: answer,
 };
+const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
 const webhooks = {
@@ -134,8 +140,9 @@ describe('admin routes and roles', () => {
         { provide: SweepService, useValue: sweeps },
         { provide: ApiKeyService, useValue: apiKeys },
         { provide: WebhookService, useValue: webhooks },
+        { provide: AnomalyService, useValue: anomalies },
       ],
-      exports: [TransferService, SubAccountService, SweepService, ApiKeyService, WebhookService],
+      exports: [TransferService, SubAccountService, SweepService, ApiKeyService, WebhookService, AnomalyService],
     })
     class Services {}
 

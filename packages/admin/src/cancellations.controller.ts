@@ -1,7 +1,14 @@
+import type { IncomingMessage } from 'node:http';
 import { TransferService } from '@giro/transfer-module';
-import { Controller, Get, HttpCode, Logger, Param, Post, Query } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOperation } from '@nestjs/swagger';
-import { ListCancellationsQuery, OriginIdParams } from './admin-queries.dto';
+import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { recordedActorOf } from './admin-actor';
+import {
+  AcknowledgeCancellationBody,
+  DEFAULT_PAGE_SIZE,
+  ListCancellationsQuery,
+  OriginIdParams,
+} from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 
@@ -16,24 +23,50 @@ export class CancellationsController {
 
   constructor(private readonly transfers: TransferService) {}
 
+  /**
+   * Paginated like the transfers list when asked (`limit` or `after`): `{ items, nextCursor }`. Without either, the
+   * whole list as a bare array, as the route has always answered, so its callers keep working unchanged.
+   */
   @RequiresRole('viewer')
   @Get()
-  @ApiOperation({ summary: 'Cancellations, oldest first; `acknowledged=false` for the ones still to register' })
+  @ApiOperation({
+    summary:
+      'Cancellations, oldest first; `acknowledged=false` for the ones still to register. With `limit` or `after`: a page',
+  })
+  @ApiOkResponse({
+    description:
+      'with `limit` or `after`: `{ items, nextCursor }` (pass `nextCursor` as `after`); without them: every cancellation, as an array',
+  })
   list(@Query() query: ListCancellationsQuery) {
-    return this.transfers.listCancellations(
-      query.acknowledged === undefined ? {} : { acknowledged: query.acknowledged },
-    );
+    const filter = query.acknowledged === undefined ? {} : { acknowledged: query.acknowledged };
+    if (query.limit === undefined && query.after === undefined) return this.transfers.listCancellations(filter);
+    return this.transfers.listCancellationPage(filter, {
+      limit: query.limit ?? DEFAULT_PAGE_SIZE,
+      ...(query.after !== undefined && { after: query.after }),
+    });
   }
 
   @RequiresRole('operator')
   @Post(':originId/ack')
   @HttpCode(200)
-  @ApiOperation({ summary: 'Mark a cancellation as registered by the host (idempotent)' })
+  @ApiOperation({
+    summary:
+      'Mark a cancellation as registered by the host, with its own registration id (`reference`, optional); records who. Idempotent: the first acknowledgement stays',
+  })
   @ApiNotFoundResponse({ description: 'no cancellation for this originId' })
-  async acknowledge(@Param() params: OriginIdParams) {
-    const cancellation = await this.transfers.acknowledgeCancellation(params.originId);
+  @ApiBadRequestResponse({ description: 'a bad `reference` or an unknown field: `violations` names it' })
+  async acknowledge(
+    @Param() params: OriginIdParams,
+    @Body() body: AcknowledgeCancellationBody,
+    @Req() request: IncomingMessage,
+  ) {
+    const by = recordedActorOf(request);
+    const cancellation = await this.transfers.acknowledgeCancellation(params.originId, {
+      ...(body?.reference !== undefined && { reference: body.reference }),
+      by,
+    });
     // An object first: a JSON logger (nestjs-pino) makes `originId` a field of the line.
-    this.logger.log({ originId: params.originId }, 'cancellation acknowledged');
+    this.logger.log({ originId: params.originId, keyId: by.keyId }, 'cancellation acknowledged');
     return cancellation;
   }
 }

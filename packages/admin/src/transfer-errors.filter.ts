@@ -1,5 +1,7 @@
 import { type ServerResponse, STATUS_CODES } from 'node:http';
 import {
+  AnomalyAlreadyResolvedError,
+  AnomalyNotFoundError,
   ApiKeyNameTakenError,
   ApiKeyNotFoundError,
   ApiKeyValidationError,
@@ -25,6 +27,8 @@ import { badRequestBody } from './admin-validation.pipe';
 import { SweepUnavailableError } from './sweep-unavailable.error';
 
 type KnownError =
+  | AnomalyNotFoundError
+  | AnomalyAlreadyResolvedError
   | ApiKeyValidationError
   | ApiKeyNameTakenError
   | ApiKeyNotFoundError
@@ -75,6 +79,12 @@ export function replyFor(error: KnownError): ErrorReply {
     };
   }
   if (error instanceof SweepUnavailableError) return reply(HttpStatus.SERVICE_UNAVAILABLE);
+  // Anomalies: a second resolution is refused with the first, which stays (who, when, the note).
+  if (error instanceof AnomalyNotFoundError) return reply(HttpStatus.NOT_FOUND, { anomalyId: error.anomalyId });
+  if (error instanceof AnomalyAlreadyResolvedError) {
+    const { at, by, note } = error.resolution;
+    return reply(HttpStatus.CONFLICT, { anomalyId: error.anomalyId, resolution: { at: at.toISOString(), by, note } });
+  }
   // A lookup at the bank (POST /admin/bank/lookup, GET …/raw) that got no movement: the bank does not know it,
   // or gave no usable answer. A BankError's message names the operation and the bank's code, never a secret.
   if (error instanceof BankMovementNotFoundError) return reply(HttpStatus.NOT_FOUND);
@@ -100,6 +110,8 @@ export function replyFor(error: KnownError): ErrorReply {
  * use it, not the application); anything else goes to the application's filters and Nest's default.
  */
 @Catch(
+  AnomalyNotFoundError,
+  AnomalyAlreadyResolvedError,
   ApiKeyValidationError,
   ApiKeyNameTakenError,
   ApiKeyNotFoundError,

@@ -2,10 +2,13 @@ import type { MovementStatus } from '@giro/transfer-module';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BankCall } from './bank-call-observer';
 
-/** What the gauges read at scrape time (TransferService has both). */
+/** What the gauges read at scrape time (TransferService has them all). */
 export interface MovementCountsSource {
   countByStatus(): Promise<Record<MovementStatus, number>>;
   countUnacknowledgedCancellations(): Promise<number>;
+  countUnresolvedAnomalies(): Promise<number>;
+  /** When the oldest movement that is not final was created; null when none is open. */
+  oldestNonFinalCreatedAt(): Promise<Date | null>;
 }
 
 /** The counts of one sweep, as far as the metrics need them. */
@@ -29,7 +32,8 @@ export class ReconcilerMetrics {
   private readonly sweepChanged: Counter;
   private readonly sweepFailed: Counter;
 
-  constructor(counts: MovementCountsSource) {
+  /** `now`: the wall clock the age of the oldest open movement is measured with. */
+  constructor(counts: MovementCountsSource, now: () => number = Date.now) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.bankCallSeconds = new Histogram({
@@ -77,6 +81,23 @@ export class ReconcilerMetrics {
       registers,
       async collect() {
         this.set(await counts.countUnacknowledgedCancellations());
+      },
+    });
+    new Gauge({
+      name: 'giro_anomalies_unresolved',
+      help: 'Anomalies (bank answers contradicting a final status, never applied) no operator has resolved yet',
+      registers,
+      async collect() {
+        this.set(await counts.countUnresolvedAnomalies());
+      },
+    });
+    new Gauge({
+      name: 'giro_oldest_non_final_movement_age_seconds',
+      help: 'Age of the oldest movement that is not final yet, since its intent was recorded (0 when none is open)',
+      registers,
+      async collect() {
+        const oldest = await counts.oldestNonFinalCreatedAt();
+        this.set(oldest === null ? 0 : Math.max(0, now() - oldest.getTime()) / 1000);
       },
     });
   }

@@ -7,6 +7,8 @@ import { type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepScheduler } from '.
 const NO_COUNTS: MovementCountsSource = {
   countByStatus: async () => ({ PENDING: 0, CREATED: 0, IN_PROGRESS: 0, DELAYED: 0, COMPLETED: 0, FAILED: 0 }),
   countUnacknowledgedCancellations: async () => 0,
+  countUnresolvedAnomalies: async () => 0,
+  oldestNonFinalCreatedAt: async () => null,
 };
 
 /** A sweeper whose sweeps end only when the test says so, recording when each started and ended. */

@@ -1,0 +1,23 @@
+import { ReconcilerMetrics } from './reconciler-metrics';
+
+describe('ReconcilerMetrics', () => {
+  const counts = (oldest: Date | null) => ({
+    countByStatus: async () => ({ PENDING: 1, CREATED: 0, IN_PROGRESS: 2, DELAYED: 0, COMPLETED: 5, FAILED: 1 }),
+    countUnacknowledgedCancellations: async () => 1,
+    countUnresolvedAnomalies: async () => 3,
+    oldestNonFinalCreatedAt: async () => oldest,
+  });
+
+  it('reads the unresolved anomalies and the age of the oldest open movement when scraped', async () => {
+    const now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const text = await new ReconcilerMetrics(counts(new Date(now - 90_500)), () => now).metrics();
+    expect(text).toContain('giro_anomalies_unresolved 3');
+    expect(text).toContain('giro_oldest_non_final_movement_age_seconds 90.5');
+    expect(text).toContain('giro_movements{status="IN_PROGRESS"} 2');
+  });
+
+  it('shows an age of 0 when no movement is open', async () => {
+    const text = await new ReconcilerMetrics(counts(null)).metrics();
+    expect(text).toContain('giro_oldest_non_final_movement_age_seconds 0');
+  });
+});
