@@ -148,6 +148,24 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
+  it("records the answer to a network id giro had not learned (the creation answer was lost) as the movement's query", async () => {
+    const { store, transfers } = await setup();
+    const { movement } = await transfers.requestTransfer(transferRequest('rent [lost]'));
+    expect(movement).toMatchObject({ status: 'PENDING', networkId: null });
+    const networkId = fixture.bank.ledger.entry(movement.originId)?.networkId as string;
+    fixture.clock.advance(POLLING.minIntervalMs + 150);
+
+    await expect(transfers.lookUpAtBank({ networkId })).resolves.toMatchObject({ stored: true, status: 'IN_PROGRESS' });
+    expect(await store.findByOriginId(movement.originId)).toMatchObject({
+      status: 'IN_PROGRESS',
+      networkId,
+      queries: 1,
+    });
+    const asked = lookups().found ?? 0;
+    await expect(transfers.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
+    expect(lookups().found ?? 0).toBe(asked);
+  });
+
   it('does not take an answer to a DEBIN id for a stored movement when it names other money, and records nothing', async () => {
     const { store, transfers } = await setup();
     await foreignMovement(9_300); // at the bank: 1234.50
