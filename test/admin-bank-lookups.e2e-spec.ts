@@ -100,6 +100,22 @@ describe('the bank through the admin API', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('learns from the answer that a DEBIN id names a stored movement: recorded as its query, then 429 before asking', async () => {
+    const tooEarlyBefore = r.bank.counters().pollsTooEarly;
+    await create(2006);
+    const debinId = r.bank.ledger.entry(2006)?.debinId;
+    r.clock.advance(5_000);
+    const first = await r.request('POST', '/admin/bank/lookup', { body: { debinId } });
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ stored: true, originId: 2006, anomaly: null });
+    expect((await r.request('GET', '/admin/transfers/2006')).json).toMatchObject({ queries: 1 });
+    const again = await r.request('POST', '/admin/bank/lookup', { body: { debinId } });
+    expect(again.status).toBe(429);
+    expect(again.headers.get('retry-after')).toBe('5');
+    expect(r.bank.ledger.entry(2006)?.lookups).toHaveLength(1);
+    expect(r.bank.counters().pollsTooEarly).toBe(tooEarlyBefore);
+  });
+
   it('answers 400 naming the fields of a lookup with none or two of them, asking nothing', async () => {
     const before = JSON.stringify(r.bank.counters().requests['get-movement'] ?? {});
     const none = await r.request('POST', '/admin/bank/lookup', { body: {} });
