@@ -4,7 +4,7 @@ import { type BankMovement, parseMovement } from '../bank';
 // matching a bank statement. Read from the stored last answer (`lastBankAnswer`) when a view is built, not from
 // columns of its own: that answer is already stored whole with every answer applied, so the details cost no
 // write on the create and sweep paths, only this parse when a movement is shown. An answer that was not applied
-// (an anomaly) is not stored as the last answer, so it never shows here.
+// (an anomaly) is not stored as the last answer, so it never shows here: its anomaly shows it (AnomalyView.bank).
 
 export interface BankAccountRoutingView {
   addressType?: string;

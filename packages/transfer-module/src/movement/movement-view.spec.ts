@@ -169,4 +169,20 @@ describe('anomalies in the view', () => {
       }),
     ]);
   });
+
+  it("shows what the bank said in an anomaly's answer, which the movement's own details (applied answers) do not", () => {
+    const base = details({ created: 1, answer: 1, next: 1, updated: 1 });
+    const claimed = movementAnswer(42, 'FAILED', { message: 'claimed elsewhere' });
+    const view = toMovementView({
+      ...base,
+      lastBankAnswer: movementAnswer(42, 'IN_PROGRESS'),
+      history: base.history.map((row) =>
+        row.source === 'anomaly' ? { ...row, detail: { reason: 'final elsewhere', answer: claimed } } : row,
+      ),
+    });
+    expect(view.anomalies[0].bank).toMatchObject({ movementId: 'mov-42', message: 'claimed elsewhere' });
+    expect(view.bank?.message).not.toBe('claimed elsewhere');
+    // An anomaly recorded without its answer shows none.
+    expect(toMovementView(base).anomalies[0].bank).toBeNull();
+  });
 });

@@ -52,6 +52,11 @@ export interface AnomalyView {
   /** What the bank claimed. */
   claimed: MovementStatus;
   reason: string | null;
+  /**
+   * The bank's details as that answer gave them (type, network, counterparty, thisSubAccount…): what the bank
+   * said, which the movement's own `bank` (its latest applied answer) does not show. Null when not recorded.
+   */
+  bank: BankDetailsView | null;
   /** Null until an operator resolves it; the movement is the same either way. */
   resolution: AnomalyResolutionView | null;
 }
@@ -160,6 +165,7 @@ function toAnomalyView(row: HistoryRecord, resolution: AnomalyResolutionRecord |
     status: row.from,
     claimed: row.to,
     reason: reasonOf(row.detail),
+    bank: answerDetailsOf(row.detail),
     resolution: resolution && toResolutionView(resolution),
   };
 }
@@ -173,6 +179,7 @@ export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemVie
     status: record.status,
     claimed: record.claimed,
     reason: reasonOf(record.detail),
+    bank: answerDetailsOf(record.detail),
     resolution: record.resolution && toResolutionView(record.resolution),
   };
 }
@@ -183,6 +190,12 @@ function toResolutionView(resolution: AnomalyResolutionRecord): AnomalyResolutio
     by: { keyId: resolution.by.keyId, name: resolution.by.name },
     note: resolution.note,
   };
+}
+
+/** The details of the answer an anomaly recorded (`detail.answer`, as movement-plan.ts writes it). */
+function answerDetailsOf(detail: unknown): BankDetailsView | null {
+  const answer = (detail as { answer?: unknown } | null)?.answer;
+  return answer === undefined ? null : toBankDetailsView(answer);
 }
 
 function reasonOf(detail: unknown): string | null {

@@ -116,6 +116,8 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     const stored = await transfers.getMovement(9_200);
     expect(stored.bank?.movementId).toBe('mov-earlier');
     expect(stored.anomalies).toHaveLength(1);
+    // The anomaly shows what the bank said, on the movement too (as a refresh's result does).
+    expect(stored.anomalies[0].bank).toMatchObject({ movementId: foreign.id });
   });
 
   it('finds from its answer that a DEBIN id names a stored movement, records it as its query, and asks by it again only under the polling rule', async () => {
