@@ -29,7 +29,7 @@ export class BankLookupController {
     summary:
       "Ask the bank about a movement by exactly one of originId, networkId, debinId; the bank's answer, read-only",
     description:
-      'A movement giro stores is refreshed (the polling rule applies, the answer is recorded like any other); any other is only asked about, and nothing is stored. The call counts against the bank-call budget.',
+      "A movement giro stores and knows by that name (its originId, a network id from its answers, a DEBIN id learned before) is refreshed: the polling rule applies, the answer is recorded like any other. A network or DEBIN id giro has not learned is asked about; when the answer names a stored movement (same amount, currency and account), it is recorded as that movement's query and the DEBIN id kept. Any other movement is only asked about, and nothing is stored. The call counts against the bank-call budget.",
   })
   @ApiBody({
     schema: {
