@@ -51,7 +51,7 @@ export interface WebhookDeliveryCounts {
 // A claim takes due pending deliveries of enabled endpoints, oldest due first, skipping any whose transfer has
 // an earlier event still pending for the same endpoint (in order per transfer: the later one waits until the
 // earlier is delivered or dead). An earlier one in flight elsewhere is pending too, so it waits for that as well.
-const CLAIMABLE = `SELECT d."id", d."attempts", d."origin_id", d."endpoint_id", ev."id" AS "event_id",
+const CLAIMABLE = `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id", d."endpoint_id", ev."id" AS "event_id",
     ev."type" AS "event_type", ev."payload", ev."created_at_ms" AS "event_created_at_ms", e."url", e."secret",
     e."previous_secret", e."previous_secret_expires_at_ms"
   FROM "giro_webhook_deliveries" d
@@ -64,10 +64,6 @@ const CLAIMABLE = `SELECT d."id", d."attempts", d."origin_id", d."endpoint_id", 
         AND p."event_seq" < d."event_seq"))
   ORDER BY d."next_attempt_at_ms" LIMIT ?`;
 
-const RESULT_COLUMNS = '"delivery_id", "state", "next_ms", "at_ms", "status_code", "error", "delivered_ms"';
-const RESULT_ROW =
-  '(CAST(? AS bigint), CAST(? AS varchar(12)), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS integer), CAST(? AS text), CAST(? AS bigint))';
-
 /** WebhookStore's deliveries: claimed by dispatchers under a lease, their results, and an operator's views. */
 export class WebhookDeliveries {
   constructor(private readonly context: StoreContext) {}
@@ -79,21 +75,28 @@ export class WebhookDeliveries {
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = this.context.nowMs();
     const { engine } = this.context;
+    if (engine === 'postgres') {
+      // One statement, without BEGIN and COMMIT: the rows are locked by the select (SKIP LOCKED: a concurrent
+      // claimer takes others) and leased by the update that reads it, atomically.
+      const sql = `WITH c AS (${CLAIMABLE} FOR UPDATE OF d SKIP LOCKED)
+        UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
+        FROM c WHERE "giro_webhook_deliveries"."id" = c."id" RETURNING c.*`;
+      const rows: Record<string, unknown>[] = await this.context.transactions.writeStatement(
+        async (manager) =>
+          (await queryWithCount(manager, placeholdersFor(engine, sql), [now, now, limit, owner, now + leaseMs]))
+            .records ?? [],
+      );
+      return rows
+        .sort((a, b) => Number(a.next_attempt_at_ms) - Number(b.next_attempt_at_ms))
+        .map((row) => toClaimedDelivery(row, now));
+    }
     return this.context.transactions.write(async (manager) => {
-      const lock = engine === 'postgres' ? ' FOR UPDATE OF d SKIP LOCKED' : '';
-      const rows: Record<string, unknown>[] = await manager.query(placeholdersFor(engine, CLAIMABLE + lock), [
-        now,
-        now,
-        limit,
-      ]);
+      const rows: Record<string, unknown>[] = await manager.query(CLAIMABLE, [now, now, limit]);
       if (rows.length === 0) return [];
       const ids = rows.map((row) => Number(row.id));
       await manager.query(
-        placeholdersFor(
-          engine,
-          `UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
-            WHERE "id" IN (${ids.map(() => '?').join(', ')})`,
-        ),
+        `UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
+          WHERE "id" IN (${ids.map(() => '?').join(', ')})`,
         [owner, now + leaseMs, ...ids],
       );
       return rows.map((row) => toClaimedDelivery(row, now));
@@ -109,13 +112,21 @@ export class WebhookDeliveries {
     checkLeaseOwner(owner);
     if (results.length === 0) return [];
     const { engine } = this.context;
+    const batches: DeliveryResult[][] = [];
+    for (let start = 0; start < results.length; start += MAX_BATCH_SIZE) {
+      batches.push(results.slice(start, start + MAX_BATCH_SIZE));
+    }
+    if (engine === 'postgres') {
+      // One statement per batch, without BEGIN and COMMIT: the update and its attempts' insert in one.
+      return this.context.transactions.writeStatement(async (manager) => {
+        const recorded: number[] = [];
+        for (const batch of batches) recorded.push(...(await recordBatch(manager, owner, batch)));
+        return recorded;
+      });
+    }
     return this.context.transactions.write(async (manager) => {
       const recorded: number[] = [];
-      for (let start = 0; start < results.length; start += MAX_BATCH_SIZE) {
-        recorded.push(
-          ...(await updateDeliveries(manager, engine, owner, results.slice(start, start + MAX_BATCH_SIZE))),
-        );
-      }
+      for (const batch of batches) recorded.push(...(await updateDeliveries(manager, engine, owner, batch)));
       const kept = new Set(recorded);
       const attempts = results.filter((result) => kept.has(result.deliveryId));
       if (attempts.length > 0) {
@@ -295,6 +306,33 @@ export class WebhookDeliveries {
   }
 }
 
+const RESULT_COLUMNS =
+  '"delivery_id", "state", "next_ms", "at_ms", "status_code", "error", "delivered_ms", "duration_ms", "response"';
+const RESULT_ROW = `(CAST(? AS bigint), CAST(? AS varchar(12)), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS integer),
+  CAST(? AS text), CAST(? AS bigint), CAST(? AS integer), CAST(? AS text))`;
+const RESULTS_UPDATE = `UPDATE "giro_webhook_deliveries" SET "state" = v."state", "attempts" = "attempts" + 1,
+  "next_attempt_at_ms" = COALESCE(v."next_ms", "next_attempt_at_ms"), "last_attempt_at_ms" = v."at_ms",
+  "last_status_code" = v."status_code", "last_error" = v."error", "delivered_at_ms" = v."delivered_ms",
+  "lease_owner" = NULL, "lease_expires_at_ms" = NULL
+  FROM v WHERE "id" = v."delivery_id" AND "lease_owner" = ? RETURNING "id"`;
+
+function resultValues(results: readonly DeliveryResult[]): { sql: string; parameters: unknown[] } {
+  return {
+    sql: `WITH v (${RESULT_COLUMNS}) AS (VALUES ${results.map(() => RESULT_ROW).join(', ')})`,
+    parameters: results.flatMap(({ deliveryId, outcome, nextAttemptAtMs, attempt }) => [
+      deliveryId,
+      outcome === 'retry' ? 'pending' : outcome,
+      outcome === 'retry' ? (nextAttemptAtMs ?? attempt.atMs) : null,
+      attempt.atMs,
+      attempt.statusCode,
+      attempt.error,
+      outcome === 'delivered' ? attempt.atMs + attempt.durationMs : null,
+      attempt.durationMs,
+      attempt.response,
+    ]),
+  };
+}
+
 /** One UPDATE for a batch of results (their values joined in as a table); the ids it changed. */
 async function updateDeliveries(
   manager: EntityManager,
@@ -302,24 +340,25 @@ async function updateDeliveries(
   owner: string,
   results: readonly DeliveryResult[],
 ): Promise<number[]> {
-  const sql = `WITH v (${RESULT_COLUMNS}) AS (VALUES ${results.map(() => RESULT_ROW).join(', ')})
-    UPDATE "giro_webhook_deliveries" SET "state" = v."state", "attempts" = "attempts" + 1,
-      "next_attempt_at_ms" = COALESCE(v."next_ms", "next_attempt_at_ms"), "last_attempt_at_ms" = v."at_ms",
-      "last_status_code" = v."status_code", "last_error" = v."error", "delivered_at_ms" = v."delivered_ms",
-      "lease_owner" = NULL, "lease_expires_at_ms" = NULL
-    FROM v WHERE "id" = v."delivery_id" AND "lease_owner" = ?
-    RETURNING "id"`;
-  const parameters = results.flatMap(({ deliveryId, outcome, nextAttemptAtMs, attempt }) => [
-    deliveryId,
-    outcome === 'retry' ? 'pending' : outcome,
-    outcome === 'retry' ? (nextAttemptAtMs ?? attempt.atMs) : null,
-    attempt.atMs,
-    attempt.statusCode,
-    outcome === 'delivered' ? null : attempt.error,
-    outcome === 'delivered' ? attempt.atMs + attempt.durationMs : null,
-  ]);
-  const updated = await queryWithCount(manager, placeholdersFor(engine, sql), [...parameters, owner]);
+  const values = resultValues(results);
+  const sql = `${values.sql} ${RESULTS_UPDATE}`;
+  const updated = await queryWithCount(manager, placeholdersFor(engine, sql), [...values.parameters, owner]);
   return (updated.records ?? []).map((row: { id: string | number }) => Number(row.id));
+}
+
+/** Postgres: the update and the insert of the attempts it recorded, in one statement; the ids recorded. */
+async function recordBatch(
+  manager: EntityManager,
+  owner: string,
+  results: readonly DeliveryResult[],
+): Promise<number[]> {
+  const values = resultValues(results);
+  const sql = `${values.sql}, u AS (${RESULTS_UPDATE})
+    INSERT INTO "giro_webhook_attempts" ("delivery_id", "at_ms", "duration_ms", "status_code", "error", "response")
+    SELECT v."delivery_id", v."at_ms", v."duration_ms", v."status_code", v."error", v."response"
+    FROM v JOIN u ON u."id" = v."delivery_id" RETURNING "delivery_id"`;
+  const inserted = await queryWithCount(manager, placeholdersFor('postgres', sql), [...values.parameters, owner]);
+  return (inserted.records ?? []).map((row: { delivery_id: string | number }) => Number(row.delivery_id));
 }
 
 function toClaimedDelivery(row: Record<string, unknown>, nowMs: number): ClaimedDelivery {

@@ -126,7 +126,9 @@ export class WebhookDispatcher implements OnModuleDestroy {
     while (!this.stopping) {
       await this.pruneWhenDue();
       const free = this.options.maxInFlight - this.inFlight;
-      if (free === 0) {
+      // With attempts in flight, claim again once a quarter of the slots is free, not for each one that frees:
+      // a claim is a round trip to the database, worth several deliveries.
+      if (this.inFlight > 0 && free < Math.ceil(this.options.maxInFlight / 4)) {
         await new Promise<void>((resolve) => {
           this.slotFreed = resolve;
         });
