@@ -7,6 +7,8 @@ import { type PostOutcome, WebhookPost } from './webhook-post';
 import type { WebhookWakeUp } from './webhook-wake-up';
 
 const PRUNE_BATCH = 1000;
+/** The most deliveries one claim takes. */
+const MAX_CLAIM = 500;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** What a dispatcher reports of each recorded attempt (the reconciler's metrics). */
@@ -32,6 +34,8 @@ export class WebhookDispatcher implements OnModuleDestroy {
   /** Endpoints whose last attempt failed: their failures are logged once, and their recovery. */
   private readonly failingEndpoints = new Set<string>();
   private inFlight = 0;
+  /** Claimed (leased) and not started yet. */
+  private readonly waiting: ClaimedDelivery[] = [];
   private running: Promise<void> | undefined;
   private stopping = false;
   private flushing: Promise<void> | undefined;
@@ -83,6 +87,12 @@ export class WebhookDispatcher implements OnModuleDestroy {
     this.wakeUp.notify();
     this.slotFreed?.();
     await this.running;
+    // The attempts in flight finish (each within timeoutMs) and are recorded; the ones waiting never start.
+    while (this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.slotFreed = resolve;
+      });
+    }
     await this.settle();
     await this.store.releaseDeliveryLeases(this.owner).catch((error: unknown) => {
       this.logger.warn(`webhook leases not released (they expire): ${describe(error)}`);
@@ -122,13 +132,15 @@ export class WebhookDispatcher implements OnModuleDestroy {
     }
   }
 
+  // The loop keeps up to `maxInFlight` attempts in flight and as many claimed ones waiting to start, so that the
+  // next claim (a round trip to the database) overlaps the attempts instead of waiting for free slots. It claims
+  // again once a quarter of that room is free, not for each delivery that ends.
   private async loop(): Promise<void> {
+    const room = () => 2 * this.options.maxInFlight - this.inFlight - this.waiting.length;
     while (!this.stopping) {
       await this.pruneWhenDue();
-      const free = this.options.maxInFlight - this.inFlight;
-      // With attempts in flight, claim again once a quarter of the slots is free, not for each one that frees:
-      // a claim is a round trip to the database, worth several deliveries.
-      if (this.inFlight > 0 && free < Math.ceil(this.options.maxInFlight / 4)) {
+      const free = room();
+      if (this.inFlight > 0 && free < Math.ceil(this.options.maxInFlight / 2)) {
         await new Promise<void>((resolve) => {
           this.slotFreed = resolve;
         });
@@ -136,7 +148,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
       }
       let claimed: ClaimedDelivery[];
       try {
-        claimed = await this.claim(free);
+        claimed = await this.claim(Math.min(free, MAX_CLAIM));
       } catch (error) {
         // The database is out: said once per outage, and again when it is back.
         if (!this.claimsFailing) this.logger.warn(`webhook deliveries cannot be claimed: ${describe(error)}`);
@@ -146,17 +158,25 @@ export class WebhookDispatcher implements OnModuleDestroy {
       }
       if (this.claimsFailing) this.logger.log('webhook deliveries are claimed again');
       this.claimsFailing = false;
-      for (const delivery of claimed) {
-        this.inFlight += 1;
-        void this.attempt(delivery).finally(() => {
-          this.inFlight -= 1;
-          const freed = this.slotFreed;
-          this.slotFreed = undefined;
-          freed?.();
-        });
-      }
+      this.waiting.push(...claimed);
+      this.startWaiting();
       // A full claim: more may be due at once. Otherwise wait for news or the next poll.
-      if (claimed.length < free) await this.wakeUp.wait(this.options.pollIntervalMs);
+      if (claimed.length < Math.min(free, MAX_CLAIM)) await this.wakeUp.wait(this.options.pollIntervalMs);
+    }
+  }
+
+  /** Starts claimed deliveries while slots are free (none once stopping: stop() gives their leases back). */
+  private startWaiting(): void {
+    while (!this.stopping && this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const delivery = this.waiting.shift() as ClaimedDelivery;
+      this.inFlight += 1;
+      void this.attempt(delivery).finally(() => {
+        this.inFlight -= 1;
+        this.startWaiting();
+        const freed = this.slotFreed;
+        this.slotFreed = undefined;
+        freed?.();
+      });
     }
   }
 
