@@ -54,6 +54,14 @@ export type { BankTlsOptions } from './bank/tls-material';
 export { StaticTokenProvider, type TokenProvider } from './bank/token-provider';
 // The domain: statuses, identifiers, money, the polling rule, the transfer request's validation and its OpenAPI
 // schema.
+export {
+  type AccountLimits,
+  type AccountLimitsOptions,
+  LIMIT_RULES,
+  type LimitRule,
+  SourceAccountLimits,
+  type SourceAccountLimitsOptions,
+} from './domain/account-limits';
 export { API_KEY_PREFIX, redactApiKeys } from './domain/api-key';
 export {
   BANK_STATUSES,
@@ -66,6 +74,7 @@ export {
   type MovementStatus,
   PENDING_STATUS,
 } from './domain/bank-status';
+export { BUSINESS_TIME_ZONE, businessDayOf } from './domain/business-day';
 export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
 export { type Clock, systemClock } from './domain/clock';
 export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
@@ -153,6 +162,7 @@ export {
   AnomalyResolutionEntity,
   ApiKeyEntity,
   CancellationEntity,
+  LimitUsageEntity,
   MovementEntity,
   MovementHistoryEntity,
   OriginIdCounterEntity,
@@ -188,6 +198,7 @@ export {
   PollTooSoonError,
   PspModeRequiredError,
   TransferConflictError,
+  TransferLimitError,
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';

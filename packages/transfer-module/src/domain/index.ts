@@ -1,5 +1,7 @@
+export * from './account-limits';
 export * from './api-key';
 export * from './bank-status';
+export * from './business-day';
 export * from './cbu-cvu';
 export * from './clock';
 export * from './concept';

@@ -57,6 +57,7 @@ const store: Provider = {
   useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, wakeUp: WebhookWakeUp) =>
     new MovementStore(database.dataSource, options.clock, {
       outbox: options.webhooks && new TransferEventOutbox(wakeUp),
+      limits: options.limits,
     }),
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp],
 };

@@ -108,3 +108,57 @@ describe('resolveTransferModuleOptions', () => {
     expect(message).not.toContain('super-secret-token');
   });
 });
+
+describe('resolveTransferModuleOptions: limits', () => {
+  const A = '0000003110000000000175';
+  const B = '2850590940090418135201';
+  const accounts = [{ address: A, ownerPersonId: '30712345671' }];
+
+  it('reads the limits, amounts in canonical form, an account taking the default where it says nothing', () => {
+    const { limits } = resolveTransferModuleOptions({
+      bank,
+      sourceAccounts: accounts,
+      limits: { default: { dailyCount: 100, dailyAmount: '1000000' }, accounts: { [A]: { perTransfer: '50000.5' } } },
+    });
+    expect(limits?.of(A)).toEqual({ perTransfer: '50000.50', dailyAmount: '1000000.00', dailyCount: 100 });
+    expect(limits?.of(B)).toEqual({ perTransfer: null, dailyAmount: '1000000.00', dailyCount: 100 });
+  });
+
+  it('resolves no limits when none is set (nothing is then checked or counted)', () => {
+    expect(resolveTransferModuleOptions({ bank }).limits).toBeUndefined();
+    expect(resolveTransferModuleOptions({ bank, limits: { default: {} } }).limits).toBeUndefined();
+  });
+
+  it.each([
+    [/^TransferModule option limits must be an object$/, { limits: 5 }],
+    [
+      /^TransferModule option limits\.default\.dailyAmount must be a decimal string like "50000\.00"$/,
+      { limits: { default: { dailyAmount: 1000 } } },
+    ],
+    [
+      /^TransferModule option limits\.default\.perTransfer has 3 decimals/,
+      { limits: { default: { perTransfer: '10.001' } } },
+    ],
+    [
+      /^TransferModule option limits\.default\.dailyCount must be a whole number from 1/,
+      { limits: { default: { dailyCount: -1 } } },
+    ],
+    [/^TransferModule option limits\.accounts\.123 is not an account/, { limits: { accounts: { '123': {} } } }],
+    [
+      new RegExp(`^TransferModule option limits\\.accounts\\.${B} is not one of sourceAccounts$`),
+      { sourceAccounts: accounts, limits: { accounts: { [B]: { dailyCount: 1 } } } },
+    ],
+  ])('refuses %s', (message, extra) => {
+    expect(refusal({ bank, ...extra })).toMatch(message);
+  });
+
+  it('accepts limits for addresses beyond sourceAccounts in PSP mode (client sub-accounts)', () => {
+    const { limits } = resolveTransferModuleOptions({
+      bank,
+      sourceAccounts: accounts,
+      psp: true,
+      limits: { accounts: { [B]: { dailyCount: 3 } } },
+    });
+    expect(limits?.of(B).dailyCount).toBe(3);
+  });
+});

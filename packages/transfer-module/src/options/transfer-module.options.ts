@@ -15,6 +15,8 @@ import {
   parseAmount,
   type SourceAccount,
   type SourceAccountIndex,
+  SourceAccountLimits,
+  type SourceAccountLimitsOptions,
   systemClock,
   type TransferIntentRules,
   transferLimitsOf,
@@ -85,6 +87,14 @@ export interface TransferModuleOptions {
    */
   psp?: boolean;
   /**
+   * Limits per source account (default none): `default` for every account, `accounts` by address (CBU/CVU) for
+   * some, each `{ perTransfer?, dailyAmount?, dailyCount? }` — amounts as decimal strings (`"50000.00"`), days
+   * calendar days of Buenos Aires. An account's entry takes the default's limits it leaves out; `null` there is
+   * no such limit for it. A transfer that would pass one is refused (TransferLimitError, 422), nothing stored or
+   * sent; the daily ones are kept atomically in the intent's transaction, across replicas.
+   */
+  limits?: SourceAccountLimitsOptions;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -112,6 +122,8 @@ export interface ResolvedTransferOptions {
   /** The source accounts by address; undefined when `from` is not checked. */
   sourceAccounts: SourceAccountIndex | undefined;
   psp: boolean;
+  /** Undefined when no limit is configured (then nothing is checked or counted). */
+  limits: SourceAccountLimits | undefined;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -136,6 +148,7 @@ const OPTION_KEYS = [
   'transferRules',
   'sourceAccounts',
   'psp',
+  'limits',
   'webhooks',
   'clock',
 ] as const;
@@ -164,6 +177,8 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
   const timeouts = resolveBank(bank).timeouts;
   const { policy: polling, options: pollingOptions } = resolvePolling(input.polling);
   const callGuardMs = timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs + polling.minIntervalMs;
+  const sourceAccounts = resolveSourceAccounts(input.sourceAccounts);
+  const psp = checkBoolean(input.psp, 'psp', false);
   return {
     bank,
     ...(input.databaseUrl !== undefined && { databaseUrl: resolveDatabaseUrl(input.databaseUrl) }),
@@ -172,8 +187,9 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     budget: resolveBudget(input.budget),
     sweep: resolveSweep(input.sweep, callGuardMs),
     transferRules: resolveTransferRules(input.transferRules),
-    sourceAccounts: resolveSourceAccounts(input.sourceAccounts),
-    psp: checkBoolean(input.psp, 'psp', false),
+    sourceAccounts,
+    psp,
+    limits: resolveLimits(input.limits, sourceAccounts, psp),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,
@@ -275,6 +291,28 @@ function resolveSourceAccounts(value: unknown): SourceAccountIndex | undefined {
   if ((value as SourceAccount[]).length === 0)
     fail('sourceAccounts', 'must name at least one account (omit it not to check `from`)');
   return indexSourceAccounts(value as SourceAccount[]);
+}
+
+function resolveLimits(
+  value: unknown,
+  sourceAccounts: SourceAccountIndex | undefined,
+  psp: boolean,
+): SourceAccountLimits | undefined {
+  if (value === undefined) return undefined;
+  let limits: SourceAccountLimits;
+  try {
+    limits = SourceAccountLimits.from(value);
+  } catch (error) {
+    // "limits.default.dailyAmount must be greater than 0, got "0"" / "limits must be an object"
+    const message = (error as Error).message;
+    throw new TransferModuleOptionsError(message.startsWith('limits ') ? message : `limits.${message}`);
+  }
+  // Outside PSP mode only the source accounts send: a limit for another address is a mistake (a typo), not a rule.
+  if (sourceAccounts !== undefined && !psp) {
+    const unknown = limits.addresses().find((address) => !sourceAccounts.has(address));
+    if (unknown !== undefined) fail(`limits.accounts.${unknown}`, 'is not one of sourceAccounts');
+  }
+  return limits.isEmpty() ? undefined : limits;
 }
 
 function resolveDatabaseUrl(value: unknown): string {

@@ -8,6 +8,7 @@ export {
 } from './data-source-options';
 export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export * from './entities';
+export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
 export type {
   AnomalyRecord,
@@ -32,6 +33,7 @@ export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,
   CancellationNotFoundError,
+  LimitExceededError,
   MovementNotFoundError,
   MovementUpdateRejectedError,
   StoreArgumentError,

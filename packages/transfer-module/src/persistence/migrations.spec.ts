@@ -16,6 +16,7 @@ const TABLES = [
   'giro_sub_accounts',
   'giro_api_keys',
   'giro_anomaly_resolutions',
+  'giro_limit_usage',
   'giro_webhook_endpoints',
   'giro_webhook_events',
   'giro_webhook_deliveries',
@@ -33,6 +34,7 @@ const ALL_MIGRATIONS = [
   'WebhookOutbox1796068800000',
   'ApiKeys1796155200000',
   'AnomalyResolutions1796241600000',
+  'LimitUsage1796328000000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -177,7 +179,14 @@ describeEachEngine('transfer migrations', (engine) => {
       (await runner.getTable('giro_movements'))?.findColumnByName('debin_id') !== undefined;
     const cancellationColumns = async () =>
       ((await runner.getTable('giro_cancellations'))?.columns ?? []).map((column) => column.name);
+    const hasUsageDay = async () =>
+      (await runner.getTable('giro_movements'))?.findColumnByName('usage_day') !== undefined;
     try {
+      expect(await runner.hasTable('giro_limit_usage')).toBe(true);
+      expect(await hasUsageDay()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_limit_usage')).toBe(false);
+      expect(await hasUsageDay()).toBe(false);
       expect(await runner.hasTable('giro_anomaly_resolutions')).toBe(true);
       expect(await cancellationColumns()).toEqual(
         expect.arrayContaining(['reference', 'acknowledged_by_key_id', 'acknowledged_by_name']),

@@ -1,9 +1,10 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
-import { isDecimalAmount, PENDING_STATUS, type TransferIntent } from '../domain';
+import { businessDayOf, hasDailyLimit, isDecimalAmount, PENDING_STATUS, type TransferIntent } from '../domain';
 import type { DatabaseEngine } from './engine/database-engine';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow, placeholdersFor } from './engine/raw-rows';
 import { MovementEntity, type MovementHistoryEntity } from './entities';
+import type { LimitUsage } from './limit-usage';
 import { toHistoryRecord, toMovementRecord } from './movement-records';
 import { OriginIdAllocator } from './origin-id-allocator';
 import { writeOutboxEvents } from './outbox';
@@ -49,11 +50,13 @@ const FINGERPRINT = /^[0-9a-f]{64}$/;
 /** MovementStore's intents: new originIds, and each intent stored before anything is sent. */
 export class MovementIntents {
   private readonly allocator: OriginIdAllocator;
+  private readonly usage: LimitUsage | undefined;
 
   constructor(
     private readonly context: StoreContext,
-    options: { originIdBlockSize?: number } = {},
+    options: { originIdBlockSize?: number; usage?: LimitUsage } = {},
   ) {
+    this.usage = options.usage;
     this.allocator = new OriginIdAllocator(context.dataSource, context.clock, {
       transactions: context.transactions,
       blockSize: options.originIdBlockSize,
@@ -85,6 +88,10 @@ export class MovementIntents {
       ? { owner: checkLeaseOwner(options.owner), leaseMs: checkLeaseMs(options.leaseMs) }
       : undefined;
     const now = this.context.nowMs();
+    const address = intent.from?.address;
+    const limits = this.usage?.limitsOf(address);
+    // The day the intent counts in, when a daily limit applies to its account: FAILED frees that day's share.
+    const usageDay = limits && hasDailyLimit(limits) ? businessDayOf(new Date(now)) : null;
     const row: MovementEntity = {
       originId,
       intent: JSON.stringify(intent),
@@ -92,6 +99,7 @@ export class MovementIntents {
       status: PENDING_STATUS,
       amount: intent.amount,
       currencyId: intent.currencyId,
+      usageDay,
       bankMovementId: null,
       networkId: null,
       network: null,
@@ -117,6 +125,9 @@ export class MovementIntents {
       if (!(await this.insertMovement(manager, row))) {
         return { movement: toMovementRecord(await this.context.getMovement(manager, originId)), created: false };
       }
+      // Only a new intent takes a share (a replay of its originId counts nothing): throws when a limit would be
+      // passed, and the movement's insert rolls back with it. No limits for its account: no statement.
+      if (limits) await this.usage?.take(manager, { address, day: usageDay, amount: intent.amount });
       const history = toHistoryRecord(await this.insertIntentHistory(manager, originId, now));
       const movement = toMovementRecord(row);
       const { outbox } = this.context;

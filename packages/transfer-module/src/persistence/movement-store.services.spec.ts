@@ -23,6 +23,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'WebhookOutbox1796068800000',
       'ApiKeys1796155200000',
       'AnomalyResolutions1796241600000',
+      'LimitUsage1796328000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -1,5 +1,12 @@
 import type { DataSource } from 'typeorm';
-import type { Clock, MovementStatus, TransferIntent } from '../domain';
+import {
+  businessDayOf,
+  type Clock,
+  type MovementStatus,
+  type SourceAccountLimits,
+  type TransferIntent,
+} from '../domain';
+import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
@@ -35,6 +42,11 @@ export interface MovementStoreOptions {
   originIdBlockSize?: number;
   /** Where the changes write their events, in their own transactions (webhooks); none by default. */
   outbox?: Outbox;
+  /**
+   * The limits per source account (none by default): a new intent takes its share of its account's day in its
+   * own transaction, or is refused (LimitExceededError); a change to FAILED gives the share back.
+   */
+  limits?: SourceAccountLimits;
 }
 
 /**
@@ -54,12 +66,18 @@ export class MovementStore {
   private readonly cancellations: MovementCancellations;
   private readonly anomalies: MovementAnomalies;
   private readonly subAccounts: SubAccountRegistry;
+  private readonly usage: LimitUsage;
 
-  constructor(dataSource: DataSource, clock: Clock, options: MovementStoreOptions = {}) {
+  constructor(
+    dataSource: DataSource,
+    private readonly clock: Clock,
+    options: MovementStoreOptions = {},
+  ) {
     const context = new StoreContext(dataSource, clock, options.outbox);
-    this.intents = new MovementIntents(context, { originIdBlockSize: options.originIdBlockSize });
+    this.usage = new LimitUsage(context, options.limits?.isEmpty() ? undefined : options.limits);
+    this.intents = new MovementIntents(context, { originIdBlockSize: options.originIdBlockSize, usage: this.usage });
     this.leases = new MovementLeases(context);
-    this.updates = new MovementUpdates(context);
+    this.updates = new MovementUpdates(context, this.usage);
     this.listing = new MovementListing(context);
     this.holds = new MovementQueryHolds(context);
     this.cancellations = new MovementCancellations(context);
@@ -174,6 +192,13 @@ export class MovementStore {
 
   countUnresolvedAnomalies(): Promise<number> {
     return this.anomalies.countUnresolvedAnomalies();
+  }
+
+  // Limits per source account (limit-usage.ts)
+
+  /** What each source account has used of `day` (default: today in Buenos Aires, by the store's clock). */
+  limitUsageOn(day?: string): Promise<LimitUsageRecord[]> {
+    return this.usage.usageOn(day ?? businessDayOf(this.clock.now()));
   }
 
   // Client sub-accounts of PSP mode (sub-account-registry.ts): here for the transactions they share on SQLite.

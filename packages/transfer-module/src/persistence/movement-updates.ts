@@ -3,6 +3,7 @@ import { isFinalStatus, type MovementStatus } from '../domain';
 import { type FencedWrite, runFencedWrite } from './engine/fenced-update';
 import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
 import { CancellationEntity, HISTORY_SOURCES, type MovementEntity, MovementHistoryEntity } from './entities';
+import type { LimitUsage } from './limit-usage';
 import { resolutionsOf } from './movement-anomalies';
 import {
   type CancellationRecord,
@@ -23,7 +24,10 @@ export class MovementUpdates {
   /** A fenced update without history rows; on Postgres batched with the others under way (PostgresUpdateBatch). */
   private readonly writeWithoutHistory: (write: FencedWrite) => Promise<MovementEntity | null>;
 
-  constructor(private readonly context: StoreContext) {
+  constructor(
+    private readonly context: StoreContext,
+    private readonly usage?: LimitUsage,
+  ) {
     const writeUnbatched: UnbatchedWrite = async (write) =>
       (await context.transactions.writeStatement((manager) => runFencedWrite(manager, context.engine, write)))
         ?.movement ?? null;
@@ -114,6 +118,17 @@ export class MovementUpdates {
         cancellation = toCancellationRecord(entity);
       }
       const movement = toMovementRecord(written.movement);
+      // FAILED did not go out: its share of its account's daily limits is free again, in this same transaction
+      // (only the update that makes it FAILED writes a cancellation, so a share is freed once). The day is the
+      // one the intent counted in, whatever the limits are now.
+      const { usageDay } = written.movement;
+      if (update.cancellation && usageDay !== null && this.usage) {
+        await this.usage.free(manager, {
+          address: movement.intent.from.address,
+          day: usageDay,
+          amount: movement.amount,
+        });
+      }
       const history = written.history.map(toHistoryRecord);
       if (this.context.outbox && history.length > 0) {
         await this.writeEvents(manager, this.context.outbox, { movement, appended: history, cancellation }, now);

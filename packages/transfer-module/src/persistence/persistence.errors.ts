@@ -1,3 +1,5 @@
+import type { LimitRefusal } from '../domain';
+
 /** A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why. */
 export class StoreArgumentError extends RangeError {
   override readonly name = 'StoreArgumentError';
@@ -98,5 +100,14 @@ export class WebhookDeliveryNotFoundError extends Error {
 
   constructor(readonly deliveryId: number) {
     super(`no webhook delivery ${deliveryId}`);
+  }
+}
+
+/** A new intent would pass a limit of its source account (`refusal` says which and what remains); nothing was stored. */
+export class LimitExceededError extends Error {
+  override readonly name = 'LimitExceededError';
+
+  constructor(readonly refusal: LimitRefusal) {
+    super(`transfer refused by the limits of ${refusal.address}: ${refusal.rule}`);
   }
 }

@@ -7,6 +7,7 @@ export {
   PollTooSoonError,
   PspModeRequiredError,
   TransferConflictError,
+  TransferLimitError,
   TransferValidationError,
 } from './transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer.service';

@@ -16,6 +16,19 @@ export class TransferValidationError extends Error {
   }
 }
 
+/**
+ * The transfer would pass a limit of its source account (`violations`: the limit as `rule` — `per_transfer`,
+ * `daily_amount`, `daily_count` — and what remains in the message). Nothing was stored or sent; the same
+ * transfer may fit later (another day, or after a FAILED one freed its share).
+ */
+export class TransferLimitError extends Error {
+  override readonly name = 'TransferLimitError';
+
+  constructor(readonly violations: Violation[]) {
+    super(`transfer refused by a limit: ${violations.map((v) => `${v.message} [${v.rule}]`).join('; ')}`);
+  }
+}
+
 /** This originId is already stored with another payload: it is never sent again with different data. */
 export class TransferConflictError extends Error {
   override readonly name = 'TransferConflictError';

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   explainOriginId,
   intentFingerprint,
+  limitViolation,
   type MovementStatus,
   type SourceAccountIndex,
   type TransferInput,
@@ -21,6 +22,7 @@ import {
 } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
+  LimitExceededError,
   type MovementDetails,
   MovementNotFoundError,
   type MovementRecord,
@@ -37,6 +39,7 @@ import {
   MovementBusyError,
   PollTooSoonError,
   TransferConflictError,
+  TransferLimitError,
   TransferValidationError,
 } from './transfer.errors';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
@@ -76,11 +79,12 @@ export class TransferService {
    * when absent; `body.amount` a JSON number or a decimal string), or from what validateRequest returned (not
    * validated again). The same originId with the same payload returns the stored movement (`created: false`)
    * without sending anything. Throws TransferValidationError (every bad field) or TransferConflictError (same
-   * originId, other payload).
+   * originId, other payload) or TransferLimitError (it would pass a limit of its source account: nothing stored
+   * or sent).
    */
   requestTransfer(input: unknown): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
-    return this.work.track(this.createTransfer(input));
+    return this.work.track(refusedByLimits(this.createTransfer(input)));
   }
 
   /**
@@ -353,5 +357,15 @@ export async function asValidation<T>(work: () => Promise<T>): Promise<T> {
       : error.message;
     const violation: Violation = { field: error.field, rule: error.rule, message };
     throw new TransferValidationError([violation]);
+  }
+}
+
+/** The store's refusal of a new intent by a limit, as the service's error (its transaction stored nothing). */
+async function refusedByLimits<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof LimitExceededError) throw new TransferLimitError([limitViolation(error.refusal)]);
+    throw error;
   }
 }

@@ -29,6 +29,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     status: row.status as MovementEntity['status'],
     amount: row.amount as string,
     currencyId: row.currency_id as string,
+    usageDay: (row.usage_day ?? null) as string | null,
     bankMovementId: row.bank_movement_id as string | null,
     networkId: row.network_id as string | null,
     network: row.network as string | null,

@@ -1,6 +1,7 @@
 import { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { CancellationEntity } from './cancellation.entity';
+import { LimitUsageEntity } from './limit-usage.entity';
 import { MovementEntity } from './movement.entity';
 import { MovementHistoryEntity } from './movement-history.entity';
 import { OriginIdCounterEntity } from './origin-id-counter.entity';
@@ -13,6 +14,7 @@ import { WebhookEventEntity } from './webhook-event.entity';
 export { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 export { ApiKeyEntity } from './api-key.entity';
 export { CancellationEntity } from './cancellation.entity';
+export { LimitUsageEntity } from './limit-usage.entity';
 export { MovementEntity } from './movement.entity';
 export { HISTORY_SOURCES, type HistorySource, MovementHistoryEntity } from './movement-history.entity';
 export { OriginIdCounterEntity } from './origin-id-counter.entity';
@@ -39,4 +41,5 @@ export const TRANSFER_ENTITIES = [
   WebhookAttemptEntity,
   ApiKeyEntity,
   AnomalyResolutionEntity,
+  LimitUsageEntity,
 ];

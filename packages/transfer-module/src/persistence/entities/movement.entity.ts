@@ -40,6 +40,13 @@ export class MovementEntity {
   @Column({ name: 'currency_id', type: 'varchar', length: 3 })
   currencyId!: string;
 
+  /**
+   * The day (Buenos Aires, `YYYY-MM-DD`) whose limit usage of its source account counts this movement: set at
+   * insert when a daily limit applied, so that FAILED frees exactly the share it took; null when none was taken.
+   */
+  @Column({ name: 'usage_day', type: 'varchar', length: 10, nullable: true })
+  usageDay!: string | null;
+
   // What the bank said about the movement. Text without length limits: a long value in an answer must
   // never make the write fail.
   @Column({ name: 'bank_movement_id', type: 'text', nullable: true })

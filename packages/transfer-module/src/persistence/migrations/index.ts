@@ -9,6 +9,7 @@ import { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-
 import { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 import { ApiKeys1796155200000 } from './1796155200000-api-keys';
 import { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
+import { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -21,6 +22,7 @@ export { MovementLookupIds1795982400000 } from './1795982400000-movement-lookup-
 export { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 export { ApiKeys1796155200000 } from './1796155200000-api-keys';
 export { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
+export { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -35,4 +37,5 @@ export const TRANSFER_MIGRATIONS = [
   WebhookOutbox1796068800000,
   ApiKeys1796155200000,
   AnomalyResolutions1796241600000,
+  LimitUsage1796328000000,
 ];
