@@ -158,6 +158,7 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/data-source-options';
+export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
   AnomalyResolutionEntity,
   ApiKeyEntity,

@@ -187,6 +187,7 @@ const ROOT = [
   'isConceptCode',
   'isCurrencyId',
   'isCvu',
+  'isDatabaseUnavailable',
   'isDecimalAmount',
   'isFinalStatus',
   'isMovementStatus',

@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
+import Database from 'better-sqlite3';
+import { CuttableProxy } from './support/cuttable-proxy';
+import { ADMIN_TOKEN, testCertificates, transferRequest } from './support/reconciler-harness';
+import {
+  bankEnvironment,
+  killIfRunning,
+  type ReconcilerProcess,
+  startReconcilerProcess,
+} from './support/reconciler-process';
+
+// The database goes away under a running reconciler (the swc build: `pnpm build` first): its admin API answers
+// 503 with Retry-After — never 500 — and changes nothing, the outage is logged once, not once per request, and once
+// the database is back the same process serves again without a restart. Postgres: its connections cut by a proxy
+// of this test's own (other suites on the server are not touched); SQLite: the file locked by another process.
+
+const OUTAGE_LINE = /the database is unavailable, admin requests answer 503/g;
+
+async function expectUnavailable(reconciler: ReconcilerProcess, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${reconciler.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
+  const json = (await response.json()) as { error?: string };
+  expect({ status: response.status, retryAfter: response.headers.get('retry-after'), error: json.error }).toEqual({
+    status: 503,
+    retryAfter: '5',
+    error: 'Service Unavailable',
+  });
+}
+
+/** Polls `attempt` until it answers `status`, within `deadlineMs`. */
+async function eventually(attempt: () => Promise<{ status: number }>, status: number, deadlineMs = 20_000) {
+  const deadline = Date.now() + deadlineMs;
+  let last: { status: number } | undefined;
+  while (Date.now() < deadline) {
+    last = await attempt();
+    if (last.status === status) return last;
+    await sleep(250);
+  }
+  throw new Error(`still ${JSON.stringify(last)} after ${deadlineMs} ms`);
+}
+
+interface Outage {
+  url: string;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+  /**
+   * Whether to check reads too: cut off, Postgres fails them at once; a locked SQLite file fails writes after its
+   * busy timeout, and the reads queued behind them in giro's one connection wait as long.
+   */
+  readsFail: boolean;
+}
+
+function outageSuite(setup: () => Promise<Outage>) {
+  let dir: string;
+  let bank: SandboxBank;
+  let database: Awaited<ReturnType<typeof setup>>;
+  let reconciler: ReconcilerProcess | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'giro-database-outage-'));
+    database = await setup();
+    const certs = await testCertificates();
+    bank = await startSandboxBank({ tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert } });
+    reconciler = await startReconcilerProcess(dir, {
+      ...bankEnvironment(dir, certs, bank.url),
+      DATABASE_URL: database.url,
+      SWEEP_INTERVAL_MS: '3600000',
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await killIfRunning([reconciler]);
+    await bank?.close();
+    await database?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers 503 with Retry-After while the database is out, logs it once, and serves again once it is back', async () => {
+    const running = reconciler as ReconcilerProcess;
+    expect((await running.admin('POST', '/admin/transfers', transferRequest({ originId: 9101 }))).status).toBe(201);
+
+    database.cut();
+    await expectUnavailable(running, 'POST', '/admin/transfers', transferRequest({ originId: 9102 }));
+    await expectUnavailable(running, 'POST', '/admin/transfers', transferRequest({ originId: 9103 }));
+    if (database.readsFail) {
+      await expectUnavailable(running, 'GET', '/admin/transfers/9101');
+      await eventually(() => fetch(`${running.url}/health/ready`), 503);
+    }
+    expect(running.running.output().match(OUTAGE_LINE)).toHaveLength(1);
+
+    database.restore();
+    await eventually(() => running.admin('GET', '/admin/transfers/9101'), 200);
+    const created = await eventually(
+      () => running.admin('POST', '/admin/transfers', transferRequest({ originId: 9102 })),
+      201,
+    );
+    expect(created.status).toBe(201);
+    await eventually(() => fetch(`${running.url}/health/ready`), 200);
+    // Nothing was half-written during the outage: each transfer is there once.
+    const page = await running.admin('GET', '/admin/transfers?limit=10');
+    expect(page.json.items.map((item: { originId: number }) => item.originId)).toEqual([9101, 9102]);
+    expect(running.running.output()).not.toMatch(/"statusCode":500|Internal server error/);
+  }, 90_000);
+}
+
+describeWithPostgres('the reconciler when Postgres goes away', () => {
+  outageSuite(async () => {
+    const database: TestDatabase = await createTestDatabase('giro_outage');
+    const server = new URL(database.url);
+    const proxy = await CuttableProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
+    const throughProxy = new URL(database.url);
+    throughProxy.host = `127.0.0.1:${proxy.port}`;
+    return {
+      readsFail: true,
+      url: throughProxy.toString(),
+      cut: () => proxy.cutOff(),
+      restore: () => proxy.restore(),
+      close: async () => {
+        await proxy.close();
+        await database.drop();
+      },
+    };
+  });
+});
+
+describe('the reconciler when its SQLite file is locked by another process', () => {
+  let locker: Database.Database | undefined;
+  outageSuite(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'giro-database-outage-sqlite-'));
+    const file = join(dir, 'giro.sqlite');
+    return {
+      readsFail: false,
+      url: `sqlite:${file}`,
+      cut: () => {
+        locker = new Database(file);
+        locker.exec('BEGIN EXCLUSIVE');
+      },
+      restore: () => {
+        locker?.exec('ROLLBACK');
+        locker?.close();
+        locker = undefined;
+      },
+      close: async () => {
+        locker?.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+});
