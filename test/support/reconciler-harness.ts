@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { type SandboxBank, type SandboxConfigPatch, startSandboxBank } from '@giro/sandbox-bank';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
-import { type BankClientOptions, completeCbuCvu, completeCuit } from '@giro/transfer-module';
+import {
+  type BankClientOptions,
+  completeCbuCvu,
+  completeCuit,
+  type SourceAccountLimitsOptions,
+} from '@giro/transfer-module';
 import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
@@ -83,6 +88,8 @@ export async function startTestReconciler(
     adminRateLimitPerMinute?: number;
     server?: Partial<ServerSettings>;
     psp?: boolean;
+    /** The limits per source account (LIMIT_*, SOURCE_ACCOUNT_LIMITS); default none. */
+    limits?: SourceAccountLimitsOptions;
     /** WEBHOOK_*'s settings; default: the module's defaults (loopback receivers refused), no environment endpoint. */
     webhooks?: WebhookSettings;
   } = {},
@@ -107,6 +114,7 @@ export async function startTestReconciler(
     logLevel: 'info',
     ...(options.psp && { psp: true, sourceAccounts: [{ address: FROM_CVU, ownerPersonId: cuit('3071234567') }] }),
     ...(options.webhooks && { webhooks: options.webhooks }),
+    ...(options.limits && { limits: options.limits }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({

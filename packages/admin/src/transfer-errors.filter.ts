@@ -16,6 +16,7 @@ import {
   SubAccountConflictError,
   SubAccountNotFoundError,
   TransferConflictError,
+  TransferLimitError,
   TransferValidationError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
@@ -33,6 +34,7 @@ type KnownError =
   | ApiKeyNameTakenError
   | ApiKeyNotFoundError
   | TransferValidationError
+  | TransferLimitError
   | TransferConflictError
   | MovementBusyError
   | MovementNotFoundError
@@ -63,6 +65,12 @@ export function replyFor(error: KnownError): ErrorReply {
   });
   if (error instanceof TransferValidationError)
     return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
+  // A well-formed transfer that would pass a limit of its source account: the same violations shape as a 400,
+  // 422 because the request itself is fine (it may fit another day, or once a FAILED one frees its share).
+  if (error instanceof TransferLimitError) {
+    const status = HttpStatus.UNPROCESSABLE_ENTITY;
+    return { status, body: { ...badRequestBody(error.violations), statusCode: status, error: STATUS_CODES[status] } };
+  }
   // The admin API's keys: named by the key's name, never its secret.
   if (error instanceof ApiKeyValidationError)
     return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };
@@ -116,6 +124,7 @@ export function replyFor(error: KnownError): ErrorReply {
   ApiKeyNameTakenError,
   ApiKeyNotFoundError,
   TransferValidationError,
+  TransferLimitError,
   TransferConflictError,
   MovementBusyError,
   MovementNotFoundError,

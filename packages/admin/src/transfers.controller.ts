@@ -9,6 +9,7 @@ import {
   ApiOkResponse,
   ApiOperation,
   ApiTooManyRequestsResponse,
+  ApiUnprocessableEntityResponse,
   type SchemaObject,
 } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from './admin-queries.dto';
@@ -32,6 +33,10 @@ export class TransfersController {
   @ApiBody({ schema: transferRequestOpenApiSchema() as SchemaObject })
   @ApiBadRequestResponse({ description: 'invalid request: `violations` names each field and rule' })
   @ApiConflictResponse({ description: 'this originId already exists with another payload' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'the transfer would pass a limit of its source account: `violations` names it (`rule` per_transfer, daily_amount or daily_count) and says what remains today; nothing stored or sent',
+  })
   async create(
     @Body(TransferRequestPipe) transfer: TransferInput,
     @Res({ passthrough: true }) response: ServerResponse,

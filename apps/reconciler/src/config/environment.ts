@@ -78,6 +78,12 @@ export class ReconcilerEnvironment {
   @IsOptional() @IsString() TRANSFER_CONCEPTS?: string;
   @IsOptional() @IsString() TRANSFER_MAX_AMOUNT?: string;
 
+  /** Limits per source account: the default for all, and some accounts' own (limits-environment.ts checks them). */
+  @IsOptional() @IsString() LIMIT_PER_TRANSFER?: string;
+  @IsOptional() @IsString() LIMIT_DAILY_AMOUNT?: string;
+  @IsOptional() @IsString() LIMIT_DAILY_COUNT?: string;
+  @IsOptional() @IsString() SOURCE_ACCOUNT_LIMITS?: string;
+
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: '$property must be a whole number of characters ≥ 1' })

@@ -8,11 +8,13 @@ import {
   PollingPolicy,
   resolveBankClientOptions,
   type SourceAccount,
+  type SourceAccountLimitsOptions,
   SWEEP_DEFAULTS,
   type TransferIntentRules,
 } from '@giro/transfer-module';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+import { limitsFromEnvironment } from './limits-environment';
 import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
@@ -62,6 +64,8 @@ export interface ReconcilerConfig {
   sourceAccounts?: SourceAccount[];
   /** PSP_MODE=true: the entity also sends from its clients' registered sub-accounts (CVU). */
   psp?: boolean;
+  /** LIMIT_PER_TRANSFER, LIMIT_DAILY_AMOUNT, LIMIT_DAILY_COUNT, SOURCE_ACCOUNT_LIMITS; absent = no limits. */
+  limits?: SourceAccountLimitsOptions;
   /** TRANSFER_CURRENCIES, TRANSFER_CONCEPTS, TRANSFER_MAX_AMOUNT, TRANSFER_MAX_DESCRIPTION_LENGTH; absent = the module's. */
   transferRules?: TransferIntentRules;
   polling: PollingSettings;
@@ -133,6 +137,7 @@ export function reconcilerConfigFromEnv(
   problems.push(...pollingFloorProblems(vars, sandbox));
   const sourceAccounts = sourceAccountsFromEnvironment(vars, sandbox, problems);
   const transferRules = transferRulesFromEnvironment(vars, problems);
+  const limits = limitsFromEnvironment(vars, { accounts: sourceAccounts, psp: vars.PSP_MODE === 'true' }, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
   const webhooks = webhookSettingsFromEnvironment(vars, sandbox, problems);
@@ -149,6 +154,7 @@ export function reconcilerConfigFromEnv(
     ...(sourceAccounts && { sourceAccounts }),
     ...(vars.PSP_MODE === 'true' && { psp: true }),
     ...(transferRules && { transferRules }),
+    ...(limits && { limits }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,

@@ -30,6 +30,7 @@ export function transferModuleOptions(
     ...(config.sourceAccounts && { sourceAccounts: config.sourceAccounts }),
     ...(config.psp && { psp: true }),
     ...(config.transferRules && { transferRules: config.transferRules }),
+    ...(config.limits && { limits: config.limits }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},
     ...(clock && { clock }),
