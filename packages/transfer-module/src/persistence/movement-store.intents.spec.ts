@@ -14,7 +14,7 @@ describeEachEngine('MovementStore.recordIntent', (engine) => {
     clock.advance(1000);
 
     const stored = await store.findByOriginId(MAX_ORIGIN_ID);
-    expect(stored).toEqual({ ...movement, history: expect.any(Array), cancellation: null });
+    expect(stored).toEqual({ ...movement, history: expect.any(Array), cancellation: null, resolutions: [] });
     expect(stored).toMatchObject({
       originId: MAX_ORIGIN_ID, // a Postgres bigint, read back as the same JS number
       status: 'PENDING',
