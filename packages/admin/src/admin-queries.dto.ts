@@ -34,35 +34,6 @@ export class OriginIdParams {
   originId!: number;
 }
 
-/** `GET /admin/transfers?status=&networkId=&limit=&after=` */
-export class ListTransfersQuery {
-  @ApiPropertyOptional({ enum: MOVEMENT_STATUSES, description: 'only movements in this status' })
-  @IsOptional()
-  @IsIn(MOVEMENT_STATUSES, { message: `status must be one of ${MOVEMENT_STATUSES.join(', ')}` })
-  status?: MovementStatus;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt({ message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
-  @Min(1, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
-  @Max(MAX_PAGE_SIZE, { message: `limit must be an integer between 1 and ${MAX_PAGE_SIZE}` })
-  limit?: number;
-
-  @ApiPropertyOptional({ description: 'only the movement(s) the network identified by this id (`details.networkId`)' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1, { message: 'networkId must be a non-empty string of at most 200 characters' })
-  @MaxLength(200, { message: 'networkId must be a non-empty string of at most 200 characters' })
-  networkId?: string;
-
-  @ApiPropertyOptional({ description: 'the `nextCursor` of the previous page' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
-  after?: string;
-}
-
 /** `limit` and `after` of a keyset-paginated list, as `GET /admin/transfers` takes them. */
 export class PageQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
@@ -78,6 +49,21 @@ export class PageQuery {
   @IsString()
   @MaxLength(200)
   after?: string;
+}
+
+/** `GET /admin/transfers?status=&networkId=&limit=&after=` */
+export class ListTransfersQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: MOVEMENT_STATUSES, description: 'only movements in this status' })
+  @IsOptional()
+  @IsIn(MOVEMENT_STATUSES, { message: `status must be one of ${MOVEMENT_STATUSES.join(', ')}` })
+  status?: MovementStatus;
+
+  @ApiPropertyOptional({ description: 'only the movement(s) the network identified by this id (`details.networkId`)' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: 'networkId must be a non-empty string of at most 200 characters' })
+  @MaxLength(200, { message: 'networkId must be a non-empty string of at most 200 characters' })
+  networkId?: string;
 }
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
