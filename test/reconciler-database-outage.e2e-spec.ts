@@ -15,13 +15,15 @@ import {
 
 // The database goes away under a running reconciler (the swc build: `pnpm build` first): its admin API answers
 // 503 with Retry-After — never 500 — and changes nothing, the outage is logged once, not once per request, and once
-// the database is back the same process serves again without a restart. Postgres: its connections cut by a proxy
+// the database is back the same process serves again without a restart; the sweeps that fail meanwhile say so once. Postgres: its connections cut by a proxy
 // of this test's own (other suites on the server are not touched). (SQLite's locked file is recognised too —
 // persistence/database-unavailable.spec.ts — but a reconciler on a file another process keeps locked queues every
 // write behind the busy timeout of the ones before it in its one connection, and a request may time out (408)
 // before its own write fails: issue 19's chaos work.)
 
 const OUTAGE_LINE = /the database is unavailable, admin requests answer 503/g;
+const SWEEP_OUTAGE_LINE = /the database is unavailable, sweeps fail until it is back/g;
+const SWEEPS_AGAIN_LINE = /the database answers again: sweeps run/;
 
 async function expectUnavailable(reconciler: ReconcilerProcess, method: string, path: string, body?: unknown) {
   const response = await fetch(`${reconciler.url}${path}`, {
@@ -70,7 +72,8 @@ function outageSuite(setup: () => Promise<Outage>) {
     reconciler = await startReconcilerProcess(dir, {
       ...bankEnvironment(dir, certs, bank.url),
       DATABASE_URL: database.url,
-      SWEEP_INTERVAL_MS: '3600000',
+      // Sweeps every half second while the transfers are followed, so several fail during the outage.
+      SWEEP_INTERVAL_MS: '500',
     });
   }, 60_000);
   afterAll(async () => {
@@ -89,7 +92,10 @@ function outageSuite(setup: () => Promise<Outage>) {
     await expectUnavailable(running, 'POST', '/admin/transfers', transferRequest({ originId: 9103 }));
     await expectUnavailable(running, 'GET', '/admin/transfers/9101');
     await eventually(() => fetch(`${running.url}/health/ready`), 503);
+    await sleep(2_000);
     expect(running.running.output().match(OUTAGE_LINE)).toHaveLength(1);
+    expect(running.running.output().match(SWEEP_OUTAGE_LINE)).toHaveLength(1);
+    expect(running.running.output()).not.toMatch(/sweep failed/);
 
     database.restore();
     await eventually(() => running.admin('GET', '/admin/transfers/9101'), 200);
@@ -99,6 +105,7 @@ function outageSuite(setup: () => Promise<Outage>) {
     );
     expect(created.status).toBe(201);
     await eventually(() => fetch(`${running.url}/health/ready`), 200);
+    await eventually(async () => ({ status: SWEEPS_AGAIN_LINE.test(running.running.output()) ? 1 : 0 }), 1);
     // Nothing was half-written during the outage: each transfer is there once.
     const page = await running.admin('GET', '/admin/transfers?limit=10');
     expect(page.json.items.map((item: { originId: number }) => item.originId)).toEqual([9101, 9102]);

@@ -225,4 +225,34 @@ describe('SweepScheduler', () => {
     expect(calls).toBe(3);
     expect(registry.getTimeouts()).toEqual([]);
   });
+
+  it('says once that the database is out, however many sweeps fail, and once that it answers again', async () => {
+    const registry = new SchedulerRegistry();
+    let down = true;
+    const lost = Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+    const sweeper = {
+      sweep: async (): Promise<ScheduledSweepReport> => {
+        if (down) throw lost;
+        return { claimed: 0, changed: 0, failed: 0, durationMs: 5, nextDueAt: null };
+      },
+      stop: async () => undefined,
+    };
+    const logger = { log: jest.fn(), error: jest.fn(), warn: jest.fn() };
+    const scheduler = new SweepScheduler(
+      new SweepRunner(sweeper, new ReconcilerMetrics(NO_COUNTS)),
+      registry,
+      500,
+      logger,
+    );
+    scheduler.start();
+    await jest.advanceTimersByTimeAsync(2000); // five failed sweeps
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0][0]).toMatch(/the database is unavailable.*Connection terminated/);
+    expect(logger.error).not.toHaveBeenCalled();
+    down = false;
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(logger.log).toHaveBeenCalledTimes(1);
+    expect(logger.log.mock.calls[0][0]).toMatch(/the database answers again: sweeps run \(5 failed meanwhile\)/);
+    scheduler.stop();
+  });
 });

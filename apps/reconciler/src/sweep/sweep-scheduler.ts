@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '@giro/transfer-module';
+import { type Clock, isDatabaseUnavailable, systemClock } from '@giro/transfer-module';
 import type { LoggerService } from '@nestjs/common';
 import type { SchedulerRegistry } from '@nestjs/schedule';
 import type { SweepCounts } from '../ops/reconciler-metrics';
@@ -20,11 +20,14 @@ const FLOOR_FRACTION = 10;
  * has ended, so sweeps never overlap (a fixed-rate interval would pile runs up behind a slow bank). The next
  * sweep starts when the earliest movement falls due, so detection lag is not stretched by a fixed pause, but
  * at most `intervalMs` after the previous one ended (new work may come from other replicas or the admin API)
- * and at least `intervalMs / 10` after it. A failed sweep is logged and the next one runs `intervalMs` later.
+ * and at least `intervalMs / 10` after it. A failed sweep is logged and the next one runs `intervalMs` later;
+ * while the database is out, that is said once (a warning), and once more when a sweep runs again.
  */
 export class SweepScheduler {
   private started = false;
   private readonly floorMs: number;
+  /** Sweeps failed since the database went out; 0 while it answers. */
+  private outageFailures = 0;
 
   constructor(
     private readonly runner: SweepRunner<ScheduledSweepReport>,
@@ -62,11 +65,18 @@ export class SweepScheduler {
     try {
       const report = await this.runner.runOnce();
       delayMs = this.delayUntil(report.nextDueAt);
+      if (this.outageFailures > 0) {
+        this.logger.log(`the database answers again: sweeps run (${this.outageFailures} failed meanwhile)`);
+        this.outageFailures = 0;
+      }
     } catch (error) {
       if (error instanceof SweepsStoppedError) return;
-      this.logger.error(
-        `sweep failed, the next one runs as scheduled: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
-      );
+      const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      if (!isDatabaseUnavailable(error)) {
+        this.logger.error(`sweep failed, the next one runs as scheduled: ${cause}`);
+      } else if (this.outageFailures++ === 0) {
+        this.logger.warn(`the database is unavailable, sweeps fail until it is back (tried every interval): ${cause}`);
+      }
     }
     if (this.started && !this.runner.stopped) this.scheduleNext(delayMs);
   }
