@@ -251,7 +251,6 @@ export class WebhookDeliveries {
       );
       return Number(rows[0].id);
     });
-    this.context.outbox?.committed();
     return this.get(created);
   }
 

@@ -25,9 +25,12 @@ export class WebhookStore {
   private readonly endpoints: WebhookEndpoints;
   private readonly deliveries: WebhookDeliveries;
 
+  private readonly onEventsCommitted: (() => void) | undefined;
+
+  /** `onEventsCommitted`: called once a test event is committed (to wake a dispatcher in this process). */
   constructor(dataSource: DataSource, clock: Clock, options: { onEventsCommitted?: () => void } = {}) {
-    const wake = options.onEventsCommitted;
-    const context = new StoreContext(dataSource, clock, wake && { render: () => [], committed: wake });
+    const context = new StoreContext(dataSource, clock);
+    this.onEventsCommitted = options.onEventsCommitted;
     this.endpoints = new WebhookEndpoints(context);
     this.deliveries = new WebhookDeliveries(context);
   }
@@ -102,8 +105,10 @@ export class WebhookStore {
     return this.deliveries.redeliverDead(endpointId);
   }
 
-  addTestEvent(endpointId: string, event: OutboxEvent): Promise<WebhookDeliveryRecord> {
-    return this.deliveries.addTestEvent(endpointId, event);
+  async addTestEvent(endpointId: string, event: OutboxEvent): Promise<WebhookDeliveryRecord> {
+    const delivery = await this.deliveries.addTestEvent(endpointId, event);
+    this.onEventsCommitted?.();
+    return delivery;
   }
 
   pruneEvents(beforeMs: number, limit: number): Promise<number> {
