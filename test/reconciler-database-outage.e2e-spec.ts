@@ -12,6 +12,7 @@ import {
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
+import { waitUntil } from './support/wait-until';
 
 // The database goes away under a running reconciler (the swc build: `pnpm build` first): its admin API answers
 // 503 with Retry-After — never 500 — and changes nothing, the outage is logged once, not once per request, and once
@@ -39,16 +40,10 @@ async function expectUnavailable(reconciler: ReconcilerProcess, method: string, 
   });
 }
 
-/** Polls `attempt` until it answers `status`, within `deadlineMs`. */
-async function eventually(attempt: () => Promise<{ status: number }>, status: number, deadlineMs = 20_000) {
-  const deadline = Date.now() + deadlineMs;
-  let last: { status: number } | undefined;
-  while (Date.now() < deadline) {
-    last = await attempt();
-    if (last.status === status) return last;
-    await sleep(250);
-  }
-  throw new Error(`still ${JSON.stringify(last)} after ${deadlineMs} ms`);
+async function statusOf(url: string): Promise<number> {
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  return response.status;
 }
 
 interface Outage {
@@ -91,21 +86,20 @@ function outageSuite(setup: () => Promise<Outage>) {
     await expectUnavailable(running, 'POST', '/admin/transfers', transferRequest({ originId: 9102 }));
     await expectUnavailable(running, 'POST', '/admin/transfers', transferRequest({ originId: 9103 }));
     await expectUnavailable(running, 'GET', '/admin/transfers/9101');
-    await eventually(() => fetch(`${running.url}/health/ready`), 503);
+    await waitUntil(async () => (await statusOf(`${running.url}/health/ready`)) === 503, 20_000);
     await sleep(2_000);
     expect(running.running.output().match(OUTAGE_LINE)).toHaveLength(1);
     expect(running.running.output().match(SWEEP_OUTAGE_LINE)).toHaveLength(1);
     expect(running.running.output()).not.toMatch(/sweep failed/);
 
     database.restore();
-    await eventually(() => running.admin('GET', '/admin/transfers/9101'), 200);
-    const created = await eventually(
-      () => running.admin('POST', '/admin/transfers', transferRequest({ originId: 9102 })),
-      201,
+    await waitUntil(async () => (await running.admin('GET', '/admin/transfers/9101')).status === 200, 20_000);
+    await waitUntil(
+      async () => (await running.admin('POST', '/admin/transfers', transferRequest({ originId: 9102 }))).status === 201,
+      20_000,
     );
-    expect(created.status).toBe(201);
-    await eventually(() => fetch(`${running.url}/health/ready`), 200);
-    await eventually(async () => ({ status: SWEEPS_AGAIN_LINE.test(running.running.output()) ? 1 : 0 }), 1);
+    await waitUntil(async () => (await statusOf(`${running.url}/health/ready`)) === 200, 20_000);
+    await waitUntil(() => SWEEPS_AGAIN_LINE.test(running.running.output()), 20_000);
     // Nothing was half-written during the outage: each transfer is there once.
     const page = await running.admin('GET', '/admin/transfers?limit=10');
     expect(page.json.items.map((item: { originId: number }) => item.originId)).toEqual([9101, 9102]);

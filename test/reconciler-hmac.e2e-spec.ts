@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
 import { testCertificates, transferRequest } from './support/reconciler-harness';
 import {
@@ -10,6 +9,7 @@ import {
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
+import { waitUntil } from './support/wait-until';
 
 // The HMAC scheme as the reconciler's command is configured with it (BANK_HMAC_*; the swc build, a real child
 // process) against the sandbox bank over mutual TLS, requiring the single-header preset and a key id: a transfer
@@ -18,16 +18,6 @@ import {
 
 const POLLING = { minIntervalMs: 300, delayedMinIntervalMs: 1_500 };
 const KEY_ID = 'giro-e2e-key';
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await sleep(50);
-  }
-}
 
 describe('the reconciler process signing with BANK_HMAC_PRESET=single-header', () => {
   let dir: string;
@@ -73,10 +63,15 @@ describe('the reconciler process signing with BANK_HMAC_PRESET=single-header', (
     const reconciler = await start({ BANK_HMAC_PRESET: 'single-header', BANK_HMAC_KEY_ID: KEY_ID });
     const created = await reconciler.admin('POST', '/admin/transfers', transferRequest({ originId: 7_001 }));
     expect(created.status).toBe(201);
-    const final = await waitFor(
-      async () => (await reconciler.admin('GET', '/admin/transfers/7001')).json,
-      (movement) => movement.status === 'COMPLETED',
-      'COMPLETED',
+    // biome-ignore lint/suspicious/noExplicitAny: the movement as the admin API answers it
+    let final: any;
+    await waitUntil(
+      async () => {
+        final = (await reconciler.admin('GET', '/admin/transfers/7001')).json;
+        return final.status === 'COMPLETED';
+      },
+      20_000,
+      () => final,
     );
     expect(final).toMatchObject({ status: 'COMPLETED', lastError: null, cancellation: null });
     expect(bank.ledger.entry(7_001)).toBeDefined();
@@ -96,10 +91,10 @@ describe('the reconciler process signing with BANK_HMAC_PRESET=single-header', (
     expect(created.json.lastError).toMatch(/401/);
 
     // Sweeps keep trying (the send is certainly not processed) and keep being refused: never FAILED.
-    await waitFor(
-      async () => unauthorized(),
-      (refused) => refused >= 3,
-      'the bank to refuse sweeps too',
+    await waitUntil(
+      () => unauthorized() >= 3,
+      20_000,
+      () => ({ refused: unauthorized() }),
     );
     const movement = (await reconciler.admin('GET', '/admin/transfers/7002')).json;
     expect(movement).toMatchObject({ status: 'PENDING', attempts: 0, cancellation: null });

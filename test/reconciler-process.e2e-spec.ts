@@ -14,20 +14,13 @@ import {
   runReconcilerCommand,
   startReconcilerProcess,
 } from './support/reconciler-process';
+import { waitUntil } from './support/wait-until';
 
 // The reconciler as real processes (the swc build, as `pnpm start` and `pnpm sweep` run it) against a
 // sandbox bank in this process, on an SQLite file. Intervals are scaled down; the sandbox audits the same.
 
 const POLLING = { minIntervalMs: 500, delayedMinIntervalMs: 2_000 };
 const POLLING_ENV = { POLL_MIN_INTERVAL_MS: '500', DELAYED_MIN_INTERVAL_MS: '2000' };
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 describe('reconciler processes on SQLite', () => {
   let dir: string;
@@ -90,8 +83,16 @@ describe('reconciler processes on SQLite', () => {
     await sleep(POLLING.minIntervalMs + 1_100);
     bank.configure({ faults: { latencyMs: 1_500 } });
     const sweep = reconciler.admin('POST', '/admin/reconcile').catch(() => undefined);
-    await waitFor(() => leasedCount() === 20, 'the sweep to claim all 20 movements');
-    await waitFor(() => bank.counters().requests['get-movement'] !== undefined, 'the first lookups to reach the bank');
+    await waitUntil(
+      () => leasedCount() === 20,
+      20_000,
+      () => ({ leased: leasedCount() }),
+    );
+    await waitUntil(
+      () => bank.counters().requests['get-movement'] !== undefined,
+      20_000,
+      () => 'no lookup reached the bank',
+    );
 
     const exit = await reconciler.stop();
     await sweep;
@@ -105,10 +106,11 @@ describe('reconciler processes on SQLite', () => {
     // Nothing was lost: a new process takes the released movements to their final state.
     bank.configure({ faults: { latencyMs: 0 } });
     const next = await start({ SWEEP_INTERVAL_MS: '100' });
-    await waitFor(async () => {
-      const page = await next.admin('GET', '/admin/transfers?status=COMPLETED&limit=500');
-      return page.json.items.length === 20;
-    }, 'every movement to complete');
+    await waitUntil(
+      async () => (await next.admin('GET', '/admin/transfers?status=COMPLETED&limit=500')).json.items.length === 20,
+      20_000,
+      () => 'not every movement completed',
+    );
     expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
     expect((await next.stop()).code).toBe(0);
   }, 60_000);

@@ -14,13 +14,13 @@ import { sampleIntent } from '@giro/transfer-module/persistence/testing/sample-i
 import { ManualClock } from '@giro/transfer-module/testing';
 import { describeOnEachEngine } from './support/engines';
 import { type Giro, giroOptions, startGiro, startTestSandbox } from './support/giro-harness';
+import { waitUntil } from './support/wait-until';
 import {
   deliveryProblems,
   type ReceivedRequest,
   type ReceiverAnswer,
   startWebhookReceiver,
   type WebhookReceiver,
-  waitUntil,
 } from './support/webhook-receiver';
 
 // Webhook delivery against a real receiving HTTP server that fails in every way a receiver does: errors,

@@ -10,7 +10,8 @@ import {
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
-import { deliveryProblems, type ListedDelivery, startWebhookReceiver, waitUntil } from './support/webhook-receiver';
+import { waitUntil } from './support/wait-until';
+import { deliveryProblems, type ListedDelivery, startWebhookReceiver } from './support/webhook-receiver';
 
 // The reconciler as a real process (`pnpm start`'s build), delivering the webhooks of WEBHOOK_URL to a real
 // receiver that answers slowly, killed with SIGKILL while attempts are in flight, then started again on the same
