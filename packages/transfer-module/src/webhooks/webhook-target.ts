@@ -97,7 +97,7 @@ export function explainWebhookUrl(value: unknown, rules: WebhookTargetRules): st
   const host = hostOf(url);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an https URL';
   if (url.protocol === 'http:' && !(rules.allowLoopback && isLoopbackHost(host))) {
-    return 'must be an https URL (http only to a loopback host, with WEBHOOK_ALLOW_LOOPBACK=true)';
+    return 'must be an https URL (http only to a loopback host, with loopback allowed: WEBHOOK_ALLOW_LOOPBACK=true / webhooks.allowLoopback)';
   }
   if (url.username !== '' || url.password !== '') return 'must not hold a user name or password';
   if (url.hash !== '') return 'must not have a fragment (#…)';
