@@ -14,11 +14,13 @@ import { assembleResults } from './report/results';
 import { RESULTS_FILE, recordInBenchmarksDoc, writeResultsJson } from './report/write-results';
 import { startSandboxProcess } from './sandbox/sandbox-process';
 import { runSweepBenchmarks } from './sweep/run-sweep';
+import { runWebhookDeliveryBench } from './webhooks/webhooks-main';
 
 /**
- * `pnpm bench [--quick | --full] [--profile]`: giro against the physical limit and a naive peer (issue 7).
- * Prints the report (markdown) on stdout, progress on stderr; writes bench/results/latest.json and the report
- * into BENCHMARKS.md. Every figure comes from this run.
+ * `pnpm bench [--quick | --full] [--profile]`: giro against the physical limit and a naive peer (issue 7), then
+ * webhook delivery (issue 18; `--quick` there too, the standard run otherwise). Prints the reports (markdown) on
+ * stdout, progress on stderr; writes bench/results/latest.json and bench/results/webhooks.json and the reports into
+ * BENCHMARKS.md. Every figure comes from this run.
  */
 async function main(args: string[]): Promise<void> {
   const plan = planFromArgs(args);
@@ -57,6 +59,7 @@ async function main(args: string[]): Promise<void> {
     await sandbox.stop();
     rmSync(workDir, { recursive: true, force: true });
   }
+  await runWebhookDeliveryBench(plan.mode === 'quick' ? ['--quick'] : []);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -31,7 +31,8 @@ const PLANS: Record<'quick' | 'standard', WebhookBenchPlan> = {
   standard: { warmup: 4_000, events: 20_000, lagSeconds: 10 },
 };
 
-async function main(args: string[]): Promise<void> {
+/** The webhook bench with `args` (`--quick`, `--sqlite-only`, `--max-in-flight N`); `pnpm bench` runs it last. */
+export async function runWebhookDeliveryBench(args: string[]): Promise<void> {
   const known = new Set(['--quick', '--sqlite-only']);
   const inFlightAt = args.indexOf('--max-in-flight');
   const maxInFlight = inFlightAt === -1 ? undefined : Number(args[inFlightAt + 1]);
@@ -164,7 +165,10 @@ function recordInBenchmarksDoc(report: string): void {
   writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// `pnpm bench:webhooks` runs this file; `pnpm bench` imports it.
+if (require.main === module) {
+  runWebhookDeliveryBench(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}
