@@ -38,6 +38,7 @@ const REPORT: SweepReport = {
   failed: 0,
   anomalies: 0,
   errors: 0,
+  expired: 0,
   durationMs: 3,
   nextDueAt: null,
 };

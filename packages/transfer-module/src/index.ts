@@ -64,15 +64,23 @@ export {
 } from './domain/account-limits';
 export { API_KEY_PREFIX, redactApiKeys } from './domain/api-key';
 export {
+  type ApprovalOptions,
+  ApprovalPolicy,
+  DEFAULT_APPROVAL_EXPIRY_MS,
+} from './domain/approval-policy';
+export {
+  AWAITING_APPROVAL_STATUS,
   BANK_STATUSES,
   type BankStatus,
   FINAL_STATUSES,
   type FinalStatus,
   isFinalStatus,
   isMovementStatus,
+  isUnsentStatus,
   MOVEMENT_STATUSES,
   type MovementStatus,
   PENDING_STATUS,
+  REJECTED_STATUS,
 } from './domain/bank-status';
 export { BUSINESS_TIME_ZONE, businessDayOf } from './domain/business-day';
 export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
@@ -178,10 +186,14 @@ export { TRANSFER_MIGRATIONS } from './persistence/migrations';
 export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,
+  ApprovalExpiredError,
+  ApprovalNotAwaitedError,
   CancellationNotFoundError,
   MovementNotFoundError,
+  SelfApprovalError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
@@ -191,6 +203,7 @@ export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 export { SweepService } from './sweep/sweep.service';
 export type { SweepReport } from './sweep/sweep-report';
 export { AnomalyService } from './transfer/anomaly.service';
+export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './transfer/approval.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {

@@ -4,12 +4,13 @@ import { ConfigurableTransferModule } from './module/transfer-module.definition'
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
 import { SweepService } from './sweep';
-import { AnomalyService, SubAccountService, TransferService } from './transfer';
+import { AnomalyService, ApprovalService, SubAccountService, TransferService } from './transfer';
 import { WebhookDispatcher, WebhookService } from './webhooks';
 
 /**
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
- * useFactory | useClass, dataSourceName? })`. Provides TransferService, AnomalyService and SweepService (and the
+ * useFactory | useClass, dataSourceName? })`. Provides TransferService, AnomalyService, ApprovalService and
+ * SweepService (and the
  * MovementStore, for metrics), WebhookService, and the WebhookDispatcher a host starts beside its sweep.
  * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
  * each, in `module/transfer-module.providers.ts`.
@@ -20,6 +21,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     TransferService,
     SubAccountService,
     AnomalyService,
+    ApprovalService,
     ApiKeyService,
     SweepService,
     MovementStore,

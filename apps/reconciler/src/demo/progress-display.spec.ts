@@ -3,12 +3,14 @@ import { DEMO_SCENARIOS, demoBatch } from './demo-batch';
 import { ProgressDisplay, type StatusCounts, statusLine, statusTable, webhookLine } from './progress-display';
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
+  AWAITING_APPROVAL: 0,
   PENDING: 0,
   CREATED: 0,
   IN_PROGRESS: 0,
   DELAYED: 0,
   COMPLETED: 0,
   FAILED: 0,
+  REJECTED: 0,
   ...partial,
 });
 

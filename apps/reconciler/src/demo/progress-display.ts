@@ -1,4 +1,4 @@
-import { MOVEMENT_STATUSES, type MovementStatus, WEBHOOK_EVENT_TYPES } from '@giro/transfer-module';
+import { isUnsentStatus, MOVEMENT_STATUSES, type MovementStatus, WEBHOOK_EVENT_TYPES } from '@giro/transfer-module';
 
 export type StatusCounts = Record<MovementStatus, number>;
 
@@ -35,16 +35,21 @@ export function webhookLine(tally: WebhookTally): string {
 }
 
 export function finalCount(counts: StatusCounts): number {
-  return counts.COMPLETED + counts.FAILED;
+  return counts.COMPLETED + counts.FAILED + counts.REJECTED;
+}
+
+/** The statuses worth a row: all but the approval ones, which show only when a transfer is in them. */
+function shownStatuses(counts: StatusCounts): MovementStatus[] {
+  return MOVEMENT_STATUSES.filter((status) => !isUnsentStatus(status) || counts[status] > 0);
 }
 
 /** The live table: one row per status with a bar, then the total. */
 export function statusTable(counts: StatusCounts, elapsedMs: number): string[] {
   const total = MOVEMENT_STATUSES.reduce((sum, status) => sum + counts[status], 0);
-  const rows = MOVEMENT_STATUSES.map((status) => {
+  const rows = shownStatuses(counts).map((status) => {
     const count = counts[status];
     const filled = total === 0 ? 0 : Math.round((count / total) * BAR_WIDTH);
-    return `  ${status.padEnd(12)}${String(count).padStart(4)}  ${'█'.repeat(filled)}${'·'.repeat(BAR_WIDTH - filled)}`;
+    return `  ${status.padEnd(status.length > 12 ? 18 : 12)}${String(count).padStart(4)}  ${'█'.repeat(filled)}${'·'.repeat(BAR_WIDTH - filled)}`;
   });
   const seconds = (elapsedMs / 1000).toFixed(1);
   return [...rows, `  ${finalCount(counts)}/${total} final after ${seconds} s`];
@@ -53,7 +58,9 @@ export function statusTable(counts: StatusCounts, elapsedMs: number): string[] {
 /** One line for logs and pipes: `3/10 final after 4.2 s — PENDING 0, CREATED 2, …`. */
 export function statusLine(counts: StatusCounts, elapsedMs: number): string {
   const total = MOVEMENT_STATUSES.reduce((sum, status) => sum + counts[status], 0);
-  const parts = MOVEMENT_STATUSES.map((status) => `${status} ${counts[status]}`).join(', ');
+  const parts = shownStatuses(counts)
+    .map((status) => `${status} ${counts[status]}`)
+    .join(', ');
   return `${finalCount(counts)}/${total} final after ${(elapsedMs / 1000).toFixed(1)} s — ${parts}`;
 }
 

@@ -2,7 +2,16 @@ import { ReconcilerMetrics } from './reconciler-metrics';
 
 describe('ReconcilerMetrics', () => {
   const counts = (oldest: Date | null) => ({
-    countByStatus: async () => ({ PENDING: 1, CREATED: 0, IN_PROGRESS: 2, DELAYED: 0, COMPLETED: 5, FAILED: 1 }),
+    countByStatus: async () => ({
+      AWAITING_APPROVAL: 4,
+      PENDING: 1,
+      CREATED: 0,
+      IN_PROGRESS: 2,
+      DELAYED: 0,
+      COMPLETED: 5,
+      FAILED: 1,
+      REJECTED: 0,
+    }),
     countUnacknowledgedCancellations: async () => 1,
     countUnresolvedAnomalies: async () => 3,
     oldestNonFinalCreatedAt: async () => oldest,
@@ -14,6 +23,7 @@ describe('ReconcilerMetrics', () => {
     expect(text).toContain('giro_anomalies_unresolved 3');
     expect(text).toContain('giro_oldest_non_final_movement_age_seconds 90.5');
     expect(text).toContain('giro_movements{status="IN_PROGRESS"} 2');
+    expect(text).toContain('giro_transfers_awaiting_approval 4');
   });
 
   it('shows an age of 0 when no movement is open', async () => {

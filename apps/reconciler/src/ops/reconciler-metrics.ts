@@ -76,6 +76,14 @@ export class ReconcilerMetrics {
       },
     });
     new Gauge({
+      name: 'giro_transfers_awaiting_approval',
+      help: 'Transfers stored AWAITING_APPROVAL: never sent until an approver approves them',
+      registers,
+      async collect() {
+        this.set((await counts.countByStatus()).AWAITING_APPROVAL);
+      },
+    });
+    new Gauge({
       name: 'giro_cancellations_unacknowledged',
       help: 'Cancellations of FAILED movements the host application has not acknowledged yet',
       registers,

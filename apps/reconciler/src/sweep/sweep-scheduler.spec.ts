@@ -5,7 +5,16 @@ import { SweepRunner, SweepsStoppedError } from './sweep-runner';
 import { type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepScheduler } from './sweep-scheduler';
 
 const NO_COUNTS: MovementCountsSource = {
-  countByStatus: async () => ({ PENDING: 0, CREATED: 0, IN_PROGRESS: 0, DELAYED: 0, COMPLETED: 0, FAILED: 0 }),
+  countByStatus: async () => ({
+    AWAITING_APPROVAL: 0,
+    PENDING: 0,
+    CREATED: 0,
+    IN_PROGRESS: 0,
+    DELAYED: 0,
+    COMPLETED: 0,
+    FAILED: 0,
+    REJECTED: 0,
+  }),
   countUnacknowledgedCancellations: async () => 0,
   countUnresolvedAnomalies: async () => 0,
   oldestNonFinalCreatedAt: async () => null,

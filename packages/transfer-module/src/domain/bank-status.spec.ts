@@ -11,12 +11,12 @@ import {
 } from './bank-status';
 
 describe('bank statuses', () => {
-  it('knows the five bank states, PENDING as local only, and the two finals', () => {
+  it('knows the five bank states, PENDING, AWAITING_APPROVAL and REJECTED as local only, and the three finals', () => {
     expect([...BANK_STATUSES]).toEqual(['CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED']);
     expect(isBankStatus('PENDING')).toBe(false);
     expect(isMovementStatus('PENDING')).toBe(true);
     expect(isBankStatus('completed')).toBe(false);
-    expect(MOVEMENT_STATUSES.filter(isFinalStatus)).toEqual(['COMPLETED', 'FAILED']);
+    expect(MOVEMENT_STATUSES.filter(isFinalStatus)).toEqual(['COMPLETED', 'FAILED', 'REJECTED']);
   });
 
   it('never lets a final status change, whatever the bank answers afterwards', () => {
@@ -40,7 +40,16 @@ describe('bank statuses', () => {
   });
 
   // Expected decision for every (current, incoming) pair.
+  const never = {
+    CREATED: 'anomaly',
+    IN_PROGRESS: 'anomaly',
+    DELAYED: 'anomaly',
+    COMPLETED: 'anomaly',
+    FAILED: 'anomaly',
+  };
   const table: Record<MovementStatus, Record<BankStatus, string>> = {
+    AWAITING_APPROVAL: never,
+    REJECTED: never,
     PENDING: { CREATED: 'apply', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     CREATED: { CREATED: 'unchanged', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     IN_PROGRESS: { CREATED: 'stale', IN_PROGRESS: 'unchanged', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },

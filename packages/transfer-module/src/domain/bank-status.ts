@@ -1,13 +1,26 @@
-// The bank's states (docs/bank-api.md#states-and-polling) plus the local PENDING: the intent is stored but the
-// bank has not acknowledged it yet. COMPLETED and FAILED are final and absorbing.
+// The bank's states (docs/bank-api.md#states-and-polling) plus three local ones: PENDING, the intent is stored
+// but the bank has not acknowledged it yet; AWAITING_APPROVAL, stored but never to be sent until a second person
+// approves it (approval-policy.ts); REJECTED, refused or not approved in time, never sent. COMPLETED, FAILED and
+// REJECTED are final and absorbing.
 export const BANK_STATUSES = ['CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED'] as const;
 export type BankStatus = (typeof BANK_STATUSES)[number];
 
 export const PENDING_STATUS = 'PENDING';
-export type MovementStatus = typeof PENDING_STATUS | BankStatus;
-export const MOVEMENT_STATUSES: readonly MovementStatus[] = [PENDING_STATUS, ...BANK_STATUSES];
+export const AWAITING_APPROVAL_STATUS = 'AWAITING_APPROVAL';
+export const REJECTED_STATUS = 'REJECTED';
+export type MovementStatus =
+  | typeof AWAITING_APPROVAL_STATUS
+  | typeof PENDING_STATUS
+  | BankStatus
+  | typeof REJECTED_STATUS;
+export const MOVEMENT_STATUSES: readonly MovementStatus[] = [
+  AWAITING_APPROVAL_STATUS,
+  PENDING_STATUS,
+  ...BANK_STATUSES,
+  REJECTED_STATUS,
+];
 
-export const FINAL_STATUSES = ['COMPLETED', 'FAILED'] as const;
+export const FINAL_STATUSES = ['COMPLETED', 'FAILED', REJECTED_STATUS] as const;
 export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 export function isBankStatus(value: unknown): value is BankStatus {
@@ -22,15 +35,22 @@ export function isFinalStatus(value: unknown): value is FinalStatus {
   return (FINAL_STATUSES as readonly unknown[]).includes(value);
 }
 
+/** Whether a movement in `status` was never handed to the bank and never will be unless approved: no query, no send. */
+export function isUnsentStatus(status: MovementStatus): boolean {
+  return status === AWAITING_APPROVAL_STATUS || status === REJECTED_STATUS;
+}
+
 // How far along a movement is. IN_PROGRESS and DELAYED share a rank: the bank may move either way
 // between them. An answer with a lower rank is an older answer arriving late.
 const RANK: Record<MovementStatus, number> = {
+  AWAITING_APPROVAL: 0,
   PENDING: 0,
   CREATED: 1,
   IN_PROGRESS: 2,
   DELAYED: 2,
   COMPLETED: 3,
   FAILED: 3,
+  REJECTED: 3,
 };
 
 export type TransitionDecision =
@@ -46,6 +66,10 @@ export function decideTransition(current: MovementStatus, incoming: BankStatus):
   if (!isBankStatus(incoming)) {
     // Unreachable for typed callers; a malformed status must never be applied.
     return { kind: 'anomaly', reason: `${String(incoming)} is not a bank status (current ${current})` };
+  }
+  if (isUnsentStatus(current)) {
+    // giro never sent it: whatever the bank says about it is not news about this movement.
+    return { kind: 'anomaly', reason: `${current} was never sent, but the bank answers ${incoming}` };
   }
   if (incoming === current) return { kind: 'unchanged' };
   if (isFinalStatus(current)) {

@@ -1,5 +1,6 @@
 export * from './account-limits';
 export * from './api-key';
+export * from './approval-policy';
 export * from './bank-status';
 export * from './business-day';
 export * from './cbu-cvu';

@@ -23,7 +23,7 @@ import {
 } from '../options';
 import { MovementStore, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
-import { AnomalyService, BankLookups, SubAccountService, TransferService } from '../transfer';
+import { AnomalyService, ApprovalService, BankLookups, SubAccountService, TransferService } from '../transfer';
 import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
 import {
   type HostDataSource,
@@ -149,6 +149,7 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   TransferService,
   SubAccountService,
   AnomalyService,
+  ApprovalService,
   apiKeys,
   SweepService,
   TransferResources,

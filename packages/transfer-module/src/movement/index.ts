@@ -21,7 +21,7 @@ export {
   TRANSFER_EVENTS,
 } from './movement-events';
 export { describeError, MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
-export { MovementSender } from './movement-sender';
+export { MovementSender, type SendFirstResult } from './movement-sender';
 export {
   type AnomalyListItemView,
   type AnomalyResolutionView,

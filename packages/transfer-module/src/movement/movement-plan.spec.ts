@@ -47,6 +47,7 @@ function record(status: MovementStatus, attempts = 1): MovementRecord {
     lastError: null,
     lastAnswerAt: null,
     nextQueryAt: NOW,
+    approvalExpiresAt: null,
     queriesHeldUntil: null,
     leaseOwner: 'w',
     leaseExpiresAt: at(60_000),

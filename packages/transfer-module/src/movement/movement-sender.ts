@@ -16,6 +16,7 @@ import {
   type MovementPatch,
   type MovementRecord,
   MovementStore,
+  type RecordedActor,
 } from '../persistence';
 import { BANK_PORT, type BankPort } from './bank-port';
 import { FailureCounts } from './failure-counts';
@@ -75,10 +76,15 @@ export class MovementSender {
   /**
    * Records the intent durably (leased to this worker, counted as one send that may reach the bank) and then
    * sends it, both inside one slot of the budget, so the lease starts when the request leaves. `created` is
-   * false when the originId was already stored (nothing sent).
+   * false when the originId was already stored (nothing sent). `by`: who asked for it (its first history row).
    */
-  async sendFirst(intent: TransferIntent, fingerprint: string): Promise<SendFirstResult> {
-    const lease = { sendNow: true, owner: this.owner, leaseMs: this.options.sweep.leaseMs } as const;
+  async sendFirst(intent: TransferIntent, fingerprint: string, by?: RecordedActor): Promise<SendFirstResult> {
+    const lease = {
+      sendNow: true,
+      owner: this.owner,
+      leaseMs: this.options.sweep.leaseMs,
+      ...(by !== undefined && { by }),
+    } as const;
     const outcome = await this.budget.throttle('create', async () => {
       const recorded = await this.store.recordIntent(intent, fingerprint, lease);
       if (!recorded.created) return { recorded, call: undefined };

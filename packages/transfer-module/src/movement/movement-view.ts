@@ -33,6 +33,23 @@ export interface HistoryView {
   to: MovementStatus;
   at: string;
   source: HistorySource;
+  /** Who made the change (an API key's public id and name), when a person did: the creator, an approver. */
+  by?: { keyId: string; name: string };
+  /** Why an approver rejected it, or why it expired (rows with source `rejection` or `expiry`). */
+  reason?: string;
+}
+
+/** The maker–checker part of a transfer that had to wait for an approval. */
+export interface ApprovalView {
+  /** While it waits: when it ends REJECTED if no one approves it; null once decided. */
+  expiresAt: string | null;
+  /** `approved`, `rejected` (by an approver) or `expired`; null while it waits. */
+  decision: 'approved' | 'rejected' | 'expired' | null;
+  /** Who decided, when a person did. */
+  decidedBy: { keyId: string; name: string } | null;
+  decidedAt: string | null;
+  /** The rejection's reason, or the expiry's. */
+  reason: string | null;
 }
 
 /** An operator closed an anomaly: who (an API key's public id and name), when and why. */
@@ -92,6 +109,8 @@ export interface MovementView {
   cancellation: CancellationView | null;
   /** The bank's details from its latest answer (type, network, times, counterparty, thisSubAccount); null before any. */
   bank: BankDetailsView | null;
+  /** Present when the transfer had to wait for an approval (AWAITING_APPROVAL at creation). */
+  approval?: ApprovalView;
 }
 
 // The times of a movement are mostly a few milliseconds repeated (created = its first history row, updated =
@@ -147,11 +166,42 @@ export function toMovementView(details: MovementDetails): MovementView {
     nextQueryAt: iso(details.nextQueryAt),
     createdAt: isoString(details.createdAt),
     updatedAt: isoString(details.updatedAt),
-    history: changes.map((row) => ({ from: row.from, to: row.to, at: isoString(row.at), source: row.source })),
+    history: changes.map(toHistoryView),
     anomalies: anomalies.map((row) => toAnomalyView(row, resolutionOf(details, row.id))),
     cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
     bank: toBankDetailsView(details.lastBankAnswer),
+    ...approvalOf(details),
   };
+}
+
+function toHistoryView(row: HistoryRecord): HistoryView {
+  const view: HistoryView = { from: row.from, to: row.to, at: isoString(row.at), source: row.source };
+  if (row.by !== null) view.by = row.by;
+  const reason = decisionReasonOf(row);
+  if (reason !== null) view.reason = reason;
+  return view;
+}
+
+const DECISIONS = { approval: 'approved', rejection: 'rejected', expiry: 'expired' } as const;
+
+/** `{ approval }` for a transfer that waited for one (its first row is AWAITING_APPROVAL), else nothing. */
+function approvalOf(details: MovementDetails): { approval?: ApprovalView } {
+  if (details.history[0]?.to !== 'AWAITING_APPROVAL') return {};
+  const decided = details.history.find((row) => row.source in DECISIONS);
+  return {
+    approval: {
+      expiresAt: iso(details.approvalExpiresAt),
+      decision: decided ? DECISIONS[decided.source as keyof typeof DECISIONS] : null,
+      decidedBy: decided?.by ?? null,
+      decidedAt: decided ? isoString(decided.at) : null,
+      reason: decided ? decisionReasonOf(decided) : null,
+    },
+  };
+}
+
+/** Why a transfer was rejected or expired (a `rejection` or `expiry` row's reason); null for other rows. */
+function decisionReasonOf(row: HistoryRecord): string | null {
+  return row.source === 'rejection' || row.source === 'expiry' ? reasonOf(row.detail) : null;
 }
 
 function resolutionOf(details: MovementDetails, historyId: number): AnomalyResolutionRecord | null {

@@ -6,6 +6,8 @@ import {
   resolveBankClientOptions,
 } from '../bank';
 import {
+  type ApprovalOptions,
+  ApprovalPolicy,
   type Clock,
   DEFAULT_POLLING_OPTIONS,
   explainSourceAccounts,
@@ -95,6 +97,13 @@ export interface TransferModuleOptions {
    */
   limits?: SourceAccountLimitsOptions;
   /**
+   * Approvals, maker–checker (default none): a transfer of more than `requiredAbove` (a decimal string; `0`: every
+   * transfer) is stored AWAITING_APPROVAL, its originId and its share of the limits taken, and never sent until
+   * an approver other than its creator approves it (ApprovalService); rejected, or not approved within
+   * `expiresAfterMs` (default 24 h), it ends REJECTED, never sent.
+   */
+  approvals?: ApprovalOptions;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -124,6 +133,8 @@ export interface ResolvedTransferOptions {
   psp: boolean;
   /** Undefined when no limit is configured (then nothing is checked or counted). */
   limits: SourceAccountLimits | undefined;
+  /** Undefined when no transfer waits for an approval. */
+  approvals: ApprovalPolicy | undefined;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -149,6 +160,7 @@ const OPTION_KEYS = [
   'sourceAccounts',
   'psp',
   'limits',
+  'approvals',
   'webhooks',
   'clock',
 ] as const;
@@ -190,6 +202,7 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     sourceAccounts,
     psp,
     limits: resolveLimits(input.limits, sourceAccounts, psp),
+    approvals: resolveApprovals(input.approvals),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,
@@ -291,6 +304,17 @@ function resolveSourceAccounts(value: unknown): SourceAccountIndex | undefined {
   if ((value as SourceAccount[]).length === 0)
     fail('sourceAccounts', 'must name at least one account (omit it not to check `from`)');
   return indexSourceAccounts(value as SourceAccount[]);
+}
+
+function resolveApprovals(value: unknown): ApprovalPolicy | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return ApprovalPolicy.from(value);
+  } catch (error) {
+    const message = (error as Error).message;
+    // "approvals.requiredAbove must be an amount ≥ 0 …" / "approvals must be an object …"
+    throw new TransferModuleOptionsError(message.startsWith('approvals ') ? message : `approvals.${message}`);
+  }
 }
 
 function resolveLimits(

@@ -10,6 +10,7 @@ export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
+export type { ApprovalDecision, ApprovalOutcome } from './movement-approvals';
 export type {
   AnomalyRecord,
   AnomalyResolutionRecord,
@@ -32,13 +33,17 @@ export type { MovementChange, Outbox, OutboxEvent } from './outbox';
 export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,
+  ApprovalExpiredError,
+  ApprovalNotAwaitedError,
   CancellationNotFoundError,
   LimitExceededError,
   MovementNotFoundError,
   MovementUpdateRejectedError,
+  SelfApprovalError,
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
 } from './persistence.errors';

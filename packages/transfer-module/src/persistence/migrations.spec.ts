@@ -35,6 +35,7 @@ const ALL_MIGRATIONS = [
   'ApiKeys1796155200000',
   'AnomalyResolutions1796241600000',
   'LimitUsage1796328000000',
+  'Approvals1796500800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -181,7 +182,18 @@ describeEachEngine('transfer migrations', (engine) => {
       ((await runner.getTable('giro_cancellations'))?.columns ?? []).map((column) => column.name);
     const hasUsageDay = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('usage_day') !== undefined;
+    const hasApprovalExpiry = async () =>
+      (await runner.getTable('giro_movements'))?.findColumnByName('approval_expires_at_ms') !== undefined;
     try {
+      expect(await hasApprovalExpiry()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasApprovalExpiry()).toBe(false);
+      expect(await indexNames()).not.toContain('IDX_giro_movements_awaiting_approval');
+      // The old status check is back: a status it did not know is refused again.
+      await expect(
+        dataSource.query(`INSERT INTO "giro_movements" ("origin_id", "intent", "fingerprint", "status", "amount",
+          "currency_id", "created_at_ms", "updated_at_ms") VALUES (1, '{}', 'f', 'REJECTED', '1.00', 'ARS', 0, 0)`),
+      ).rejects.toThrow(/CHK_giro_movements_status|CHECK constraint/);
       expect(await runner.hasTable('giro_limit_usage')).toBe(true);
       expect(await hasUsageDay()).toBe(true);
       await dataSource.undoLastMigration();

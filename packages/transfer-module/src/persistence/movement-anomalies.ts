@@ -178,6 +178,9 @@ function historyOf(row: Record<string, unknown>) {
     atMs: bigint(row.at_ms),
     source: 'anomaly' as const,
     detail: row.detail as string | null,
+    // An anomaly is the bank's answer, recorded by giro itself.
+    actorKeyId: null,
+    actorName: null,
   };
 }
 

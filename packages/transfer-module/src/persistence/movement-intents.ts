@@ -1,20 +1,29 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
-import { businessDayOf, hasDailyLimit, isDecimalAmount, PENDING_STATUS, type TransferIntent } from '../domain';
+import {
+  AWAITING_APPROVAL_STATUS,
+  businessDayOf,
+  hasDailyLimit,
+  isDecimalAmount,
+  type MovementStatus,
+  PENDING_STATUS,
+  type TransferIntent,
+} from '../domain';
 import type { DatabaseEngine } from './engine/database-engine';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow, placeholdersFor } from './engine/raw-rows';
 import { MovementEntity, type MovementHistoryEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
-import { toHistoryRecord, toMovementRecord } from './movement-records';
+import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
 import { OriginIdAllocator } from './origin-id-allocator';
 import { writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
-import { checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
+import { checkActor, checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { RecordIntentOptions, RecordIntentResult } from './store-types';
 
 const INSERT_INTENT_HISTORY_TEXT = `INSERT INTO "giro_movement_history"
-  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail") VALUES (?, NULL, ?, ?, ?, NULL) RETURNING *`;
+  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
+  VALUES (?, NULL, ?, ?, ?, NULL, ?, ?) RETURNING *`;
 const INSERT_INTENT_HISTORY: Record<DatabaseEngine, string> = {
   sqlite: INSERT_INTENT_HISTORY_TEXT,
   postgres: placeholdersFor('postgres', INSERT_INTENT_HISTORY_TEXT),
@@ -70,7 +79,8 @@ export class MovementIntents {
 
   /**
    * Stores the intent as PENDING, due at once (a sweep re-sends it if the caller dies before sending). With
-   * `sendNow` it is leased to the caller and counted as one send, durably, before the caller sends.
+   * `sendNow` it is leased to the caller and counted as one send, durably, before the caller sends. With
+   * `awaitingApproval` it is stored AWAITING_APPROVAL instead: not due, never claimed, until approved.
    */
   async recordIntent(
     intent: TransferIntent,
@@ -87,6 +97,17 @@ export class MovementIntents {
     const lease = options.sendNow
       ? { owner: checkLeaseOwner(options.owner), leaseMs: checkLeaseMs(options.leaseMs) }
       : undefined;
+    const approvalExpiresAtMs =
+      'awaitingApproval' in options
+        ? checkInteger(
+            options.awaitingApproval?.expiresAtMs,
+            'awaitingApproval.expiresAtMs',
+            0,
+            Number.MAX_SAFE_INTEGER,
+          )
+        : null;
+    const by = options.by === undefined ? null : checkActor(options.by, 'by');
+    const status: MovementStatus = approvalExpiresAtMs === null ? PENDING_STATUS : AWAITING_APPROVAL_STATUS;
     const now = this.context.nowMs();
     const address = intent.from?.address;
     const limits = this.usage?.limitsOf(address);
@@ -96,10 +117,11 @@ export class MovementIntents {
       originId,
       intent: JSON.stringify(intent),
       fingerprint,
-      status: PENDING_STATUS,
+      status,
       amount: intent.amount,
       currencyId: intent.currencyId,
       usageDay,
+      approvalExpiresAtMs,
       bankMovementId: null,
       networkId: null,
       network: null,
@@ -111,7 +133,8 @@ export class MovementIntents {
       queries: 0,
       lastError: null,
       lastAnswerAtMs: null,
-      nextQueryAtMs: now,
+      // A transfer awaiting its approval is not due: no claim takes it, nothing sends it.
+      nextQueryAtMs: approvalExpiresAtMs === null ? now : null,
       queriesHeldUntilMs: null,
       leaseOwner: lease?.owner ?? null,
       leaseExpiresAtMs: lease ? now + lease.leaseMs : null,
@@ -128,7 +151,7 @@ export class MovementIntents {
       // Only a new intent takes a share (a replay of its originId counts nothing): throws when a limit would be
       // passed, and the movement's insert rolls back with it. No limits for its account: no statement.
       if (limits) await this.usage?.take(manager, { address, day: usageDay, amount: intent.amount });
-      const history = toHistoryRecord(await this.insertIntentHistory(manager, originId, now));
+      const history = toHistoryRecord(await this.insertIntentHistory(manager, { originId, status, atMs: now, by }));
       const movement = toMovementRecord(row);
       const { outbox } = this.context;
       if (outbox) {
@@ -151,17 +174,18 @@ export class MovementIntents {
     return (await queryWithCount(manager, sql, values)).affected === 1;
   }
 
-  /** The first history row of a movement (null → PENDING), as stored. */
+  /** The first history row of a movement (null → PENDING or AWAITING_APPROVAL), as stored. */
   private async insertIntentHistory(
     manager: EntityManager,
-    originId: number,
-    atMs: number,
+    first: { originId: number; status: MovementStatus; atMs: number; by: RecordedActor | null },
   ): Promise<MovementHistoryEntity> {
     const result = await queryWithCount(manager, INSERT_INTENT_HISTORY[this.context.engine], [
-      originId,
-      PENDING_STATUS,
-      atMs,
+      first.originId,
+      first.status,
+      first.atMs,
       'intent',
+      first.by?.keyId ?? null,
+      first.by?.name ?? null,
     ]);
     const [row] = result.records ?? [];
     return historyFromRow(row);

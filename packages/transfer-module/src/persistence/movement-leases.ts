@@ -1,9 +1,10 @@
 import type { EntityManager } from 'typeorm';
-import { FINAL_STATUSES } from '../domain';
+import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus } from '../domain';
 import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
 import { placeholdersFor } from './engine/raw-rows';
 import { MovementEntity } from './entities';
 import { type ClaimedMovement, toClaimedMovement } from './movement-records';
+import { UnsentMovementError } from './persistence.errors';
 import {
   checkDate,
   checkInteger,
@@ -77,6 +78,8 @@ export class MovementLeases {
     const now = this.context.nowMs();
     return this.context.transactions.write(async (manager) => {
       const row = await this.context.getMovement(manager, originId, { lock: true });
+      // Whoever asks, a transfer that must not go out is never handed to a worker that could send it.
+      if (isUnsentStatus(row.status)) throw new UnsentMovementError(originId, row.status);
       if (row.leaseExpiresAtMs !== null && row.leaseExpiresAtMs > now) return null;
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       await manager
@@ -100,7 +103,7 @@ export class MovementLeases {
     return this.context.transactions.write(async (manager) => {
       const result = await this.fencedUpdate(manager, originId, owner, now)
         .set({ attempts: () => '"attempts" + 1', version: () => '"version" + 1', updatedAtMs: now })
-        .andWhere('"status" NOT IN (:...finals)', { finals: FINAL_STATUSES })
+        .andWhere('"status" NOT IN (:...unsendable)', { unsendable: [...FINAL_STATUSES, AWAITING_APPROVAL_STATUS] })
         .execute();
       return result.affected === 1;
     });

@@ -11,7 +11,10 @@ import type {
 
 export interface MovementRecord {
   originId: number;
-  /** PENDING until the bank acknowledged the creation request, then the bank's status. */
+  /**
+   * PENDING until the bank acknowledged the creation request, then the bank's status; AWAITING_APPROVAL before
+   * an approver let it go, REJECTED when one refused it or none did in time.
+   */
   status: MovementStatus;
   /** The intent exactly as recorded before the first send. */
   intent: TransferIntent;
@@ -34,8 +37,10 @@ export interface MovementRecord {
   queries: number;
   lastError: string | null;
   lastAnswerAt: Date | null;
-  /** Due for a sweep from then on; null once final. */
+  /** Due for a sweep from then on; null once final, and while it awaits its approval. */
   nextQueryAt: Date | null;
+  /** While AWAITING_APPROVAL: when it ends REJECTED if no one approves it. Null in every other status. */
+  approvalExpiresAt: Date | null;
   /**
    * No query, by a sweep or on demand, before then, whatever the polling rule on lastAnswerAt allows: set
    * when the movement was taken over from a worker that may have had an answer it never recorded. Null when
@@ -80,6 +85,8 @@ export interface HistoryRecord {
   at: Date;
   source: HistorySource;
   detail: unknown;
+  /** Who made the change: the transfer's creator, an approver; null for giro's own work (sends, answers). */
+  by: RecordedActor | null;
 }
 
 /** Who did something, as the store records it: an API key's public id and name (the admin API's actor), never a secret. */
@@ -160,6 +167,7 @@ export function toMovementRecord(entity: MovementEntity): MovementRecord {
     lastError: entity.lastError,
     lastAnswerAt: dateOrNull(entity.lastAnswerAtMs),
     nextQueryAt: dateOrNull(entity.nextQueryAtMs),
+    approvalExpiresAt: dateOrNull(entity.approvalExpiresAtMs),
     queriesHeldUntil: dateOrNull(entity.queriesHeldUntilMs),
     leaseOwner: entity.leaseOwner,
     leaseExpiresAt: dateOrNull(entity.leaseExpiresAtMs),
@@ -178,6 +186,10 @@ export function toHistoryRecord(entity: MovementHistoryEntity): HistoryRecord {
     at: new Date(entity.atMs),
     source: entity.source,
     detail: jsonOrNull(entity.detail),
+    by:
+      entity.actorKeyId === null || entity.actorName === null
+        ? null
+        : { keyId: entity.actorKeyId, name: entity.actorName },
   };
 }
 

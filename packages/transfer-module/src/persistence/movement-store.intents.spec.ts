@@ -43,6 +43,7 @@ describeEachEngine('MovementStore.recordIntent', (engine) => {
         at: new Date(T0),
         source: 'intent',
         detail: null,
+        by: null,
       },
     ]);
     expect(recorded.created && recorded.history).toEqual(stored?.history); // the row it wrote, as stored

@@ -29,12 +29,14 @@ describeEachEngine('MovementStore listing and counts', (engine) => {
     expect(inProgress.items.map((m) => m.originId)).toEqual([2]);
     expect((await fixture.store.list({ status: 'PENDING', limit: 10 })).items.map((m) => m.originId)).toEqual([1, 3]);
     expect(await fixture.store.countByStatus()).toEqual({
+      AWAITING_APPROVAL: 0,
       PENDING: 2,
       CREATED: 0,
       IN_PROGRESS: 1,
       DELAYED: 0,
       COMPLETED: 0,
       FAILED: 0,
+      REJECTED: 0,
     });
   });
 

@@ -8,6 +8,7 @@ import {
 } from '../domain';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
+import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
@@ -67,6 +68,7 @@ export class MovementStore {
   private readonly anomalies: MovementAnomalies;
   private readonly subAccounts: SubAccountRegistry;
   private readonly usage: LimitUsage;
+  private readonly approvals: MovementApprovals;
 
   constructor(
     dataSource: DataSource,
@@ -83,6 +85,7 @@ export class MovementStore {
     this.cancellations = new MovementCancellations(context);
     this.anomalies = new MovementAnomalies(context);
     this.subAccounts = new SubAccountRegistry(context);
+    this.approvals = new MovementApprovals(context, this.usage);
   }
 
   // Intents (movement-intents.ts)
@@ -93,6 +96,20 @@ export class MovementStore {
 
   recordIntent(intent: TransferIntent, fingerprint: string, options: RecordIntentOptions): Promise<RecordIntentResult> {
     return this.intents.recordIntent(intent, fingerprint, options);
+  }
+
+  // Approvals (movement-approvals.ts)
+
+  decideApproval(originId: number, decision: ApprovalDecision): Promise<ApprovalOutcome> {
+    return this.approvals.decide(originId, decision);
+  }
+
+  expireApprovals(limit: number): Promise<ApprovalOutcome[]> {
+    return this.approvals.expireDue(limit);
+  }
+
+  nextApprovalExpiryAt(): Promise<Date | null> {
+    return this.approvals.nextExpiryAt();
   }
 
   // Leases and claims (movement-leases.ts)

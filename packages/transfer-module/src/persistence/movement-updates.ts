@@ -1,19 +1,10 @@
-import type { EntityManager } from 'typeorm';
 import { isFinalStatus, type MovementStatus } from '../domain';
 import { type FencedWrite, runFencedWrite } from './engine/fenced-update';
 import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
-import { CancellationEntity, HISTORY_SOURCES, type MovementEntity, MovementHistoryEntity } from './entities';
+import { CancellationEntity, HISTORY_SOURCES, type MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
-import { resolutionsOf } from './movement-anomalies';
-import {
-  type CancellationRecord,
-  type HistoryRecord,
-  type MovementRecord,
-  toCancellationRecord,
-  toHistoryRecord,
-  toMovementRecord,
-} from './movement-records';
-import { type Outbox, writeOutboxEvents } from './outbox';
+import { writeMovementChangeEvents } from './movement-change-events';
+import { type CancellationRecord, toCancellationRecord, toHistoryRecord, toMovementRecord } from './movement-records';
 import { MovementUpdateRejectedError, StoreArgumentError } from './persistence.errors';
 import { checkDate, checkLeaseOwner, checkOriginId, checkStatus } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -131,47 +122,18 @@ export class MovementUpdates {
       }
       const history = written.history.map(toHistoryRecord);
       if (this.context.outbox && history.length > 0) {
-        await this.writeEvents(manager, this.context.outbox, { movement, appended: history, cancellation }, now);
+        await writeMovementChangeEvents(
+          manager,
+          this.context,
+          this.context.outbox,
+          { movement, appended: history, cancellation },
+          now,
+        );
       }
       return { applied: true, movement, history, cancellation };
     });
     if (result.applied && result.history.length > 0) this.context.outbox?.committed();
     return result;
-  }
-
-  /** The events of a change that appended history rows, written in its transaction (see outbox.ts). */
-  private async writeEvents(
-    manager: EntityManager,
-    outbox: Outbox,
-    change: { movement: MovementRecord; appended: HistoryRecord[]; cancellation: CancellationRecord | null },
-    nowMs: number,
-  ): Promise<void> {
-    const { originId } = change.movement;
-    const history = await manager
-      .createQueryBuilder(MovementHistoryEntity, 'h')
-      .where('h.originId = :originId', { originId })
-      .orderBy('h.id', 'ASC')
-      .getMany();
-    // A FAILED movement's cancellation was written with the change to FAILED, perhaps by an earlier one.
-    let { cancellation } = change;
-    if (cancellation === null && change.movement.status === 'FAILED') {
-      const entity = await manager.findOneBy(CancellationEntity, { originId });
-      cancellation = entity && toCancellationRecord(entity);
-    }
-    // The event's movement shows its earlier anomalies as they stand (resolved or not).
-    const anomalyIds = history.filter((row) => row.source === 'anomaly').map((row) => Number(row.id));
-    const resolutions = await resolutionsOf(manager, anomalyIds);
-    const movement = Object.assign(change.movement, {
-      history: history.map(toHistoryRecord),
-      cancellation,
-      resolutions,
-    });
-    await writeOutboxEvents(
-      manager,
-      this.context.engine,
-      outbox.render({ movement, appended: change.appended }, nowMs),
-      nowMs,
-    );
   }
 }
 

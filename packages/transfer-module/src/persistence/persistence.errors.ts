@@ -1,4 +1,4 @@
-import type { LimitRefusal } from '../domain';
+import type { LimitRefusal, MovementStatus } from '../domain';
 
 /** A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why. */
 export class StoreArgumentError extends RangeError {
@@ -109,5 +109,56 @@ export class LimitExceededError extends Error {
 
   constructor(readonly refusal: LimitRefusal) {
     super(`transfer refused by the limits of ${refusal.address}: ${refusal.rule}`);
+  }
+}
+
+/** The transfer is not AWAITING_APPROVAL (approved or rejected already, or it never waited): nothing was changed. */
+export class ApprovalNotAwaitedError extends Error {
+  override readonly name = 'ApprovalNotAwaitedError';
+
+  constructor(
+    readonly originId: number,
+    readonly status: MovementStatus,
+  ) {
+    super(`transfer ${originId} is not awaiting approval: it is ${status}`);
+  }
+}
+
+/** The transfer waited past its approval's expiry: it ends REJECTED (the next sweep writes it), never sent. */
+export class ApprovalExpiredError extends Error {
+  override readonly name = 'ApprovalExpiredError';
+
+  constructor(
+    readonly originId: number,
+    readonly expiredAt: Date,
+  ) {
+    super(`the approval of transfer ${originId} expired at ${expiredAt.toISOString()}`);
+  }
+}
+
+/** Maker–checker: the key that created a transfer cannot approve it. */
+export class SelfApprovalError extends Error {
+  override readonly name = 'SelfApprovalError';
+
+  constructor(
+    readonly originId: number,
+    readonly keyId: string,
+  ) {
+    super(`transfer ${originId} was created by key ${keyId}: another approver must approve it`);
+  }
+}
+
+/**
+ * The movement was never sent and is not to be (AWAITING_APPROVAL, REJECTED): nothing to send again or to ask
+ * the bank about. Nothing was changed.
+ */
+export class UnsentMovementError extends Error {
+  override readonly name = 'UnsentMovementError';
+
+  constructor(
+    readonly originId: number,
+    readonly status: MovementStatus,
+  ) {
+    super(`transfer ${originId} is ${status}: it was never sent to the bank`);
   }
 }

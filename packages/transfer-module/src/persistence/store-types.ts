@@ -1,18 +1,28 @@
 import type { MovementStatus } from '../domain';
 import type { HistorySource } from './entities';
-import type { CancellationRecord, HistoryRecord, MovementRecord } from './movement-records';
+import type { CancellationRecord, HistoryRecord, MovementRecord, RecordedActor } from './movement-records';
 
 // What callers hand to MovementStore and what its intents, updates and pages return (the records themselves
 // are in movement-records.ts).
 
 export type RecordIntentOptions =
   /** The caller sends right after this commit: the movement is leased to it and counted as one send. */
-  | { sendNow: true; owner: string; leaseMs: number }
-  /** A sweep will send it (it is due at once). */
-  | { sendNow: false };
+  (
+    | { sendNow: true; owner: string; leaseMs: number }
+    /** A sweep will send it (it is due at once). */
+    | { sendNow: false }
+    /**
+     * Stored AWAITING_APPROVAL: never sent, never due, until an approver approves it (then it is due at once), or
+     * REJECTED at `expiresAtMs` (epoch ms) when no one did.
+     */
+    | { sendNow: false; awaitingApproval: { expiresAtMs: number } }
+  ) & {
+    /** Who asks for the transfer (recorded on its first history row; an approver must be someone else). */
+    by?: RecordedActor;
+  };
 
 export type RecordIntentResult =
-  /** `history`: the one row written, null → PENDING. */
+  /** `history`: the one row written, null → PENDING (or AWAITING_APPROVAL). */
   | { created: true; movement: MovementRecord; history: HistoryRecord[] }
   /** The originId was already stored: `movement` is that row, untouched (compare fingerprints). */
   | { created: false; movement: MovementRecord };

@@ -14,12 +14,14 @@ export interface SweepReport {
   failed: number;
   /** Answers that contradicted a final status (recorded, not applied). */
   anomalies: number;
+  /** Transfers whose approval expired, ended REJECTED (never sent). */
+  expired: number;
   /** Bank calls without a usable answer, and movements whose work failed (each retried later). */
   errors: number;
   durationMs: number;
   /**
-   * After the sweep's work: the earliest nextQueryAt of a movement not final and not leased (maybe already
-   * past), for the scheduler's next wake-up; null when nothing is pending.
+   * After the sweep's work: the earliest nextQueryAt of a movement not final and not leased, or approval expiry
+   * (maybe already past), for the scheduler's next wake-up; null when nothing is pending.
    */
   nextDueAt: Date | null;
 }
@@ -33,6 +35,7 @@ export function emptySweepReport(): SweepReport {
     completed: 0,
     failed: 0,
     anomalies: 0,
+    expired: 0,
     errors: 0,
     durationMs: 0,
     nextDueAt: null,

@@ -104,8 +104,8 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
       claims.push(claimed.length);
       return claimed;
     });
-    const { store, sender, schedule, work, owner, logger } = wired;
-    const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger);
+    const { store, sender, schedule, work, owner, logger, events } = wired;
+    const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger, events);
     return { wired, bank, claims, clock: fixture.clock, sweeper };
   }
 

@@ -67,12 +67,12 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     clients.push(client);
     const recording = new RecordingBank(client);
     const fixture = senderFixture(options, dataSource, recording);
-    const { store, sender, schedule, budget, work, owner, logger } = fixture;
+    const { store, sender, schedule, budget, work, owner, logger, events } = fixture;
     const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
     return {
       fixture,
       bank: recording,
-      sweeper: new SweepService(options, store, sender, schedule, work, owner, logger),
+      sweeper: new SweepService(options, store, sender, schedule, work, owner, logger, events),
       transfers: new TransferService(options, store, sender, schedule, work, owner, lookups),
     };
   }

@@ -6,6 +6,7 @@ import {
   InFlightWork,
   LEASE_OWNER,
   MOVEMENT_LOGGER,
+  MovementEvents,
   MovementSender,
   movementLogLine,
   QuerySchedule,
@@ -35,12 +36,16 @@ export class SweepService implements OnModuleDestroy {
     /** This instance's lease owner id. */
     @Inject(LEASE_OWNER) readonly owner: string,
     @Inject(MOVEMENT_LOGGER) private readonly logger: LoggerService,
+    @Inject(MovementEvents) private readonly events: MovementEvents,
   ) {}
 
   async sweep(): Promise<SweepReport> {
     const started = performance.now();
     const report = emptySweepReport();
-    if (this.stopped === undefined) await this.work.track(this.sweepDue(report));
+    if (this.stopped === undefined) {
+      await this.work.track(this.expireApprovals(report));
+      await this.work.track(this.sweepDue(report));
+    }
     report.durationMs = Math.round(performance.now() - started);
     return report;
   }
@@ -73,7 +78,26 @@ export class SweepService implements OnModuleDestroy {
       work: (record) => this.followUpOne(record, pressure, report),
     });
     report.claimed = await pipeline.workAllDue();
-    report.nextDueAt = await this.store.nextDueAt();
+    report.nextDueAt = earliest(await this.store.nextDueAt(), await this.store.nextApprovalExpiryAt());
+  }
+
+  /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces each. */
+  private async expireApprovals(report: SweepReport): Promise<void> {
+    const { batchSize } = this.options.sweep;
+    for (;;) {
+      const batch = await this.store.expireApprovals(batchSize);
+      for (const { movement, history } of batch) {
+        const announcement = {
+          kind: 'changed',
+          from: history.from ?? 'AWAITING_APPROVAL',
+          to: history.to,
+          source: history.source,
+        } as const;
+        await this.events.publish(movement.originId, announcement);
+      }
+      report.expired += batch.length;
+      if (batch.length < batchSize) return;
+    }
   }
 
   /** False when the movement was released without progress (still due). */
@@ -91,4 +115,9 @@ export class SweepService implements OnModuleDestroy {
       addStep(report, step);
     }
   }
+}
+
+function earliest(a: Date | null, b: Date | null): Date | null {
+  if (a === null || b === null) return a ?? b;
+  return a.getTime() <= b.getTime() ? a : b;
 }

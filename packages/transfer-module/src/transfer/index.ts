@@ -1,4 +1,5 @@
 export { AnomalyService } from './anomaly.service';
+export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './approval.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   explainOriginId,
   intentFingerprint,
+  isUnsentStatus,
   limitViolation,
   type MovementStatus,
   type SourceAccountIndex,
@@ -17,6 +18,7 @@ import {
   MovementSender,
   type MovementView,
   QuerySchedule,
+  type SendFirstResult,
   toCancellationView,
   toMovementView,
 } from '../movement';
@@ -29,6 +31,7 @@ import {
   MovementStore,
   type RecordedActor,
   StoreArgumentError,
+  UnsentMovementError,
 } from '../persistence';
 import { BankLookups, type BankLookupView, bankLookupView } from './bank-lookups';
 import { readMovementLookup } from './movement-lookup-request';
@@ -80,11 +83,13 @@ export class TransferService {
    * validated again). The same originId with the same payload returns the stored movement (`created: false`)
    * without sending anything. Throws TransferValidationError (every bad field) or TransferConflictError (same
    * originId, other payload) or TransferLimitError (it would pass a limit of its source account: nothing stored
-   * or sent).
+   * or sent). `by`, who asks (an API key's public id and name), is recorded on the transfer's first history row.
+   * With the `approvals` option, a transfer above its threshold is stored AWAITING_APPROVAL and not sent
+   * (ApprovalService decides about it).
    */
-  requestTransfer(input: unknown): Promise<RequestTransferResult> {
+  requestTransfer(input: unknown, options: { by?: RecordedActor } = {}): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
-    return this.work.track(refusedByLimits(this.createTransfer(input)));
+    return this.work.track(refusedByLimits(this.createTransfer(input, options.by)));
   }
 
   /**
@@ -99,34 +104,61 @@ export class TransferService {
     return transfer;
   }
 
-  private async createTransfer(input: unknown): Promise<RequestTransferResult> {
+  private async createTransfer(input: unknown, by: RecordedActor | undefined): Promise<RequestTransferResult> {
     const transfer = this.validated.has(input as object)
       ? (input as TransferInput)
       : validateTransferRequest(input, this.options.transferRules, this.sources);
     if (needsSubAccountCheck(transfer.from, this.sources)) await assertSubAccountSender(this.store, transfer.from);
-    if (transfer.originId === undefined) return this.createWithNewOriginId(transfer);
+    if (transfer.originId === undefined) return this.createWithNewOriginId(transfer, by);
     const intent = withOriginId(transfer, transfer.originId);
     const fingerprint = intentFingerprint(intent);
     const existing = await this.store.findByOriginId(intent.originId);
     if (existing) return replay(existing, fingerprint);
-    const sent = await this.sender.sendFirst(intent, fingerprint);
-    if (!sent.created) {
+    const stored = await this.storeAndSend(intent, fingerprint, by);
+    if (!stored.created) {
       // Stored by another caller since the read above: its row came back without history, read here once.
-      assertSamePayload(sent.movement, fingerprint);
+      assertSamePayload(stored.movement, fingerprint);
       return replay(await this.details(intent.originId), fingerprint);
     }
-    return { movement: await this.viewOf(sent.recorded, intent.originId), created: true };
+    return { movement: await this.viewOf(stored.recorded, intent.originId), created: true };
   }
 
-  private async createWithNewOriginId(transfer: TransferInput): Promise<RequestTransferResult> {
+  private async createWithNewOriginId(
+    transfer: TransferInput,
+    by: RecordedActor | undefined,
+  ): Promise<RequestTransferResult> {
     // OriginIds come from a block taken earlier: a host may have stored one of them as its own originId
     // since. Such an id is already someone else's, so the transfer takes the next one.
     for (;;) {
       const [originId] = await this.store.allocateOriginIds(1);
       const intent = withOriginId(transfer, originId);
-      const sent = await this.sender.sendFirst(intent, intentFingerprint(intent));
-      if (sent.created) return { movement: await this.viewOf(sent.recorded, originId), created: true };
+      const stored = await this.storeAndSend(intent, intentFingerprint(intent), by);
+      if (stored.created) return { movement: await this.viewOf(stored.recorded, originId), created: true };
     }
+  }
+
+  /**
+   * A new intent: sent at once (SendFirstResult), or, above the approvals threshold, only stored
+   * AWAITING_APPROVAL (nothing goes to the bank, so no slot of the bank budget is taken).
+   */
+  private async storeAndSend(
+    intent: TransferIntent,
+    fingerprint: string,
+    by: RecordedActor | undefined,
+  ): Promise<SendFirstResult> {
+    const { approvals } = this.options;
+    if (approvals === undefined || !approvals.requiresApproval(intent.amount)) {
+      return this.sender.sendFirst(intent, fingerprint, by);
+    }
+    const expiresAtMs = approvals.expiresAt(this.options.clock.now().getTime());
+    const recorded = await this.store.recordIntent(intent, fingerprint, {
+      sendNow: false,
+      awaitingApproval: { expiresAtMs },
+      ...(by !== undefined && { by }),
+    });
+    if (!recorded.created) return { created: false, movement: recorded.movement };
+    const details = { ...recorded.movement, history: recorded.history, cancellation: null };
+    return { created: true, movement: recorded.movement, recorded: details };
   }
 
   /**
@@ -156,7 +188,9 @@ export class TransferService {
 
   private async refresh(originId: number): Promise<{ details: MovementDetails; step: FollowUpStep }> {
     const { policy } = this.schedule;
-    assertQueryAllowed(await this.details(originId), policy, this.options.clock.now());
+    const stored = await this.details(originId);
+    if (isUnsentStatus(stored.status)) throw new UnsentMovementError(originId, stored.status);
+    assertQueryAllowed(stored, policy, this.options.clock.now());
     const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
     if (claimed === null) throw new MovementBusyError(originId);
     try {
@@ -206,7 +240,13 @@ export class TransferService {
    */
   rawBankAnswer(originId: number): Promise<unknown> {
     checkOriginId(originId);
-    return this.work.track(this.lookups.rawAnswer(originId));
+    return this.work.track(this.rawAnswerOfSent(originId));
+  }
+
+  private async rawAnswerOfSent(originId: number): Promise<unknown> {
+    const stored = await this.details(originId);
+    if (isUnsentStatus(stored.status)) throw new UnsentMovementError(originId, stored.status);
+    return this.lookups.rawAnswer(originId);
   }
 
   /** The movement the network identified by `networkId` (`details.networkId`), or null (a partial index serves it). */

@@ -22,6 +22,7 @@ export interface SenderFixture {
   owner: string;
   work: InFlightWork;
   sender: MovementSender;
+  events: MovementEvents;
   logger: LoggerService;
 }
 
@@ -47,5 +48,5 @@ export function senderFixture(options: ResolvedTransferOptions, dataSource: Data
     owner,
     silentLogger,
   );
-  return { options, store, schedule, budget, owner, work: new InFlightWork(), sender, logger: silentLogger };
+  return { options, store, schedule, budget, owner, work: new InFlightWork(), sender, events, logger: silentLogger };
 }

@@ -30,6 +30,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     amount: row.amount as string,
     currencyId: row.currency_id as string,
     usageDay: (row.usage_day ?? null) as string | null,
+    approvalExpiresAtMs: bigint(row.approval_expires_at_ms ?? null),
     bankMovementId: row.bank_movement_id as string | null,
     networkId: row.network_id as string | null,
     network: row.network as string | null,
@@ -61,5 +62,7 @@ export function historyFromRow(row: Record<string, unknown>): MovementHistoryEnt
     atMs: bigint(row.at_ms),
     source: row.source as MovementHistoryEntity['source'],
     detail: row.detail as string | null,
+    actorKeyId: (row.actor_key_id ?? null) as string | null,
+    actorName: (row.actor_name ?? null) as string | null,
   };
 }

@@ -4,11 +4,23 @@ import { bigintAsNumber } from './column-transformers';
 import { MovementEntity } from './movement.entity';
 
 /** Where a history row came from. */
-export const HISTORY_SOURCES = ['intent', 'create', 'resend', 'query', 'refresh', 'anomaly'] as const;
+export const HISTORY_SOURCES = [
+  'intent',
+  'create',
+  'resend',
+  'query',
+  'refresh',
+  'anomaly',
+  'approval',
+  'rejection',
+  'expiry',
+] as const;
 /**
  * `intent`: recorded before the first send; `create` / `resend`: the answer to a creation request;
  * `query`: a sweep's get-movement; `refresh`: a manual get-movement; `anomaly`: an answer contradicting a
- * final status (recorded, never applied: `to` is what the bank claimed, the movement keeps `from`).
+ * final status (recorded, never applied: `to` is what the bank claimed, the movement keeps `from`);
+ * `approval` / `rejection`: an approver's decision about a transfer AWAITING_APPROVAL; `expiry`: no one decided
+ * in time.
  */
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
 
@@ -32,10 +44,10 @@ export class MovementHistoryEntity {
   movement?: MovementEntity;
 
   /** Null for the first row (the intent). */
-  @Column({ name: 'from_status', type: 'varchar', length: 16, nullable: true })
+  @Column({ name: 'from_status', type: 'varchar', length: 20, nullable: true })
   fromStatus!: MovementStatus | null;
 
-  @Column({ name: 'to_status', type: 'varchar', length: 16 })
+  @Column({ name: 'to_status', type: 'varchar', length: 20 })
   toStatus!: MovementStatus;
 
   @Column({ name: 'at_ms', type: 'bigint', transformer: bigintAsNumber })
@@ -47,4 +59,11 @@ export class MovementHistoryEntity {
   /** JSON text: error codes, the bank's answer, the anomaly's reason… */
   @Column({ name: 'detail', type: 'text', nullable: true })
   detail!: string | null;
+
+  /** Who made the change (an API key's public id and name): the intent's creator, an approver; null for giro's own work. */
+  @Column({ name: 'actor_key_id', type: 'varchar', length: 64, nullable: true })
+  actorKeyId!: string | null;
+
+  @Column({ name: 'actor_name', type: 'varchar', length: 64, nullable: true })
+  actorName!: string | null;
 }

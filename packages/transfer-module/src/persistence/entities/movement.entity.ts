@@ -10,6 +10,7 @@ import { bigintAsNumber } from './column-transformers';
 @Entity({ name: 'giro_movements' })
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 @Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
+@Index('IDX_giro_movements_awaiting_approval', ['approvalExpiresAtMs'], { where: `"status" = 'AWAITING_APPROVAL'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
@@ -30,7 +31,7 @@ export class MovementEntity {
   @Column({ name: 'fingerprint', type: 'varchar', length: 64 })
   fingerprint!: string;
 
-  @Column({ name: 'status', type: 'varchar', length: 16 })
+  @Column({ name: 'status', type: 'varchar', length: 20 })
   status!: MovementStatus;
 
   /** Canonical decimal string ("1234.50"), never a float. */
@@ -46,6 +47,10 @@ export class MovementEntity {
    */
   @Column({ name: 'usage_day', type: 'varchar', length: 10, nullable: true })
   usageDay!: string | null;
+
+  /** While AWAITING_APPROVAL: when it ends REJECTED if no one approved it; null in every other status. */
+  @Column({ name: 'approval_expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  approvalExpiresAtMs!: number | null;
 
   // What the bank said about the movement. Text without length limits: a long value in an answer must
   // never make the write fail.

@@ -10,6 +10,7 @@ import { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 import { ApiKeys1796155200000 } from './1796155200000-api-keys';
 import { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 import { LimitUsage1796328000000 } from './1796328000000-limit-usage';
+import { Approvals1796500800000 } from './1796500800000-approvals';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -23,6 +24,7 @@ export { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 export { ApiKeys1796155200000 } from './1796155200000-api-keys';
 export { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 export { LimitUsage1796328000000 } from './1796328000000-limit-usage';
+export { Approvals1796500800000 } from './1796500800000-approvals';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -38,4 +40,5 @@ export const TRANSFER_MIGRATIONS = [
   ApiKeys1796155200000,
   AnomalyResolutions1796241600000,
   LimitUsage1796328000000,
+  Approvals1796500800000,
 ];

@@ -1,0 +1,191 @@
+import type { EntityManager } from 'typeorm';
+import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
+import { queryWithCount } from './engine/query-with-count';
+import { historyFromRow, placeholdersFor } from './engine/raw-rows';
+import { type HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
+import type { LimitUsage } from './limit-usage';
+import { writeMovementChangeEvents } from './movement-change-events';
+import {
+  type HistoryRecord,
+  type MovementRecord,
+  type RecordedActor,
+  toHistoryRecord,
+  toMovementRecord,
+} from './movement-records';
+import { ApprovalExpiredError, ApprovalNotAwaitedError, SelfApprovalError } from './persistence.errors';
+import { checkActor, checkInteger, checkOriginId, checkText, MAX_BATCH_SIZE, MAX_NOTE_LENGTH } from './store-arguments';
+import type { StoreContext } from './store-context';
+
+/** What an approver decides about a transfer AWAITING_APPROVAL. */
+export type ApprovalDecision =
+  | { kind: 'approve'; by: RecordedActor }
+  | { kind: 'reject'; by: RecordedActor; reason: string };
+
+/** A decision written: the movement as it left it, and the history row it appended. */
+export interface ApprovalOutcome {
+  movement: MovementRecord;
+  history: HistoryRecord;
+}
+
+/** The end of a wait for approval: to PENDING (approved), or to REJECTED (refused, or expired). */
+interface ApprovalEnd {
+  to: MovementStatus;
+  source: HistorySource;
+  detail: unknown;
+  by: RecordedActor | null;
+}
+
+const EXPIRED = (dialect: 'sqlite' | 'postgres') =>
+  placeholdersFor(
+    dialect,
+    `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${AWAITING_APPROVAL_STATUS}'
+      AND "approval_expires_at_ms" <= ? ORDER BY "approval_expires_at_ms" LIMIT ?`,
+  );
+const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
+  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
+const NEXT_EXPIRY = `SELECT MIN("approval_expires_at_ms") AS "at" FROM "giro_movements"
+  WHERE "status" = '${AWAITING_APPROVAL_STATUS}'`;
+
+/**
+ * MovementStore's approvals (maker–checker): an approver's decision about a transfer AWAITING_APPROVAL, and the
+ * expiry of those no one decided about in time. Each decision locks the movement and checks that it still waits,
+ * so two approvers deciding at once decide once (the second finds it decided: ApprovalNotAwaitedError).
+ */
+export class MovementApprovals {
+  constructor(
+    private readonly context: StoreContext,
+    private readonly usage?: LimitUsage,
+  ) {}
+
+  /**
+   * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it) or rejects it
+   * (REJECTED, final, never sent; its share of its account's limits is free again). Throws
+   * ApprovalNotAwaitedError when it does not wait (any more), ApprovalExpiredError past its expiry,
+   * SelfApprovalError when the approver is the key that created it, MovementNotFoundError.
+   */
+  async decide(originId: number, decision: ApprovalDecision): Promise<ApprovalOutcome> {
+    checkOriginId(originId);
+    const by = checkActor(decision?.by, 'by');
+    const reason =
+      decision.kind === 'reject'
+        ? checkText(decision.reason, 'reason', MAX_NOTE_LENGTH, { lineBreaks: true })
+        : undefined;
+    const now = this.context.nowMs();
+    const outcome = await this.context.transactions.write(async (manager) => {
+      const row = await this.context.getMovement(manager, originId, { lock: true });
+      if (row.status !== AWAITING_APPROVAL_STATUS) throw new ApprovalNotAwaitedError(originId, row.status);
+      if (row.approvalExpiresAtMs !== null && row.approvalExpiresAtMs <= now) {
+        throw new ApprovalExpiredError(originId, new Date(row.approvalExpiresAtMs));
+      }
+      if (decision.kind === 'approve') {
+        const creator = await creatorOf(manager, originId);
+        if (creator !== null && creator === by.keyId) throw new SelfApprovalError(originId, by.keyId);
+        return this.end(manager, row, { to: PENDING_STATUS, source: 'approval', detail: null, by }, now);
+      }
+      return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
+    });
+    this.context.outbox?.committed();
+    return outcome;
+  }
+
+  /**
+   * Ends REJECTED (source `expiry`) at most `limit` transfers whose approval expired by now, oldest expiry
+   * first, in one transaction; returns them. Replicas may run it at once: each row is decided once (Postgres
+   * skips the rows another transaction holds).
+   */
+  async expireDue(limit: number): Promise<ApprovalOutcome[]> {
+    checkInteger(limit, 'limit', 1, MAX_BATCH_SIZE);
+    const now = this.context.nowMs();
+    const { engine } = this.context;
+    const expired = await this.context.transactions.write(async (manager) => {
+      const lock = engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+      const due: { origin_id: string | number }[] = await manager.query(`${EXPIRED(engine)}${lock}`, [now, limit]);
+      const outcomes: ApprovalOutcome[] = [];
+      for (const { origin_id } of due) {
+        const row = await this.context.getMovement(manager, Number(origin_id));
+        const expiredAt = new Date(row.approvalExpiresAtMs ?? now).toISOString();
+        const detail = { reason: `not approved by ${expiredAt}` };
+        outcomes.push(await this.end(manager, row, { to: REJECTED_STATUS, source: 'expiry', detail, by: null }, now));
+      }
+      return outcomes;
+    });
+    if (expired.length > 0) this.context.outbox?.committed();
+    return expired;
+  }
+
+  /** The earliest expiry of a transfer awaiting approval (maybe past), or null when none waits. */
+  async nextExpiryAt(): Promise<Date | null> {
+    return this.context.transactions.read(async (manager) => {
+      const [row] = await manager.query(NEXT_EXPIRY);
+      return row?.at === null || row?.at === undefined ? null : new Date(Number(row.at));
+    });
+  }
+
+  /** Writes the end of a wait, in the caller's transaction: the movement, its history row, its limits, its events. */
+  private async end(
+    manager: EntityManager,
+    row: MovementEntity,
+    end: ApprovalEnd,
+    now: number,
+  ): Promise<ApprovalOutcome> {
+    const approved = end.to === PENDING_STATUS;
+    const changed: MovementEntity = {
+      ...row,
+      status: end.to,
+      approvalExpiresAtMs: null,
+      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does).
+      nextQueryAtMs: approved ? now : null,
+      version: row.version + 1,
+      updatedAtMs: now,
+    };
+    await manager
+      .createQueryBuilder()
+      .update(MovementEntity)
+      .set({
+        status: changed.status,
+        approvalExpiresAtMs: null,
+        nextQueryAtMs: changed.nextQueryAtMs,
+        version: changed.version,
+        updatedAtMs: now,
+      })
+      .where('"origin_id" = :originId', { originId: row.originId })
+      .andWhere('"status" = :awaiting', { awaiting: AWAITING_APPROVAL_STATUS })
+      .execute();
+    const result = await queryWithCount(manager, placeholdersFor(this.context.engine, INSERT_HISTORY), [
+      row.originId,
+      AWAITING_APPROVAL_STATUS,
+      end.to,
+      now,
+      end.source,
+      end.detail === null ? null : JSON.stringify(end.detail),
+      end.by?.keyId ?? null,
+      end.by?.name ?? null,
+    ]);
+    const history = toHistoryRecord(historyFromRow((result.records ?? [])[0]));
+    const movement = toMovementRecord(changed);
+    // A transfer that will never go out gives its share of its account's day back, like FAILED.
+    if (!approved && row.usageDay !== null && this.usage) {
+      await this.usage.free(manager, {
+        address: movement.intent.from.address,
+        day: row.usageDay,
+        amount: movement.amount,
+      });
+    }
+    if (this.context.outbox) {
+      const change = { movement, appended: [history], cancellation: null };
+      await writeMovementChangeEvents(manager, this.context, this.context.outbox, change, now);
+    }
+    return { movement, history };
+  }
+}
+
+/** The key that created a transfer (its intent's history row), or null when no one was named. */
+async function creatorOf(manager: EntityManager, originId: number): Promise<string | null> {
+  const intent = await manager
+    .createQueryBuilder(MovementHistoryEntity, 'h')
+    .where('h.originId = :originId', { originId })
+    .andWhere("h.source = 'intent'")
+    .getOne();
+  return intent?.actorKeyId ?? null;
+}
