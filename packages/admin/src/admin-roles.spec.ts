@@ -6,6 +6,7 @@ import {
   type Actor,
   AnomalyService,
   ApiKeyService,
+  ApprovalService,
   dataSourceOptionsFromUrl,
   ROLES,
   type Role,
@@ -44,6 +45,11 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['GET', '/admin/transfers', 'viewer'],
   ['GET', '/admin/transfers/{originId}', 'viewer'],
   ['POST', '/admin/transfers/{originId}/refresh', 'operator'],
+  // Maker–checker: deciding about a transfer awaiting approval is an approver's.
+  ['POST', '/admin/transfers/{originId}/approve', 'approver'],
+  ['POST', '/admin/transfers/{originId}/reject', 'approver'],
+  ['POST', '/admin/transfers/approve', 'approver'],
+  ['POST', '/admin/transfers/reject', 'approver'],
   ['GET', '/admin/transfers/{originId}/raw', 'operator'],
   ['POST', '/admin/bank/lookup', 'operator'],
   ['POST', '/admin/sub-accounts', 'admin'],
@@ -89,6 +95,7 @@ const transfers = {
   acknowledgeCancellation: answer,
 };
 const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
+const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
 const webhooks = {
@@ -141,8 +148,17 @@ describe('admin routes and roles', () => {
         { provide: ApiKeyService, useValue: apiKeys },
         { provide: WebhookService, useValue: webhooks },
         { provide: AnomalyService, useValue: anomalies },
+        { provide: ApprovalService, useValue: approvals },
       ],
-      exports: [TransferService, SubAccountService, SweepService, ApiKeyService, WebhookService, AnomalyService],
+      exports: [
+        TransferService,
+        SubAccountService,
+        SweepService,
+        ApiKeyService,
+        WebhookService,
+        AnomalyService,
+        ApprovalService,
+      ],
     })
     class Services {}
 

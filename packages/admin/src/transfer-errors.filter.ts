@@ -5,6 +5,8 @@ import {
   ApiKeyNameTakenError,
   ApiKeyNotFoundError,
   ApiKeyValidationError,
+  ApprovalExpiredError,
+  ApprovalNotAwaitedError,
   BankError,
   BankLookupFailedError,
   BankMovementNotFoundError,
@@ -13,11 +15,13 @@ import {
   MovementNotFoundError,
   PollTooSoonError,
   PspModeRequiredError,
+  SelfApprovalError,
   SubAccountConflictError,
   SubAccountNotFoundError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,
+  UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
   WebhooksDisabledError,
@@ -49,7 +53,11 @@ type KnownError =
   | WebhookValidationError
   | WebhookEndpointNotFoundError
   | WebhookDeliveryNotFoundError
-  | WebhooksDisabledError;
+  | WebhooksDisabledError
+  | ApprovalNotAwaitedError
+  | ApprovalExpiredError
+  | SelfApprovalError
+  | UnsentMovementError;
 
 interface ErrorReply {
   status: number;
@@ -110,6 +118,11 @@ export function replyFor(error: KnownError): ErrorReply {
     return reply(HttpStatus.NOT_FOUND, { deliveryId: error.deliveryId });
   // The routes exist but the application runs without the module's `webhooks` option: a state, not a missing id.
   if (error instanceof WebhooksDisabledError) return reply(HttpStatus.CONFLICT);
+  if (error instanceof ApprovalNotAwaitedError || error instanceof UnsentMovementError)
+    return reply(HttpStatus.CONFLICT, { originId: error.originId, status: error.status });
+  if (error instanceof ApprovalExpiredError)
+    return reply(HttpStatus.CONFLICT, { originId: error.originId, expiredAt: error.expiredAt.toISOString() });
+  if (error instanceof SelfApprovalError) return reply(HttpStatus.FORBIDDEN, { originId: error.originId });
   return reply(HttpStatus.NOT_FOUND, { originId: error.originId });
 }
 

@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type TransferInput, TransferService, transferRequestOpenApiSchema } from '@giro/transfer-module';
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -12,6 +12,7 @@ import {
   ApiUnprocessableEntityResponse,
   type SchemaObject,
 } from '@nestjs/swagger';
+import { recordedActorOf } from './admin-actor';
 import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
@@ -29,7 +30,10 @@ export class TransfersController {
    */
   @RequiresRole('operator')
   @Post()
-  @ApiOperation({ summary: 'Create a transfer (201 new, 200 same originId and payload, 409 other payload)' })
+  @ApiOperation({
+    summary:
+      'Create a transfer (201 new, 200 same originId and payload, 409 other payload); above APPROVAL_REQUIRED_ABOVE it is stored AWAITING_APPROVAL and not sent',
+  })
   @ApiBody({ schema: transferRequestOpenApiSchema() as SchemaObject })
   @ApiBadRequestResponse({ description: 'invalid request: `violations` names each field and rule' })
   @ApiConflictResponse({ description: 'this originId already exists with another payload' })
@@ -40,8 +44,10 @@ export class TransfersController {
   async create(
     @Body(TransferRequestPipe) transfer: TransferInput,
     @Res({ passthrough: true }) response: ServerResponse,
+    @Req() request: IncomingMessage,
   ) {
-    const { movement, created } = await this.transfers.requestTransfer(transfer);
+    // The creator is recorded on the transfer: an approval, when one is needed, must come from another key.
+    const { movement, created } = await this.transfers.requestTransfer(transfer, { by: recordedActorOf(request) });
     response.statusCode = created ? 201 : 200;
     return movement;
   }
@@ -75,7 +81,10 @@ export class TransfersController {
   @ApiOperation({ summary: 'Query the bank about this movement now' })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
   @ApiTooManyRequestsResponse({ description: 'sooner than the polling rule allows; `Retry-After` says when' })
-  @ApiConflictResponse({ description: 'another worker is handling this movement right now' })
+  @ApiConflictResponse({
+    description:
+      'another worker is handling this movement right now, or it was never sent (AWAITING_APPROVAL, REJECTED)',
+  })
   refresh(@Param() params: OriginIdParams) {
     return this.transfers.refreshMovement(params.originId);
   }

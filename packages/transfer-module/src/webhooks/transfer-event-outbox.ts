@@ -17,8 +17,9 @@ export function webhookPayload<T extends WebhookEventType>(type: T, at: Date, da
 
 /**
  * The Outbox of the transfer module: renders a change's events from the history rows it appended (the intent:
- * `transfer.created`; a status change: `transfer.status_changed`, then `transfer.completed` or `transfer.failed`;
- * an anomaly: `transfer.anomaly`), each carrying the movement as the change left it. Wakes the dispatcher of
+ * `transfer.created`, then `transfer.awaiting_approval` when it waits for one; a status change:
+ * `transfer.status_changed`, then `transfer.approved`, `transfer.rejected`, `transfer.completed` or
+ * `transfer.failed`; an anomaly: `transfer.anomaly`), each carrying the movement as the change left it. Wakes the dispatcher of
  * this process once they are committed.
  */
 export class TransferEventOutbox implements Outbox {
@@ -48,7 +49,12 @@ function eventsOf(
   event: <T extends WebhookEventType>(type: T, data: WebhookEventData[T]) => OutboxEvent,
 ): OutboxEvent[] {
   const { originId } = movement;
-  if (row.source === 'intent') return [event('transfer.created', { originId, movement })];
+  if (row.source === 'intent') {
+    const created = event('transfer.created', { originId, movement });
+    if (row.to !== 'AWAITING_APPROVAL') return [created];
+    const expiresAt = movement.approval?.expiresAt ?? null;
+    return [created, event('transfer.awaiting_approval', { originId, expiresAt, movement })];
+  }
   if (row.source === 'anomaly') {
     const detail = row.detail as { reason?: unknown } | null;
     const reason = typeof detail?.reason === 'string' ? detail.reason : null;
@@ -66,6 +72,12 @@ function eventsOf(
       movement,
     }),
   ];
+  if (row.source === 'approval') events.push(event('transfer.approved', { originId, by: row.by, movement }));
+  if (row.to === 'REJECTED') {
+    const reason = (row.detail as { reason?: unknown } | null)?.reason;
+    const rejection = { originId, source: row.source, reason: typeof reason === 'string' ? reason : null, by: row.by };
+    events.push(event('transfer.rejected', { ...rejection, movement }));
+  }
   if (row.to === 'COMPLETED') events.push(event('transfer.completed', { originId, movement }));
   if (row.to === 'FAILED' && movement.cancellation) {
     events.push(event('transfer.failed', { originId, movement, cancellation: movement.cancellation }));

@@ -9,6 +9,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.completed',
   'transfer.failed',
   'transfer.anomaly',
+  'transfer.awaiting_approval',
+  'transfer.approved',
+  'transfer.rejected',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -28,7 +31,7 @@ export interface WebhookPayload<T extends WebhookEventType = WebhookEventType> {
 }
 
 export interface WebhookEventData {
-  /** The intent is stored (PENDING), before anything is sent. */
+  /** The intent is stored (PENDING, or AWAITING_APPROVAL), before anything is sent. */
   'transfer.created': { originId: number; movement: MovementView };
   /** Every status change; `source` says what brought the news (`create`, `resend`, `query`, `refresh`). */
   'transfer.status_changed': {
@@ -47,6 +50,21 @@ export interface WebhookEventData {
     status: MovementStatus;
     claimed: MovementStatus;
     reason: string | null;
+    movement: MovementView;
+  };
+  /** The transfer is stored AWAITING_APPROVAL (after its `transfer.created`): an approver must decide about it. */
+  'transfer.awaiting_approval': { originId: number; expiresAt: string | null; movement: MovementView };
+  /** An approver approved it (`by`): it is PENDING and goes to the bank. */
+  'transfer.approved': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
+  /**
+   * It ends REJECTED, never sent: an approver refused it (`source` `rejection`, `by` who), or no one approved it in
+   * time (`expiry`, `by` null). Its share of its account's limits is free again.
+   */
+  'transfer.rejected': {
+    originId: number;
+    source: HistorySource;
+    reason: string | null;
+    by: { keyId: string; name: string } | null;
     movement: MovementView;
   };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
