@@ -58,8 +58,13 @@ describe('the banners show what a transfer must be to be sent', () => {
       TRANSFER_CONCEPTS: 'VAR,ALQ',
       TRANSFER_MAX_AMOUNT: '5000.00',
       TRANSFER_MAX_DESCRIPTION_LENGTH: '60',
+      APPROVAL_REQUIRED_ABOVE: '1000',
+      APPROVAL_EXPIRES_AFTER: '12h',
     });
     const banner = serviceBanner('http://127.0.0.1:3000', config);
+    expect(banner).toContain(
+      "  approvals         transfers above 1000.00 wait for an approver (another key than their creator's), at most 12 h",
+    );
     expect(banner).toContain(
       '  transfer rules    currencies 032, 840 · concepts VAR, ALQ · amount up to 5000.00 · description up to 60 characters',
     );
@@ -79,5 +84,6 @@ describe('the banners show what a transfer must be to be sent', () => {
     );
     expect(banner).toMatch(/ {2}source accounts {3}\d{22} \(holder \d{11}\)\n/);
     expect(banner).toContain('  PSP mode          off: only from the source accounts');
+    expect(banner).toContain('  approvals         off: every transfer is sent at once');
   });
 });

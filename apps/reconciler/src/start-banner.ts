@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { DEFAULT_MAX_AMOUNT, transferLimitsOf } from '@giro/transfer-module';
+import { ApprovalPolicy, DEFAULT_MAX_AMOUNT, transferLimitsOf } from '@giro/transfer-module';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 
@@ -82,7 +82,16 @@ function sendingSettings(config: ReconcilerConfig): string[] {
     `  transfer rules    currencies ${limits.currencies.join(', ')} · concepts ${limits.concepts.join(', ')} · amount up to ${limits.maxAmount ?? DEFAULT_MAX_AMOUNT} · description up to ${limits.maxDescriptionLength} characters`,
     `  source accounts   ${sources}`,
     `  PSP mode          ${config.psp ? "on: also from the clients' sub-accounts registered at /admin/sub-accounts" : "off: only from the source accounts (PSP_MODE=true to send from clients' sub-accounts)"}`,
+    `  approvals         ${approvalsLine(config)}`,
   ];
+}
+
+function approvalsLine(config: ReconcilerConfig): string {
+  if (config.approvals === undefined)
+    return 'off: every transfer is sent at once (APPROVAL_REQUIRED_ABOVE to require one)';
+  const policy = ApprovalPolicy.from(config.approvals);
+  const hours = policy.expiresAfterMs / 3_600_000;
+  return `transfers above ${policy.requiredAbove} wait for an approver (another key than their creator's), at most ${hours} h`;
 }
 
 /** The bank-call budget and the sweep settings, as far as the configuration gives them. */

@@ -84,6 +84,10 @@ export class ReconcilerEnvironment {
   @IsOptional() @IsString() LIMIT_DAILY_COUNT?: string;
   @IsOptional() @IsString() SOURCE_ACCOUNT_LIMITS?: string;
 
+  /** Maker–checker: transfers above this amount wait for an approver, at most this long (approvals-environment.ts). */
+  @IsOptional() @IsString() APPROVAL_REQUIRED_ABOVE?: string;
+  @IsOptional() @IsString() APPROVAL_EXPIRES_AFTER?: string;
+
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: '$property must be a whole number of characters ≥ 1' })

@@ -1,4 +1,5 @@
 import {
+  type ApprovalOptions,
   type BankClientOptions,
   BankOptionsError,
   BUDGET_DEFAULTS,
@@ -12,6 +13,7 @@ import {
   SWEEP_DEFAULTS,
   type TransferIntentRules,
 } from '@giro/transfer-module';
+import { approvalsFromEnvironment } from './approvals-environment';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
 import { limitsFromEnvironment } from './limits-environment';
@@ -66,6 +68,8 @@ export interface ReconcilerConfig {
   psp?: boolean;
   /** LIMIT_PER_TRANSFER, LIMIT_DAILY_AMOUNT, LIMIT_DAILY_COUNT, SOURCE_ACCOUNT_LIMITS; absent = no limits. */
   limits?: SourceAccountLimitsOptions;
+  /** Maker–checker (APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER); absent when off. */
+  approvals?: ApprovalOptions;
   /** TRANSFER_CURRENCIES, TRANSFER_CONCEPTS, TRANSFER_MAX_AMOUNT, TRANSFER_MAX_DESCRIPTION_LENGTH; absent = the module's. */
   transferRules?: TransferIntentRules;
   polling: PollingSettings;
@@ -138,6 +142,7 @@ export function reconcilerConfigFromEnv(
   const sourceAccounts = sourceAccountsFromEnvironment(vars, sandbox, problems);
   const transferRules = transferRulesFromEnvironment(vars, problems);
   const limits = limitsFromEnvironment(vars, { accounts: sourceAccounts, psp: vars.PSP_MODE === 'true' }, problems);
+  const approvals = approvalsFromEnvironment(vars, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
   const webhooks = webhookSettingsFromEnvironment(vars, sandbox, problems);
@@ -155,6 +160,7 @@ export function reconcilerConfigFromEnv(
     ...(vars.PSP_MODE === 'true' && { psp: true }),
     ...(transferRules && { transferRules }),
     ...(limits && { limits }),
+    ...(approvals && { approvals }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,

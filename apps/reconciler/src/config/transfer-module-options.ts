@@ -31,6 +31,7 @@ export function transferModuleOptions(
     ...(config.psp && { psp: true }),
     ...(config.transferRules && { transferRules: config.transferRules }),
     ...(config.limits && { limits: config.limits }),
+    ...(config.approvals && { approvals: config.approvals }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},
     ...(clock && { clock }),
