@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { type SandboxBank, type SandboxConfigPatch, startSandboxBank } from '@giro/sandbox-bank';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import {
+  type ApprovalOptions,
   type BankClientOptions,
   completeCbuCvu,
   completeCuit,
@@ -92,6 +93,8 @@ export async function startTestReconciler(
     limits?: SourceAccountLimitsOptions;
     /** WEBHOOK_*'s settings; default: the module's defaults (loopback receivers refused), no environment endpoint. */
     webhooks?: WebhookSettings;
+    /** APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER; default none (every transfer is sent at once). */
+    approvals?: ApprovalOptions;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -115,6 +118,7 @@ export async function startTestReconciler(
     ...(options.psp && { psp: true, sourceAccounts: [{ address: FROM_CVU, ownerPersonId: cuit('3071234567') }] }),
     ...(options.webhooks && { webhooks: options.webhooks }),
     ...(options.limits && { limits: options.limits }),
+    ...(options.approvals && { approvals: options.approvals }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({

@@ -153,6 +153,10 @@ export function replyFor(error: KnownError): ErrorReply {
   WebhookEndpointNotFoundError,
   WebhookDeliveryNotFoundError,
   WebhooksDisabledError,
+  ApprovalNotAwaitedError,
+  ApprovalExpiredError,
+  SelfApprovalError,
+  UnsentMovementError,
 )
 export class TransferErrorsFilter implements ExceptionFilter<KnownError> {
   catch(error: KnownError, host: ArgumentsHost): void {
