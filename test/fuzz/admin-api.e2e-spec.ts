@@ -29,6 +29,7 @@ describe('bad input to the admin API and the transfer request’s validation', (
     params: 0,
     unicode: 0,
     dtoInputs: 0,
+    approvals: 0,
   };
   const broken: string[] = [];
 
@@ -146,6 +147,40 @@ describe('bad input to the admin API and the transfer request’s validation', (
           expect(await footprint()).toEqual(before);
         }),
         { numRuns: 100 },
+      ),
+    ));
+
+  it('answers the approval routes 200 or 4xx, never 5xx, to any JSON, sending and storing nothing', () =>
+    guard('approvals', () =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(
+            '/admin/transfers/approve',
+            '/admin/transfers/reject',
+            '/admin/transfers/1/approve',
+            '/admin/transfers/1/reject',
+          ),
+          fc.oneof(
+            fc.json(),
+            fc
+              .record({ originIds: fc.array(fc.oneof(fc.integer(), fc.jsonValue())), reason: fc.jsonValue() })
+              .map((body) => JSON.stringify(body)),
+          ),
+          async (path, text) => {
+            figures.approvals += 1;
+            const before = await footprint();
+            const answer = await hosts.request(`${r.url}${path}`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+              body: text,
+            });
+            // 200: a bulk decision whose every item was refused (nothing here awaits an approval).
+            const fine = answer.status === 200 || (answer.status >= 400 && answer.status < 500);
+            expect({ path, text, fine }).toEqual({ path, text, fine: true });
+            expect(await footprint()).toEqual(before);
+          },
+        ),
+        { numRuns: 150 },
       ),
     ));
 
