@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxBank } from '@giro/sandbox-bank';
-import { systemClock, WebhookDispatcher, WebhookService } from '@giro/transfer-module';
+import { ApprovalService, systemClock, WebhookDispatcher, WebhookService } from '@giro/transfer-module';
 import { Webhook } from 'standardwebhooks';
 import { describeOnEachEngine } from './support/engines';
 import { type Giro, giroOptions, startGiro, startTestSandbox, transferRequest } from './support/giro-harness';
@@ -94,6 +94,48 @@ describeOnEachEngine('webhook delivery', (engine) => {
     const page = await webhooks.listDeliveries({}, { limit: 100 });
     expect(page.items.every((delivery) => delivery.state === 'delivered')).toBe(true);
     expect(page.items).toHaveLength(events.length);
+  });
+
+  it('announces the approvals: awaiting, approved, rejected', async () => {
+    await giro.close();
+    giro = await startGiro(
+      await giroOptions(bank, systemClock, {
+        databaseUrl: await engine.createDatabaseUrl(),
+        webhooks: { allowLoopback: true, retryDelaysMs: [20, 40] },
+        approvals: { requiredAbove: '1000.00' },
+      }),
+    );
+    const { secret } = await giro.app.get(WebhookService).createEndpoint({ url: receiver.url });
+    const maker = { keyId: 'k_maker', name: 'maker' };
+    const checker = { keyId: 'k_checker', name: 'checker' };
+    await giro.transfers.requestTransfer(transferRequest('ok', { originId: 821, amount: '5000.00' }), { by: maker });
+    await giro.transfers.requestTransfer(transferRequest('ok', { originId: 822, amount: '5000.00' }), { by: maker });
+    const approvals = giro.app.get(ApprovalService);
+    await approvals.approve(821, checker);
+    await approvals.reject(822, { reason: 'duplicate payout' }, checker);
+    await giro.app.get(WebhookDispatcher).deliverDue();
+
+    const verifier = new Webhook(secret);
+    const events = receiver.received.map(({ headers, body }) => {
+      const { type, data } = verifier.verify(body, headers as Record<string, string>) as {
+        type: string;
+        data: { originId: number; by?: { name: string } | null; reason?: string | null };
+      };
+      return { type, originId: data.originId, by: data.by?.name, reason: data.reason };
+    });
+    const of = (originId: number) => events.filter((event) => event.originId === originId);
+    expect(of(821).slice(0, 4)).toEqual([
+      { type: 'transfer.created', originId: 821, by: undefined, reason: undefined },
+      { type: 'transfer.awaiting_approval', originId: 821, by: undefined, reason: undefined },
+      { type: 'transfer.status_changed', originId: 821, by: undefined, reason: undefined },
+      { type: 'transfer.approved', originId: 821, by: 'checker', reason: undefined },
+    ]);
+    expect(of(822)).toEqual([
+      { type: 'transfer.created', originId: 822, by: undefined, reason: undefined },
+      { type: 'transfer.awaiting_approval', originId: 822, by: undefined, reason: undefined },
+      { type: 'transfer.status_changed', originId: 822, by: undefined, reason: undefined },
+      { type: 'transfer.rejected', originId: 822, by: 'checker', reason: 'duplicate payout' },
+    ]);
   });
 
   it('retries a failing receiver on its schedule, then gives up and shows the delivery dead', async () => {
