@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isFinalStatus, MOVEMENT_STATUSES, type MovementView } from '@giro/transfer-module';
+import { AWAITING_APPROVAL_STATUS, isFinalStatus, MOVEMENT_STATUSES, type MovementView } from '@giro/transfer-module';
 import { type DemoTransfer, demoBatch } from './demo-batch';
 import {
   type DisplayStream,
@@ -58,7 +58,10 @@ export async function runDemo(
     const { movement } = await transfers.requestTransfer(transfer.request);
     submitted.push({ transfer, movement });
   }
-  out.write(`originIds ${submitted.map(({ movement }) => movement.originId).join(', ')}\n\n`);
+  out.write(`originIds ${submitted.map(({ movement }) => movement.originId).join(', ')}\n`);
+  const waiting = submitted.filter(({ movement }) => movement.status === AWAITING_APPROVAL_STATUS);
+  if (waiting.length > 0) out.write(`${awaitingApprovalHint(waiting.map(({ movement }) => movement.originId))}\n`);
+  out.write('\n');
 
   const started = Date.now();
   const display = new ProgressDisplay(out);
@@ -89,6 +92,14 @@ export async function runDemo(
   }
   if (settled) out.write(`\n${demoSummary(movements, options.webhooks)}\n`);
   return { movements, settled };
+}
+
+/** What to do about the demo transfers that wait for an approval (APPROVAL_REQUIRED_ABOVE is set). */
+function awaitingApprovalHint(originIds: number[]): string {
+  return [
+    `${originIds.length} of them await an approval (APPROVAL_REQUIRED_ABOVE): nothing is sent until an approver key approves them:`,
+    `  curl -s -X POST $GIRO/admin/transfers/approve -H "Authorization: Bearer $APPROVER_KEY" -H 'Content-Type: application/json' -d '{"originIds":[${originIds.join(',')}]}'`,
+  ].join('\n');
 }
 
 export function countByStatus(movements: MovementView[]): StatusCounts {
