@@ -1,3 +1,4 @@
+import { BankRateLimitedError } from './bank.errors';
 import { BankCallBudget, BudgetTimers } from './bank-call-budget';
 
 /** Manual time: `advance` fires due timers in order. */
@@ -114,5 +115,73 @@ describe('BankCallBudget', () => {
     expect(() => new BankCallBudget({ maxInFlight: 1, ratePerSecond: -1 })).toThrow(/ratePerSecond/);
     expect(() => new BankCallBudget({ maxInFlight: 1, ratePerSecond: Number.NaN })).toThrow(/ratePerSecond/);
     expect(() => new BankCallBudget({ maxInFlight: 1, burst: 0.5 })).toThrow(/burst/);
+  });
+
+  describe('shared by replicas', () => {
+    /** Starts `count` instant calls and returns the times (ms) at which each started. */
+    async function startTimes(budget: BankCallBudget, timers: ManualTimers, count: number, windowMs: number) {
+      const started: number[] = [];
+      const calls = Array.from({ length: count }, () =>
+        budget.throttle('query', async () => {
+          started.push(timers.now());
+        }),
+      );
+      await flush(); // the calls the burst allows run before any timer is due
+      await timers.advance(windowMs);
+      await Promise.all(calls);
+      return started;
+    }
+
+    it('takes its share of the rate: a quarter of 20/s starts 5 calls a second', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 20 }, timers);
+      budget.setShare(1 / 4);
+      expect(budget.ratePerSecond).toBe(5);
+      expect(budget.maxInFlight).toBe(2);
+      const started = await startTimes(budget, timers, 15, 3_000);
+      // A burst of its share (5), then one every 200 ms.
+      expect(started.filter((at) => at < 1_000)).toHaveLength(9);
+      expect(started.filter((at) => at >= 1_000 && at < 2_000)).toHaveLength(5);
+    });
+
+    it('keeps an in-flight cap of at least 1 whatever the share', () => {
+      const budget = new BankCallBudget({ maxInFlight: 2 });
+      budget.setShare(1 / 8);
+      expect(budget.maxInFlight).toBe(1);
+      expect(() => budget.setShare(0)).toThrow(/share must be in \(0, 1\]/);
+    });
+
+    it('pauses every call after a 429 with Retry-After, and tells its listeners', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 4 }, timers);
+      const pauses: number[] = [];
+      budget.onPause((until) => pauses.push(until));
+      const limited = new BankRateLimitedError('rate-limited', {
+        operation: 'get-movement',
+        httpStatus: 429,
+        retryAfterMs: 2_000,
+      });
+      await expect(budget.throttle('query', async () => Promise.reject(limited))).rejects.toBe(limited);
+      expect(pauses).toEqual([2_000]);
+      expect(budget.pausedUntil).toBe(2_000);
+      const started: number[] = [];
+      const next = budget.throttle('create', async () => {
+        started.push(timers.now());
+      });
+      await timers.advance(1_999);
+      expect(started).toEqual([]);
+      await timers.advance(1);
+      await next;
+      expect(started).toEqual([2_000]);
+      expect(budget.pausedUntil).toBeNull();
+    });
+
+    it('takes a pause another replica reported, and ignores one that ends sooner', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 4 }, timers);
+      budget.pauseUntil(5_000);
+      budget.pauseUntil(3_000);
+      expect(budget.pausedUntil).toBe(5_000);
+    });
   });
 });
