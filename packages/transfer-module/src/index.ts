@@ -10,6 +10,8 @@ export {
   type CreatedApiKey,
 } from './access/api-key.service';
 export { ApiKeyValidationError } from './access/api-key-validation.error';
+// The audit trail: who did what, chained by hashes; `runAs` attributes a host's own calls.
+export { type AuditCallOptions, AuditService, type AuditView } from './access/audit.service';
 // The bank client: its errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy).
 export {
   BankAuthError,
@@ -161,6 +163,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
 export { MAX_BATCH_SIZE } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
+export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export {
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
@@ -170,6 +173,7 @@ export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
   AnomalyResolutionEntity,
   ApiKeyEntity,
+  AuditEntryEntity,
   CancellationEntity,
   LimitUsageEntity,
   MovementEntity,

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ApiKeyService } from './access';
+import { ApiKeyService, AuditService } from './access';
 import { ConfigurableTransferModule } from './module/transfer-module.definition';
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
@@ -23,6 +23,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     AnomalyService,
     ApprovalService,
     ApiKeyService,
+    AuditService,
     SweepService,
     MovementStore,
     WebhookService,

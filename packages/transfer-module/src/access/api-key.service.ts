@@ -12,7 +12,7 @@ import {
   systemClock,
   type Violation,
 } from '../domain';
-import { type ApiKeyRecord, ApiKeyStore } from '../persistence';
+import { type ApiKeyRecord, ApiKeyStore, type AuditTrail } from '../persistence';
 import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyValidationError } from './api-key-validation.error';
 
@@ -36,6 +36,8 @@ export interface ApiKeyServiceOptions {
   clock?: Clock;
   /** How long a key read from the database is trusted (default API_KEY_CACHE_MS, 500 ms); 0 reads every time. */
   cacheMs?: number;
+  /** The audit trail a creation or revocation made inside an audit scope appends to (none: not audited). */
+  audit?: AuditTrail;
 }
 
 const REQUEST_FIELDS = ['name', 'role'];
@@ -53,7 +55,7 @@ export class ApiKeyService {
   private readonly cache: ApiKeyCache;
 
   constructor(dataSource: DataSource, options: ApiKeyServiceOptions = {}) {
-    this.store = new ApiKeyStore(dataSource, options.clock ?? systemClock);
+    this.store = new ApiKeyStore(dataSource, options.clock ?? systemClock, options.audit);
     this.cache = new ApiKeyCache((keyId) => this.store.findCredential(keyId), options.cacheMs);
   }
 

@@ -1,6 +1,6 @@
 import { Logger, type LoggerService, type Provider } from '@nestjs/common';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import { ApiKeyService } from '../access';
+import { ApiKeyService, AuditService } from '../access';
 import { BankCallBudget, BankClient } from '../bank';
 import { PollingPolicy } from '../domain';
 import {
@@ -21,7 +21,7 @@ import {
   resolveTransferModuleOptions,
   type TransferModuleOptions,
 } from '../options';
-import { MovementStore, WebhookStore } from '../persistence';
+import { AuditTrail, MovementStore, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
 import { AnomalyService, ApprovalService, BankLookups, SubAccountService, TransferService } from '../transfer';
 import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
@@ -51,15 +51,35 @@ const dataSource: Provider = {
   inject: [RESOLVED_TRANSFER_OPTIONS, HOST_DATA_SOURCE],
 };
 
+/** The audit trail every store appends to, in the change's transaction, inside an audit scope (AuditService). */
+const auditTrail: Provider = {
+  provide: AuditTrail,
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
+    new AuditTrail(database.dataSource, options.clock),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+};
+
+const auditService: Provider = {
+  provide: AuditService,
+  useFactory: (trail: AuditTrail, logger: LoggerService) => new AuditService(trail, logger),
+  inject: [AuditTrail, MOVEMENT_LOGGER],
+};
+
 /** With webhooks, every change writes its events to the outbox in its own transaction. */
 const store: Provider = {
   provide: MovementStore,
-  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, wakeUp: WebhookWakeUp) =>
+  useFactory: (
+    database: TransferDataSource,
+    options: ResolvedTransferOptions,
+    wakeUp: WebhookWakeUp,
+    audit: AuditTrail,
+  ) =>
     new MovementStore(database.dataSource, options.clock, {
       outbox: options.webhooks && new TransferEventOutbox(wakeUp),
       limits: options.limits,
+      audit,
     }),
-  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp],
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp, AuditTrail],
 };
 
 const webhookWakeUp: Provider = { provide: WebhookWakeUp, useFactory: () => new WebhookWakeUp() };
@@ -67,9 +87,13 @@ const webhookWakeUp: Provider = { provide: WebhookWakeUp, useFactory: () => new 
 /** A test event committed wakes the dispatcher, as a movement's events do. */
 const webhookStore: Provider = {
   provide: WebhookStore,
-  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, wakeUp: WebhookWakeUp) =>
-    new WebhookStore(database.dataSource, options.clock, { onEventsCommitted: () => wakeUp.notify() }),
-  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp],
+  useFactory: (
+    database: TransferDataSource,
+    options: ResolvedTransferOptions,
+    wakeUp: WebhookWakeUp,
+    audit: AuditTrail,
+  ) => new WebhookStore(database.dataSource, options.clock, { onEventsCommitted: () => wakeUp.notify(), audit }),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp, AuditTrail],
 };
 
 /** Delivers the outbox once started (beside the sweep); without `webhooks`, starting it does nothing. */
@@ -118,9 +142,9 @@ const events: Provider = {
 /** The admin API's keys, on giro's data source (a key revoked anywhere is refused here within a second). */
 const apiKeys: Provider = {
   provide: ApiKeyService,
-  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
-    new ApiKeyService(database.dataSource, { clock: options.clock }),
-  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
+  useFactory: (database: TransferDataSource, options: ResolvedTransferOptions, audit: AuditTrail) =>
+    new ApiKeyService(database.dataSource, { clock: options.clock, audit }),
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, AuditTrail],
 };
 
 const leaseOwner: Provider = { provide: LEASE_OWNER, useFactory: createLeaseOwner };
@@ -131,6 +155,8 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   resolvedOptions,
   dataSource,
   webhookWakeUp,
+  auditTrail,
+  auditService,
   store,
   webhookStore,
   webhookDispatcher,

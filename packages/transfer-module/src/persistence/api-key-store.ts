@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock, Role } from '../domain';
 import { ApiKeyNameTakenError, ApiKeyNotFoundError } from './api-key.errors';
+import type { AuditTrail } from './audit-trail';
 import { type Transactions, transactionsFor } from './engine/transactions';
 import { ApiKeyEntity } from './entities';
 
@@ -28,7 +29,8 @@ export interface NewApiKey {
 
 /**
  * The admin API's keys in giro's database (`giro_api_keys`): created, listed, found by id, revoked. The caller
- * (ApiKeyService) checks names and roles and makes the key: the store keeps its hash. One transaction per method.
+ * (ApiKeyService) checks names and roles and makes the key: the store keeps its hash. One transaction per method;
+ * inside an audit scope, a creation or revocation appends its audit row in it (never the key nor its hash).
  */
 export class ApiKeyStore {
   private readonly transactions: Transactions;
@@ -36,6 +38,7 @@ export class ApiKeyStore {
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly audit?: AuditTrail,
   ) {
     this.transactions = transactionsFor(dataSource);
   }
@@ -48,6 +51,7 @@ export class ApiKeyStore {
         if (await findByName(manager, key.name)) throw new ApiKeyNameTakenError(key.name);
         // A query builder, not `save`, which opens a transaction of its own inside giro's.
         await manager.createQueryBuilder().insert().into(ApiKeyEntity).values(row).execute();
+        await this.audit?.recordChange(manager, { target: key.name, before: null, after: toRecord(row) });
       });
     } catch (error) {
       // Two replicas creating the same name at once: the first check passed in both, the unique constraint did not.
@@ -86,6 +90,11 @@ export class ApiKeyStore {
           .set({ revokedAtMs: now })
           .where('"key_id" = :keyId AND "revoked_at_ms" IS NULL', { keyId: row.keyId })
           .execute();
+        await this.audit?.recordChange(manager, {
+          target: name,
+          before: { revokedAt: null },
+          after: { revokedAt: new Date(now) },
+        });
       }
       return toRecord(row);
     });

@@ -1,5 +1,17 @@
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './api-key.errors';
 export { type ApiKeyCredential, type ApiKeyRecord, ApiKeyStore, type NewApiKey } from './api-key-store';
+export { auditHash, GENESIS_HASH, type HashedAuditColumns } from './audit-hash';
+export type {
+  AuditChange,
+  AuditEntry,
+  AuditFilter,
+  AuditOutcome,
+  AuditPage,
+  AuditPageRequest,
+  AuditRecord,
+  AuditVerification,
+} from './audit-records';
+export { AUDIT_LOCK_KEY, AuditTrail } from './audit-trail';
 export {
   DEFAULT_DATABASE_URL,
   DEFAULT_SQLITE_BUSY_TIMEOUT_MS,

@@ -17,6 +17,7 @@ const TABLES = [
   'giro_api_keys',
   'giro_anomaly_resolutions',
   'giro_limit_usage',
+  'giro_audit',
   'giro_webhook_endpoints',
   'giro_webhook_events',
   'giro_webhook_deliveries',
@@ -35,6 +36,7 @@ const ALL_MIGRATIONS = [
   'ApiKeys1796155200000',
   'AnomalyResolutions1796241600000',
   'LimitUsage1796328000000',
+  'AuditTrail1796414400000',
   'Approvals1796500800000',
 ];
 
@@ -194,6 +196,9 @@ describeEachEngine('transfer migrations', (engine) => {
         dataSource.query(`INSERT INTO "giro_movements" ("origin_id", "intent", "fingerprint", "status", "amount",
           "currency_id", "created_at_ms", "updated_at_ms") VALUES (1, '{}', 'f', 'REJECTED', '1.00', 'ARS', 0, 0)`),
       ).rejects.toThrow(/CHK_giro_movements_status|CHECK constraint/);
+      expect(await runner.hasTable('giro_audit')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_audit')).toBe(false);
       expect(await runner.hasTable('giro_limit_usage')).toBe(true);
       expect(await hasUsageDay()).toBe(true);
       await dataSource.undoLastMigration();

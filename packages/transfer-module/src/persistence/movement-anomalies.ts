@@ -89,7 +89,14 @@ export class MovementAnomalies {
       );
       const stored = await manager.findOneByOrFail(AnomalyResolutionEntity, { historyId: anomalyId });
       if (inserted.length === 0) throw new AnomalyAlreadyResolvedError(anomalyId, toAnomalyResolutionRecord(stored));
-      return toAnomalyRecord(historyOf(row), stored);
+      const anomaly = toAnomalyRecord(historyOf(row), stored);
+      await this.context.audit?.recordChange(manager, {
+        originId: anomaly.originId,
+        target: String(anomalyId),
+        before: { resolution: null },
+        after: { resolution: anomaly.resolution },
+      });
+      return anomaly;
     });
   }
 

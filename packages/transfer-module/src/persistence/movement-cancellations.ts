@@ -69,7 +69,7 @@ export class MovementCancellations {
     const by = acknowledgement.by === undefined ? null : checkActor(acknowledgement.by, 'by');
     const now = this.context.nowMs();
     return this.context.transactions.write(async (manager) => {
-      await manager
+      const update = await manager
         .createQueryBuilder()
         .update(CancellationEntity)
         .set({
@@ -85,7 +85,20 @@ export class MovementCancellations {
         .where('c.originId = :originId', { originId })
         .getOne();
       if (!row) throw new CancellationNotFoundError(originId);
-      return toCancellationRecord(row);
+      const record = toCancellationRecord(row);
+      // A repeated acknowledgement changes nothing: no change to audit (the caller's own row says it was asked).
+      if (update.affected) {
+        await this.context.audit?.recordChange(manager, {
+          originId,
+          before: { acknowledgedAt: null, reference: null, acknowledgedBy: null },
+          after: {
+            acknowledgedAt: record.acknowledgedAt,
+            reference: record.reference,
+            acknowledgedBy: record.acknowledgedBy,
+          },
+        });
+      }
+      return record;
     });
   }
 

@@ -24,6 +24,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'ApiKeys1796155200000',
       'AnomalyResolutions1796241600000',
       'LimitUsage1796328000000',
+      'AuditTrail1796414400000',
       'Approvals1796500800000',
     ]);
     await runTransferMigrations(dataSource);

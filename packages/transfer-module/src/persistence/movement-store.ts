@@ -6,6 +6,7 @@ import {
   type SourceAccountLimits,
   type TransferIntent,
 } from '../domain';
+import type { AuditTrail } from './audit-trail';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
@@ -48,6 +49,11 @@ export interface MovementStoreOptions {
    * own transaction, or is refused (LimitExceededError); a change to FAILED gives the share back.
    */
   limits?: SourceAccountLimits;
+  /**
+   * The audit trail: a change made inside an audit scope (AuditService.runAs, the admin API) appends its row in the
+   * change's own transaction. None by default: nothing is audited.
+   */
+  audit?: AuditTrail;
 }
 
 /**
@@ -75,7 +81,7 @@ export class MovementStore {
     private readonly clock: Clock,
     options: MovementStoreOptions = {},
   ) {
-    const context = new StoreContext(dataSource, clock, options.outbox);
+    const context = new StoreContext(dataSource, clock, options.outbox, options.audit);
     this.usage = new LimitUsage(context, options.limits?.isEmpty() ? undefined : options.limits);
     this.intents = new MovementIntents(context, { originIdBlockSize: options.originIdBlockSize, usage: this.usage });
     this.leases = new MovementLeases(context);

@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { Clock } from '../domain';
+import type { AuditTrail } from './audit-trail';
 import { type DatabaseEngine, engineOf } from './engine/database-engine';
 import { type Transactions, transactionsFor } from './engine/transactions';
 import { MovementEntity } from './entities';
@@ -8,8 +9,9 @@ import { MovementNotFoundError } from './persistence.errors';
 
 /**
  * What the parts of MovementStore share: the data source, its engine and transactions, the store's clock,
- * the outbox its changes write their events to (none when webhooks are off), and the reads of one movement
- * that several of them need.
+ * the outbox its changes write their events to (none when webhooks are off), the audit trail its changes append to
+ * (`audit?.recordChange` in their transactions; none when auditing is off), and the reads of one movement that
+ * several of them need.
  */
 export class StoreContext {
   readonly engine: DatabaseEngine;
@@ -19,6 +21,7 @@ export class StoreContext {
     readonly dataSource: DataSource,
     readonly clock: Clock,
     readonly outbox: Outbox | undefined = undefined,
+    readonly audit: AuditTrail | undefined = undefined,
   ) {
     this.engine = engineOf(dataSource);
     this.transactions = transactionsFor(dataSource);

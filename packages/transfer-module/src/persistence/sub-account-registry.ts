@@ -44,6 +44,7 @@ export class SubAccountRegistry {
         disabledAtMs: null,
       };
       // Query builders, not `save`, which opens a transaction of its own inside giro's.
+      const unchanged = existing?.disabledAtMs === null && existing.ownerName === row.ownerName;
       if (existing) {
         await manager
           .createQueryBuilder()
@@ -52,7 +53,15 @@ export class SubAccountRegistry {
           .where('"address" = :address', { address: row.address })
           .execute();
       } else await manager.createQueryBuilder().insert().into(SubAccountEntity).values(row).execute();
-      return toSubAccountRecord(row);
+      const record = toSubAccountRecord(row);
+      if (!unchanged) {
+        await this.context.audit?.recordChange(manager, {
+          target: record.address,
+          before: existing ? toSubAccountRecord(existing) : null,
+          after: record,
+        });
+      }
+      return record;
     });
   }
 
@@ -85,6 +94,11 @@ export class SubAccountRegistry {
           .set({ disabledAtMs: now })
           .where('"address" = :address', { address })
           .execute();
+        await this.context.audit?.recordChange(manager, {
+          target: address,
+          before: { disabledAt: null },
+          after: { disabledAt: new Date(now) },
+        });
       }
       return toSubAccountRecord(row);
     });

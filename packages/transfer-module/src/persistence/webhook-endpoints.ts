@@ -43,9 +43,10 @@ export class WebhookEndpoints {
       createdAtMs: now,
       updatedAtMs: now,
     };
-    await this.context.transactions.write((manager) =>
-      manager.createQueryBuilder().insert().into(WebhookEndpointEntity).values(row).execute(),
-    );
+    await this.context.transactions.write(async (manager) => {
+      await manager.createQueryBuilder().insert().into(WebhookEndpointEntity).values(row).execute();
+      await this.context.audit?.recordChange(manager, { target: row.id, before: null, after: auditedEndpoint(row) });
+    });
     return toEndpointRecord(row);
   }
 
@@ -121,8 +122,9 @@ export class WebhookEndpoints {
   /** Deletes the endpoint with its deliveries and their attempts. WebhookEndpointNotFoundError. */
   async delete(id: string): Promise<void> {
     await this.context.transactions.write(async (manager) => {
-      await this.get(manager, id);
+      const row = await this.get(manager, id);
       await manager.createQueryBuilder().delete().from(WebhookEndpointEntity).where('"id" = :id', { id }).execute();
+      await this.context.audit?.recordChange(manager, { target: id, before: auditedEndpoint(row), after: null });
     });
   }
 
@@ -130,6 +132,7 @@ export class WebhookEndpoints {
     const now = this.context.nowMs();
     return this.context.transactions.write(async (manager) => {
       const row = await this.get(manager, id, { lock: true });
+      const before = auditedEndpoint(row);
       change(row);
       row.updatedAtMs = now;
       const { id: _id, createdAtMs: _created, ...values } = row;
@@ -139,6 +142,7 @@ export class WebhookEndpoints {
         .set(values)
         .where('"id" = :id', { id })
         .execute();
+      await this.context.audit?.recordChange(manager, { target: id, before, after: auditedEndpoint(row) });
       return toEndpointRecord(row);
     });
   }
@@ -153,5 +157,29 @@ export class WebhookEndpoints {
     const row = await query.getOne();
     if (row === null) throw new WebhookEndpointNotFoundError(id);
     return row;
+  }
+}
+
+/**
+ * An endpoint as the audit trail records it: never a secret (only when the previous one stops signing), and its
+ * URL without credentials or query (a receiver may take a token there).
+ */
+function auditedEndpoint(row: WebhookEndpointEntity) {
+  return {
+    url: withoutCredentials(row.url),
+    description: row.description,
+    eventTypes: row.eventTypes,
+    previousSecretExpiresAt: row.previousSecretExpiresAtMs === null ? null : new Date(row.previousSecretExpiresAtMs),
+    disabledAt: row.disabledAtMs === null ? null : new Date(row.disabledAtMs),
+    disabledReason: row.disabledReason,
+  };
+}
+
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(not a URL)';
   }
 }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../domain';
+import type { AuditTrail } from './audit-trail';
 import type { OutboxEvent } from './outbox';
 import { StoreContext } from './store-context';
 import {
@@ -27,9 +28,16 @@ export class WebhookStore {
 
   private readonly onEventsCommitted: (() => void) | undefined;
 
-  /** `onEventsCommitted`: called once a test event is committed (to wake a dispatcher in this process). */
-  constructor(dataSource: DataSource, clock: Clock, options: { onEventsCommitted?: () => void } = {}) {
-    const context = new StoreContext(dataSource, clock);
+  /**
+   * `onEventsCommitted`: called once a test event is committed (to wake a dispatcher in this process); `audit`: the
+   * trail the endpoints' changes append to inside an audit scope (none: not audited).
+   */
+  constructor(
+    dataSource: DataSource,
+    clock: Clock,
+    options: { onEventsCommitted?: () => void; audit?: AuditTrail } = {},
+  ) {
+    const context = new StoreContext(dataSource, clock, undefined, options.audit);
     this.onEventsCommitted = options.onEventsCommitted;
     this.endpoints = new WebhookEndpoints(context);
     this.deliveries = new WebhookDeliveries(context);

@@ -1,5 +1,6 @@
 import { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 import { ApiKeyEntity } from './api-key.entity';
+import { AuditEntryEntity } from './audit-entry.entity';
 import { CancellationEntity } from './cancellation.entity';
 import { LimitUsageEntity } from './limit-usage.entity';
 import { MovementEntity } from './movement.entity';
@@ -13,6 +14,7 @@ import { WebhookEventEntity } from './webhook-event.entity';
 
 export { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 export { ApiKeyEntity } from './api-key.entity';
+export { AuditEntryEntity } from './audit-entry.entity';
 export { CancellationEntity } from './cancellation.entity';
 export { LimitUsageEntity } from './limit-usage.entity';
 export { MovementEntity } from './movement.entity';
@@ -42,4 +44,5 @@ export const TRANSFER_ENTITIES = [
   ApiKeyEntity,
   AnomalyResolutionEntity,
   LimitUsageEntity,
+  AuditEntryEntity,
 ];

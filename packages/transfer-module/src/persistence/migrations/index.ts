@@ -10,6 +10,7 @@ import { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 import { ApiKeys1796155200000 } from './1796155200000-api-keys';
 import { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 import { LimitUsage1796328000000 } from './1796328000000-limit-usage';
+import { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 import { Approvals1796500800000 } from './1796500800000-approvals';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
@@ -24,6 +25,7 @@ export { WebhookOutbox1796068800000 } from './1796068800000-webhook-outbox';
 export { ApiKeys1796155200000 } from './1796155200000-api-keys';
 export { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolutions';
 export { LimitUsage1796328000000 } from './1796328000000-limit-usage';
+export { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 export { Approvals1796500800000 } from './1796500800000-approvals';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
@@ -40,5 +42,6 @@ export const TRANSFER_MIGRATIONS = [
   ApiKeys1796155200000,
   AnomalyResolutions1796241600000,
   LimitUsage1796328000000,
+  AuditTrail1796414400000,
   Approvals1796500800000,
 ];

@@ -1,0 +1,36 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Actor } from '../domain';
+
+/** Who asked for what, as the audit trail records it around one request (admin API) or one call (a host). */
+export interface AuditRequest {
+  /** The caller; null when it presented no valid credential (a refused request). */
+  who: Actor | null;
+  /** What was asked: `transfer.create`, `cancellation.ack`, `key.revoke`… */
+  action: string;
+  requestId: string;
+  /** The caller's address (the admin API's `request.ip`); null when there is none (a host's own call, the CLI). */
+  clientAddress: string | null;
+}
+
+/** An open audit scope: the request, and whether a change made inside it has written its audit row yet. */
+export interface ActiveAuditScope extends AuditRequest {
+  recorded: boolean;
+}
+
+// One per process: whatever runs inside `runInAuditScope` (awaited promises, timers) sees the same scope, and
+// concurrent requests each see their own.
+const scopes = new AsyncLocalStorage<ActiveAuditScope>();
+
+/**
+ * Runs `work` inside an audit scope: the store's changes made meanwhile (AuditTrail.recordChange, in their own
+ * transactions) are attributed to `request`, and mark the scope recorded.
+ */
+export function runInAuditScope<T>(request: AuditRequest, work: (scope: ActiveAuditScope) => Promise<T>): Promise<T> {
+  const scope: ActiveAuditScope = { ...request, recorded: false };
+  return scopes.run(scope, () => work(scope));
+}
+
+/** The audit scope the caller runs in; undefined outside any (giro's own work: sweeps, deliveries). */
+export function currentAuditScope(): ActiveAuditScope | undefined {
+  return scopes.getStore();
+}
