@@ -14,6 +14,7 @@ import {
   MovementEvents,
   MovementSender,
   QuerySchedule,
+  ReplicaHeartbeat,
 } from '../movement';
 import {
   RESOLVED_TRANSFER_OPTIONS,
@@ -21,7 +22,7 @@ import {
   resolveTransferModuleOptions,
   type TransferModuleOptions,
 } from '../options';
-import { AuditTrail, MovementStore, WebhookStore } from '../persistence';
+import { AuditTrail, engineOf, MovementStore, ReplicaRegistry, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
 import { AnomalyService, ApprovalService, BankLookups, SubAccountService, TransferService } from '../transfer';
 import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
@@ -147,6 +148,23 @@ const apiKeys: Provider = {
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, AuditTrail],
 };
 
+/** On Postgres, replicas share the bank budget through their heartbeats; SQLite is one process. */
+const replicaHeartbeat: Provider = {
+  provide: ReplicaHeartbeat,
+  useFactory: (
+    database: TransferDataSource,
+    options: ResolvedTransferOptions,
+    budget: BankCallBudget,
+    owner: string,
+    logger: LoggerService,
+  ) => {
+    const shared = engineOf(database.dataSource) === 'postgres';
+    const registry = shared ? new ReplicaRegistry(database.dataSource, options.clock) : undefined;
+    return new ReplicaHeartbeat(registry, budget, owner, logger);
+  },
+  inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, BankCallBudget, LEASE_OWNER, MOVEMENT_LOGGER],
+};
+
 const leaseOwner: Provider = { provide: LEASE_OWNER, useFactory: createLeaseOwner };
 
 const logger: Provider = { provide: MOVEMENT_LOGGER, useFactory: () => new Logger('giro') };
@@ -164,6 +182,7 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   bankClient,
   bankPort,
   budget,
+  replicaHeartbeat,
   schedule,
   FailureCounts,
   events,

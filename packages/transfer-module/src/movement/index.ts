@@ -34,3 +34,4 @@ export {
   toMovementView,
 } from './movement-view';
 export { QuerySchedule } from './query-schedule';
+export { HEARTBEAT_INTERVAL_MS, REPLICA_LIVE_WITHIN_MS, ReplicaHeartbeat } from './replica-heartbeat';

@@ -22,6 +22,7 @@ const TABLES = [
   'giro_webhook_events',
   'giro_webhook_deliveries',
   'giro_webhook_attempts',
+  'giro_replicas',
 ];
 const ALL_MIGRATIONS = [
   'CreateTransferSchema1795291200000',
@@ -38,6 +39,7 @@ const ALL_MIGRATIONS = [
   'LimitUsage1796328000000',
   'AuditTrail1796414400000',
   'Approvals1796500800000',
+  'Replicas1796587200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -187,6 +189,9 @@ describeEachEngine('transfer migrations', (engine) => {
     const hasApprovalExpiry = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('approval_expires_at_ms') !== undefined;
     try {
+      expect(await runner.hasTable('giro_replicas')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_replicas')).toBe(false);
       expect(await hasApprovalExpiry()).toBe(true);
       await dataSource.undoLastMigration();
       expect(await hasApprovalExpiry()).toBe(false);

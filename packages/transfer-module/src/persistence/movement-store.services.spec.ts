@@ -26,6 +26,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'LimitUsage1796328000000',
       'AuditTrail1796414400000',
       'Approvals1796500800000',
+      'Replicas1796587200000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -6,6 +6,7 @@ import { LimitUsageEntity } from './limit-usage.entity';
 import { MovementEntity } from './movement.entity';
 import { MovementHistoryEntity } from './movement-history.entity';
 import { OriginIdCounterEntity } from './origin-id-counter.entity';
+import { ReplicaEntity } from './replica.entity';
 import { SubAccountEntity } from './sub-account.entity';
 import { WebhookAttemptEntity } from './webhook-attempt.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -20,6 +21,7 @@ export { LimitUsageEntity } from './limit-usage.entity';
 export { MovementEntity } from './movement.entity';
 export { HISTORY_SOURCES, type HistorySource, MovementHistoryEntity } from './movement-history.entity';
 export { OriginIdCounterEntity } from './origin-id-counter.entity';
+export { ReplicaEntity } from './replica.entity';
 export { SubAccountEntity } from './sub-account.entity';
 export { WebhookAttemptEntity } from './webhook-attempt.entity';
 export {
@@ -45,4 +47,5 @@ export const TRANSFER_ENTITIES = [
   AnomalyResolutionEntity,
   LimitUsageEntity,
   AuditEntryEntity,
+  ReplicaEntity,
 ];

@@ -12,6 +12,7 @@ import { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolut
 import { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 import { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 import { Approvals1796500800000 } from './1796500800000-approvals';
+import { Replicas1796587200000 } from './1796587200000-replicas';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -27,6 +28,7 @@ export { AnomalyResolutions1796241600000 } from './1796241600000-anomaly-resolut
 export { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 export { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 export { Approvals1796500800000 } from './1796500800000-approvals';
+export { Replicas1796587200000 } from './1796587200000-replicas';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -44,4 +46,5 @@ export const TRANSFER_MIGRATIONS = [
   LimitUsage1796328000000,
   AuditTrail1796414400000,
   Approvals1796500800000,
+  Replicas1796587200000,
 ];

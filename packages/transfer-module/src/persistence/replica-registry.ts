@@ -1,0 +1,81 @@
+import type { DataSource } from 'typeorm';
+import type { Clock } from '../domain';
+import { type DatabaseEngine, engineOf } from './engine/database-engine';
+import { placeholdersFor } from './engine/raw-rows';
+import { type Transactions, transactionsFor } from './engine/transactions';
+import { checkInteger, checkLeaseOwner } from './store-arguments';
+
+/** What a heartbeat learns of the deployment. */
+export interface ReplicaCensus {
+  /** Replicas whose last heartbeat is recent enough (this one included). */
+  live: number;
+  /** The end of the latest pause a replica reported (a 429 with Retry-After), or null. */
+  bankPausedUntilMs: number | null;
+}
+
+// The heartbeat: this replica's row written, and at once the others counted. The pause a replica reports only
+// grows (the bank's latest Retry-After wins, an older one never shortens it).
+const BEAT = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "bank_paused_until_ms")
+  VALUES (?, ?, ?, ?) ON CONFLICT ("owner") DO UPDATE SET "heartbeat_at_ms" = excluded."heartbeat_at_ms",
+  "bank_paused_until_ms" = CASE
+    WHEN excluded."bank_paused_until_ms" IS NULL THEN "giro_replicas"."bank_paused_until_ms"
+    WHEN "giro_replicas"."bank_paused_until_ms" IS NULL THEN excluded."bank_paused_until_ms"
+    WHEN excluded."bank_paused_until_ms" > "giro_replicas"."bank_paused_until_ms" THEN excluded."bank_paused_until_ms"
+    ELSE "giro_replicas"."bank_paused_until_ms" END`;
+// The others alive, by their heartbeats; a replica always counts itself, however long its own last beat took.
+const CENSUS = `SELECT COUNT(*) AS "others", MAX("bank_paused_until_ms") AS "paused" FROM "giro_replicas"
+  WHERE "owner" <> ? AND "heartbeat_at_ms" > ?`;
+const OWN_PAUSE = `SELECT "bank_paused_until_ms" AS "paused" FROM "giro_replicas" WHERE "owner" = ?`;
+const LEAVE = `DELETE FROM "giro_replicas" WHERE "owner" = ?`;
+const PRUNE = `DELETE FROM "giro_replicas" WHERE "heartbeat_at_ms" < ?`;
+
+/**
+ * The replicas of a deployment on one database (`giro_replicas`): each writes its heartbeat, and learns how many
+ * are alive and whether the bank asked them all to wait. ReplicaHeartbeat keeps the bank budget's share from it.
+ */
+export class ReplicaRegistry {
+  private readonly engine: DatabaseEngine;
+  private readonly transactions: Transactions;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {
+    this.engine = engineOf(dataSource);
+    this.transactions = transactionsFor(dataSource);
+  }
+
+  /**
+   * Writes `owner`'s heartbeat (and the end of a pause it reports), then counts the replicas whose heartbeat is
+   * less than `liveWithinMs` old. A replica that stopped beating drops out of the count after that long.
+   */
+  async beat(owner: string, liveWithinMs: number, report: { bankPausedUntilMs?: number } = {}): Promise<ReplicaCensus> {
+    checkLeaseOwner(owner);
+    checkInteger(liveWithinMs, 'liveWithinMs', 1, 24 * 3_600_000);
+    const now = this.clock.now().getTime();
+    const sql = (text: string) => placeholdersFor(this.engine, text);
+    return this.transactions.write(async (manager) => {
+      await manager.query(sql(BEAT), [owner, now, now, report.bankPausedUntilMs ?? null]);
+      const [census] = await manager.query(sql(CENSUS), [owner, now - liveWithinMs]);
+      const [own] = await manager.query(sql(OWN_PAUSE), [owner]);
+      const paused = [census?.paused, own?.paused].filter((value) => value !== null && value !== undefined).map(Number);
+      return {
+        live: Number(census?.others ?? 0) + 1,
+        bankPausedUntilMs: paused.length === 0 ? null : Math.max(...paused),
+      };
+    });
+  }
+
+  /** Removes `owner`'s row (a graceful stop): the others take its share at their next heartbeat. */
+  async leave(owner: string): Promise<void> {
+    checkLeaseOwner(owner);
+    await this.transactions.write((manager) => manager.query(placeholdersFor(this.engine, LEAVE), [owner]));
+  }
+
+  /** Deletes the rows of replicas silent for `silentForMs` (crashed long ago); returns nothing. */
+  async prune(silentForMs: number): Promise<void> {
+    checkInteger(silentForMs, 'silentForMs', 1, Number.MAX_SAFE_INTEGER);
+    const before = this.clock.now().getTime() - silentForMs;
+    await this.transactions.write((manager) => manager.query(placeholdersFor(this.engine, PRUNE), [before]));
+  }
+}
