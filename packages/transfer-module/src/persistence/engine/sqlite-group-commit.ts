@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AsyncMutex } from './async-mutex';
 import type { TransactionMode } from './transactions';
@@ -67,8 +68,11 @@ export class SqliteGroupCommit {
 
   /** Queues `work` for the next group; settles once the group's COMMIT made it durable (or rolled it back). */
   enqueue<T>(mode: TransactionMode, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    // The work runs in its caller's async context, not in that of whichever caller started the group: what the
+    // caller keeps in AsyncLocalStorage (its audit scope) is what the work sees.
+    const bound = AsyncResource.bind(work);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ mode, work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ mode, work: bound, resolve: resolve as (value: unknown) => void, reject });
       this.schedule();
     });
   }
