@@ -43,8 +43,13 @@ describe('sandboxBanner', () => {
     expect(banner).toContain(
       'polling scaled down for the demo: 1000 ms (CREATED/IN_PROGRESS), > 4000 ms (DELAYED), + up to 100 ms jitter',
     );
-    expect(banner).toContain('bank calls: at most 8 in flight, no rate limit');
+    expect(banner).toContain('bank calls: at most 8 in flight, no rate limit\n');
     expect(banner).toContain('sweeps: batches of 100, 8 movements at a time, at most 1000 ms apart');
+  });
+
+  it('says the replicas share the budget on Postgres', () => {
+    const banner = bannerFor({ DATABASE_URL: 'postgres://giro@db.internal:5432/giro' });
+    expect(banner).toContain('bank calls: at most 8 in flight, no rate limit, shared by the replicas on this database');
   });
 });
 

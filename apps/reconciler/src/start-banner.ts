@@ -99,7 +99,9 @@ function workSettings(config: ReconcilerConfig): string[] {
   const lines: string[] = [];
   if (config.bankCalls) {
     const rate = config.bankCalls.ratePerSecond === undefined ? 'no rate limit' : `${config.bankCalls.ratePerSecond}/s`;
-    lines.push(`  bank calls: at most ${config.bankCalls.maxInFlight} in flight, ${rate}`);
+    // On Postgres the replicas share these limits (a heartbeat each, 1/N each); SQLite is one process.
+    const shared = config.databaseUrl.startsWith('postgres') ? ', shared by the replicas on this database' : '';
+    lines.push(`  bank calls: at most ${config.bankCalls.maxInFlight} in flight, ${rate}${shared}`);
   }
   const batches = config.sweep
     ? `batches of ${config.sweep.batchSize}, ${config.sweep.concurrency} movements at a time, `
