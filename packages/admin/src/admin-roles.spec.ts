@@ -7,6 +7,8 @@ import {
   AnomalyService,
   ApiKeyService,
   ApprovalService,
+  type AuditRequest,
+  AuditService,
   dataSourceOptionsFromUrl,
   ROLES,
   type Role,
@@ -61,6 +63,7 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   // Anomalies: reading them is a viewer's; closing one (with a note) an operator's.
   ['GET', '/admin/anomalies', 'viewer'],
   ['POST', '/admin/anomalies/{id}/resolve', 'operator'],
+  ['GET', '/admin/audit', 'viewer'],
   ['POST', '/admin/keys', 'admin'],
   ['GET', '/admin/keys', 'admin'],
   ['POST', '/admin/keys/{name}/revoke', 'admin'],
@@ -98,6 +101,21 @@ const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null })
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
+/** The audit trail: what the guard and the interceptor hand it, kept to look at. */
+const audited = {
+  runs: [] as { who: Actor | null; action: string }[],
+  refusals: [] as { request: AuditRequest; statusCode: number | null; message: string }[],
+};
+const audit = {
+  runAs: (who: Actor | null, action: string, work: () => Promise<unknown>) => {
+    audited.runs.push({ who, action });
+    return work();
+  },
+  recordRefusal: async (request: AuditRequest, statusCode: number | null, message: string) => {
+    audited.refusals.push({ request, statusCode, message });
+  },
+  list: async () => ({ items: [], nextCursor: null }),
+};
 const webhooks = {
   createEndpoint: answer,
   listEndpoints: async () => [],
@@ -149,6 +167,7 @@ describe('admin routes and roles', () => {
         { provide: WebhookService, useValue: webhooks },
         { provide: AnomalyService, useValue: anomalies },
         { provide: ApprovalService, useValue: approvals },
+        { provide: AuditService, useValue: audit },
       ],
       exports: [
         TransferService,
@@ -158,6 +177,7 @@ describe('admin routes and roles', () => {
         WebhookService,
         AnomalyService,
         ApprovalService,
+        AuditService,
       ],
     })
     class Services {}
@@ -268,6 +288,44 @@ describe('admin routes and roles', () => {
     const [viewer, bootstrap] = ActorRecorder.seen;
     expect(viewer).toEqual({ keyId: (keys.viewer as string).slice(5, 21), name: 'viewer-key', role: 'viewer' });
     expect(bootstrap).toEqual({ keyId: 'admin-token', name: 'admin-token', role: 'admin' });
+  });
+
+  it('records in the audit trail the mutating requests it refuses (403 with the key, 401 without), never a read', async () => {
+    audited.refusals.length = 0;
+    await call('POST', '/admin/cancellations/1/ack', keys.viewer);
+    await call('POST', '/admin/keys/1/revoke', undefined);
+    await call('GET', '/admin/keys', keys.viewer);
+    expect(audited.refusals).toEqual([
+      {
+        request: {
+          who: { keyId: (keys.viewer as string).slice(5, 21), name: 'viewer-key', role: 'viewer' },
+          action: 'cancellation.ack',
+          requestId: expect.any(String),
+          clientAddress: '127.0.0.1',
+        },
+        statusCode: 403,
+        message: expect.stringContaining('needs the operator role'),
+      },
+      {
+        request: { who: null, action: 'key.revoke', requestId: expect.any(String), clientAddress: '127.0.0.1' },
+        statusCode: 401,
+        message: expect.stringContaining('missing bearer token'),
+      },
+    ]);
+  });
+
+  it('runs every mutating route it lets through in an audit scope, as its declared action or else its route', async () => {
+    audited.runs.length = 0;
+    await call('POST', '/admin/cancellations/1/ack', keys.operator);
+    await call('GET', '/admin/cancellations', keys.operator);
+    await call('POST', '/admin/transfers/1/approve', keys.approver);
+    expect(audited.runs).toEqual([
+      { who: expect.objectContaining({ name: 'operator-key' }), action: 'cancellation.ack' },
+      {
+        who: expect.objectContaining({ name: 'approver-key' }),
+        action: expect.stringMatching(/^(transfer\.approve|POST \/admin\/transfers\/:originId\/approve)$/),
+      },
+    ]);
   });
 
   it('says in the OpenAPI document which role each route needs', async () => {

@@ -1,13 +1,14 @@
-import { applyDecorators, UseFilters, UseGuards, UsePipes } from '@nestjs/common';
+import { applyDecorators, UseFilters, UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminRoleGuard } from './admin-role.guard';
 import { adminValidationPipe } from './admin-validation.pipe';
 import { TransferErrorsFilter } from './transfer-errors.filter';
 
 /**
  * What every admin controller has: the credential and the role each route declares (`@RequiresRole`), the admin
- * validation pipe and the transfer errors' HTTP answers — on its own routes only, so an application's other routes
- * keep their own guards, pipes and filters.
+ * validation pipe, the audit trail of every mutating request (AdminAuditInterceptor) and the transfer errors' HTTP
+ * answers — on its own routes only, so an application's other routes keep their own guards, pipes and filters.
  */
 export function AdminRoutes(tag: string): ClassDecorator {
   return applyDecorators(
@@ -15,6 +16,7 @@ export function AdminRoutes(tag: string): ClassDecorator {
     ApiBearerAuth(),
     ApiUnauthorizedResponse({ description: 'missing, unknown or revoked bearer token' }),
     UseGuards(AdminRoleGuard),
+    UseInterceptors(AdminAuditInterceptor),
     UsePipes(adminValidationPipe()),
     UseFilters(TransferErrorsFilter),
   );

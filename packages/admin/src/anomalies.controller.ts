@@ -25,6 +25,7 @@ import { recordedActorOf } from './admin-actor';
 import { AnomalyIdParams, DEFAULT_PAGE_SIZE, ListAnomaliesQuery } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 /**
  * The anomalies giro raised (bank answers that contradicted a final status, recorded and never applied), and
@@ -57,6 +58,7 @@ export class AnomaliesController {
   }
 
   @RequiresRole('operator')
+  @Audited('anomaly.resolve')
   @Post(':id/resolve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve an anomaly with a note; records who and when. The movement is not changed' })

@@ -11,6 +11,7 @@ import {
 } from '@nestjs/swagger';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 /**
  * Asking the bank about any movement by the names it knows it by (docs/bank-api.md#get-a-movement), one giro
@@ -23,6 +24,7 @@ export class BankLookupController {
   constructor(private readonly transfers: TransferService) {}
 
   @RequiresRole('operator')
+  @Audited('bank.lookup')
   @Post('lookup')
   @HttpCode(200)
   @ApiOperation({

@@ -11,6 +11,7 @@ import {
 } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 /**
  * The cancellations of FAILED movements, which the host application must register on its side
@@ -47,6 +48,7 @@ export class CancellationsController {
   }
 
   @RequiresRole('operator')
+  @Audited('cancellation.ack')
   @Post(':originId/ack')
   @HttpCode(200)
   @ApiOperation({

@@ -21,6 +21,7 @@ import {
 } from '@nestjs/swagger';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 /**
  * The admin API's keys (admin role): created — the key in the answer, once, never stored or shown again —, listed
@@ -37,6 +38,7 @@ export class KeysController {
   // Optional: a host whose TransferModule does not provide it (a stub in tests) answers 503 here.
   constructor(@Optional() private readonly keys?: ApiKeyService) {}
 
+  @Audited('key.create')
   @Post()
   @ApiOperation({ summary: 'Create an API key; the answer holds the key, shown this once' })
   @ApiBody({
@@ -67,6 +69,7 @@ export class KeysController {
     return this.service().listKeys();
   }
 
+  @Audited('key.revoke')
   @Post(':name/revoke')
   @HttpCode(200)
   @ApiOperation({ summary: 'Revoke a key: every replica refuses it within a second (idempotent)' })

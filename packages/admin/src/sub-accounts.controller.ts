@@ -10,6 +10,7 @@ import {
 } from '@nestjs/swagger';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 /**
  * PSP mode: the clients' virtual sub-accounts (CVU) the entity may send from. The body is read by
@@ -23,6 +24,7 @@ export class SubAccountsController {
   constructor(@Optional() private readonly subAccounts?: SubAccountService) {}
 
   @RequiresRole('admin')
+  @Audited('sub_account.register')
   @Post()
   @ApiOperation({ summary: "Register a client's sub-account (a CVU and its holder), or enable it again" })
   @ApiBody({
@@ -51,6 +53,7 @@ export class SubAccountsController {
   }
 
   @RequiresRole('admin')
+  @Audited('sub_account.disable')
   @Post(':address/disable')
   @HttpCode(200)
   @ApiOperation({ summary: 'No transfer may be sent from this sub-account any more (idempotent)' })

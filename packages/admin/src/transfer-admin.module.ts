@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
+import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './admin-authentication';
 import { AdminRoleGuard } from './admin-role.guard';
 import { adminSweepProvider } from './admin-sweep';
 import { AnomaliesController } from './anomalies.controller';
 import { ApprovalsController } from './approvals.controller';
+import { AuditController } from './audit.controller';
 import { BankLookupController } from './bank-lookup.controller';
 import { CancellationsController } from './cancellations.controller';
 import { KeysController } from './keys.controller';
@@ -19,7 +21,7 @@ import { WebhooksController } from './webhooks.controller';
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, approvals (`/admin/transfers/…/approve`, `/reject`), `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
  * API key — with the role each route declares; their validation pipe and error filter are their own, so the
  * application's other routes are untouched. TransferService (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
@@ -33,6 +35,7 @@ import { WebhooksController } from './webhooks.controller';
     SubAccountsController,
     CancellationsController,
     AnomaliesController,
+    AuditController,
     ReconcileController,
     KeysController,
     WebhooksController,
@@ -46,6 +49,7 @@ import { WebhooksController } from './webhooks.controller';
     },
     AdminAuthentication,
     AdminRoleGuard,
+    AdminAuditInterceptor,
     adminSweepProvider,
   ],
   // An application may check the credential before it reads a body or picks a rate-limit budget.

@@ -4,6 +4,7 @@ import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation }
 import { DEFAULT_PAGE_SIZE, OriginIdParams } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 import {
   WEBHOOK_ATTEMPT_SCHEMA,
   WEBHOOK_DELIVERY_PAGE_SCHEMA,
@@ -51,6 +52,7 @@ export class WebhookDeliveriesController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.redeliver')
   @Post('webhook-deliveries/:deliveryId/redeliver')
   @HttpCode(200)
   @ApiOperation({ summary: 'Deliver it again now (same event id), its retry schedule started over' })

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 import {
   CREATE_WEBHOOK_ENDPOINT_SCHEMA,
   UPDATE_WEBHOOK_ENDPOINT_SCHEMA,
@@ -44,6 +45,7 @@ export class WebhooksController {
   constructor(@Optional() private readonly webhooks?: WebhookService) {}
 
   @RequiresRole('admin')
+  @Audited('webhook.create')
   @Post()
   @ApiOperation({ summary: 'Register a webhook endpoint; the answer holds its signing secret, shown this once' })
   @ApiBody({ schema: CREATE_WEBHOOK_ENDPOINT_SCHEMA })
@@ -75,6 +77,7 @@ export class WebhooksController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.update')
   @Patch(':id')
   @ApiOperation({ summary: 'Change its URL, event types or description; disable it, or enable it again' })
   @ApiBody({ schema: UPDATE_WEBHOOK_ENDPOINT_SCHEMA })
@@ -88,6 +91,7 @@ export class WebhooksController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.delete')
   @Delete(':id')
   @HttpCode(204)
   @ApiOperation({ summary: 'Delete it, with its deliveries and their attempts' })
@@ -99,6 +103,7 @@ export class WebhooksController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.rotate_secret')
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @ApiOperation({
@@ -113,6 +118,7 @@ export class WebhooksController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.test')
   @Post(':id/test')
   @HttpCode(202)
   @ApiOperation({ summary: 'Send it a `webhook.test` event, delivered (and retried) like any other' })
@@ -138,6 +144,7 @@ export class WebhooksController {
   }
 
   @RequiresRole('admin')
+  @Audited('webhook.redeliver_dead')
   @Post(':id/redeliver-dead')
   @HttpCode(200)
   @ApiOperation({ summary: 'Deliver every dead delivery of the endpoint again (same event ids, schedule restarted)' })

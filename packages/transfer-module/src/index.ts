@@ -12,6 +12,7 @@ export {
 export { ApiKeyValidationError } from './access/api-key-validation.error';
 // The audit trail: who did what, chained by hashes; `runAs` attributes a host's own calls.
 export { type AuditCallOptions, AuditService, type AuditView } from './access/audit.service';
+export type { AuditRequest } from './access/audit-scope';
 // The bank client: its errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy).
 export {
   BankAuthError,

@@ -35,6 +35,7 @@ const ROOT = [
   'AuditEntryEntity',
   'AuditFilter',
   'AuditOutcome',
+  'AuditRequest',
   'AuditService',
   'AuditVerification',
   'AuditView',
