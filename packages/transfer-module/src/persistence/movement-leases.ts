@@ -33,7 +33,8 @@ export class MovementLeases {
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = options.now === undefined ? this.context.nowMs() : checkDate(options.now, 'now');
-    const times = { nowMs: now, dueByMs: options.dueBy === undefined ? now : checkDate(options.dueBy, 'dueBy') };
+    const dueByMs = options.dueBy === undefined ? now : checkDate(options.dueBy, 'dueBy');
+    const times = { nowMs: now, dueByMs, claimer: owner };
     const { engine } = this.context;
     return this.context.transactions.write(async (manager) => {
       const pending = await selectDue(manager, engine, 'pending', times, limit);

@@ -1,4 +1,6 @@
+import { TAKEOVER_AFTER_SILENCE_MS } from './engine/due-claim';
 import { MovementNotFoundError, StoreArgumentError } from './persistence.errors';
+import { ReplicaRegistry } from './replica-registry';
 import { storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine } from './testing/test-engines';
 
@@ -188,5 +190,68 @@ describeEachEngine('MovementStore claims and leases', (engine) => {
         field: 'now',
       },
     );
+  });
+
+  it('takes over the leases of a replica silent for 10 s on Postgres, holding its queries as after an expiry', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    const registry = new ReplicaRegistry(fixture.dataSource, clock);
+    const LONG_LEASE = 150_000;
+    await fixture.record(1);
+    await fixture.record(2);
+    await registry.beat('replica-a', 5_000);
+    await registry.beat('replica-b', 5_000);
+    expect((await store.claimDue({ owner: 'replica-a', limit: 10, leaseMs: LONG_LEASE })).length).toBe(2);
+
+    // replica-a stops beating (SIGKILL); replica-b goes on, a beat a second.
+    for (let second = 1; second < TAKEOVER_AFTER_SILENCE_MS / 1000; second++) {
+      clock.advance(1000);
+      await registry.beat('replica-b', 5_000);
+    }
+    clock.advance(999);
+    await registry.beat('replica-b', 5_000);
+    expect(await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE })).toEqual([]);
+    clock.advance(1);
+    await registry.beat('replica-b', 5_000);
+    const taken = await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE });
+    if (engine.kind === 'sqlite') {
+      // One process on SQLite: no heartbeats are read, a lease runs to its expiry.
+      expect(taken).toEqual([]);
+      return;
+    }
+    expect(taken.map((movement) => movement.originId)).toEqual([1, 2]);
+    // What the silent replica may still learn is bounded by its lease's expiry: the takeover waits from there.
+    expect(taken[0].abandonedLeaseExpiredAt).toEqual(new Date(T0 + LONG_LEASE));
+    // The silent replica's writes are fenced out.
+    expect(await store.markSendAttempt(1, 'replica-a')).toBe(false);
+    // A replica that never wrote a heartbeat (none of its rows) keeps its leases to their expiry.
+    await fixture.record(3);
+    await store.claimDue({ owner: 'no-heartbeat', limit: 10, leaseMs: LONG_LEASE });
+    for (let second = 0; second < 30; second++) {
+      clock.advance(1000);
+      await registry.beat('replica-b', 5_000);
+    }
+    expect(await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE })).toEqual([]);
+  });
+
+  it('takes over nothing right after a database outage, before it has beaten for 10 s itself', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    const registry = new ReplicaRegistry(fixture.dataSource, clock);
+    await fixture.record(1);
+    await registry.beat('replica-a', 5_000);
+    await registry.beat('replica-b', 5_000);
+    await store.claimDue({ owner: 'replica-a', limit: 10, leaseMs: 150_000 });
+    // 30 s without the database: no one beats. replica-b is back first.
+    clock.advance(30_000);
+    await registry.beat('replica-b', 5_000);
+    expect(await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: 150_000 })).toEqual([]);
+    // replica-a never comes back: once replica-b has beaten for 10 s, its lease is taken over (Postgres).
+    for (let second = 0; second < TAKEOVER_AFTER_SILENCE_MS / 1000; second++) {
+      clock.advance(1000);
+      await registry.beat('replica-b', 5_000);
+    }
+    const taken = await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: 150_000 });
+    expect(taken.map((movement) => movement.originId)).toEqual(engine.kind === 'postgres' ? [1] : []);
   });
 });

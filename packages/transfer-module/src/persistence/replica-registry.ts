@@ -15,8 +15,11 @@ export interface ReplicaCensus {
 
 // The heartbeat: this replica's row written, and at once the others counted. The pause a replica reports only
 // grows (the bank's latest Retry-After wins, an older one never shortens it).
-const BEAT = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "bank_paused_until_ms")
-  VALUES (?, ?, ?, ?) ON CONFLICT ("owner") DO UPDATE SET "heartbeat_at_ms" = excluded."heartbeat_at_ms",
+const BEAT = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms",
+  "bank_paused_until_ms") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("owner") DO UPDATE SET
+  "heartbeat_at_ms" = excluded."heartbeat_at_ms",
+  "beating_since_ms" = CASE WHEN "giro_replicas"."heartbeat_at_ms" < ? THEN excluded."heartbeat_at_ms"
+    ELSE "giro_replicas"."beating_since_ms" END,
   "bank_paused_until_ms" = CASE
     WHEN excluded."bank_paused_until_ms" IS NULL THEN "giro_replicas"."bank_paused_until_ms"
     WHEN "giro_replicas"."bank_paused_until_ms" IS NULL THEN excluded."bank_paused_until_ms"
@@ -55,7 +58,8 @@ export class ReplicaRegistry {
     const now = this.clock.now().getTime();
     const sql = (text: string) => placeholdersFor(this.engine, text);
     return this.transactions.write(async (manager) => {
-      await manager.query(sql(BEAT), [owner, now, now, report.bankPausedUntilMs ?? null]);
+      // A gap longer than the live window starts a new run of beats (beating_since_ms).
+      await manager.query(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
       const [census] = await manager.query(sql(CENSUS), [owner, now - liveWithinMs]);
       const [own] = await manager.query(sql(OWN_PAUSE), [owner]);
       const paused = [census?.paused, own?.paused].filter((value) => value !== null && value !== undefined).map(Number);

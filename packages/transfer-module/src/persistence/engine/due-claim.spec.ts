@@ -54,7 +54,8 @@ describeEachEngine('the claim of due movements', (engine) => {
     const index = step === 'pending' ? 'IDX_giro_movements_pending_due' : 'IDX_giro_movements_next_query_at';
     if (engine.kind === 'postgres') {
       expect(plan).toMatch(new RegExp(`Index Scan using "${index}"`));
-      expect(plan).not.toMatch(/Seq Scan|Sort/);
+      // The silent replicas' owners (a few rows) may be read whole, once per statement: giro_movements never.
+      expect(plan).not.toMatch(/Seq Scan on giro_movements|Sort/);
       expect(plan).toMatch(/LockRows/);
     } else {
       expect(plan).toMatch(new RegExp(`^SEARCH m USING INDEX ${index} \\(`, 'm'));
@@ -69,7 +70,8 @@ describeEachEngine('the claim of due movements', (engine) => {
     const plan = (await planOf(engine, dataSource, nextDueStatement(engine.kind, T0))).join('\n');
     if (engine.kind === 'postgres') {
       expect(plan).toMatch(/Index Scan using "IDX_giro_movements_next_query_at"/);
-      expect(plan).not.toMatch(/Seq Scan|Sort/);
+      // The silent replicas' owners (a few rows) may be read whole, once per statement: giro_movements never.
+      expect(plan).not.toMatch(/Seq Scan on giro_movements|Sort/);
     } else {
       expect(plan).toMatch(/^SEARCH m USING INDEX IDX_giro_movements_next_query_at \(/m);
       expect(plan).not.toMatch(/^SCAN|TEMP B-TREE/m);

@@ -8,10 +8,40 @@ export type ClaimStep = 'pending' | 'others';
 
 const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 
+/**
+ * A replica silent this long (no heartbeat in `giro_replicas`) crashed or lost the database: its leases are taken
+ * over without waiting for them to expire. Safe before their expiry: its writes are fenced on its lease (the new
+ * owner's lease replaces it), a send is counted in the database before it starts (so a never-counted movement was
+ * never sent), and the first query after a takeover still waits DELAYED's rule from the old lease's expiry
+ * (QuerySchedule.afterTakeover), which covers any answer the silent replica may still get.
+ */
+export const TAKEOVER_AFTER_SILENCE_MS = 10_000;
+
 // Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
-// claims only what was due when it started, while leases keep expiring by the clock).
-const UNLEASED = '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)';
-const DUE = `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED}`;
+// claims only what was due when it started, while leases keep expiring by the clock). On Postgres, where replicas
+// beat, a lease is also free when its owner's last heartbeat is older than TAKEOVER_AFTER_SILENCE_MS — but only
+// for a claimer that has itself been beating without a gap for that long: after a database outage every
+// heartbeat is old, and a replica must not take over another that has simply not beaten again yet. (A replica
+// with no row never wrote one: its lease runs to its expiry, as on SQLite.)
+const UNLEASED: Record<DatabaseEngine, string> = {
+  sqlite: '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)',
+  postgres: `(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ? OR (m."lease_owner" IN
+    (SELECT r."owner" FROM "giro_replicas" r WHERE r."heartbeat_at_ms" <= ?) AND EXISTS
+    (SELECT 1 FROM "giro_replicas" c WHERE c."owner" = ? AND c."beating_since_ms" <= ?)))`,
+};
+const DUE = (engine: DatabaseEngine) =>
+  `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED[engine]}`;
+
+/**
+ * The parameters of UNLEASED: now; on Postgres also the last heartbeat of a replica whose leases are free, and the
+ * claimer with the time since which it must have been beating (`claimer` undefined: a read that takes nothing).
+ */
+function unleasedParameters(engine: DatabaseEngine, nowMs: number, claimer: string | undefined): unknown[] {
+  if (engine === 'sqlite') return [nowMs];
+  const silentBefore = nowMs - TAKEOVER_AFTER_SILENCE_MS;
+  return [nowMs, silentBefore, claimer ?? null, silentBefore];
+}
+
 // The PENDING step names its status in the text, not as a parameter: a partial index (PENDING ones only) is
 // used only when the query's own text implies the index's condition (SQLite never looks into a parameter,
 // Postgres only when it plans for the values at hand).
@@ -25,6 +55,8 @@ const STEP_STATUSES: Record<ClaimStep, readonly string[]> = { pending: [], other
 export interface ClaimTimes {
   dueByMs: number;
   nowMs: number;
+  /** The claiming lease owner (on Postgres it may take over silent replicas' leases once it beats itself). */
+  claimer?: string;
 }
 
 /**
@@ -43,8 +75,16 @@ export function dueClaimStatement(
 ): { sql: string; parameters: unknown[] } {
   const lock = engine === 'postgres' ? ' FOR UPDATE OF m SKIP LOCKED' : '';
   return {
-    sql: placeholdersFor(engine, `${DUE} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`),
-    parameters: [times.dueByMs, times.nowMs, ...STEP_STATUSES[step], limit],
+    sql: placeholdersFor(
+      engine,
+      `${DUE(engine)} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`,
+    ),
+    parameters: [
+      times.dueByMs,
+      ...unleasedParameters(engine, times.nowMs, times.claimer),
+      ...STEP_STATUSES[step],
+      limit,
+    ],
   };
 }
 
@@ -70,16 +110,19 @@ export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
 }
 
 // Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
-const NEXT_DUE = `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
+const NEXT_DUE = (engine: DatabaseEngine) => `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
   WHERE m."next_query_at_ms" IS NOT NULL AND m."status" NOT IN (${FINAL_STATUSES.map(() => '?').join(', ')})
-  AND ${UNLEASED} ORDER BY m."next_query_at_ms" LIMIT 1`;
+  AND ${UNLEASED[engine]} ORDER BY m."next_query_at_ms" LIMIT 1`;
 
 /**
  * The earliest nextQueryAt among movements a claim at `nowMs` could take when due: not final, no unexpired
- * lease. Walks the next_query_at_ms index from its start and stops at the first such row.
+ * lease (or one a silent replica held). Walks the next_query_at_ms index from its start and stops at the first such row.
  */
 export function nextDueStatement(engine: DatabaseEngine, nowMs: number): { sql: string; parameters: unknown[] } {
-  return { sql: placeholdersFor(engine, NEXT_DUE), parameters: [...FINAL_STATUSES, nowMs] };
+  return {
+    sql: placeholdersFor(engine, NEXT_DUE(engine)),
+    parameters: [...FINAL_STATUSES, ...unleasedParameters(engine, nowMs, undefined)],
+  };
 }
 
 /** nextDueStatement's answer in milliseconds; null when nothing is waiting. */

@@ -14,6 +14,10 @@ export class ReplicaEntity {
   @Column({ name: 'heartbeat_at_ms', type: 'bigint', transformer: bigintAsNumber })
   heartbeatAtMs!: number;
 
+  /** Since when it has beaten without a gap longer than the live window. */
+  @Column({ name: 'beating_since_ms', type: 'bigint', transformer: bigintAsNumber })
+  beatingSinceMs!: number;
+
   /** No bank call before then, for any replica: the bank answered this one 429 with Retry-After. */
   @Column({ name: 'bank_paused_until_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   bankPausedUntilMs!: number | null;
