@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { audit } from './cli/audit';
 import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
 import { assertOneNestCopy } from './cli/one-nest';
@@ -20,6 +21,7 @@ const USAGE = `usage: giro-reconciler [command]
   giro-reconciler keys list      the API keys, revoked ones included (no secrets)
   giro-reconciler keys revoke NAME
                                  refuse that key from now on, on every replica within a second
+  giro-reconciler audit verify   check the audit trail's hash chain: intact (exit 0), or where it breaks (exit 1)
   giro-reconciler --help | --version
 
 Configuration: environment variables (and ./.env), listed in the package's README.`;
@@ -40,6 +42,7 @@ async function main(args: string[]): Promise<void> {
   }
   if (command === 'migrate' && rest.length === 0) return migrate();
   if (command === 'keys') return keys(rest);
+  if (command === 'audit') return audit(rest);
   console.error(USAGE);
   process.exitCode = 2;
 }

@@ -16,6 +16,7 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS',
 /** A request id the caller may choose (`X-Request-Id`): printable ASCII, no spaces. Anything else: one is made. */
 const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 const MAX_ADDRESS_LENGTH = 100;
+const MAX_TARGET_LENGTH = 200;
 
 const requestIds = new WeakMap<IncomingMessage, string>();
 
@@ -31,7 +32,8 @@ export function isAudited(request: IncomingMessage): boolean {
  */
 export function adminAuditRequest(reflector: Reflector, context: ExecutionContext): AuditRequest {
   const http = context.switchToHttp();
-  const request = http.getRequest<IncomingMessage & { ip?: string }>();
+  // Express's request: `ip` (trust proxy applied) and the route's `params`.
+  const request = http.getRequest<IncomingMessage & { ip?: string; params?: Record<string, string> }>();
   let requestId = requestIds.get(request);
   if (requestId === undefined) {
     const given = request.headers['x-request-id'];
@@ -40,11 +42,16 @@ export function adminAuditRequest(reflector: Reflector, context: ExecutionContex
     http.getResponse<ServerResponse>().setHeader('X-Request-Id', requestId);
   }
   const address = request.ip ?? request.socket?.remoteAddress ?? null;
+  const { originId, ...others } = request.params ?? {};
+  const target = others.id ?? others.name ?? others.address ?? others.deliveryId;
+  const originIdNumber = originId !== undefined && /^[1-9][0-9]{0,15}$/.test(originId) ? Number(originId) : null;
   return {
     who: actorOf(request) ?? null,
     action: reflector.get<string | undefined>(AUDITED_ACTION, context.getHandler()) ?? routeOf(context),
     requestId,
     clientAddress: address === null ? null : address.slice(0, MAX_ADDRESS_LENGTH),
+    originId: originIdNumber !== null && Number.isSafeInteger(originIdNumber) ? originIdNumber : null,
+    target: target === undefined ? null : target.slice(0, MAX_TARGET_LENGTH),
   };
 }
 

@@ -22,11 +22,10 @@ export class AdminAuditInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const audit = this.audit;
     if (audit === undefined || !isAudited(context.switchToHttp().getRequest<IncomingMessage>())) return next.handle();
-    const { who, action, requestId, clientAddress } = adminAuditRequest(this.reflector, context);
+    const { who, action, ...call } = adminAuditRequest(this.reflector, context);
     return defer(() =>
       audit.runAs(who, action, () => lastValueFrom(next.handle(), { defaultValue: undefined }), {
-        requestId,
-        clientAddress,
+        ...call,
         describeError: describeAdminError,
       }),
     );

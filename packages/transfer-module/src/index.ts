@@ -165,6 +165,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 export { MAX_BATCH_SIZE } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
+export { AuditTrail } from './persistence/audit-trail';
 export {
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,

@@ -37,6 +37,7 @@ const ROOT = [
   'AuditOutcome',
   'AuditRequest',
   'AuditService',
+  'AuditTrail',
   'AuditVerification',
   'AuditView',
   'BANK_CLIENT_DEFAULTS',

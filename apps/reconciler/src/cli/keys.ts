@@ -5,11 +5,15 @@ import {
   ApiKeyService,
   ApiKeyValidationError,
   type ApiKeyView,
+  AuditService,
+  AuditTrail,
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
+  systemClock,
 } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
+import { CLI_ACTOR } from './cli-actor';
 import { KEYS_USAGE, type KeysCommand, KeysUsageError, parseKeysArgs } from './keys-args';
 
 /** Where the command writes: stdout for its answer, stderr for refusals. */
@@ -26,7 +30,8 @@ const processOutput: KeysOutput = {
 /**
  * `giro-reconciler keys create|list|revoke`: the admin API's keys, on DATABASE_URL's database (migrated first, so
  * keys can be made before the first start). The same ApiKeyService as the admin API, so the same rules: a refusal
- * names the flag and the rule and changes nothing (exit status 1; 2 for a malformed command line).
+ * names the flag and the rule and changes nothing (exit status 1; 2 for a malformed command line). A creation or
+ * revocation, done or refused, is recorded in the audit trail as the actor `cli` (action key.create, key.revoke).
  */
 export async function keys(args: readonly string[], output: KeysOutput = processOutput): Promise<void> {
   let command: KeysCommand;
@@ -43,7 +48,14 @@ export async function keys(args: readonly string[], output: KeysOutput = process
   await dataSource.initialize();
   try {
     await runTransferMigrations(dataSource);
-    await run(command, new ApiKeyService(dataSource), output);
+    const trail = new AuditTrail(dataSource, systemClock);
+    const service = new ApiKeyService(dataSource, { audit: trail });
+    if (command.action === 'list') await run(command, service, output);
+    else {
+      await new AuditService(trail).runAs(CLI_ACTOR, `key.${command.action}`, () => run(command, service, output), {
+        target: command.name,
+      });
+    }
   } catch (error) {
     const message = refusal(error, command);
     if (message === undefined) throw error;

@@ -10,6 +10,12 @@ export interface AuditRequest {
   requestId: string;
   /** The caller's address (the admin API's `request.ip`); null when there is none (a host's own call, the CLI). */
   clientAddress: string | null;
+  /**
+   * What the request is about, as far as it says (a route's `:originId`, a key's name): the rows written for it
+   * without a store change (a repeat, a refusal) carry these; a store change's row carries its own.
+   */
+  originId?: number | null;
+  target?: string | null;
 }
 
 /** An open audit scope: the request, and whether a change made inside it has written its audit row yet. */

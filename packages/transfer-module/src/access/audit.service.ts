@@ -16,6 +16,9 @@ export interface AuditCallOptions {
   /** The caller's request id; one is made when none is given. */
   requestId?: string;
   clientAddress?: string | null;
+  /** What the call is about (see AuditRequest), for the rows written without a store change. */
+  originId?: number | null;
+  target?: string | null;
   /** The status and message a refusal is recorded with (the admin API: the HTTP answer); default: the error's message. */
   describeError?: (error: unknown) => { statusCode: number | null; message: string };
 }
@@ -52,6 +55,8 @@ export class AuditService {
       action: checkAction(action),
       requestId: options.requestId ?? randomUUID(),
       clientAddress: options.clientAddress ?? null,
+      originId: options.originId ?? null,
+      target: options.target ?? null,
     };
     return runInAuditScope(request, async (scope) => {
       let result: T;

@@ -91,7 +91,10 @@ export class AuditTrail {
       requestId: scope.requestId,
       clientAddress: scope.clientAddress,
       outcome: 'ok',
-      ...change,
+      originId: change.originId ?? scope.originId ?? null,
+      target: change.target ?? scope.target ?? null,
+      before: change.before,
+      after: change.after,
     });
     scope.recorded = true;
   }
