@@ -245,6 +245,20 @@ describe('bad input to the admin API and the transfer request’s validation', (
             fc
               .constantFrom('yes', '1', 'FALSE', '')
               .map((value) => ({ path: `/admin/cancellations?acknowledged=${value}`, field: 'acknowledged' })),
+            // The audit trail's filters and cursor.
+            fc
+              .constantFrom('maybe', 'OK', '', 'ok%00')
+              .map((outcome) => ({ path: `/admin/audit?outcome=${outcome}`, field: 'outcome' })),
+            fc
+              .tuple(fc.constantFrom('from', 'to'), fc.constantFrom('yesterday', '2026-13-01', '1e3', 'now', ''))
+              .map(([field, value]) => ({ path: `/admin/audit?${field}=${value}`, field })),
+            fc
+              .constantFrom('0', '-1', 'abc', '9007199254740993')
+              .map((value) => ({ path: `/admin/audit?originId=${value}`, field: 'originId' })),
+            fc
+              .constantFrom('zz', '0', '-1', '1.5', 'x'.repeat(300))
+              .map((after) => ({ path: `/admin/audit?after=${after}`, field: 'after' })),
+            fc.constant({ path: `/admin/audit?actor=${'a'.repeat(65)}`, field: 'actor' }),
           ),
           async ({ path, field }) => {
             figures.params += 1;
