@@ -1,0 +1,121 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
+import { Client } from 'pg';
+import { testCertificates, transferRequest } from './support/reconciler-harness';
+import {
+  bankEnvironment,
+  killIfRunning,
+  type ReconcilerProcess,
+  startReconcilerProcess,
+} from './support/reconciler-process';
+
+// Two reconciler processes on one Postgres database. One is SIGKILLed while it holds leases on transfers whose
+// creation requests hang at the bank; the other takes those leases over about 10 s later (a heartbeat a second,
+// a replica silent for 10 s is dead), long before they would expire (~140 s) — and, since the killed one may
+// still have had an answer, asks nothing sooner than the polling rule allows: no poll too early, nothing twice.
+
+describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
+  let dir: string;
+  let database: TestDatabase;
+  let bank: SandboxBank;
+  let db: Client;
+  let replicas: ReconcilerProcess[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'giro-takeover-'));
+    database = await createTestDatabase();
+    const certs = await testCertificates();
+    bank = await startSandboxBank({
+      tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert },
+      config: { polling: { minIntervalMs: 500, delayedMinIntervalMs: 2_000 } },
+    });
+    const env = {
+      ...bankEnvironment(dir, certs, bank.url),
+      DATABASE_URL: database.url,
+      POLL_MIN_INTERVAL_MS: '500',
+      DELAYED_MIN_INTERVAL_MS: '2000',
+      SWEEP_INTERVAL_MS: '200',
+    };
+    replicas = await Promise.all([startReconcilerProcess(dir, env), startReconcilerProcess(dir, env)]);
+    db = new Client({ connectionString: database.url });
+    await db.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await killIfRunning(replicas);
+    await db?.end();
+    await bank?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const leaseOwners = async () => {
+    const { rows } = await db.query<{ lease_owner: string | null; n: string }>(
+      'SELECT lease_owner, COUNT(*) AS n FROM giro_movements GROUP BY lease_owner',
+    );
+    return Object.fromEntries(rows.map((row) => [String(row.lease_owner), Number(row.n)]));
+  };
+
+  it('within about 10 s, never before the killed one could be unsafe', async () => {
+    const [doomed, survivor] = replicas as [ReconcilerProcess, ReconcilerProcess];
+    // Both beat: two rows in the registry.
+    const beating = async () => (await db.query('SELECT owner FROM giro_replicas')).rows.length;
+    for (let wait = 0; (await beating()) < 2 && wait < 50; wait++) await sleep(100);
+    expect(await beating()).toBe(2);
+
+    // The bank holds every creation request for 12 s: the doomed replica's sends hang under its leases.
+    bank.configure({ faults: { latencyMs: 12_000 } });
+    const created = Array.from({ length: 4 }, (_, n) =>
+      doomed.admin('POST', '/admin/transfers', transferRequest({ originId: 9101 + n, description: `takeover ${n}` })),
+    );
+    let held: Record<string, number> = {};
+    for (let wait = 0; wait < 100; wait++) {
+      held = await leaseOwners();
+      if (Object.values(held).reduce((sum, n) => sum + n, 0) === 4 && !('null' in held)) break;
+      await sleep(100);
+    }
+    const [doomedOwner] = Object.keys(held);
+    expect(held).toEqual({ [doomedOwner]: 4 });
+    const leases = await db.query<{ origin_id: string; lease_expires_at_ms: string }>(
+      'SELECT origin_id, lease_expires_at_ms FROM giro_movements',
+    );
+    const leaseExpiry = new Map(leases.rows.map((row) => [row.origin_id, Number(row.lease_expires_at_ms)]));
+
+    const killedAt = Date.now();
+    doomed.running.child.kill('SIGKILL');
+    await doomed.running.exit;
+    void Promise.allSettled(created);
+    bank.configure({ faults: { latencyMs: 0 } });
+
+    let takenAfterMs = Number.NaN;
+    for (;;) {
+      const owners = await leaseOwners();
+      if (!(doomedOwner in owners)) {
+        takenAfterMs = Date.now() - killedAt;
+        break;
+      }
+      if (Date.now() - killedAt > 30_000) throw new Error(`not taken over in 30 s: ${JSON.stringify(owners)}`);
+      await sleep(200);
+    }
+    console.log(`leases of a SIGKILLed replica taken over after ${(takenAfterMs / 1000).toFixed(1)} s`);
+    // Silent 10 s, then the next sweep (every 200 ms): well before the leases' own expiry (~140 s).
+    expect(takenAfterMs).toBeGreaterThanOrEqual(8_500); // 10 s after its last beat, at most ~1 s before the kill
+    expect(takenAfterMs).toBeLessThan(15_000);
+
+    // The survivor took them (a sweep claimed each), and since the killed one may still have had an answer, put
+    // off its first query until DELAYED's rule has passed since the old lease's expiry.
+    const after = await db.query<{ origin_id: string; next_query_at_ms: string; status: string }>(
+      'SELECT origin_id, next_query_at_ms, status FROM giro_movements',
+    );
+    for (const row of after.rows) {
+      expect(row.status).toBe('PENDING');
+      expect(Number(row.next_query_at_ms)).toBeGreaterThan((leaseExpiry.get(row.origin_id) as number) + 2_000);
+    }
+    await sleep(2_000);
+    expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
+    expect(await survivor.stop()).toEqual({ code: 0, signal: null });
+  }, 90_000);
+});
