@@ -141,6 +141,33 @@ describe('approvals over the admin API', () => {
     expect(repeated.json.violations).toEqual([expect.objectContaining({ field: 'originIds[1]', rule: 'unique' })]);
   });
 
+  it('records who asked, who decided and who was refused in the audit trail, in the change’s transaction', async () => {
+    const audit = async (query: string) => (await r.request('GET', `/admin/audit?${query}`)).json.items;
+    const [create] = await audit('originId=5002&action=transfer.create');
+    expect(create).toMatchObject({
+      actor: { name: 'ops', role: 'operator' },
+      outcome: 'ok',
+      before: null,
+      after: { status: 'AWAITING_APPROVAL', amount: '1000.01' },
+    });
+    const approvals = await audit('originId=5002&action=transfer.approve');
+    // Newest first: the second approver's 409, the approval, the operator's 403.
+    expect(
+      approvals.map((row: { actor: { name: string } | null; outcome: string; statusCode: number | null }) => [
+        row.actor?.name,
+        row.outcome,
+        row.statusCode,
+      ]),
+    ).toEqual([
+      ['second-checker', 'refused', 409],
+      ['checker', 'ok', null],
+      ['ops', 'refused', 403],
+    ]);
+    expect(approvals[1]).toMatchObject({ before: { status: 'AWAITING_APPROVAL' }, after: { status: 'PENDING' } });
+    const [rejection] = await audit('originId=5004&action=transfer.reject&outcome=ok');
+    expect(rejection.after).toEqual({ status: 'REJECTED', detail: { reason: 'payee not verified' } });
+  });
+
   it('ends REJECTED, never sent, what no one approved within a day', async () => {
     await create(5007, '9000.00');
     r.clock.advance(DAY);

@@ -24,6 +24,7 @@ import { recordedActorOf } from './admin-actor';
 import { OriginIdParams } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 
 const REASON = { type: 'string', minLength: 1, maxLength: 500, description: 'why it is rejected' } as const;
 const ORIGIN_IDS = {
@@ -48,6 +49,7 @@ export class ApprovalsController {
   constructor(@Optional() private readonly approvals?: ApprovalService) {}
 
   @RequiresRole('approver')
+  @Audited('transfer.approve')
   @Post(':originId/approve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve a transfer awaiting approval: it becomes PENDING and is sent' })
@@ -63,6 +65,7 @@ export class ApprovalsController {
   }
 
   @RequiresRole('approver')
+  @Audited('transfer.reject')
   @Post(':originId/reject')
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject a transfer awaiting approval, with a reason: it ends REJECTED, never sent' })
@@ -84,6 +87,7 @@ export class ApprovalsController {
   }
 
   @RequiresRole('approver')
+  @Audited('transfer.approve_many')
   @Post('approve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve several transfers; each one is decided on its own' })
@@ -105,6 +109,7 @@ export class ApprovalsController {
   }
 
   @RequiresRole('approver')
+  @Audited('transfer.reject_many')
   @Post('reject')
   @HttpCode(200)
   @ApiOperation({ summary: 'Reject several transfers with one reason; each one is decided on its own' })

@@ -16,6 +16,7 @@ import { recordedActorOf } from './admin-actor';
 import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from './admin-queries.dto';
 import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from './audited.decorator';
 import { TransferRequestPipe } from './transfer-request.pipe';
 
 @AdminRoutes('transfers')
@@ -29,6 +30,7 @@ export class TransfersController {
    * comes from the same description of the request as the rules.
    */
   @RequiresRole('operator')
+  @Audited('transfer.create')
   @Post()
   @ApiOperation({
     summary:
@@ -76,6 +78,7 @@ export class TransfersController {
   }
 
   @RequiresRole('operator')
+  @Audited('transfer.refresh')
   @Post(':originId/refresh')
   @HttpCode(200)
   @ApiOperation({ summary: 'Query the bank about this movement now' })

@@ -176,6 +176,12 @@ export class MovementApprovals {
       const change = { movement, appended: [history], cancellation: null };
       await writeMovementChangeEvents(manager, this.context, this.context.outbox, change, now);
     }
+    // Last: the audit row (an approver's request; none for an expiry) holds the trail's lock until the commit.
+    await this.context.audit?.recordChange(manager, {
+      originId: row.originId,
+      before: { status: row.status },
+      after: { status: end.to, ...(end.detail !== null && { detail: end.detail }) },
+    });
     return { movement, history };
   }
 }

@@ -158,6 +158,12 @@ export class MovementIntents {
         const change = { movement: { ...movement, history: [history], cancellation: null }, appended: [history] };
         await writeOutboxEvents(manager, this.context.engine, outbox.render(change, now), now);
       }
+      // Last: the audit row (an admin request's) holds the trail's lock until the commit.
+      await this.context.audit?.recordChange(manager, {
+        originId,
+        before: null,
+        after: { status: movement.status, amount: movement.amount, currencyId: movement.currencyId },
+      });
       return { created: true, movement, history: [history] };
     });
     if (result.created) this.context.outbox?.committed();
