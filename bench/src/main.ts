@@ -8,6 +8,7 @@ import { runCreateBenchmarks } from './create/run-create';
 import { runDisciplineBenchmark } from './discipline/run-discipline';
 import { machineInfo } from './machine';
 import { planFromArgs, UsageError } from './options';
+import { runReplicasBench } from './replicas/replicas-main';
 import { summarizeProfiles } from './report/profile-summary';
 import { renderReport } from './report/render-report';
 import { assembleResults } from './report/results';
@@ -18,7 +19,8 @@ import { runWebhookDeliveryBench } from './webhooks/webhooks-main';
 
 /**
  * `pnpm bench [--quick | --full] [--profile]`: giro against the physical limit and a naive peer (issue 7), then
- * webhook delivery (issue 18; `--quick` there too, the standard run otherwise). Prints the reports (markdown) on
+ * webhook delivery (issue 18; `--quick` there too, the standard run otherwise), then replicas on Postgres (issue 19:
+ * the shared bank budget, the create path with 1 and 4 processes, the sweep with a long history). Prints the reports (markdown) on
  * stdout, progress on stderr; writes bench/results/latest.json and bench/results/webhooks.json and the reports into
  * BENCHMARKS.md. Every figure comes from this run.
  */
@@ -60,6 +62,7 @@ async function main(args: string[]): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   await runWebhookDeliveryBench(plan.mode === 'quick' ? ['--quick'] : []);
+  await runReplicasBench(plan.mode === 'standard' ? [] : [`--${plan.mode}`]);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,13 +1,20 @@
 import type { BankSettings } from '../bank/bank-settings';
 
-/** The three ways of creating a transfer that are compared. */
-export type CreateSystem = 'giro' | 'limit' | 'peer';
+/**
+ * The ways of creating a transfer that are compared: on SQLite giro, the limit and the naive peer; on Postgres
+ * giro and `raw-pg`, the least a pg + undici client does.
+ */
+export type CreateSystem = 'giro' | 'limit' | 'peer' | 'raw-pg';
 
 export interface CreateTask {
   system: CreateSystem;
   bank: BankSettings;
   /** A fresh SQLite file for this run. */
   databaseFile: string;
+  /** Postgres instead of the SQLite file (giro and raw-pg): the database all processes of the run share. */
+  postgresUrl?: string;
+  /** giro's bank budget for the whole deployment, shared by its live replicas (default `maxConnections`). */
+  deploymentInFlight?: number;
   concurrency: number;
   /** Transfers sent before measuring (connections opened, code compiled), at least 16 at once. */
   warmup: number;

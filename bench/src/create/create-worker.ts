@@ -6,11 +6,13 @@ import type { CreateResult, CreateSystem, CreateSystemUnderTest, CreateTask } fr
 import { giroCreate } from './giro-create';
 import { limitCreate } from './limit-create';
 import { peerCreate } from './peer-create';
+import { rawPostgresCreate } from './raw-postgres-create';
 
 const SYSTEMS: Record<CreateSystem, (task: CreateTask) => Promise<CreateSystemUnderTest>> = {
   giro: giroCreate,
   limit: limitCreate,
   peer: peerCreate,
+  'raw-pg': rawPostgresCreate,
 };
 
 /**

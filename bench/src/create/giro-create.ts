@@ -5,16 +5,17 @@ import { transferRequestBody } from '../workload/transfer-request';
 import type { CreateSystemUnderTest, CreateTask } from './create-task';
 
 /**
- * giro as a host application uses it: TransferModule on its own SQLite database, TransferService.requestTransfer
- * (validation, originId allocation, the durable intent, the signed mTLS request, the answer recorded).
+ * giro as a host application uses it: TransferModule on its own SQLite database (or the run's Postgres one),
+ * TransferService.requestTransfer (validation, originId allocation, the durable intent, the signed mTLS request,
+ * the answer recorded).
  */
 export async function giroCreate(task: CreateTask): Promise<CreateSystemUnderTest> {
   const app = await NestFactory.createApplicationContext(
     TransferModule.forRoot({
       bank: giroBankOptions(task.bank, task.maxConnections),
-      databaseUrl: `sqlite:${task.databaseFile}`,
+      databaseUrl: task.postgresUrl ?? `sqlite:${task.databaseFile}`,
       runMigrations: true,
-      budget: { maxInFlight: task.maxConnections },
+      budget: { maxInFlight: task.deploymentInFlight ?? task.maxConnections },
     }),
     { logger: ['error', 'warn'] },
   );

@@ -62,7 +62,7 @@ export async function runCreateBenchmarks(context: BenchContext): Promise<Create
 }
 
 /** Every transfer reached the bank exactly once: otherwise the figures would flatter a broken system. */
-async function checkProcessedOnce(context: BenchContext, expected: number): Promise<void> {
+export async function checkProcessedOnce(context: BenchContext, expected: number): Promise<void> {
   const counters = await context.sandbox.control.counters();
   if (counters.processed !== expected || counters.processedTwice !== 0) {
     throw new Error(

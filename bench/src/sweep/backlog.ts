@@ -78,7 +78,7 @@ export function* backlogChunks(backlog: Backlog, chunkSize: number): Generator<B
   }
 }
 
-function intentTemplate(): Omit<TransferIntent, 'originId'> {
+export function intentTemplate(): Omit<TransferIntent, 'originId'> {
   const validated = validateTransferIntent(transferRequestBody(), {});
   if (!validated.ok) throw new Error(`the benchmark's transfer is invalid: ${JSON.stringify(validated.violations)}`);
   return validated.intent;

@@ -41,7 +41,7 @@ export interface SweepBenchmarks {
 }
 
 /** Every movement stays IN_PROGRESS for the whole benchmark: each query finds one, none changes state. */
-const SWEEP_TIMINGS = { createdMs: 0, inProgressMs: 86_400_000 };
+export const SWEEP_TIMINGS = { createdMs: 0, inProgressMs: 86_400_000 };
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** The command name of the Postgres server's processes, whose CPU the Postgres runs measure too. */
 const POSTGRES_COMMAND = 'postgres';
@@ -137,14 +137,14 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
 }
 
 /** The warm-up part and the measured part, each its own seed request (one takes at most 1 000 000 movements). */
-async function seedSandbox(context: BenchContext, backlog: Backlog): Promise<void> {
+export async function seedSandbox(context: BenchContext, backlog: Backlog): Promise<void> {
   const { control } = context.sandbox;
   await control.reset();
   await control.seed(backlog.firstOriginId, backlog.warmup, transferRequestBody());
   await control.seed(backlog.firstOriginId + backlog.warmup, backlog.count, transferRequestBody());
 }
 
-async function sweepRun(
+export async function sweepRun(
   context: BenchContext,
   engine: SweepRun['engine'],
   backlog: number,
