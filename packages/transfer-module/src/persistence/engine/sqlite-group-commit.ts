@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AsyncMutex } from './async-mutex';
+import { type SqliteBusyTimeout, SqliteLockWait } from './sqlite-lock-wait';
 import type { TransactionMode } from './transactions';
 
 /** Transactions that waited together and share one COMMIT (one fsync), at most this many. */
@@ -14,7 +15,7 @@ interface QueuedWork {
 }
 
 /** What giro needs of the better-sqlite3 connection behind a DataSource. */
-interface SqliteConnection {
+interface SqliteConnection extends SqliteBusyTimeout {
   inTransaction: boolean;
   prepare(sql: string): { run(): unknown };
 }
@@ -55,6 +56,8 @@ export class SqliteGroupCommit {
   // Both belong to one connection: a DataSource destroyed and initialized again has a new one.
   /** The connection set to synchronous=FULL. */
   private durableConnection?: SqliteConnection;
+  /** Waits for another process's write lock on the event loop, not in the driver: see SqliteLockWait. */
+  private readonly lockWait = new SqliteLockWait();
   private savepoints?: {
     connection: SqliteConnection;
     statements: Record<keyof typeof SAVEPOINT_STATEMENTS, { run(): unknown }>;
@@ -98,7 +101,7 @@ export class SqliteGroupCommit {
     const runner = this.dataSource.createQueryRunner();
     try {
       await this.ensureDurableCommits(runner);
-      await runner.query(group.some((queued) => queued.mode === 'write') ? 'BEGIN IMMEDIATE' : 'BEGIN');
+      await this.begin(runner, group.some((queued) => queued.mode === 'write') ? 'BEGIN IMMEDIATE' : 'BEGIN');
     } catch (error) {
       for (const queued of group) queued.reject(error);
       return;
@@ -148,6 +151,12 @@ export class SqliteGroupCommit {
       await runner.query('ROLLBACK').catch(() => undefined);
       queued.reject(error);
     }
+  }
+
+  private async begin(runner: QueryRunner, statement: 'BEGIN' | 'BEGIN IMMEDIATE'): Promise<void> {
+    // A deferred BEGIN takes no lock: nothing to wait for.
+    if (statement === 'BEGIN') await runner.query(statement);
+    else await this.lockWait.begin(this.connection(), () => runner.query(statement));
   }
 
   private async ensureDurableCommits(runner: QueryRunner): Promise<void> {

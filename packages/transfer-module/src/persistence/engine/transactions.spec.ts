@@ -85,6 +85,9 @@ describeOnSqlite('transactions against another process', (engine) => {
       '0',
       '300',
     ]);
+    // Listened for from the start: the lock is waited for on the event loop, so the holder may exit before the
+    // write resolves.
+    const exited = new Promise((resolve) => holder.on('exit', resolve));
     const output: string[] = [];
     await new Promise<void>((resolve, reject) => {
       holder.stdout.on('data', (chunk: Buffer) => {
@@ -96,7 +99,7 @@ describeOnSqlite('transactions against another process', (engine) => {
     const started = Date.now();
     await transactionsFor(dataSource).write(insertCounter('after-wait'));
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
-    await new Promise((resolve) => holder.on('exit', resolve));
+    await exited;
     expect(output).toEqual(['locked', 'released']);
     expect(await counterNames(dataSource)).toEqual(['after-wait']);
   });
