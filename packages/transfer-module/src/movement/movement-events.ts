@@ -1,6 +1,8 @@
 import type { LoggerService } from '@nestjs/common';
 import type { MovementStatus } from '../domain';
 import type { HistorySource, MovementStore } from '../persistence';
+import { DatabaseOutageNotice } from '../persistence/database-outage-notice';
+import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { describeError, movementLogLine } from './movement-logger';
 import { type CancellationView, type MovementView, toMovementView } from './movement-view';
 
@@ -60,6 +62,8 @@ export interface EventSink {
  * nothing. A listener that throws never undoes or disturbs the work: the failure is logged.
  */
 export class MovementEvents {
+  private readonly outage = new DatabaseOutageNotice();
+
   constructor(
     private readonly sink: EventSink | undefined,
     private readonly store: MovementStore,
@@ -74,9 +78,14 @@ export class MovementEvents {
       if (!details) return;
       movement = toMovementView(details);
     } catch (error) {
-      this.logger.error(
-        movementLogLine(originId, `events not emitted, the movement could not be read: ${describeError(error)}`),
-      );
+      if (!isDatabaseUnavailable(error)) {
+        this.logger.error(
+          movementLogLine(originId, `events not emitted, the movement could not be read: ${describeError(error)}`),
+        );
+      } else if (this.outage.failed() !== null) {
+        // Every update of an outage fails the same way: said once per outage, not once per movement.
+        this.logger.warn(`events not emitted while the database is unavailable: ${describeError(error)}`);
+      }
       return;
     }
     if (announcement.kind === 'anomaly') {

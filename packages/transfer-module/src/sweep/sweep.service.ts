@@ -13,6 +13,8 @@ import {
 } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import { type ClaimedMovement, MovementStore } from '../persistence';
+import { DatabaseOutageNotice } from '../persistence/database-outage-notice';
+import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { SweepPipeline } from './sweep-pipeline';
 import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 
@@ -26,6 +28,8 @@ import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 @Injectable()
 export class SweepService implements OnModuleDestroy {
   private stopped: Promise<void> | undefined;
+
+  private readonly outage = new DatabaseOutageNotice();
 
   constructor(
     @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
@@ -108,8 +112,23 @@ export class SweepService implements OnModuleDestroy {
       return !step.leftDue;
     } catch (error) {
       report.errors += 1;
-      this.logger.error(movementLogLine(record.originId, `follow-up failed, retried later: ${describeError(error)}`));
-      await this.store.releaseLease(record.originId, this.owner).catch(() => undefined);
+      if (!isDatabaseUnavailable(error)) {
+        this.logger.error(movementLogLine(record.originId, `follow-up failed, retried later: ${describeError(error)}`));
+        await this.store.releaseLease(record.originId, this.owner).catch(() => undefined);
+        return false;
+      }
+      // The database out fails every movement's follow-up alike: said once per outage, not once per movement.
+      const unsaid = this.outage.failed();
+      if (unsaid !== null) {
+        const earlier = unsaid > 0 ? ` (${unsaid} more failed in the previous outage)` : '';
+        this.logger.warn(
+          `follow-ups fail while the database is unavailable, retried later: ${describeError(error)}${earlier}`,
+        );
+      }
+      // The lease is kept until it expires, as by a worker that stopped: the bank may have answered a query whose
+      // answer (and its time) could not be recorded, and a lease given back now would let the movement be asked
+      // again sooner than the polling rule allows (a connection lost mid-sweep while the pool serves the next
+      // one). An expired lease is taken over with the first query put off, as after a crash.
       return false;
     } finally {
       addStep(report, step);

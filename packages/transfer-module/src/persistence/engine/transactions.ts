@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AsyncMutex } from './async-mutex';
 import { engineOf } from './database-engine';
+import { postgresTransaction } from './postgres-transaction';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** `write` takes the database's write lock at the start (SQLite `BEGIN IMMEDIATE`); `read` does not. */
@@ -26,8 +27,8 @@ export function transactionsFor(dataSource: DataSource): Transactions {
 
 function postgresTransactions(dataSource: DataSource): Transactions {
   return {
-    read: (work) => dataSource.transaction(work),
-    write: (work) => dataSource.transaction(work),
+    read: (work) => postgresTransaction(dataSource, work),
+    write: (work) => postgresTransaction(dataSource, work),
     writeStatement: async (work) => {
       // A query runner of its own, for results with a row count; autocommit: no BEGIN, no COMMIT.
       const runner = dataSource.createQueryRunner();
