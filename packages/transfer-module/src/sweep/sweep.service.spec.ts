@@ -135,6 +135,37 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     expect(await fixture.store.findByOriginId(2)).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null });
   });
 
+  it('keeps the lease of a movement whose work met the database out, and says the outage once', async () => {
+    const { fixture, sweeper } = await setup();
+    await unsent(fixture, 1, 2, 3);
+    // The fixture's silent logger is shared by every test: its spies are cleared of earlier tests' calls.
+    const warn = jest.spyOn(fixture.logger, 'warn');
+    const error = jest.spyOn(fixture.logger, 'error');
+    warn.mockClear();
+    error.mockClear();
+    const applyUpdate = fixture.store.applyUpdate.bind(fixture.store);
+    // The connection of these two movements' writes was terminated (SQLSTATE 57P01); the pool served the rest.
+    const terminated = () =>
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+    jest
+      .spyOn(fixture.store, 'applyUpdate')
+      .mockImplementation((originId, owner, update) =>
+        originId === 1 ? applyUpdate(originId, owner, update) : Promise.reject(terminated()),
+      );
+
+    const report = await sweeper.sweep();
+    expect(report).toMatchObject({ claimed: 3, sent: 3, changed: 1, errors: 2 });
+    // Sent, answer not recorded: the lease is kept until it expires, so nobody asks the bank again too soon.
+    for (const originId of [2, 3]) {
+      expect(await fixture.store.findByOriginId(originId)).toMatchObject({
+        status: 'PENDING',
+        leaseOwner: fixture.owner,
+      });
+    }
+    expect(error).not.toHaveBeenCalled();
+    expect(warn.mock.calls.filter(([line]) => /database is unavailable/.test(String(line)))).toHaveLength(1);
+  });
+
   it('starts no bank call when too little of the lease is left, and gives the movement back', async () => {
     const { fixture, bank: calls } = await setup();
     await unsent(fixture, 1);
