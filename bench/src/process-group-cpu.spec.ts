@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { ProcessGroupCpu } from './process-group-cpu';
 
 describe('ProcessGroupCpu', () => {
@@ -22,6 +22,26 @@ describe('ProcessGroupCpu', () => {
     }
     // Its last sample came at most 20 ms before it exited.
     expect(cpuMs).toBeGreaterThanOrEqual(300);
+  });
+
+  it('counts only the processes whose command line has the word, when one is given', async () => {
+    if (!existsSync('/proc')) return;
+    // Children with node's own command name (which other node processes share), told apart by an argument.
+    const command = readFileSync('/proc/self/comm', 'utf8').trim();
+    const spin = (word: string) =>
+      spawn(process.execPath, [
+        '-e',
+        // 300 ms of CPU, user and system (each cpuUsage() is a system call): both children would pass 600.
+        'const spent = () => { const { user, system } = process.cpuUsage(); return user + system; }; while (spent() < 300_000) {}',
+        word,
+      ]);
+    const group = new ProcessGroupCpu(command, 20, 'giro_wanted_word');
+    group.start();
+    const children = [spin('giro_wanted_word'), spin('giro_other_word')];
+    await Promise.all(children.map((child) => new Promise((resolve) => child.on('exit', resolve))));
+    const cpuMs = group.stop() as number;
+    expect(cpuMs).toBeGreaterThanOrEqual(250);
+    expect(cpuMs).toBeLessThan(600);
   });
 
   it('measures nothing for a command no process has', () => {

@@ -4,7 +4,10 @@ import { CLOCK_TICKS_PER_SECOND } from './process-stats';
 /**
  * The CPU time used by every process whose command name is `command` (the Postgres server and its
  * backends), sampled from /proc every `everyMs`: a process that exits meanwhile (a backend whose client
- * disconnected) still counts up to its last sample. Where there is no /proc, it measures nothing.
+ * disconnected) still counts up to its last sample. Where there is no /proc, it measures nothing. With `word`,
+ * only those whose command line has it as a word: Postgres shows a backend's database there
+ * (`postgres: 15/main: postgres giro_bench 127.0.0.1(36008) idle`), so the backends of one database are
+ * measured apart from those serving other work on the same server.
  */
 export class ProcessGroupCpu {
   private readonly first = new Map<number, number>();
@@ -17,6 +20,7 @@ export class ProcessGroupCpu {
     // second the benchmark's own process took ~6 % of the CPU of a Postgres sweep run. A backend that exits
     // between two samples loses at most this much of its CPU time from the count.
     private readonly everyMs = 500,
+    private readonly word?: string,
   ) {}
 
   start(): void {
@@ -56,6 +60,7 @@ export class ProcessGroupCpu {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
         if (command !== this.command) continue;
+        if (this.word !== undefined && !this.hasWord(entry)) continue;
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         times.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND);
       } catch {
@@ -63,5 +68,10 @@ export class ProcessGroupCpu {
       }
     }
     return times;
+  }
+
+  private hasWord(pid: string): boolean {
+    const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return commandLine.split(/[\s\0]+/).includes(this.word as string);
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BenchContext } from '../context';
 import type { CreateResult, CreateSystem, CreateTask } from '../create/create-task';
 import { checkProcessedOnce } from '../create/run-create';
-import { createBenchDatabase, dropBenchDatabase } from '../sweep/seed-postgres';
+import { BENCH_DATABASE, createBenchDatabase, dropBenchDatabase } from '../sweep/seed-postgres';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange } from '../workload/transfer-request';
 
@@ -34,6 +34,8 @@ export interface CreatePostgresRun {
   /** CPU of the creating processes (measured part) and of the Postgres server (whole run), ms per transfer. */
   cpuMsPerTransfer: number;
   databaseCpuMsPerTransfer: number | undefined;
+  /** The part of it of the benchmark database's backends (other work on the server left out). */
+  benchDatabaseCpuMsPerTransfer: number | undefined;
   machineBusy: number | undefined;
 }
 
@@ -102,7 +104,7 @@ async function createRun(
       `create postgres ${system} ×${processes} c=${concurrency}`,
       'create/create-worker.js',
       tasks,
-      { alsoMeasure: POSTGRES_COMMAND },
+      { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE },
     );
     await checkProcessedOnce(context, processes * (plan.warmup + plan.transfers));
     const results = together.outcomes.map(({ result }) => result);
@@ -121,6 +123,10 @@ async function createRun(
         together.alsoMeasuredCpuMs === undefined
           ? undefined
           : together.alsoMeasuredCpuMs / (processes * (plan.warmup + plan.transfers)),
+      benchDatabaseCpuMsPerTransfer:
+        together.alsoMeasuredWordCpuMs === undefined
+          ? undefined
+          : together.alsoMeasuredWordCpuMs / (processes * (plan.warmup + plan.transfers)),
       machineBusy: together.machineBusy,
     };
     const firstError = results.find((result) => result.firstError)?.firstError;

@@ -5,7 +5,13 @@ import { ratePerSecond } from '../stats';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange, transferRequestBody } from '../workload/transfer-request';
 import type { Backlog } from './backlog';
-import { createBenchDatabase, dropBenchDatabase, postgresReachable, seedPostgresBacklog } from './seed-postgres';
+import {
+  BENCH_DATABASE,
+  createBenchDatabase,
+  dropBenchDatabase,
+  postgresReachable,
+  seedPostgresBacklog,
+} from './seed-postgres';
 import { seedSqliteBacklog } from './seed-sqlite';
 import type { SweepResult, SweepSystem, SweepTask } from './sweep-task';
 
@@ -28,6 +34,11 @@ export interface SweepRun {
   sandboxCpuMsPerQuery: number | undefined;
   /** Postgres only: CPU time per query of the database server (all its processes), ms. */
   databaseCpuMsPerQuery: number | undefined;
+  /**
+   * Postgres only: the same of the benchmark database's backends alone, ms: on a server other work shares, the
+   * server's own processes (WAL writer, checkpointer) and other databases' backends are left out.
+   */
+  benchDatabaseCpuMsPerQuery: number | undefined;
   /** How busy the machine's CPU was during the run (0 … 1, all cores). */
   machineBusy: number | undefined;
   /** Stopped after the plan's time limit (--quick) rather than draining the backlog. */
@@ -156,7 +167,7 @@ export async function sweepRun(
     label,
     'sweep/sweep-worker.js',
     tasks,
-    engine === 'postgres' ? { alsoMeasure: POSTGRES_COMMAND } : {},
+    engine === 'postgres' ? { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE } : {},
   );
   const queried = sum(together.outcomes.map(({ result }) => result.queried));
   // A run that measured nothing is a broken benchmark (its backlog was swept before go), not a rate of zero.
@@ -175,6 +186,8 @@ export async function sweepRun(
     cpuMsPerQuery: sum(together.outcomes.map(({ usage }) => usage.cpuMs)) / queried,
     sandboxCpuMsPerQuery: together.sandboxCpuMs === undefined ? undefined : together.sandboxCpuMs / queried,
     databaseCpuMsPerQuery: together.alsoMeasuredCpuMs === undefined ? undefined : together.alsoMeasuredCpuMs / queried,
+    benchDatabaseCpuMsPerQuery:
+      together.alsoMeasuredWordCpuMs === undefined ? undefined : together.alsoMeasuredWordCpuMs / queried,
     machineBusy: together.machineBusy,
     timeBoxed: tasks[0].timeLimitMs !== undefined,
   };

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { type Backlog, backlogChunks, backlogConstants } from './backlog';
 
 /** The database the benchmark creates (and drops) on the Postgres server it is given (literal in the DDL below). */
-const BENCH_DATABASE = 'giro_bench';
+export const BENCH_DATABASE = 'giro_bench';
 
 const INSERT = `INSERT INTO giro_movements
   (origin_id, intent, fingerprint, status, amount, currency_id, attempts, queries, last_answer_at_ms,

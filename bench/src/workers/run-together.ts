@@ -14,18 +14,21 @@ export interface TogetherOutcome<Result> {
   machineBusy: number | undefined;
   /** CPU time of the processes named `options.alsoMeasure` meanwhile (the database server). */
   alsoMeasuredCpuMs: number | undefined;
+  /** The part of it of the processes with `options.alsoMeasureWord` in their command line (one database's backends). */
+  alsoMeasuredWordCpuMs: number | undefined;
 }
 
 /**
  * Starts one worker per task, waits until all are set up, starts them at once and waits for every result.
- * `label` names the run (for its CPU profiles); `alsoMeasure` names processes whose CPU time to measure too.
+ * `label` names the run (for its CPU profiles); `alsoMeasure` names processes whose CPU time to measure too, and
+ * `alsoMeasureWord` a word of the command line of those among them to measure apart (a Postgres database's name).
  */
 export async function runWorkersTogether<Task, Result>(
   context: BenchContext,
   label: string,
   script: string,
   tasks: Task[],
-  options: { alsoMeasure?: string } = {},
+  options: { alsoMeasure?: string; alsoMeasureWord?: string } = {},
 ): Promise<TogetherOutcome<Result>> {
   const workers = tasks.map((task) => startBenchWorker<Task, Result>(context, script, task));
   if (context.profileDir) context.profiled.push({ label, pids: workers.map((worker) => worker.pid) });
@@ -33,18 +36,25 @@ export async function runWorkersTogether<Task, Result>(
   const sandboxCpuBefore = cpuTimeMs(context.sandbox.pid);
   const machineBefore = machineCpuTicks();
   const group = options.alsoMeasure === undefined ? undefined : new ProcessGroupCpu(options.alsoMeasure);
+  const wordGroup =
+    options.alsoMeasure === undefined || options.alsoMeasureWord === undefined
+      ? undefined
+      : new ProcessGroupCpu(options.alsoMeasure, undefined, options.alsoMeasureWord);
   group?.start();
+  wordGroup?.start();
   const started = performance.now();
   for (const worker of workers) worker.go();
   const outcomes = await Promise.all(workers.map((worker) => worker.outcome));
   const wallMs = performance.now() - started;
   const alsoMeasuredCpuMs = group?.stop();
+  const alsoMeasuredWordCpuMs = wordGroup?.stop();
   const sandboxCpuAfter = cpuTimeMs(context.sandbox.pid);
   return {
     outcomes,
     wallMs,
     machineBusy: busyShare(machineBefore, machineCpuTicks()),
     alsoMeasuredCpuMs,
+    alsoMeasuredWordCpuMs,
     sandboxCpuMs:
       sandboxCpuBefore === undefined || sandboxCpuAfter === undefined ? undefined : sandboxCpuAfter - sandboxCpuBefore,
   };
