@@ -17,7 +17,16 @@ import { SAMPLE_SOURCE_ACCOUNTS } from '@test-support/reconciler-harness';
 import { findSecrets } from '@test-support/secret-scan';
 import { type ChaosIntent, chaosIntents } from './chaos-intents';
 import { type ChaosFigures, chaosSummary, judgeChaosRun } from './chaos-verdict';
+import {
+  judgeOutage,
+  type OutageFault,
+  type OutageReport,
+  outageSummary,
+  probeIntentsFor,
+  runOutage,
+} from './database-outage';
 import { superviseWithKills } from './kill-supervisor';
+import { KillWindow } from './kill-window';
 import { KillableReconciler } from './killable-reconciler';
 import { type DriverReport, TransferDriver } from './transfer-driver';
 
@@ -36,11 +45,28 @@ export interface ChaosRunOptions {
   seed: number;
   /** How the sandbox answers a repeated originId; `conflict` also sets BANK_DUPLICATE_CODES. */
   duplicateMode: 'return-existing' | 'conflict';
+  databaseFaults?: DatabaseFaultPlan;
+  /** Given to every reconciler child besides the run's own: a test hook's node options and environment. */
+  reconcilerSetup?: { nodeArgs: string[]; env: Record<string, string> };
+}
+
+/** Faults of the database during the chaos, besides the kills and the bank's faults. */
+export interface DatabaseFaultPlan {
+  /** Runs from the start of the chaos to its end (on Postgres: giro's connections terminated again and again). */
+  background?: {
+    /** `restarting` tells when a killed replica is starting again (its migrations need the database). */
+    start(random: () => number, restarting: () => boolean): void;
+    stop(): Promise<void>;
+    summary(): string;
+  };
+  /** Outages one after another, each `afterMs` after the start of the chaos at the earliest; no kill during one. */
+  outages: { fault: OutageFault; afterMs: number }[];
 }
 
 export interface ChaosOutcome {
   figures: ChaosFigures;
   kills: number;
+  outages: OutageReport[];
   violations: string[];
   summary: string;
 }
@@ -102,17 +128,24 @@ export class ChaosRun {
     const random = seededRandom(options.seed);
     this.bank = await this.startBank();
     await this.startReplicas(this.reconcilerEnvironment(this.bank));
-    const intents = chaosIntents(options.transfers, 9_000_000_000 + Math.floor(random() * 1e9), random);
+    const outagePlan = options.databaseFaults?.outages ?? [];
+    const probes = outagePlan.map(({ fault }) => probeIntentsFor(fault.durationMs));
+    const total = options.transfers + probes.reduce((sum, count) => sum + count, 0);
+    const intents = chaosIntents(total, 9_000_000_000 + Math.floor(random() * 1e9), random);
 
     const startedAt = Date.now();
-    const [driverReport] = await Promise.all([
-      this.submit(intents, random),
-      superviseWithKills(this.replicas, { kills: options.kills, ...KILL_PLAN }, random),
+    const window = new KillWindow();
+    options.databaseFaults?.background?.start(random, () => window.restarting);
+    const [driverReport, , outages] = await Promise.all([
+      this.submit(intents.slice(0, options.transfers), random),
+      superviseWithKills(this.replicas, { kills: options.kills, ...KILL_PLAN }, random, window),
+      this.runOutages(intents.slice(options.transfers), probes, startedAt, window),
     ]);
+    await options.databaseFaults?.background?.stop();
     this.bank.configure({ faults: NO_FAULTS });
     const chaosEndedAt = Date.now();
     const boundMs = convergenceBoundMs(options.transfers);
-    await this.converge(options.transfers, chaosEndedAt + boundMs);
+    await this.converge(intents.length, chaosEndedAt + boundMs);
 
     const movements = await this.allMovements();
     const cancellations = (await this.admin('/admin/cancellations')) as CancellationView[];
@@ -133,8 +166,46 @@ export class ChaosRun {
       secretsInOutput: this.secretsInOutput(),
       outputBytes: statSync(this.logFile).size,
     });
+    violations.push(...outages.flatMap(judgeOutage));
     const kills = this.replicas.reduce((sum, replica) => sum + replica.kills, 0);
-    return { figures, kills, violations, summary: chaosSummary(options.label, kills, figures) };
+    const failedStarts = this.replicas.reduce((sum, replica) => sum + replica.failedStarts, 0);
+    const database = [
+      options.databaseFaults?.background?.summary(),
+      ...(failedStarts > 0 ? [`${failedStarts} starts failed (started again)`] : []),
+      ...outages.map(outageSummary),
+    ].filter(Boolean);
+    const summary = chaosSummary(options.label, kills, figures);
+    return {
+      figures,
+      kills,
+      outages,
+      violations,
+      summary: database.length > 0 ? `${summary}; database faults: ${database.join('; ')}` : summary,
+    };
+  }
+
+  /** The planned outages, each once its time has come and no kill is under way. */
+  private async runOutages(
+    probeIntents: ChaosIntent[],
+    probes: number[],
+    startedAt: number,
+    window: KillWindow,
+  ): Promise<OutageReport[]> {
+    const reports: OutageReport[] = [];
+    let next = 0;
+    for (const [index, { fault, afterMs }] of (this.options.databaseFaults?.outages ?? []).entries()) {
+      await sleep(Math.max(0, startedAt + afterMs - Date.now()));
+      const mine = probeIntents.slice(next, next + (probes[index] ?? 0));
+      next += mine.length;
+      const watch = {
+        replicas: this.replicas,
+        adminToken: this.secrets.ADMIN_TOKEN,
+        probeIntents: mine,
+        logFile: this.logFile,
+      };
+      reports.push(await window.exclusive(() => runOutage(fault, watch)));
+    }
+    return reports;
   }
 
   /** Kills every replica still running and closes the bank: call it in afterAll, whatever happened. */
@@ -154,7 +225,14 @@ export class ChaosRun {
     writeFileSync(this.logFile, '');
     for (let index = 0; index < this.options.replicas; index++) {
       const port = await freePort();
-      const options = { cwd: this.options.dir, env, port, logFile: this.logFile };
+      const setup = this.options.reconcilerSetup;
+      const options = {
+        cwd: this.options.dir,
+        env: { ...env, ...setup?.env },
+        port,
+        logFile: this.logFile,
+        nodeArgs: setup?.nodeArgs ?? [],
+      };
       this.replicas.push(new KillableReconciler(`replica ${index + 1}`, options));
     }
     await Promise.all(this.replicas.map((replica) => replica.start()));

@@ -37,6 +37,9 @@ export interface ChaosFigures {
   pollsTooEarly: number;
   anomalies: number;
   refused: number;
+  /** Submissions answered 503 with Retry-After (the database out), and with any other 5xx (none expected). */
+  unavailable: number;
+  serverErrors: number;
   /** Bank faults injected, all kinds. */
   faults: number;
   resubmissions: number;
@@ -62,6 +65,9 @@ export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures;
   for (const refusal of driver.refusals.slice(0, 5)) {
     note(`originId ${refusal.originId} refused with ${refusal.httpStatus}: ${refusal.body}`);
   }
+  for (const error of driver.serverErrors.slice(0, 5)) {
+    note(`originId ${error.originId} answered ${error.httpStatus}: ${error.body}`);
+  }
 
   const figures: ChaosFigures = {
     transfers: intents.length,
@@ -73,6 +79,8 @@ export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures;
     pollsTooEarly: counters.pollsTooEarly,
     anomalies: movements.reduce((sum, movement) => sum + movement.anomalies.length, 0),
     refused: driver.refusals.length,
+    unavailable: driver.unavailable,
+    serverErrors: driver.serverErrors.length,
     faults: FAULT_KINDS.reduce((sum, kind) => sum + counters.faults[kind], 0),
     resubmissions: driver.resubmissions,
     allFinalMs: lastFinalAt - evidence.startedAt,
@@ -93,6 +101,7 @@ export function judgeChaosRun(evidence: ChaosEvidence): { figures: ChaosFigures;
     'polls too early': f.pollsTooEarly,
     anomalies: f.anomalies,
     'refused submissions': f.refused,
+    'server errors (5xx other than 503)': f.serverErrors,
   };
   for (const [name, value] of Object.entries(mustBeZero))
     if (value !== 0) violations.push(`${name} ${value}, expected 0`);
@@ -206,7 +215,7 @@ export function chaosSummary(label: string, kills: number, figures: ChaosFigures
   const f = figures;
   return (
     `chaos ${label}: ${f.transfers} transfers, ${kills} kills, ${f.faults} bank faults, ` +
-    `${f.resubmissions} re-submissions, lost ${f.lost}, ` +
+    `${f.resubmissions} re-submissions (503 ${f.unavailable}, other 5xx ${f.serverErrors}), lost ${f.lost}, ` +
     `processed twice ${f.processedTwice}, second originId ${f.secondOriginId}, mismatches ${f.mismatches}, ` +
     `cancellations ${f.cancellations} ${f.cancellations === f.failed ? '=' : '≠'} failed ${f.failed}, ` +
     `polls too early ${f.pollsTooEarly}, anomalies ${f.anomalies}, not final ${f.notFinal}, ` +

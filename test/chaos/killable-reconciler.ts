@@ -8,9 +8,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 // output can be searched afterwards (for secrets) and shown when something fails.
 
 const MAIN = join(__dirname, '..', '..', 'apps', 'reconciler', 'dist', 'main.js');
-const READY_EVENT = '"event":"reconciler-ready"';
+/** The ready line of the replica at `url`: the log is shared, another replica's ready line must not count. */
+const readyLine = (url: string) => JSON.stringify({ event: 'reconciler-ready', url });
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
+const START_ATTEMPTS = 5;
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -18,12 +20,21 @@ export class KillableReconciler {
   readonly url: string;
   kills = 0;
   starts = 0;
+  /** Incarnations that exited before they were ready (started again). */
+  failedStarts = 0;
   private child: ChildProcess | undefined;
   private exited: Promise<Exit> | undefined;
 
   constructor(
     readonly name: string,
-    private readonly options: { cwd: string; env: Record<string, string>; port: number; logFile: string },
+    private readonly options: {
+      cwd: string;
+      env: Record<string, string>;
+      port: number;
+      logFile: string;
+      /** Node options before the entry point (a test hook to --require). */
+      nodeArgs?: string[];
+    },
   ) {
     this.url = `http://127.0.0.1:${options.port}`;
   }
@@ -32,14 +43,29 @@ export class KillableReconciler {
     return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** Starts an incarnation and waits for its ready line (bounded). */
+  /**
+   * Starts an incarnation and waits for its ready line (bounded). An incarnation that exits before it is ready
+   * (its database connection terminated during its migrations, by the Postgres run's faults) is started again, as an
+   * orchestrator would, at most START_ATTEMPTS times; each such start is counted.
+   */
   async start(): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.startOnce();
+      } catch (error) {
+        if (this.running || attempt >= START_ATTEMPTS) throw error;
+        this.failedStarts += 1;
+      }
+    }
+  }
+
+  private async startOnce(): Promise<void> {
     if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`pnpm build\` before this test`);
-    const { cwd, env, port, logFile } = this.options;
+    const { cwd, env, port, logFile, nodeArgs = [] } = this.options;
     const log = openSync(logFile, 'a');
     const offset = statSync(logFile).size;
     try {
-      const child = spawn(process.execPath, [MAIN], {
+      const child = spawn(process.execPath, [...nodeArgs, MAIN], {
         cwd,
         env: { PATH: process.env.PATH ?? '', ...env, PORT: String(port) },
         stdio: ['ignore', log, log],
@@ -51,7 +77,7 @@ export class KillableReconciler {
     }
     this.starts += 1;
     const deadline = Date.now() + START_TIMEOUT_MS;
-    while (!readFrom(logFile, offset).includes(READY_EVENT)) {
+    while (!readFrom(logFile, offset).includes(readyLine(this.url))) {
       if (!this.running) throw new Error(`${this.name} exited before it was ready:\n${readFrom(logFile, offset)}`);
       if (Date.now() > deadline) throw new Error(`${this.name} not ready within ${START_TIMEOUT_MS} ms`);
       await sleep(50);

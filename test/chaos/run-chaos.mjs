@@ -1,6 +1,7 @@
 // `pnpm test:chaos`: the crash and fault suites alone (SQLite, and Postgres when it is there), at CI size.
 // `pnpm test:chaos -- --big` runs them big (CHAOS_BIG=1); CHAOS_TRANSFERS and CHAOS_KILLS set the size
-// exactly. Other arguments go to Jest.
+// exactly; CHAOS_KEEP=1 keeps each run's scratch folder (the log of every reconciler incarnation) for a look
+// afterwards. Other arguments go to Jest.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 

@@ -5,7 +5,8 @@ import type { ChaosIntent } from './chaos-intents';
 // The host application of a chaos run. It submits every intent through the admin API of the replicas
 // (POST /admin/transfers with its own originId) and behaves like a real host: when the request fails
 // without an answer — the process died, the connection was reset, no answer in time — or gets a 5xx, it
-// submits the SAME originId and payload again, until it gets 200/201 or a 4xx.
+// submits the SAME originId and payload again, until it gets 200/201 or a 4xx. A 503 (the database out) is
+// waited out for its Retry-After, as a host is asked to.
 //
 // The admin API allows 600 requests a minute per client address, more than one host makes but less than a
 // chaos run needs: the driver plays many hosts, each from an address of its own on the loopback network.
@@ -23,6 +24,10 @@ export interface DriverReport {
   wrongOriginIds: number;
   /** Submissions of an intent after its first: the process died, the connection broke, no answer in time, 5xx. */
   resubmissions: number;
+  /** 503 answers with a Retry-After (the database out). */
+  unavailable: number;
+  /** Any other 5xx (none expected), with the first few bodies. */
+  serverErrors: Refusal[];
 }
 
 export interface DriverOptions {
@@ -48,7 +53,13 @@ export class TransferDriver {
   }
 
   async submitAll(intents: ChaosIntent[]): Promise<DriverReport> {
-    const report: DriverReport = { refusals: [], wrongOriginIds: 0, resubmissions: 0 };
+    const report: DriverReport = {
+      refusals: [],
+      wrongOriginIds: 0,
+      resubmissions: 0,
+      unavailable: 0,
+      serverErrors: [],
+    };
     let next = 0;
     const worker = async () => {
       while (next < intents.length) {
@@ -103,10 +114,16 @@ export class TransferDriver {
         return;
       }
       if (status === 429) await sleep((retryAfterSeconds ?? 1) * 1000);
-      else if (status >= 400 && status < 500) {
+      else if (status === 503 && retryAfterSeconds !== undefined) {
+        report.unavailable += 1;
+        await sleep(retryAfterSeconds * 1000);
+      } else if (status >= 400 && status < 500) {
         report.refusals.push({ originId: intent.originId, httpStatus: status, body: text.slice(0, 500) });
         return;
-      } else await sleep(50 + random() * 200);
+      } else {
+        report.serverErrors.push({ originId: intent.originId, httpStatus: status, body: text.slice(0, 500) });
+        await sleep(50 + random() * 200);
+      }
     }
   }
 }
