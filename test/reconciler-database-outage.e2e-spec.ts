@@ -17,10 +17,8 @@ import { waitUntil } from './support/wait-until';
 // The database goes away under a running reconciler (the swc build: `pnpm build` first): its admin API answers
 // 503 with Retry-After — never 500 — and changes nothing, the outage is logged once, not once per request, and once
 // the database is back the same process serves again without a restart; the sweeps that fail meanwhile say so once. Postgres: its connections cut by a proxy
-// of this test's own (other suites on the server are not touched). (SQLite's locked file is recognised too —
-// persistence/database-unavailable.spec.ts — but a reconciler on a file another process keeps locked queues every
-// write behind the busy timeout of the ones before it in its one connection, and a request may time out (408)
-// before its own write fails: issue 19's chaos work.)
+// of this test's own (other suites on the server are not touched). (SQLite's locked file and full disk are
+// faulted under load by the chaos suite, test/chaos/chaos-sqlite.e2e-spec.ts.)
 
 const OUTAGE_LINE = /the database is unavailable, admin requests answer 503/g;
 const SWEEP_OUTAGE_LINE = /the database is unavailable, sweeps fail until it is back/g;
