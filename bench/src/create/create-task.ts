@@ -9,7 +9,7 @@ export type CreateSystem = 'giro' | 'limit' | 'peer' | 'raw-pg';
 export interface CreateTask {
   system: CreateSystem;
   bank: BankSettings;
-  /** A fresh SQLite file for this run. */
+  /** A fresh SQLite file for this run (not opened when `postgresUrl` is set). */
   databaseFile: string;
   /** Postgres instead of the SQLite file (giro and raw-pg): the database all processes of the run share. */
   postgresUrl?: string;

@@ -88,7 +88,7 @@ async function createRun(
       (_, index): CreateTask => ({
         system,
         bank: context.sandbox.bank,
-        databaseFile: join(context.workDir, 'unused.sqlite'),
+        databaseFile: join(context.workDir, 'not-opened.sqlite'), // postgresUrl is set
         postgresUrl,
         concurrency,
         warmup: plan.warmup,
