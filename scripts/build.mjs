@@ -1,6 +1,8 @@
 // Builds the workspace: every package's src/ to dist/ with swc (decorator metadata included, which Nest's
 // dependency injection needs), then the publishable packages' declarations with `tsc -b tsconfig.build.json`.
-// The full type check of specs and tests is a separate step (`pnpm typecheck`).
+// A package with a `console/` (@giro/admin's operator console) also gets its browser bundle in dist/console
+// (scripts/build-console.mjs), in both modes. The full type check of specs and tests is a separate step
+// (`pnpm typecheck`).
 //
 //   node scripts/build.mjs             every package (`pnpm build`)
 //   node scripts/build.mjs --js-only   every package's JavaScript, no declarations (what `pnpm start` runs)
@@ -11,6 +13,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
+import { buildConsole } from './build-console.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -74,6 +77,11 @@ for (const pkg of packageDirs) {
     }),
   );
   count += files.length;
+  // @giro/admin's operator console: a browser bundle beside the package's compiled code (scripts/build-console.mjs).
+  if (existsSync(join(pkg, 'console', 'app.tsx'))) {
+    const written = await buildConsole(pkg);
+    console.log(`build: console of ${relative(root, pkg)} bundled to dist/console/ (${written.join(', ')})`);
+  }
 }
 console.log(`build: ${count} files compiled to dist/`);
 

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { runConsoleSpeedBench } from './console-speed/console-speed-main';
 import type { BenchContext } from './context';
 import { runCreateBenchmarks } from './create/run-create';
 import { runDisciplineBenchmark } from './discipline/run-discipline';
@@ -14,13 +15,15 @@ import { renderReport } from './report/render-report';
 import { assembleResults } from './report/results';
 import { RESULTS_FILE, recordInBenchmarksDoc, writeResultsJson } from './report/write-results';
 import { startSandboxProcess } from './sandbox/sandbox-process';
+import { runSearchBench } from './search/search-main';
 import { runSweepBenchmarks } from './sweep/run-sweep';
 import { runWebhookDeliveryBench } from './webhooks/webhooks-main';
 
 /**
  * `pnpm bench [--quick | --full] [--profile]`: giro against the physical limit and a naive peer (issue 7), then
  * webhook delivery (issue 18; `--quick` there too, the standard run otherwise), then replicas on Postgres (issue 19:
- * the shared bank budget, the create path with 1 and 4 processes, the sweep with a long history). Prints the reports (markdown) on
+ * the shared bank budget, the create path with 1 and 4 processes, the sweep with a long history), then the search
+ * API on a long history (issue 21: 1 M movements on SQLite, 10 M on Postgres). Prints the reports (markdown) on
  * stdout, progress on stderr; writes bench/results/latest.json and bench/results/webhooks.json and the reports into
  * BENCHMARKS.md. Every figure comes from this run.
  */
@@ -63,6 +66,8 @@ async function main(args: string[]): Promise<void> {
   }
   await runWebhookDeliveryBench(plan.mode === 'quick' ? ['--quick'] : []);
   await runReplicasBench(plan.mode === 'standard' ? [] : [`--${plan.mode}`]);
+  await runSearchBench(plan.mode === 'standard' ? [] : [`--${plan.mode}`]);
+  await runConsoleSpeedBench(plan.mode === 'quick' ? ['--quick'] : []);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -9,16 +9,11 @@ import { PostgresFaults } from './postgres-faults';
 // The crash and fault suite on Postgres: THREE reconciler processes on one database, each SIGKILLed and
 // restarted at its own random moments, while a host submits transfers through any of them and the sandbox
 // bank (answering a repeated originId with 409 this time) injects every fault it has. The database is faulted
-// too: mid-run, it refuses connections for 10 s (30 s big) through a proxy of the run's own; with
-// CHAOS_PG_TERMINATE=1, every connection of the run's database is also terminated (pg_terminate_backend) again and
-// again.
+// too: every connection of the run's database is terminated (pg_terminate_backend) again and again, and mid-run it
+// refuses connections for 10 s (30 s big) through a proxy of the run's own.
 
 const size = chaosSize({ ci: { transfers: 2_000, kills: 12 }, big: { transfers: 20_000, kills: 60 } });
 const outageMs = process.env.CHAOS_BIG === '1' ? 30_000 : 10_000;
-// Terminating giro's connections again and again still crashes a replica now and then (an 'error' event of a pg
-// Client without a listener, seen once in five runs, after the replica heartbeat's failure): until that is fixed,
-// only when asked for (CHAOS_PG_TERMINATE=1), so that CI stays reliable.
-const terminateBackends = process.env.CHAOS_PG_TERMINATE === '1';
 const timeoutMs = 240_000 + size.transfers * 120 + outageMs * 2;
 
 describeWithPostgres('chaos on Postgres: three reconcilers, each killed at random', () => {
@@ -52,14 +47,11 @@ describeWithPostgres('chaos on Postgres: three reconcilers, each killed at rando
         seed: 20240502,
         duplicateMode: 'conflict',
         databaseFaults: {
-          background: terminateBackends
-            ? {
-                start: (random, restarting) =>
-                  postgres.startTerminating({ min: 3_000, max: 6_000 }, random, restarting),
-                stop: () => postgres.stopTerminatingBackends(),
-                summary: () => `${postgres.terminated} connections terminated in ${postgres.rounds} rounds`,
-              }
-            : undefined,
+          background: {
+            start: (random, restarting) => postgres.startTerminating({ min: 3_000, max: 6_000 }, random, restarting),
+            stop: () => postgres.stopTerminatingBackends(),
+            summary: () => `${postgres.terminated} connections terminated in ${postgres.rounds} rounds`,
+          },
           outages: [{ fault: postgres.refusal(outageMs), afterMs: 20_000 }],
         },
       });

@@ -9,7 +9,14 @@ import {
   transferRequest,
 } from '@test-support/reconciler-harness';
 import fc from 'fast-check';
-import { badFields, requestText, validDescription } from './admin-request-arbitraries';
+import {
+  badCsvCell,
+  badFields,
+  CSV_HEADER,
+  csvRowWith,
+  requestText,
+  validDescription,
+} from './admin-request-arbitraries';
 
 // Bad input, fuzzed: the admin API (an in-process reconciler over HTTP, its sandbox bank, an SQLite file) and
 // the transfer request's validation behind it. Wrong types, huge numbers, 1e309, -0, "NaN", 3-decimal amounts,
@@ -30,6 +37,7 @@ describe('bad input to the admin API and the transfer request’s validation', (
     unicode: 0,
     dtoInputs: 0,
     approvals: 0,
+    batches: 0,
   };
   const broken: string[] = [];
 
@@ -259,6 +267,18 @@ describe('bad input to the admin API and the transfer request’s validation', (
               .constantFrom('zz', '0', '-1', '1.5', 'x'.repeat(300))
               .map((after) => ({ path: `/admin/audit?after=${after}`, field: 'after' })),
             fc.constant({ path: `/admin/audit?actor=${'a'.repeat(65)}`, field: 'actor' }),
+            // The export takes the search's filters, and no page of its own.
+            fc
+              .constantFrom(
+                ['status', 'done'],
+                ['amountMin', '1,50'],
+                ['createdFrom', 'yesterday'],
+                ['cuit', '123'],
+                ['sort', 'amount'],
+                ['limit', '5'],
+                ['after', '1'],
+              )
+              .map(([field, value]) => ({ path: `/admin/transfers/export.csv?${field}=${value}`, field })),
           ),
           async ({ path, field }) => {
             figures.params += 1;
@@ -269,6 +289,66 @@ describe('bad input to the admin API and the transfer request’s validation', (
           },
         ),
         { numRuns: 40 },
+      ),
+    ));
+
+  /** A batch sent to POST /admin/transfers/batch as the admin token. */
+  const postBatch = (body: string, contentType: string, query = '') =>
+    hosts.request(`${r.url}/admin/transfers/batch${query}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': contentType },
+      body,
+    });
+
+  it('answers a batch whose rows each hold one bad cell 200 naming that column in every row, and creates nothing', () =>
+    guard('batch, bad cells', () =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.array(badCsvCell, { minLength: 1, maxLength: 5 }),
+          fc.boolean(),
+          async (badCells, dryRun) => {
+            figures.batches += 1;
+            const before = await footprint();
+            const file = [CSV_HEADER, ...badCells.map((bad) => csvRowWith(++originId, bad))].join('\n');
+            const answer = await postBatch(file, 'text/csv', dryRun ? '?dryRun=true' : '');
+            expect({ status: answer.status, text: answer.text.slice(0, 300) }).toMatchObject({ status: 200 });
+            const rows = JSON.parse(answer.text).rows as { outcome: string; violations?: { field: string }[] }[];
+            expect({ file, outcomes: rows.map((row) => row.outcome) }).toEqual({
+              file,
+              outcomes: badCells.map(() => 'invalid'),
+            });
+            for (const [index, bad] of badCells.entries()) {
+              const named = rows[index].violations?.map((violation) => violation.field);
+              expect({ bad, named }).toEqual({ bad, named: expect.arrayContaining([bad.column]) });
+            }
+            expect(await footprint()).toEqual(before);
+          },
+        ),
+        { numRuns: 60 },
+      ),
+    ));
+
+  it('answers any batch body 200 or 4xx, never 5xx, and any JSON array of non-requests creates nothing', () =>
+    guard('batch, any body', () =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.string({ unit: 'binary' }).map((text) => ({ text, type: 'text/csv' })),
+            fc.string({ unit: 'binary' }).map((text) => ({ text: `${CSV_HEADER}\n${text}`, type: 'text/csv' })),
+            fc.json().map((text) => ({ text, type: 'application/json' })),
+            fc.array(fc.jsonValue()).map((items) => ({ text: JSON.stringify(items), type: 'application/json' })),
+          ),
+          async ({ text, type }) => {
+            figures.batches += 1;
+            const before = await footprint();
+            const answer = await postBatch(text, type);
+            const fine = answer.status === 200 || (answer.status >= 400 && answer.status < 500);
+            expect({ text, status: answer.status, fine }).toEqual({ text, status: answer.status, fine: true });
+            if (answer.status >= 400) expect(JSON.parse(answer.text).violations.length).toBeGreaterThan(0);
+            expect(await footprint()).toEqual(before);
+          },
+        ),
+        { numRuns: 100 },
       ),
     ));
 

@@ -1,5 +1,5 @@
 import { explainHiddenCharacter } from '@giro/transfer-module/domain/hidden-characters';
-import { FROM_CVU, TO_CBU } from '@test-support/reconciler-harness';
+import { FROM_CVU, TO_CBU, transferRequest } from '@test-support/reconciler-harness';
 import fc from 'fast-check';
 
 // Bad transfer requests for the admin API: one field (or several) of a valid request replaced by a bad value,
@@ -157,3 +157,67 @@ export const validDescription = fc
   .filter(
     (text) => !/[\p{Cc}\p{Cs}]/u.test(text) && explainHiddenCharacter(text) === undefined && [...text].length <= 100,
   );
+
+/** The header of a CSV batch (POST /admin/transfers/batch), every column. */
+export const CSV_HEADER = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
+
+/** A cell of a CSV batch that no row may hold, and the column it is put in (the one the answer must name). */
+export interface BadCsvCell {
+  column: string;
+  /** The cell as written in the file (quoted when it holds a comma, a quote or a line break). */
+  cell: string;
+}
+
+const csvCell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+/** Text that is not digits alone: never a CBU, a CVU or a CUIT. */
+const notDigits = fc.string({ maxLength: 30 }).map((text) => `${text}x`);
+
+const sample = transferRequest();
+const VALID_CELLS: Record<string, string> = {
+  fromAddress: FROM_CVU,
+  fromCuit: sample.from.owner.personId,
+  toAddress: TO_CBU,
+  toCuit: sample.to.owner.personId,
+};
+
+/** The valid account or CUIT of a column with one digit changed: a wrong check digit, or a digit it no longer matches. */
+function wrongDigitText(column: string): fc.Arbitrary<string> {
+  return wrongDigit(VALID_CELLS[column]).map((text) => JSON.parse(text) as string);
+}
+
+export const badCsvCell: fc.Arbitrary<BadCsvCell> = fc.oneof(
+  fc
+    .oneof(fc.constantFrom('-1', '0', '1.5', '1e3', 'abc', '9007199254740993'), notDigits)
+    .map((text) => ({ column: 'originId', cell: csvCell(text) })),
+  ...['fromAddress', 'fromCuit', 'toAddress', 'toCuit'].map((column) =>
+    fc.oneof(notDigits, wrongDigitText(column)).map((text) => ({ column, cell: csvCell(text) })),
+  ),
+  fc
+    .oneof(fc.constantFrom('1.234,50', '0', '-5', 'abc', '', '1e3', ' 10'), threeDecimals)
+    .map((text) => ({ column: 'amount', cell: csvCell(text) })),
+  fc.constantFrom('USD', '32', '', '0320').map((text) => ({ column: 'currencyId', cell: text })),
+  // Control characters only: an unpaired surrogate cannot be written in a UTF-8 file.
+  fc
+    .tuple(
+      fc.string({ maxLength: 20 }),
+      fc.oneof(fc.integer({ min: 0, max: 0x1f }), fc.integer({ min: 0x7f, max: 0x9f })),
+    )
+    .map(([text, code]) => ({ column: 'description', cell: csvCell(`${text}${String.fromCharCode(code)}`) })),
+  fc.constantFrom('var', 'XXX', '1').map((text) => ({ column: 'concept', cell: text })),
+);
+
+/** A valid CSV row of a batch with one cell replaced by a bad one. */
+export function csvRowWith(originId: number, bad: BadCsvCell): string {
+  const cells: Record<string, string> = {
+    originId: String(originId),
+    ...VALID_CELLS,
+    currencyId: '032',
+    amount: '10.00',
+    description: 'fuzzed batch',
+    concept: 'VAR',
+  };
+  cells[bad.column] = bad.cell;
+  return CSV_HEADER.split(',')
+    .map((column) => cells[column])
+    .join(',');
+}

@@ -212,6 +212,15 @@ describe('giro packed and installed with npm into apps outside the workspace', (
 
         expect((await admin('/admin/transfers')).status).toBe(200);
         expect((await fetch(`${url}/health`)).status).toBe(200);
+        // The console comes built inside the packed @giro/admin: its page and the files the page names.
+        const page = await fetch(`${url}/console`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+        const html = await page.text();
+        for (const file of html.match(/(app\.js|app\.css)\?v=[^"]+/g) ?? []) {
+          expect((await fetch(`${url}/console/${file}`)).status).toBe(200);
+        }
+        expect(html.match(/(app\.js|app\.css)\?v=/g)).toHaveLength(2);
         const request = sampleTransferRequest({ description: 'outside reconciler' });
         const created = await admin('/admin/transfers', { method: 'POST', body: JSON.stringify(request) });
         expect(created.status).toBe(201);

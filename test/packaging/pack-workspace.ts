@@ -6,8 +6,18 @@ import { runCommand } from './run-command';
 const REPO = join(__dirname, '..', '..');
 /** Where the publishable packages live (examples/ and bench/ are never published). */
 const PACKAGE_GROUPS = ['packages', 'apps'];
-/** What a package's `prepack` (scripts/build.mjs: swc, then `tsc -b`) reads outside the package's own folder. */
-const BUILD_FILES = ['package.json', 'pnpm-workspace.yaml', 'tsconfig.base.json', '.swcrc', 'scripts/build.mjs'];
+/**
+ * What a package's `prepack` (scripts/build.mjs: swc, then `tsc -b`; for @giro/admin the console's esbuild bundle)
+ * reads outside the package's own folder.
+ */
+const BUILD_FILES = [
+  'package.json',
+  'pnpm-workspace.yaml',
+  'tsconfig.base.json',
+  '.swcrc',
+  'scripts/build.mjs',
+  'scripts/build-console.mjs',
+];
 
 interface WorkspacePackage {
   name: string;

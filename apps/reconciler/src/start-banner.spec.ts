@@ -47,6 +47,22 @@ describe('sandboxBanner', () => {
     expect(banner).toContain('sweeps: batches of 100, 8 movements at a time, at most 1000 ms apart');
   });
 
+  it("shows the console's address and the demo's key to sign in with", () => {
+    const banner = sandboxBanner({
+      url: 'http://localhost:3000',
+      adminToken: 'generated-admin-token',
+      generatedToken: true,
+      sandbox,
+      config: reconcilerConfigFromEnv({}),
+      logFile: 'data/reconciler.log',
+      consoleKey: { name: 'console-demo-20261124085339123', key: 'giro_0123456789abcdef_secret' },
+    });
+    expect(banner).toContain('  console           http://localhost:3000/console\n');
+    expect(banner).toContain(
+      '  console key       giro_0123456789abcdef_secret  (operator "console-demo-20261124085339123", made now; paste it to sign in)',
+    );
+  });
+
   it('says the replicas share the budget on Postgres', () => {
     const banner = bannerFor({ DATABASE_URL: 'postgres://giro@db.internal:5432/giro' });
     expect(banner).toContain('bank calls: at most 8 in flight, no rate limit, shared by the replicas on this database');
@@ -67,6 +83,7 @@ describe('the banners show what a transfer must be to be sent', () => {
       APPROVAL_EXPIRES_AFTER: '12h',
     });
     const banner = serviceBanner('http://127.0.0.1:3000', config);
+    expect(banner).toContain('  console http://127.0.0.1:3000/console (sign in with an API key');
     expect(banner).toContain(
       "  approvals         transfers above 1000.00 wait for an approver (another key than their creator's), at most 12 h",
     );

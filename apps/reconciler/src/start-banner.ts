@@ -12,6 +12,7 @@ export function serviceBanner(url: string, config: ReconcilerConfig): string {
   return [
     `giro reconciler listening on ${url}`,
     `  admin API ${url}/admin (Authorization: Bearer $ADMIN_TOKEN) · OpenAPI ${url}/docs · ${url}/health · ${url}/metrics`,
+    `  console ${url}/console (sign in with an API key: giro-reconciler keys create --name <name> --role operator)`,
     ...sendingSettings(config),
   ].join('\n');
 }
@@ -26,11 +27,14 @@ export interface SandboxBannerInput {
   logFile: string;
   /** The demo's webhook receiver and the endpoint registered for it. */
   webhookReceiver?: { url: string; endpointId: string };
+  /** The operator key made at this start to sign in to the console with (demo/demo-operator-key.ts). */
+  consoleKey?: { name: string; key: string };
 }
 
 /**
  * Sandbox mode: where everything is and how to reach it. The generated admin token is printed (it is the
- * only way to learn it); a token from ADMIN_TOKEN is not. No bank credential is ever printed.
+ * only way to learn it); a token from ADMIN_TOKEN is not; the demo's console key is (a sandbox's operator key, made
+ * for this start, revoked at the next). No bank credential is ever printed.
  */
 export function sandboxBanner(input: SandboxBannerInput): string {
   const { url, sandbox, config } = input;
@@ -47,6 +51,12 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `  certificates      ${here(certs.ca)}, ${here(certs.clientCert)}, ${here(certs.clientKey)}${sandbox.certificatesRenewedBecause ? ` (made now: ${sandbox.certificatesRenewedBecause})` : ''}`,
     `  database          ${config.databaseUrl}`,
     `  admin API         ${url}/admin`,
+    `  console           ${url}/console`,
+    ...(input.consoleKey
+      ? [
+          `  console key       ${input.consoleKey.key}  (operator "${input.consoleKey.name}", made now; paste it to sign in)`,
+        ]
+      : []),
     `  admin token       ${input.generatedToken ? `${input.adminToken}  (generated: ADMIN_TOKEN is not set)` : 'from ADMIN_TOKEN'}`,
     `  OpenAPI           ${url}/docs`,
     `  health, metrics   ${url}/health, ${url}/metrics`,

@@ -1,19 +1,8 @@
-import { explainOriginId, isValidOriginId, MOVEMENT_STATUSES, type MovementStatus } from '@giro/transfer-module';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { explainOriginId, isValidOriginId } from '@giro/transfer-module';
+import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Length,
-  Max,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateBy,
-} from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { TransferSearchQuery } from './transfer-search.dto';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;
@@ -51,20 +40,8 @@ export class PageQuery {
   after?: string;
 }
 
-/** `GET /admin/transfers?status=&networkId=&limit=&after=` */
-export class ListTransfersQuery extends PageQuery {
-  @ApiPropertyOptional({ enum: MOVEMENT_STATUSES, description: 'only movements in this status' })
-  @IsOptional()
-  @IsIn(MOVEMENT_STATUSES, { message: `status must be one of ${MOVEMENT_STATUSES.join(', ')}` })
-  status?: MovementStatus;
-
-  @ApiPropertyOptional({ description: 'only the movement(s) the network identified by this id (`details.networkId`)' })
-  @IsOptional()
-  @IsString()
-  @MinLength(1, { message: 'networkId must be a non-empty string of at most 200 characters' })
-  @MaxLength(200, { message: 'networkId must be a non-empty string of at most 200 characters' })
-  networkId?: string;
-}
+/** `GET /admin/transfers`: the search (transfer-search.dto.ts), its sort, and a page of it. */
+export class ListTransfersQuery extends IntersectionType(TransferSearchQuery, PageQuery) {}
 
 const toBoolean = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
 

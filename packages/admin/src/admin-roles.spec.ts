@@ -43,8 +43,12 @@ import { TransferAdminModule } from './transfer-admin.module';
 
 /** The role each admin route needs: the table the product decided (docs in the package README). */
 const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
+  ['GET', '/admin/me', 'viewer'],
+  ['GET', '/admin/overview', 'viewer'],
   ['POST', '/admin/transfers', 'operator'],
+  ['POST', '/admin/transfers/batch', 'operator'],
   ['GET', '/admin/transfers', 'viewer'],
+  ['GET', '/admin/transfers/export.csv', 'viewer'],
   ['GET', '/admin/transfers/{originId}', 'viewer'],
   ['POST', '/admin/transfers/{originId}/refresh', 'operator'],
   // Maker–checker: deciding about a transfer awaiting approval is an approver's.
@@ -96,6 +100,7 @@ const transfers = {
   listCancellations: async () => [],
   listCancellationPage: async () => ({ items: [], nextCursor: null }),
   acknowledgeCancellation: answer,
+  overview: answer,
 };
 const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };

@@ -9,10 +9,13 @@ import { AuditController } from './audit.controller';
 import { BankLookupController } from './bank-lookup.controller';
 import { CancellationsController } from './cancellations.controller';
 import { KeysController } from './keys.controller';
+import { OverviewController } from './overview.controller';
 import { ReconcileController } from './reconcile.controller';
 import { SubAccountsController } from './sub-accounts.controller';
 import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
 import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
+import { TransferBatchController } from './transfer-batch.controller';
+import { TransferExportController } from './transfer-export.controller';
 import { TransferRawController } from './transfer-raw.controller';
 import { TransfersController } from './transfers.controller';
 import { WebhookDeliveriesController } from './webhook-deliveries.controller';
@@ -28,6 +31,10 @@ import { WebhooksController } from './webhooks.controller';
  */
 @Module({
   controllers: [
+    OverviewController,
+    // Before TransfersController: `batch` and `export.csv` are not originIds.
+    TransferBatchController,
+    TransferExportController,
     TransfersController,
     ApprovalsController,
     TransferRawController,

@@ -18,6 +18,7 @@ import { RequiresRole } from './admin-role.decorator';
 import { AdminRoutes } from './admin-routes.decorator';
 import { Audited } from './audited.decorator';
 import { TransferRequestPipe } from './transfer-request.pipe';
+import { movementSearchOf } from './transfer-search.dto';
 
 @AdminRoutes('transfers')
 @Controller('admin/transfers')
@@ -56,16 +57,18 @@ export class TransfersController {
 
   @RequiresRole('viewer')
   @Get()
-  @ApiOperation({ summary: 'List movements by originId, cursor-paginated; filter by status or network id' })
-  @ApiOkResponse({ description: '`{ items, nextCursor }`; pass `nextCursor` as `after` for the next page' })
+  @ApiOperation({
+    summary:
+      'Search movements: by status, creation day or time, amount range, either account, either CUIT, originId, network id, text in the description; by originId or by creation time; keyset-paginated',
+  })
+  @ApiOkResponse({
+    description: '`{ items, nextCursor }`; pass `nextCursor` as `after` (with the same sort) for the next page',
+  })
   list(@Query() query: ListTransfersQuery) {
-    const filter = {
-      ...(query.status !== undefined && { status: query.status }),
-      ...(query.networkId !== undefined && { networkId: query.networkId }),
-    };
-    return this.transfers.listMovements(filter, {
+    return this.transfers.listMovements(movementSearchOf(query), {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.after !== undefined && { after: query.after }),
+      ...(query.sort !== undefined && { sort: query.sort }),
     });
   }
 

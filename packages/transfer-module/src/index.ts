@@ -85,7 +85,7 @@ export {
   PENDING_STATUS,
   REJECTED_STATUS,
 } from './domain/bank-status';
-export { BUSINESS_TIME_ZONE, businessDayOf } from './domain/business-day';
+export { BUSINESS_TIME_ZONE, businessDayBounds, businessDayOf } from './domain/business-day';
 export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
 export { type Clock, systemClock } from './domain/clock';
 export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
@@ -162,7 +162,7 @@ export {
 } from './options/transfer-module.options';
 export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/webhook-options';
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
-export { MAX_BATCH_SIZE } from './persistence';
+export { MAX_BATCH_SIZE, MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export { AuditTrail } from './persistence/audit-trail';
@@ -222,6 +222,7 @@ export {
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
+export type { TransferOverview } from './transfer/transfer-overview';
 // The module.
 export { TransferModule } from './transfer.module';
 export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';

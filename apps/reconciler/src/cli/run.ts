@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
-import { TransferService, WebhookService } from '@giro/transfer-module';
+import { ApiKeyService, TransferService, WebhookService } from '@giro/transfer-module';
 import pino from 'pino';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import type { ServerSettings } from '../config/server-environment';
+import { freshDemoOperatorKey } from '../demo/demo-operator-key';
 import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
@@ -64,6 +65,7 @@ export async function run(): Promise<void> {
   }
   // Registered before the batch is submitted, so that every change of the batch is delivered to it.
   receiver = await startDemoReceiver(app.get(WebhookService));
+  const consoleKey = await freshDemoOperatorKey(app.get(ApiKeyService));
   console.log(
     sandboxBanner({
       url,
@@ -73,6 +75,7 @@ export async function run(): Promise<void> {
       config,
       logFile: SANDBOX_LOG_FILE,
       webhookReceiver: { url: receiver.url, endpointId: receiver.endpointId },
+      consoleKey,
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));

@@ -2,7 +2,7 @@ import type { LoggerService } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { type MovementCountsSource, ReconcilerMetrics } from '../ops/reconciler-metrics';
 import { SweepRunner, SweepsStoppedError } from './sweep-runner';
-import { type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepScheduler } from './sweep-scheduler';
+import { SAME_OUTAGE_MS, type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepScheduler } from './sweep-scheduler';
 
 const NO_COUNTS: MovementCountsSource = {
   countByStatus: async () => ({
@@ -262,6 +262,26 @@ describe('SweepScheduler', () => {
     await jest.advanceTimersByTimeAsync(1000);
     expect(logger.log).toHaveBeenCalledTimes(1);
     expect(logger.log.mock.calls[0][0]).toMatch(/the database answers again: sweeps run \(5 failed meanwhile\)/);
+
+    // A database that lets some sweeps through and fails others (a full disk): the same outage, said no more.
+    for (let turn = 0; turn < 3; turn++) {
+      down = true;
+      await jest.advanceTimersByTimeAsync(1000);
+      down = false;
+      await jest.advanceTimersByTimeAsync(1000);
+    }
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.log).toHaveBeenCalledTimes(1);
+
+    // Quiet for SAME_OUTAGE_MS since the last failure: the next one is a new outage, said again.
+    await jest.advanceTimersByTimeAsync(SAME_OUTAGE_MS);
+    down = true;
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(logger.warn).toHaveBeenCalledTimes(2);
+    down = false;
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(logger.log).toHaveBeenCalledTimes(2);
+    expect(logger.error).not.toHaveBeenCalled();
     scheduler.stop();
   });
 });

@@ -14,6 +14,8 @@ export interface ScheduledSweepReport extends SweepCounts {
 
 /** The shortest pause, as a share of `intervalMs`: a movement that stays due cannot make sweeps spin. */
 const FLOOR_FRACTION = 10;
+/** A sweep failing this soon after the last failure belongs to the same outage of the database. */
+export const SAME_OUTAGE_MS = 30_000;
 
 /**
  * The recurring sweep: a @nestjs/schedule timeout that is registered again only once the previous sweep
@@ -21,13 +23,19 @@ const FLOOR_FRACTION = 10;
  * sweep starts when the earliest movement falls due, so detection lag is not stretched by a fixed pause, but
  * at most `intervalMs` after the previous one ended (new work may come from other replicas or the admin API)
  * and at least `intervalMs / 10` after it. A failed sweep is logged and the next one runs `intervalMs` later;
- * while the database is out, that is said once (a warning), and once more when a sweep runs again.
+ * while the database is out, that is said once (a warning), and once more when a sweep runs again. A failure
+ * within SAME_OUTAGE_MS of the last one belongs to the same outage and is not said again: a full disk lets some
+ * sweeps through and fails others, and the log would otherwise say the outage at every turn.
  */
 export class SweepScheduler {
   private started = false;
   private readonly floorMs: number;
-  /** Sweeps failed since the database went out; 0 while it answers. */
-  private outageFailures = 0;
+  /** When a sweep last failed because the database was out (epoch ms of the clock). */
+  private lastOutageFailureMs = Number.NEGATIVE_INFINITY;
+  /** Sweeps failed in the current outage before one ran again. */
+  private failedMeanwhile = 0;
+  /** Whether "answers again" has been said for the current outage (true while there is none). */
+  private backSaid = true;
 
   constructor(
     private readonly runner: SweepRunner<ScheduledSweepReport>,
@@ -65,17 +73,27 @@ export class SweepScheduler {
     try {
       const report = await this.runner.runOnce();
       delayMs = this.delayUntil(report.nextDueAt);
-      if (this.outageFailures > 0) {
-        this.logger.log(`the database answers again: sweeps run (${this.outageFailures} failed meanwhile)`);
-        this.outageFailures = 0;
+      if (!this.backSaid) {
+        this.logger.log(`the database answers again: sweeps run (${this.failedMeanwhile} failed meanwhile)`);
+        this.backSaid = true;
       }
     } catch (error) {
       if (error instanceof SweepsStoppedError) return;
       const cause = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       if (!isDatabaseUnavailable(error)) {
         this.logger.error(`sweep failed, the next one runs as scheduled: ${cause}`);
-      } else if (this.outageFailures++ === 0) {
-        this.logger.warn(`the database is unavailable, sweeps fail until it is back (tried every interval): ${cause}`);
+      } else {
+        const now = this.clock.now().getTime();
+        const opensOutage = now - this.lastOutageFailureMs >= SAME_OUTAGE_MS;
+        this.lastOutageFailureMs = now;
+        if (opensOutage) {
+          this.logger.warn(
+            `the database is unavailable, sweeps fail until it is back (tried every interval): ${cause}`,
+          );
+          this.failedMeanwhile = 0;
+          this.backSaid = false;
+        }
+        if (!this.backSaid) this.failedMeanwhile += 1;
       }
     }
     if (this.started && !this.runner.stopped) this.scheduleNext(delayMs);

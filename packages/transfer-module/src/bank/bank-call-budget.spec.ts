@@ -35,6 +35,23 @@ function deferred() {
   return { promise, resolve };
 }
 
+/** Queues `count` instant calls, lets `ms` pass, and returns when each started. */
+async function flood(budget: BankCallBudget, timers: ManualTimers, count: number, ms: number): Promise<number[]> {
+  const startedAt: number[] = [];
+  const calls = Array.from({ length: count }, () =>
+    budget.throttle('query', async () => void startedAt.push(timers.now())),
+  );
+  await flush();
+  await timers.advance(ms);
+  await Promise.all(calls);
+  return startedAt;
+}
+
+/** The most starts within any 1 000 ms, the window beginning at any start. */
+function busiestSecond(startedAt: number[]): number {
+  return Math.max(...startedAt.map((from) => startedAt.filter((at) => at >= from && at < from + 1_000).length));
+}
+
 describe('BankCallBudget', () => {
   it('never has more calls in flight than the cap', async () => {
     const budget = new BankCallBudget({ maxInFlight: 3 });
@@ -73,20 +90,21 @@ describe('BankCallBudget', () => {
     expect(order).toEqual(['q0', 'c1', 'c2', 'q1', 'q2']);
   });
 
-  it('starts no more calls per second than the rate, after the burst', async () => {
+  it('starts at most the rate in any second, wherever the second begins, and keeps up with it', async () => {
     const timers = new ManualTimers();
-    const budget = new BankCallBudget({ maxInFlight: 100, ratePerSecond: 10, burst: 2 }, timers);
-    const startedAt: number[] = [];
-    const calls = Array.from({ length: 12 }, () =>
-      budget.throttle('query', async () => void startedAt.push(timers.now())),
-    );
-    await flush();
-    expect(startedAt).toEqual([0, 0]);
-    await timers.advance(1000);
-    await Promise.all(calls);
-    expect(startedAt).toHaveLength(12);
-    // After the burst of 2, one call every 100 ms.
-    expect(startedAt.slice(2)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000]);
+    const budget = new BankCallBudget({ maxInFlight: 100, ratePerSecond: 10 }, timers);
+    const startedAt = await flood(budget, timers, 35, 3_600);
+    expect(busiestSecond(startedAt)).toBe(10);
+    // 10 spread over 945 ms, then 10 more as each of those is a window (1 050 ms) old: the rate, less the 5 % guard.
+    expect(startedAt.filter((at) => at < 3_000)).toHaveLength(30);
+    expect(startedAt.slice(0, 3)).toEqual([0, 95, 190]);
+  });
+
+  it('spreads a rate below one call a second over a longer window', async () => {
+    const timers = new ManualTimers();
+    const budget = new BankCallBudget({ maxInFlight: 4, ratePerSecond: 0.5 }, timers);
+    expect(budget.windowMs).toBe(2_100);
+    expect(await flood(budget, timers, 3, 5_000)).toEqual([0, 2_100, 4_200]);
   });
 
   it('passes results and errors through and frees the slot after an error', async () => {
@@ -114,41 +132,39 @@ describe('BankCallBudget', () => {
     expect(() => new BankCallBudget({ maxInFlight: 0 })).toThrow(/maxInFlight/);
     expect(() => new BankCallBudget({ maxInFlight: 1, ratePerSecond: -1 })).toThrow(/ratePerSecond/);
     expect(() => new BankCallBudget({ maxInFlight: 1, ratePerSecond: Number.NaN })).toThrow(/ratePerSecond/);
-    expect(() => new BankCallBudget({ maxInFlight: 1, burst: 0.5 })).toThrow(/burst/);
   });
 
   describe('shared by replicas', () => {
-    /** Starts `count` instant calls and returns the times (ms) at which each started. */
-    async function startTimes(budget: BankCallBudget, timers: ManualTimers, count: number, windowMs: number) {
-      const started: number[] = [];
-      const calls = Array.from({ length: count }, () =>
-        budget.throttle('query', async () => {
-          started.push(timers.now());
-        }),
-      );
-      await flush(); // the calls the burst allows run before any timer is due
-      await timers.advance(windowMs);
-      await Promise.all(calls);
-      return started;
-    }
-
-    it('takes its share of the rate: a quarter of 20/s starts 5 calls a second', async () => {
+    it('takes its part of the rate: 50/s over four replicas is 13, 13, 12 and 12 a second', async () => {
       const timers = new ManualTimers();
-      const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 20 }, timers);
-      budget.setShare(1 / 4);
-      expect(budget.ratePerSecond).toBe(5);
-      expect(budget.maxInFlight).toBe(2);
-      const started = await startTimes(budget, timers, 15, 3_000);
-      // A burst of its share (5), then one every 200 ms.
-      expect(started.filter((at) => at < 1_000)).toHaveLength(9);
-      expect(started.filter((at) => at >= 1_000 && at < 2_000)).toHaveLength(5);
+      const four = [0, 1, 2, 3].map((rank) => {
+        const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 50 }, timers);
+        budget.setShare(rank, 4);
+        return budget;
+      });
+      expect(four.map((budget) => budget.ratePerSecond)).toEqual([13, 13, 12, 12]);
+      expect(four.map((budget) => budget.maxInFlight)).toEqual([2, 2, 2, 2]);
+      const floods = four.map((budget) => flood(budget, timers, 50, 0));
+      await flush();
+      await timers.advance(4_500);
+      const startedAt = (await Promise.all(floods)).flat();
+      // Together never more than the deployment's rate in any second, and all of it.
+      expect(busiestSecond(startedAt)).toBe(50);
+      expect(startedAt.filter((at) => at < 3_000)).toHaveLength(150);
+    });
+
+    it('has each of more replicas than calls a second make a call per longer window', () => {
+      const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 2 }, new ManualTimers());
+      budget.setShare(3, 4);
+      expect(budget.windowMs).toBe(2_100);
+      expect(budget.callsPerWindow).toBe(1);
+      expect(() => budget.setShare(4, 4)).toThrow(/rank must be a whole number in \[0, replicas\)/);
     });
 
     it('keeps an in-flight cap of at least 1 whatever the share', () => {
       const budget = new BankCallBudget({ maxInFlight: 2 });
-      budget.setShare(1 / 8);
+      budget.setShare(7, 8);
       expect(budget.maxInFlight).toBe(1);
-      expect(() => budget.setShare(0)).toThrow(/share must be in \(0, 1\]/);
     });
 
     it('pauses every call after a 429 with Retry-After, and tells its listeners', async () => {

@@ -1,26 +1,32 @@
 import { BankRateLimitedError } from './bank.errors';
 
 /**
- * One budget for every call this process makes to the bank: a token-bucket
- * rate limit plus a cap on calls in flight. Creations are served before
- * queries, so a backlog of lookups never delays a customer's transfer.
+ * One budget for every call this process makes to the bank: a rate limit plus
+ * a cap on calls in flight. Creations are served before queries, so a backlog
+ * of lookups never delays a customer's transfer.
+ *
+ * The rate is a sliding window: at most `ratePerSecond` calls start in any
+ * 1 050 ms, wherever that window begins, so that at most that many reach the
+ * bank in any second, however their delays on the way vary by up to 50 ms —
+ * which is how banks state their limits. A token bucket would allow its burst
+ * on top of its rate within one second: up to twice the rate at the bank. The
+ * price is 5 % of the rate.
  *
  * The options are the deployment's: with N live replicas on one database each
- * process takes its share (`setShare(1 / N)`, kept by ReplicaHeartbeat), so
- * together they stay within the bank's allowance. A 429 with Retry-After
- * pauses the whole budget until then (and, through the heartbeat, every
- * replica's). Polling discipline across replicas does not depend on it (that
- * is the lease and `nextQueryAt` in the database).
+ * process takes its part (`setShare(rank, N)`, kept by ReplicaHeartbeat) — the
+ * whole calls of a window divided among them, the remainder to the first ones
+ * by rank —, so together they never start more than the rate in any window.
+ * A 429 with Retry-After pauses the whole budget until then (and, through the
+ * heartbeat, every replica's). Polling discipline across replicas does not
+ * depend on it (that is the lease and `nextQueryAt` in the database).
  */
 export type BankCallPriority = 'create' | 'query';
 
 export interface BankCallBudgetOptions {
   /** Calls allowed in flight at once (≥ 1). */
   maxInFlight: number;
-  /** Calls started per second; omit for no rate limit. */
+  /** Calls started in any second; omit for no rate limit. */
   ratePerSecond?: number;
-  /** Calls that may start at once after an idle period; defaults to max(1, ratePerSecond). */
-  burst?: number;
 }
 
 /** What the budget needs of time; injectable so tests run without sleeping. */
@@ -38,15 +44,26 @@ interface Waiter {
   start: () => void;
 }
 
+const SECOND_MS = 1_000;
+/** How much longer than the rate's second the window is: the spread of the calls' delays on their way to the bank. */
+const WINDOW_GUARD = 0.05;
+/** The share of a window its calls are paced over (the rest leaves room for timers that fire late). */
+const PACING = 0.9;
+/** The calls that may start together within the pace: a tenth of the window's, at least 1. */
+const PACE_BURST_SHARE = 0.1;
+
 export class BankCallBudget {
   private readonly queues: Record<BankCallPriority, Waiter[]> = { create: [], query: [] };
   private inFlightCount = 0;
-  private tokens: number;
-  private refilledAt: number;
+  /** When the calls of the current window started (epoch ms, oldest first). */
+  private readonly recentStarts: number[] = [];
+  /** Calls the pace allows now (a small bucket refilled at the window's pace) and when it was last refilled. */
+  private paceTokens = 1;
+  private pacedAt: number;
   private wakeScheduled = false;
-  private capacity: number;
-  /** This process's part of the options' limits (ReplicaHeartbeat sets it; 1 alone). */
-  private share = 1;
+  /** This process's place among the live replicas (ReplicaHeartbeat sets it; alone: 0 of 1). */
+  private rank = 0;
+  private replicas = 1;
   /** No call starts before then (epoch ms): the bank asked to wait (429 with Retry-After). */
   private pausedUntilMs = 0;
   private readonly pauseListeners: ((untilMs: number) => void)[] = [];
@@ -61,25 +78,22 @@ export class BankCallBudget {
     if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0 && Number.isFinite(options.ratePerSecond))) {
       throw new RangeError(`ratePerSecond must be a positive number, got ${options.ratePerSecond}`);
     }
-    if (options.burst !== undefined && !(Number.isInteger(options.burst) && options.burst >= 1)) {
-      throw new RangeError(`burst must be a whole number ≥ 1, got ${options.burst}`);
-    }
-    this.capacity = this.capacityFor(1);
-    this.tokens = this.capacity;
-    this.refilledAt = timers.now();
+    this.pacedAt = timers.now();
   }
 
   /**
-   * Takes `share` (0 < share ≤ 1) of the options' rate and in-flight cap: this process's part when replicas share
-   * the bank's allowance. The in-flight cap is at least 1, so each replica can always make progress.
+   * This process is replica `rank` (0-based, in an order every replica agrees on) of `replicas` live ones: it takes
+   * its part of the options' rate and in-flight cap. Each part is the whole divided by `replicas`, the remainder
+   * going one each to the first ranks, so the parts add up to the whole; the in-flight part is at least 1, so each
+   * replica can always make progress.
    */
-  setShare(share: number): void {
-    if (!(share > 0 && share <= 1)) throw new RangeError(`share must be in (0, 1], got ${share}`);
-    if (share === this.share) return;
-    this.refill();
-    this.share = share;
-    this.capacity = this.capacityFor(share);
-    this.tokens = Math.min(this.tokens, this.capacity);
+  setShare(rank: number, replicas: number): void {
+    if (!(Number.isInteger(replicas) && replicas >= 1 && Number.isInteger(rank) && rank >= 0 && rank < replicas)) {
+      throw new RangeError(`setShare: rank must be a whole number in [0, replicas), got ${rank} of ${replicas}`);
+    }
+    if (rank === this.rank && replicas === this.replicas) return;
+    this.rank = rank;
+    this.replicas = replicas;
     this.dispatch();
   }
 
@@ -95,14 +109,39 @@ export class BankCallBudget {
     this.pauseListeners.push(listener);
   }
 
-  /** The in-flight cap in force: the options' share, at least 1. */
+  /** The in-flight cap in force: this replica's part of the options', at least 1. */
   get maxInFlight(): number {
-    return Math.max(1, Math.floor(this.options.maxInFlight * this.share));
+    return Math.max(1, this.partOf(this.options.maxInFlight));
   }
 
-  /** The rate in force (calls per second), or undefined without a rate limit. */
+  /**
+   * The window the rate is kept over: a second, or longer when there are more replicas than calls a second (each
+   * one needs at least one call per window: 0.5 calls/s alone is 1 call every 2 s) — and 5 % more (WINDOW_GUARD):
+   * a call reaches the bank some milliseconds after it starts, not always the same number, so the calls of a
+   * window of 1 050 ms are what can land in one second at the bank.
+   */
+  get windowMs(): number {
+    return Math.ceil(this.countedWindowMs * (1 + WINDOW_GUARD));
+  }
+
+  /** Calls this replica may start in any window (`windowMs`), or undefined without a rate limit. */
+  get callsPerWindow(): number | undefined {
+    const rate = this.options.ratePerSecond;
+    return rate === undefined ? undefined : this.partOf(Math.floor((rate * this.countedWindowMs) / SECOND_MS));
+  }
+
+  /** The span whose calls `callsPerWindow` counts: a second, or longer with more replicas than calls a second. */
+  private get countedWindowMs(): number {
+    const rate = this.options.ratePerSecond;
+    if (rate === undefined) return SECOND_MS;
+    // Rounded up, so that the window's whole calls (rate × window) are at least one per replica.
+    return Math.max(SECOND_MS, Math.ceil((SECOND_MS * this.replicas) / rate));
+  }
+
+  /** This replica's part of the rate (calls per second, before the guard), or undefined without a rate limit. */
   get ratePerSecond(): number | undefined {
-    return this.options.ratePerSecond === undefined ? undefined : this.options.ratePerSecond * this.share;
+    const calls = this.callsPerWindow;
+    return calls === undefined ? undefined : (calls * SECOND_MS) / this.countedWindowMs;
   }
 
   /** When calls may start again after a pause, or null when none holds them (epoch ms, the budget's clock). */
@@ -152,40 +191,43 @@ export class BankCallBudget {
         this.scheduleWakeAt(this.pausedUntilMs - this.timers.now());
         return;
       }
-      if (!this.takeToken()) {
-        this.scheduleWake();
+      const waitMs = this.waitForSlot();
+      if (waitMs > 0) {
+        this.scheduleWakeAt(waitMs);
         return;
       }
       (next.shift() as Waiter).start();
     }
   }
 
-  private capacityFor(share: number): number {
-    const rate = this.options.ratePerSecond;
-    return this.options.burst !== undefined
-      ? Math.max(1, Math.floor(this.options.burst * share))
-      : Math.max(1, Math.floor((rate ?? 1) * share));
+  /** This replica's part of `whole`: the whole divided among the replicas, one more for the first ranks. */
+  private partOf(whole: number): number {
+    return Math.floor(whole / this.replicas) + (this.rank < whole % this.replicas ? 1 : 0);
   }
 
-  private refill(): void {
-    const rate = this.ratePerSecond;
+  /**
+   * Counts a call starting now and answers 0 when the window has room for it and the pace allows it; otherwise how
+   * long to wait (ms).
+   */
+  private waitForSlot(): number {
+    const calls = this.callsPerWindow;
+    if (calls === undefined) return 0;
     const now = this.timers.now();
-    if (rate !== undefined)
-      this.tokens = Math.min(this.capacity, this.tokens + ((now - this.refilledAt) * rate) / 1000);
-    this.refilledAt = now;
-  }
-
-  private takeToken(): boolean {
-    if (this.ratePerSecond === undefined) return true;
-    this.refill();
-    if (this.tokens < 1) return false;
-    this.tokens -= 1;
-    return true;
-  }
-
-  private scheduleWake(): void {
-    const rate = this.ratePerSecond as number;
-    this.scheduleWakeAt(Math.max(1, Math.ceil(((1 - this.tokens) * 1000) / rate)));
+    const windowMs = this.windowMs;
+    // A call that started a whole window ago no longer counts: no window holds both it and one starting now.
+    while (this.recentStarts.length > 0 && this.recentStarts[0] + windowMs <= now) this.recentStarts.shift();
+    if (this.recentStarts.length >= calls) return this.recentStarts[0] + windowMs - now;
+    // A window's calls are paced over most of it rather than started at once: a burst opens many connections
+    // together, and their handshakes spread the calls' arrivals at the bank by more than the window's guard. A
+    // bucket, not a fixed gap after the last call, so that a timer firing late is made up at the next call.
+    const perMs = calls / (windowMs * PACING);
+    const burst = Math.max(1, Math.ceil(calls * PACE_BURST_SHARE));
+    this.paceTokens = Math.min(burst, this.paceTokens + (now - this.pacedAt) * perMs);
+    this.pacedAt = now;
+    if (this.paceTokens < 1) return Math.ceil((1 - this.paceTokens) / perMs);
+    this.paceTokens -= 1;
+    this.recentStarts.push(now);
+    return 0;
   }
 
   private scheduleWakeAt(ms: number): void {

@@ -3,6 +3,7 @@ import { type ResolvedTransferOptions, TransferModuleOptionsError } from '../opt
 import {
   dataSourceOptionsFromUrl,
   engineOf,
+  keepPostgresClientErrorsHandled,
   pendingTransferMigrations,
   runTransferMigrations,
   TRANSFER_ENTITIES,
@@ -66,6 +67,7 @@ async function prepare(dataSource: DataSource, options: ResolvedTransferOptions)
   } catch (error) {
     throw new TransferModuleOptionsError(`${which}: ${(error as Error).message}`);
   }
+  keepPostgresClientErrorsHandled(dataSource);
   const missing = TRANSFER_ENTITIES.filter((entity) => !dataSource.hasMetadata(entity)).map((entity) => entity.name);
   if (missing.length > 0) {
     throw new TransferModuleOptionsError(

@@ -13,8 +13,8 @@ const PRUNE_EVERY_BEATS = 3_600;
 
 /**
  * One bank budget for the whole deployment (issue 19). The options' rate and in-flight cap are the limits of every
- * replica together: each replica on one Postgres database writes a heartbeat every second and takes 1/N of them, N
- * the replicas heard from in the last 5 s (BankCallBudget.setShare). A 429 with Retry-After any replica gets is
+ * replica together: each replica on one Postgres database writes a heartbeat every second and takes its part of them, 1/N with the
+ * remainder to the first by owner, N the replicas heard from in the last 5 s (BankCallBudget.setShare). A 429 with Retry-After any replica gets is
  * written beside its heartbeat, and every replica pauses its budget until then at its next beat. Heartbeats
  * rather than a shared token bucket: a bank call costs no database round trip, and a replica that loses the
  * database keeps its last share. The price: for up to one heartbeat after a replica starts, the others still use
@@ -85,7 +85,7 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
     if (this.failing) this.logger.log?.('replica heartbeat written again');
     this.failing = false;
     if (report !== undefined && this.pauseToReport === report) this.pauseToReport = undefined;
-    this.budget.setShare(1 / census.live);
+    this.budget.setShare(census.rank, census.live);
     const paused = census.bankPausedUntilMs;
     if (paused !== null) {
       // One already over changes nothing: the budget starts no call before a pause's end, and that end is past.

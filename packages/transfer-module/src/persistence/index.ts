@@ -19,6 +19,7 @@ export {
   type TransferDataSourceOverrides,
 } from './data-source-options';
 export { type DatabaseEngine, engineOf } from './engine/database-engine';
+export { keepPostgresClientErrorsHandled } from './engine/postgres-client-errors';
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
@@ -79,10 +80,13 @@ export type {
   ListMovementsOptions,
   MovementPage,
   MovementPatch,
+  MovementSearch,
+  MovementSort,
   MovementUpdate,
   RecordIntentOptions,
   RecordIntentResult,
 } from './store-types';
+export { MOVEMENT_SORTS } from './store-types';
 export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';
 export type { DeliveryResult, ListDeliveriesOptions, WebhookDeliveryCounts } from './webhook-deliveries';
 export type { WebhookEndpointChanges, WebhookEndpointRegistration } from './webhook-endpoints';

@@ -40,6 +40,7 @@ const ALL_MIGRATIONS = [
   'AuditTrail1796414400000',
   'Approvals1796500800000',
   'Replicas1796587200000',
+  'MovementSearch1796673600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -188,7 +189,12 @@ describeEachEngine('transfer migrations', (engine) => {
       (await runner.getTable('giro_movements'))?.findColumnByName('usage_day') !== undefined;
     const hasApprovalExpiry = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('approval_expires_at_ms') !== undefined;
+    const hasSearchColumns = async () =>
+      (await runner.getTable('giro_movements'))?.findColumnByName('amount_cents') !== undefined;
     try {
+      expect(await hasSearchColumns()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasSearchColumns()).toBe(false);
       expect(await runner.hasTable('giro_replicas')).toBe(true);
       await dataSource.undoLastMigration();
       expect(await runner.hasTable('giro_replicas')).toBe(false);

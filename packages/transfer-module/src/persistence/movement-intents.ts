@@ -1,6 +1,7 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
 import {
   AWAITING_APPROVAL_STATUS,
+  amountToCents,
   businessDayOf,
   hasDailyLimit,
   isDecimalAmount,
@@ -120,6 +121,12 @@ export class MovementIntents {
       status,
       amount: intent.amount,
       currencyId: intent.currencyId,
+      amountCents: Number(amountToCents(intent.amount)),
+      fromAddress: intent.from.address,
+      fromPersonId: intent.from.owner.personId,
+      toAddress: intent.to.address,
+      toPersonId: intent.to.owner.personId,
+      description: intent.description,
       usageDay,
       approvalExpiresAtMs,
       bankMovementId: null,

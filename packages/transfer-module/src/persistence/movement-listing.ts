@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, MOVEMENT_STATUSES, type MovementStatus } from '../domain';
+
 import { CancellationEntity, MovementEntity, MovementHistoryEntity } from './entities';
 import { resolutionsOf } from './movement-anomalies';
 import {
@@ -9,12 +10,14 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
-import { StoreArgumentError } from './persistence.errors';
-import { checkDate, checkInteger, checkNetworkId, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
+import { movementSearchQuery } from './movement-search-query';
+import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
 
-const CURSOR = /^[1-9][0-9]{0,15}$/;
+const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
+  (status) => !(FINAL_STATUSES as readonly string[]).includes(status),
+);
 
 /** MovementStore's reads of movements: one with its details, pages of them, and counts. */
 export class MovementListing {
@@ -31,15 +34,15 @@ export class MovementListing {
     });
   }
 
-  /** A page of movements by originId, optionally of one status or one network id. */
+  /** A page of the movements a search finds (all of them without filters), by originId or creation time. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
-    const query = pageQuery(options);
+    const query = movementSearchQuery(options);
     return this.context.transactions.read(async (manager) => query.page(await query.rows(manager), toMovementRecord));
   }
 
   /** `list`, each movement with its history and cancellation (two more queries for the whole page). */
   async listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
-    const query = pageQuery(options);
+    const query = movementSearchQuery(options);
     return this.context.transactions.read(async (manager) => {
       const { items, nextCursor } = query.page(await query.rows(manager), (row) => row);
       return { items: await withDetails(manager, items), nextCursor };
@@ -58,15 +61,55 @@ export class MovementListing {
     );
   }
 
+  /** The oldest movement that is not final (by creation time), or null when none is open. */
+  async oldestNonFinal(): Promise<{ originId: number; status: MovementStatus; createdAt: Date } | null> {
+    return this.context.transactions.read(async (manager) => {
+      // One status at a time: each is the first entry of its range of the (status, created_at_ms, origin_id)
+      // index, where a NOT IN over the final statuses would read past every final movement.
+      const oldest = await Promise.all(
+        NON_FINAL_STATUSES.map((status) =>
+          manager
+            .createQueryBuilder(MovementEntity, 'm')
+            .select(['m.originId', 'm.status', 'm.createdAtMs'])
+            .where('m.status = :status', { status })
+            .orderBy('m.createdAtMs', 'ASC')
+            .addOrderBy('m.originId', 'ASC')
+            .limit(1)
+            .getOne(),
+        ),
+      );
+      const first = oldest
+        .filter((row) => row !== null)
+        .sort((a, b) => a.createdAtMs - b.createdAtMs || a.originId - b.originId)[0];
+      return first ? { originId: first.originId, status: first.status, createdAt: new Date(first.createdAtMs) } : null;
+    });
+  }
+
   /** When the oldest movement that is not final was created (its intent recorded), or null when none is open. */
   async oldestNonFinalCreatedAt(): Promise<Date | null> {
+    return (await this.oldestNonFinal())?.createdAt ?? null;
+  }
+
+  /** The COMPLETED movements created in `[from, before)`: how many and how much, per currency. */
+  async completedTotals(from: Date, before: Date): Promise<{ currencyId: string; count: number; cents: bigint }[]> {
+    const fromMs = checkDate(from, 'from');
+    const beforeMs = checkDate(before, 'before');
     return this.context.transactions.read(async (manager) => {
-      const row: { oldest: string | number | null } | undefined = await manager
+      const rows: { currencyId: string; count: string | number; cents: string | number | null }[] = await manager
         .createQueryBuilder(MovementEntity, 'm')
-        .select('MIN(m.createdAtMs)', 'oldest')
-        .where('m.status NOT IN (:...finals)', { finals: FINAL_STATUSES })
-        .getRawOne();
-      return row?.oldest === null || row?.oldest === undefined ? null : new Date(Number(row.oldest));
+        .select('m.currencyId', 'currencyId')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect('SUM(m.amountCents)', 'cents')
+        .where('m.status = :status', { status: 'COMPLETED' })
+        .andWhere('m.createdAtMs >= :fromMs AND m.createdAtMs < :beforeMs', { fromMs, beforeMs })
+        .groupBy('m.currencyId')
+        .orderBy('m.currencyId', 'ASC')
+        .getRawMany();
+      return rows.map((row) => ({
+        currencyId: row.currencyId,
+        count: Number(row.count),
+        cents: BigInt(row.cents ?? 0),
+      }));
     });
   }
 
@@ -87,33 +130,6 @@ export class MovementListing {
       return counts;
     });
   }
-}
-
-/** Checks the options of a page now (before any transaction) and builds its query. */
-function pageQuery(options: ListMovementsOptions) {
-  const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
-  if (options.status !== undefined) checkStatus(options.status, 'status');
-  if (options.networkId !== undefined) checkNetworkId(options.networkId);
-  if (options.debinId !== undefined) checkNetworkId(options.debinId, 'debinId');
-  const after = options.after === undefined ? undefined : parseCursor(options.after);
-  return {
-    rows(manager: EntityManager): Promise<MovementEntity[]> {
-      const query = manager
-        .createQueryBuilder(MovementEntity, 'm')
-        .orderBy('m.originId', 'ASC')
-        .limit(limit + 1);
-      if (options.status !== undefined) query.andWhere('m.status = :status', { status: options.status });
-      if (options.networkId !== undefined) query.andWhere('m.networkId = :networkId', { networkId: options.networkId });
-      if (options.debinId !== undefined) query.andWhere('m.debinId = :debinId', { debinId: options.debinId });
-      if (after !== undefined) query.andWhere('m.originId > :after', { after });
-      return query.getMany();
-    },
-    page<T>(rows: MovementEntity[], map: (row: MovementEntity) => T): MovementPage<T> {
-      const kept = rows.slice(0, limit);
-      const nextCursor = rows.length > limit ? String(kept[kept.length - 1].originId) : null;
-      return { items: kept.map(map), nextCursor };
-    },
-  };
 }
 
 /** The rows with their history (oldest first) and cancellations, in the rows' order. */
@@ -147,11 +163,4 @@ async function withDetails(manager: EntityManager, rows: MovementEntity[]): Prom
       resolutions: resolutions.filter((resolution) => originIdOf.get(resolution.historyId) === row.originId),
     }),
   );
-}
-
-function parseCursor(after: unknown): number {
-  if (typeof after !== 'string' || !CURSOR.test(after) || !Number.isSafeInteger(Number(after))) {
-    throw new StoreArgumentError('after', 'cursor', 'must be the nextCursor of a previous page');
-  }
-  return Number(after);
 }

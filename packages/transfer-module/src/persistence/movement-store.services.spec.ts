@@ -27,6 +27,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'AuditTrail1796414400000',
       'Approvals1796500800000',
       'Replicas1796587200000',
+      'MovementSearch1796673600000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

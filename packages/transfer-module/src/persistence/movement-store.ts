@@ -182,6 +182,14 @@ export class MovementStore {
     return this.listing.oldestNonFinalCreatedAt();
   }
 
+  oldestNonFinal(): ReturnType<MovementListing['oldestNonFinal']> {
+    return this.listing.oldestNonFinal();
+  }
+
+  completedTotals(from: Date, before: Date): ReturnType<MovementListing['completedTotals']> {
+    return this.listing.completedTotals(from, before);
+  }
+
   // Cancellations (movement-cancellations.ts)
 
   listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationRecord[]> {

@@ -9,6 +9,8 @@ import { checkInteger, checkLeaseOwner } from './store-arguments';
 export interface ReplicaCensus {
   /** Replicas whose last heartbeat is recent enough (this one included). */
   live: number;
+  /** How many of them come before this one by owner (0-based): the replicas' agreed order for sharing the budget. */
+  rank: number;
   /** The end of the latest pause a replica reported (a 429 with Retry-After), or null. */
   bankPausedUntilMs: number | null;
 }
@@ -26,8 +28,8 @@ const BEAT = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_
     WHEN excluded."bank_paused_until_ms" > "giro_replicas"."bank_paused_until_ms" THEN excluded."bank_paused_until_ms"
     ELSE "giro_replicas"."bank_paused_until_ms" END`;
 // The others alive, by their heartbeats; a replica always counts itself, however long its own last beat took.
-const CENSUS = `SELECT COUNT(*) AS "others", MAX("bank_paused_until_ms") AS "paused" FROM "giro_replicas"
-  WHERE "owner" <> ? AND "heartbeat_at_ms" > ?`;
+const CENSUS = `SELECT COUNT(*) AS "others", SUM(CASE WHEN "owner" < ? THEN 1 ELSE 0 END) AS "before",
+  MAX("bank_paused_until_ms") AS "paused" FROM "giro_replicas" WHERE "owner" <> ? AND "heartbeat_at_ms" > ?`;
 const OWN_PAUSE = `SELECT "bank_paused_until_ms" AS "paused" FROM "giro_replicas" WHERE "owner" = ?`;
 const LEAVE = `DELETE FROM "giro_replicas" WHERE "owner" = ?`;
 const PRUNE = `DELETE FROM "giro_replicas" WHERE "heartbeat_at_ms" < ?`;
@@ -60,11 +62,12 @@ export class ReplicaRegistry {
     return this.transactions.write(async (manager) => {
       // A gap longer than the live window starts a new run of beats (beating_since_ms).
       await manager.query(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
-      const [census] = await manager.query(sql(CENSUS), [owner, now - liveWithinMs]);
+      const [census] = await manager.query(sql(CENSUS), [owner, owner, now - liveWithinMs]);
       const [own] = await manager.query(sql(OWN_PAUSE), [owner]);
       const paused = [census?.paused, own?.paused].filter((value) => value !== null && value !== undefined).map(Number);
       return {
         live: Number(census?.others ?? 0) + 1,
+        rank: Number(census?.before ?? 0),
         bankPausedUntilMs: paused.length === 0 ? null : Math.max(...paused),
       };
     });

@@ -1,4 +1,4 @@
-import type { MovementStatus } from '../domain';
+import type { DecimalAmount, MovementStatus } from '../domain';
 import type { HistorySource } from './entities';
 import type { CancellationRecord, HistoryRecord, MovementRecord, RecordedActor } from './movement-records';
 
@@ -95,19 +95,45 @@ export type ApplyUpdateResult =
   /** The lease is not (or no longer) the caller's: nothing was written. */
   | { applied: false };
 
-export interface ListMovementsOptions {
+/** The order of a page of movements: by originId (the default), or by creation time, oldest or newest first. */
+export const MOVEMENT_SORTS = ['originId', 'createdAt', '-createdAt'] as const;
+export type MovementSort = (typeof MOVEMENT_SORTS)[number];
+
+/** What an operator searches movements by; every field given must match (AND). */
+export interface MovementSearch {
   status?: MovementStatus;
   /** Only the movements the network identified by this id (`details.networkId`; a partial index serves it). */
   networkId?: string;
   /** Only the movement a lookup by this DEBIN id named (`debinId`; a partial index serves it). */
   debinId?: string;
+  originId?: number;
+  /** Created at or after this instant. */
+  createdFrom?: Date;
+  /** Created before this instant. */
+  createdBefore?: Date;
+  /** Amount at least this much (a canonical decimal, like the intent's). */
+  amountMin?: DecimalAmount;
+  /** Amount at most this much. */
+  amountMax?: DecimalAmount;
+  /** The source account's CBU or CVU. */
+  fromAddress?: string;
+  /** The destination's CBU or CVU. */
+  toAddress?: string;
+  /** The CUIT or CUIL of either party. */
+  personId?: string;
+  /** Text the description holds, case-insensitively (ASCII letters). */
+  text?: string;
+}
+
+export interface ListMovementsOptions extends MovementSearch {
   limit: number;
-  /** The `nextCursor` of the previous page. */
+  /** The `nextCursor` of the previous page (of the same sort). */
   after?: string;
+  sort?: MovementSort;
 }
 
 export interface MovementPage<T = MovementRecord> {
-  /** By originId, ascending. */
+  /** In the order asked (`sort`; by originId, ascending, by default). */
   items: T[];
   /** Pass as `after` for the next page; null on the last page. */
   nextCursor: string | null;

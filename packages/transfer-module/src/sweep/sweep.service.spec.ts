@@ -178,7 +178,7 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
 
   it('stretches the next query under a backlog the budget cannot serve within one interval', async () => {
     // 10 calls/s over a 100 ms interval: one query per interval; four due movements → pressure 3.
-    const { fixture, sweeper, transfers } = await setup({ budget: { maxInFlight: 4, ratePerSecond: 10, burst: 8 } });
+    const { fixture, sweeper, transfers } = await setup({ budget: { maxInFlight: 4, ratePerSecond: 10 } });
     for (let i = 0; i < 4; i++) await transfers.requestTransfer(transferRequest('rent'));
     clock.advance(200);
     await sweeper.sweep();

@@ -1,5 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  amountFromCents,
+  businessDayBounds,
+  businessDayOf,
   explainOriginId,
   intentFingerprint,
   isUnsentStatus,
@@ -28,6 +31,8 @@ import {
   type MovementDetails,
   MovementNotFoundError,
   type MovementRecord,
+  type MovementSearch,
+  type MovementSort,
   MovementStore,
   type RecordedActor,
   StoreArgumentError,
@@ -45,6 +50,7 @@ import {
   TransferLimitError,
   TransferValidationError,
 } from './transfer.errors';
+import type { TransferOverview } from './transfer-overview';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
@@ -255,19 +261,15 @@ export class TransferService {
     return page.items.length === 0 ? null : toMovementView(page.items[0]);
   }
 
-  /** Movements by originId, a page at a time (`after` = the previous page's `nextCursor`). */
+  /**
+   * The movements a search finds (every one without filters), a page at a time: by originId unless `sort` says
+   * by creation time (`-createdAt`: newest first); `after` = the previous page's `nextCursor` of the same sort.
+   */
   async listMovements(
-    filter: { status?: MovementStatus; networkId?: string },
-    page: { limit: number; after?: string },
+    filter: MovementSearch,
+    page: { limit: number; after?: string; sort?: MovementSort },
   ): Promise<{ items: MovementView[]; nextCursor: string | null }> {
-    const result = await asValidation(() =>
-      this.store.listDetails({
-        status: filter.status,
-        networkId: filter.networkId,
-        limit: page.limit,
-        after: page.after,
-      }),
-    );
+    const result = await asValidation(() => this.store.listDetails({ ...filter, ...page }));
     return { items: result.items.map(toMovementView), nextCursor: result.nextCursor };
   }
 
@@ -323,6 +325,33 @@ export class TransferService {
   /** When the oldest movement that is not final was created, or null when none is open: for metrics. */
   oldestNonFinalCreatedAt(): Promise<Date | null> {
     return this.store.oldestNonFinalCreatedAt();
+  }
+
+  /**
+   * What a back office looks at first: movements per status, what completed among today's (a Buenos Aires day),
+   * the oldest one still open, and what waits for someone (anomalies, cancellations to register, approvals).
+   */
+  async overview(): Promise<TransferOverview> {
+    const today = businessDayBounds(businessDayOf(this.options.clock.now()));
+    const [countsByStatus, completed, oldest, anomaliesOpen, cancellationsToRegister] = await Promise.all([
+      this.store.countByStatus(),
+      this.store.completedTotals(today.start, today.end),
+      this.store.oldestNonFinal(),
+      this.store.countUnresolvedAnomalies(),
+      this.store.countUnacknowledgedCancellations(),
+    ]);
+    return {
+      countsByStatus,
+      sentToday: completed.map((total) => ({
+        currencyId: total.currencyId,
+        amount: amountFromCents(total.cents),
+        count: total.count,
+      })),
+      oldestNonFinal: oldest && { ...oldest, createdAt: oldest.createdAt.toISOString() },
+      anomaliesOpen,
+      cancellationsToRegister,
+      awaitingApproval: countsByStatus.AWAITING_APPROVAL,
+    };
   }
 
   /** The movement as the create wrote it, without reading it again; read when that write did not happen. */

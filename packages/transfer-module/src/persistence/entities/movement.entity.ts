@@ -14,6 +14,14 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
+// The operators' search (MovementSearch1796673600000): newest first, alone or within one value of a filter.
+@Index('IDX_giro_movements_created', ['createdAtMs', 'originId'])
+@Index('IDX_giro_movements_status_created', ['status', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_from_address', ['fromAddress', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',
@@ -40,6 +48,28 @@ export class MovementEntity {
 
   @Column({ name: 'currency_id', type: 'varchar', length: 3 })
   currencyId!: string;
+
+  // Copies of the intent's fields an operator searches by, so that an index can serve each search. Written
+  // with the intent and never changed; null only on a row stored before MovementSearch1796673600000 filled them.
+
+  /** The amount in cents (`amount` without its point), for ranges of amounts. */
+  @Column({ name: 'amount_cents', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  amountCents!: number | null;
+
+  @Column({ name: 'from_address', type: 'varchar', length: 22, nullable: true })
+  fromAddress!: string | null;
+
+  @Column({ name: 'from_person_id', type: 'varchar', length: 11, nullable: true })
+  fromPersonId!: string | null;
+
+  @Column({ name: 'to_address', type: 'varchar', length: 22, nullable: true })
+  toAddress!: string | null;
+
+  @Column({ name: 'to_person_id', type: 'varchar', length: 11, nullable: true })
+  toPersonId!: string | null;
+
+  @Column({ name: 'description', type: 'text', nullable: true })
+  description!: string | null;
 
   /**
    * The day (Buenos Aires, `YYYY-MM-DD`) whose limit usage of its source account counts this movement: set at

@@ -13,6 +13,7 @@ import { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 import { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 import { Approvals1796500800000 } from './1796500800000-approvals';
 import { Replicas1796587200000 } from './1796587200000-replicas';
+import { MovementSearch1796673600000 } from './1796673600000-movement-search';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -29,6 +30,7 @@ export { LimitUsage1796328000000 } from './1796328000000-limit-usage';
 export { AuditTrail1796414400000 } from './1796414400000-audit-trail';
 export { Approvals1796500800000 } from './1796500800000-approvals';
 export { Replicas1796587200000 } from './1796587200000-replicas';
+export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -47,4 +49,5 @@ export const TRANSFER_MIGRATIONS = [
   AuditTrail1796414400000,
   Approvals1796500800000,
   Replicas1796587200000,
+  MovementSearch1796673600000,
 ];

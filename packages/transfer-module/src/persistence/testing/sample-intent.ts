@@ -19,11 +19,20 @@ function cuit(first10: string): string {
 const FROM = { address: completeCbuCvu('0170001', '0000000000012'), personId: cuit('3071234567') };
 const TO = { address: completeCbuCvu('0000003', '1000000000042'), personId: cuit('2012345678') };
 
-export function sampleIntent(originId: number, overrides: { amount?: string; description?: string } = {}) {
+/** Another destination than the sample's: a CVU and a CUIT of its own, for searches by party. */
+export const OTHER_DESTINATION = { address: completeCbuCvu('0000003', '1000000000077'), personId: cuit('2098765432') };
+export const SAMPLE_SOURCE = FROM;
+export const SAMPLE_DESTINATION = TO;
+
+export function sampleIntent(
+  originId: number,
+  overrides: { amount?: string; description?: string; to?: { address: string; personId: string } } = {},
+) {
+  const to = overrides.to ?? TO;
   const result = validateTransferIntent({
     originId,
     from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },
-    to: { addressType: 'CBU_CVU', address: TO.address, owner: { personIdType: 'CUI', personId: TO.personId } },
+    to: { addressType: 'CBU_CVU', address: to.address, owner: { personIdType: 'CUI', personId: to.personId } },
     body: {
       currencyId: '032',
       amount: overrides.amount ?? '1234.50',

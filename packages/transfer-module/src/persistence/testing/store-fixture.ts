@@ -14,7 +14,7 @@ export interface StoreFixture {
   store: MovementStore;
   clock: ManualClock;
   /** Records sampleIntent(originId) without sending. */
-  record(originId: number, options?: { amount?: string }): ReturnType<MovementStore['recordIntent']>;
+  record(originId: number, options?: Parameters<typeof sampleIntent>[1]): ReturnType<MovementStore['recordIntent']>;
   /** Another data source and store on the same database and clock. */
   secondConnection(): Promise<{ dataSource: DataSource; store: MovementStore }>;
 }

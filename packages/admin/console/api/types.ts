@@ -1,0 +1,211 @@
+// The admin API's answers as the console reads them (packages/admin/src/*.controller.ts, the OpenAPI at /docs):
+// only the fields shown here. The browser bundle cannot import the server's types, so these are kept by hand.
+
+export type Role = 'viewer' | 'operator' | 'approver' | 'admin';
+export const ROLES: readonly Role[] = ['viewer', 'operator', 'approver', 'admin'];
+
+/** `GET /admin/me`: who the signed-in key is. `keyId` is null for the bootstrap admin token. */
+export interface Me {
+  keyId: string | null;
+  name: string;
+  role: Role;
+}
+
+export const STATUSES = [
+  'AWAITING_APPROVAL',
+  'PENDING',
+  'CREATED',
+  'IN_PROGRESS',
+  'DELAYED',
+  'COMPLETED',
+  'FAILED',
+  'REJECTED',
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+const FINAL: readonly Status[] = ['COMPLETED', 'FAILED', 'REJECTED'];
+export const isFinal = (status: Status): boolean => FINAL.includes(status);
+
+export interface Who {
+  keyId: string;
+  name: string;
+}
+
+export interface Party {
+  addressType: string;
+  address: string;
+  owner: { personIdType: string; personId: string };
+}
+
+export interface HistoryEntry {
+  from: Status | null;
+  to: Status;
+  at: string;
+  source: string;
+  by?: Who;
+  reason?: string;
+}
+
+export interface Cancellation {
+  originId: number;
+  amount: string;
+  currencyId: string;
+  reason: { code: string | null; message: string | null };
+  createdAt: string;
+  acknowledgedAt: string | null;
+  reference: string | null;
+  acknowledgedBy: Who | null;
+}
+
+export interface AccountRouting {
+  addressType?: string;
+  address?: string;
+}
+
+export interface BankDetails {
+  movementId?: string;
+  type?: string;
+  typeDescription?: string;
+  network?: string;
+  networkId?: string;
+  postingDatetime?: string;
+  completedDatetime?: string;
+  motiveCode?: string;
+  message?: string;
+  counterparty?: { personId?: string; personIdType?: string; personName?: string; accountRouting?: AccountRouting };
+  thisSubAccount?: {
+    owners?: { personId?: string; personIdType?: string; personName?: string; personType?: string };
+    accountRouting?: AccountRouting;
+  };
+}
+
+export interface Anomaly {
+  id: number;
+  at: string;
+  status: Status | null;
+  claimed: Status;
+  reason: string | null;
+  bank: BankDetails | null;
+  resolution: { at: string; by: Who; note: string } | null;
+}
+
+export interface Approval {
+  expiresAt: string | null;
+  decision: 'approved' | 'rejected' | 'expired' | null;
+  decidedBy: Who | null;
+  decidedAt: string | null;
+  reason: string | null;
+}
+
+export interface Movement {
+  originId: number;
+  status: Status;
+  amount: string;
+  currencyId: string;
+  from: Party;
+  to: Party;
+  description: string;
+  concept: string;
+  networkId: string | null;
+  bankMovementId: string | null;
+  attempts: number;
+  queries: number;
+  lastError: string | null;
+  lastAnswerAt: string | null;
+  nextQueryAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  history: HistoryEntry[];
+  anomalies: Anomaly[];
+  cancellation: Cancellation | null;
+  bank: BankDetails | null;
+  approval?: Approval;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** `GET /admin/overview`: the dashboard. */
+export interface Overview {
+  countsByStatus: Partial<Record<Status, number>>;
+  sentToday: { currencyId: string; amount: string; count: number }[];
+  oldestNonFinal: { originId: number; createdAt: string; status: Status } | null;
+  anomaliesOpen: number;
+  cancellationsToRegister: number;
+  awaitingApproval: number;
+}
+
+/** A field the API refused, as every 400 (and a limit's 422) names it. */
+export interface Violation {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** `POST /admin/transfers/approve` and `/reject`: one item per originId. */
+export interface DecisionItem {
+  originId: number;
+  outcome: 'approved' | 'rejected' | 'refused';
+  error?: { name: string; message: string };
+}
+
+/** `POST /admin/transfers/batch[?dryRun=true]`: one row per line of the file. */
+export interface BatchRow {
+  row: number;
+  originId: number | null;
+  outcome: string;
+  status?: Status;
+  violations?: Violation[];
+}
+
+export interface BatchAnswer {
+  dryRun: boolean;
+  rows: BatchRow[];
+  summary: Record<string, number>;
+}
+
+export interface ApiKey {
+  keyId: string;
+  name: string;
+  role: Role;
+  active: boolean;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  enabled: boolean;
+  createdAt: string;
+}
+
+export interface WebhookDelivery {
+  id: number;
+  endpointId: string;
+  eventType: string;
+  originId: number | null;
+  state: 'pending' | 'delivered' | 'dead';
+  attempts: number;
+  lastAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+}
+
+export interface AuditRow {
+  seq: number;
+  at: string;
+  actor: { keyId: string | null; name: string; role: string } | null;
+  action: string;
+  originId: number | null;
+  requestId: string | null;
+  clientAddress: string | null;
+  outcome: 'ok' | 'refused';
+  statusCode: number | null;
+  error: string | null;
+}

@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import type { DecisionItem, Me, Movement, Page } from '../api/types';
+import { TextField } from '../components/fields';
+import { ErrorNotice, SuccessNotice } from '../components/notices';
+import { Money, PartyText, Time } from '../components/values';
+import { useI18n } from '../i18n/i18n';
+import { can } from '../permissions';
+import { href } from '../router';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+const PAGE_SIZE = 100;
+
+/** Who created a transfer: its first history row (the intent) names the key. */
+export function creatorOf(movement: Movement) {
+  return (movement.history.find((entry) => entry.source === 'intent') ?? movement.history[0])?.by;
+}
+
+/** The signed-in key created it: the API refuses its approval (maker–checker), so the console does not offer it. */
+export function isOwn(movement: Movement, me: Me): boolean {
+  const creator = creatorOf(movement);
+  if (creator === undefined) return false;
+  return me.keyId !== null ? creator.keyId === me.keyId : creator.name === me.name;
+}
+
+export function Approvals() {
+  const { t } = useI18n();
+  const { api, me } = useSession();
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [reason, setReason] = useState('');
+  const [outcome, setOutcome] = useState<{
+    done?: { decision: 'approve' | 'reject'; count: number };
+    refused: DecisionItem[];
+    error?: unknown;
+  }>({ refused: [] });
+  const { data, error, reload } = useLoad(
+    () =>
+      api.get<Page<Movement>>('admin/transfers', { status: 'AWAITING_APPROVAL', sort: 'createdAt', limit: PAGE_SIZE }),
+    [],
+  );
+  const mayDecide = can(me.role, 'approve');
+
+  const toggle = (originId: number) => {
+    const next = new Set(selected);
+    if (next.has(originId)) next.delete(originId);
+    else next.add(originId);
+    setSelected(next);
+  };
+
+  const decide = async (decision: 'approve' | 'reject') => {
+    const originIds = [...selected];
+    try {
+      const body = decision === 'approve' ? { originIds } : { originIds, reason: reason.trim() };
+      const { items } = await api.post<{ items: DecisionItem[] }>(`admin/transfers/${decision}`, body);
+      const refused = items.filter((item) => item.outcome === 'refused');
+      setOutcome({ done: { decision, count: items.length - refused.length }, refused });
+      setSelected(new Set());
+      reload();
+    } catch (failure) {
+      setOutcome({ refused: [], error: failure });
+    }
+  };
+
+  return (
+    <section aria-labelledby="approvals-title">
+      <h1 id="approvals-title">{t('approvals.title')}</h1>
+      <p>{t('approvals.explain')}</p>
+      <ErrorNotice error={error} />
+      <ErrorNotice error={outcome.error} />
+      <SuccessNotice
+        text={
+          outcome.done &&
+          t(outcome.done.decision === 'approve' ? 'approvals.approved' : 'approvals.rejected', {
+            count: outcome.done.count,
+          })
+        }
+      />
+      {outcome.refused.map((item) => (
+        <p key={item.originId} class="notice notice-error" role="alert">
+          #{item.originId}: {item.error?.message ?? item.outcome}
+        </p>
+      ))}
+      {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}
+      {data && data.items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                {mayDecide && <th scope="col">{t('table.select')}</th>}
+                <th scope="col">{t('field.originId')}</th>
+                <th scope="col">{t('field.createdAt')}</th>
+                <th scope="col" class="num">
+                  {t('field.amount')}
+                </th>
+                <th scope="col">{t('field.to')}</th>
+                <th scope="col">{t('field.description')}</th>
+                <th scope="col">{t('approvals.creator')}</th>
+                <th scope="col">{t('approvals.expires')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((movement) => {
+                const own = isOwn(movement, me);
+                return (
+                  <tr key={movement.originId} data-origin-id={movement.originId}>
+                    {mayDecide && (
+                      <td>
+                        <input
+                          type="checkbox"
+                          id={`decide-${movement.originId}`}
+                          aria-label={t('approvals.select', { originId: movement.originId })}
+                          aria-describedby={own ? `own-${movement.originId}` : undefined}
+                          disabled={own}
+                          checked={selected.has(movement.originId)}
+                          onChange={() => toggle(movement.originId)}
+                        />
+                        {own && (
+                          <small id={`own-${movement.originId}`} class="muted">
+                            {' '}
+                            {t('approvals.own')}
+                          </small>
+                        )}
+                      </td>
+                    )}
+                    <td>
+                      <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
+                    </td>
+                    <td>
+                      <Time at={movement.createdAt} />
+                    </td>
+                    <td class="num">
+                      <Money amount={movement.amount} currencyId={movement.currencyId} />
+                    </td>
+                    <td>
+                      <PartyText party={movement.to} />
+                    </td>
+                    <td class="description">{movement.description}</td>
+                    <td>{creatorOf(movement)?.name ?? '—'}</td>
+                    <td>
+                      <Time at={movement.approval?.expiresAt} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {mayDecide && (
+        <div class="actions">
+          <button type="button" class="primary" disabled={selected.size === 0} onClick={() => decide('approve')}>
+            {t('approvals.approve', { count: selected.size })}
+          </button>
+          <TextField
+            id="reject-reason"
+            label={t('approvals.reason')}
+            value={reason}
+            onInput={setReason}
+            maxLength={500}
+          />
+          <button
+            type="button"
+            class="danger"
+            disabled={selected.size === 0 || reason.trim() === ''}
+            onClick={() => decide('reject')}
+          >
+            {t('approvals.reject', { count: selected.size })}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,136 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
+import type { AuditRow, Page } from '../api/types';
+import { SelectField, TextField } from '../components/fields';
+import { ErrorNotice } from '../components/notices';
+import { Time } from '../components/values';
+import { useI18n } from '../i18n/i18n';
+import { href, navigate } from '../router';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+const PAGE_SIZE = 50;
+const FILTERS = ['actor', 'action', 'originId', 'outcome'] as const;
+type AuditFilters = Record<(typeof FILTERS)[number], string>;
+
+const filtersOf = (query: URLSearchParams): AuditFilters =>
+  Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ''])) as AuditFilters;
+
+/** The audit trail, newest first: who changed what, or tried to. */
+export function Audit({ query }: { query: URLSearchParams }) {
+  const { t } = useI18n();
+  const { api } = useSession();
+  const applied = filtersOf(query);
+  const after = query.get('after') ?? undefined;
+  const [draft, setDraft] = useState(applied);
+  const { data, error } = useLoad(
+    () => api.get<Page<AuditRow>>('admin/audit', { ...applied, after, limit: PAGE_SIZE }),
+    [query.toString()],
+  );
+  const violations = error instanceof ApiError ? error.violations : [];
+  const fieldError = (name: string) => violations.find((violation) => violation.field === name)?.message;
+
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">{t('audit.title')}</h1>
+      <form
+        class="filters"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          navigate('audit', draft);
+        }}
+      >
+        <TextField
+          id="audit-actor"
+          label={t('audit.actor')}
+          value={draft.actor}
+          onInput={(actor) => setDraft({ ...draft, actor })}
+          error={fieldError('actor')}
+        />
+        <TextField
+          id="audit-action"
+          label={t('audit.action')}
+          value={draft.action}
+          onInput={(action) => setDraft({ ...draft, action })}
+          error={fieldError('action')}
+          placeholder="transfer.create"
+        />
+        <TextField
+          id="audit-originId"
+          label={t('field.originId')}
+          value={draft.originId}
+          inputMode="numeric"
+          onInput={(originId) => setDraft({ ...draft, originId })}
+          error={fieldError('originId')}
+        />
+        <SelectField
+          id="audit-outcome"
+          label={t('audit.outcome')}
+          value={draft.outcome}
+          onChange={(outcome) => setDraft({ ...draft, outcome })}
+          error={fieldError('outcome')}
+          options={[
+            { value: '', label: t('audit.anyOutcome') },
+            { value: 'ok', label: 'ok' },
+            { value: 'refused', label: 'refused' },
+          ]}
+        />
+        <div class="actions">
+          <button type="submit" class="primary">
+            {t('transfers.searchButton')}
+          </button>
+        </div>
+      </form>
+      {violations.length === 0 && <ErrorNotice error={error} />}
+      {data && (
+        <>
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">{t('audit.at')}</th>
+                  <th scope="col">{t('audit.actor')}</th>
+                  <th scope="col">{t('audit.action')}</th>
+                  <th scope="col">{t('field.originId')}</th>
+                  <th scope="col">{t('audit.outcome')}</th>
+                  <th scope="col">{t('audit.request')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.items.map((row) => (
+                  <tr key={row.seq}>
+                    <td class="num">{row.seq}</td>
+                    <td>
+                      <Time at={row.at} />
+                    </td>
+                    <td>{row.actor ? `${row.actor.name} (${row.actor.role})` : '—'}</td>
+                    <td class="mono">{row.action}</td>
+                    <td>
+                      {row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}
+                    </td>
+                    <td>
+                      {row.outcome}
+                      {row.statusCode !== null && ` ${row.statusCode}`}
+                      {row.error && ` — ${row.error}`}
+                    </td>
+                    <td class="mono muted">
+                      {row.requestId ?? ''} {row.clientAddress ?? ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <nav class="pager" aria-label={t('pager.label')}>
+            {after !== undefined && <a href={href('audit', applied)}>{t('pager.first')}</a>}
+            {data.nextCursor !== null && (
+              <a href={href('audit', { ...applied, after: data.nextCursor })}>{t('pager.next')}</a>
+            )}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}

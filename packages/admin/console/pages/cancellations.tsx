@@ -1,0 +1,162 @@
+import { useState } from 'preact/hooks';
+import type { Cancellation, Page } from '../api/types';
+import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { Money, Time } from '../components/values';
+import { useI18n } from '../i18n/i18n';
+import { can } from '../permissions';
+import { href } from '../router';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+const PAGE_SIZE = 200;
+
+/**
+ * The cancellations of FAILED transfers, which the back office registers on its side: each one acknowledged
+ * with the registration's own reference, several at once.
+ */
+export function Cancellations() {
+  const { t } = useI18n();
+  const { api, me } = useSession();
+  const [showAll, setShowAll] = useState(false);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [references, setReferences] = useState<Record<number, string>>({});
+  const [outcome, setOutcome] = useState<{ done?: number; failures: string[] }>({ failures: [] });
+  const { data, error, reload } = useLoad(
+    () =>
+      api.get<Page<Cancellation>>('admin/cancellations', {
+        limit: PAGE_SIZE,
+        ...(showAll ? {} : { acknowledged: 'false' }),
+      }),
+    [showAll],
+  );
+  const mayAcknowledge = can(me.role, 'acknowledge');
+
+  const toggle = (originId: number) => {
+    const next = new Set(selected);
+    if (next.has(originId)) next.delete(originId);
+    else next.add(originId);
+    setSelected(next);
+  };
+
+  const acknowledge = async () => {
+    const failures: string[] = [];
+    let done = 0;
+    // One request per cancellation, each with its own reference; one refusal does not stop the others.
+    for (const originId of selected) {
+      const reference = references[originId]?.trim();
+      try {
+        await api.post(`admin/cancellations/${originId}/ack`, reference ? { reference } : {});
+        done++;
+      } catch (failure) {
+        failures.push(`#${originId}: ${describeError(failure, t)}`);
+      }
+    }
+    setSelected(new Set());
+    setOutcome({ done, failures });
+    reload();
+  };
+
+  return (
+    <section aria-labelledby="cancellations-title">
+      <h1 id="cancellations-title">{t('cancellations.title')}</h1>
+      <p>{t('cancellations.explain')}</p>
+      <div class="field-inline">
+        <input id="show-all" type="checkbox" checked={showAll} onChange={() => setShowAll(!showAll)} />
+        <label for="show-all">{t('cancellations.showAll')}</label>
+      </div>
+      <ErrorNotice error={error} />
+      <SuccessNotice
+        text={outcome.done === undefined ? undefined : t('cancellations.acknowledged', { count: outcome.done })}
+      />
+      {outcome.failures.map((failure) => (
+        <p key={failure} class="notice notice-error" role="alert">
+          {failure}
+        </p>
+      ))}
+      {data && data.items.length === 0 && <p class="muted">{t('cancellations.none')}</p>}
+      {data && data.items.length > 0 && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                {mayAcknowledge && <th scope="col">{t('table.select')}</th>}
+                <th scope="col">{t('field.originId')}</th>
+                <th scope="col">{t('field.createdAt')}</th>
+                <th scope="col" class="num">
+                  {t('field.amount')}
+                </th>
+                <th scope="col">{t('field.reason')}</th>
+                <th scope="col">{t('cancellations.reference')}</th>
+                <th scope="col">{t('cancellations.registered')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((cancellation) => {
+                const open = cancellation.acknowledgedAt === null;
+                return (
+                  <tr key={cancellation.originId} data-origin-id={cancellation.originId}>
+                    {mayAcknowledge && (
+                      <td>
+                        {open && (
+                          <input
+                            type="checkbox"
+                            id={`ack-${cancellation.originId}`}
+                            aria-label={t('cancellations.select', { originId: cancellation.originId })}
+                            checked={selected.has(cancellation.originId)}
+                            onChange={() => toggle(cancellation.originId)}
+                          />
+                        )}
+                      </td>
+                    )}
+                    <td>
+                      <a href={href(`transfers/${cancellation.originId}`)}>{cancellation.originId}</a>
+                    </td>
+                    <td>
+                      <Time at={cancellation.createdAt} />
+                    </td>
+                    <td class="num">
+                      <Money amount={cancellation.amount} currencyId={cancellation.currencyId} />
+                    </td>
+                    <td>{[cancellation.reason.code, cancellation.reason.message].filter(Boolean).join(' — ')}</td>
+                    <td>
+                      {open && mayAcknowledge ? (
+                        <input
+                          type="text"
+                          id={`reference-${cancellation.originId}`}
+                          aria-label={t('cancellations.referenceFor', { originId: cancellation.originId })}
+                          maxLength={100}
+                          value={references[cancellation.originId] ?? ''}
+                          onInput={(event) =>
+                            setReferences({ ...references, [cancellation.originId]: event.currentTarget.value })
+                          }
+                        />
+                      ) : (
+                        (cancellation.reference ?? '')
+                      )}
+                    </td>
+                    <td>
+                      {open ? (
+                        t('cancellations.pending')
+                      ) : (
+                        <>
+                          <Time at={cancellation.acknowledgedAt} /> {cancellation.acknowledgedBy?.name ?? ''}
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {mayAcknowledge && (
+        <div class="actions">
+          <button type="button" class="primary" disabled={selected.size === 0} onClick={acknowledge}>
+            {t('cancellations.acknowledge', { count: selected.size })}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

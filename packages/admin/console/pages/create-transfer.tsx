@@ -1,0 +1,186 @@
+import { useState } from 'preact/hooks';
+import { toApiDecimal } from '../amounts';
+import { ApiError } from '../api/client';
+import type { Movement, Violation } from '../api/types';
+import { SelectField, TextField } from '../components/fields';
+import { ErrorNotice } from '../components/notices';
+import { useI18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/messages-es';
+import { navigate } from '../router';
+import { useSession } from '../session';
+
+/** The transfer request's fields as the admin API names them in a 400's `violations` (`body.amount`). */
+const FIELDS = [
+  'originId',
+  'from.address',
+  'from.owner.personId',
+  'to.address',
+  'to.owner.personId',
+  'body.currencyId',
+  'body.amount',
+  'body.description',
+  'body.concept',
+] as const;
+type FieldName = (typeof FIELDS)[number];
+
+const LABELS: Record<FieldName, MessageKey> = {
+  originId: 'create.originId',
+  'from.address': 'create.fromAddress',
+  'from.owner.personId': 'create.fromCuit',
+  'to.address': 'create.toAddress',
+  'to.owner.personId': 'create.toCuit',
+  'body.currencyId': 'create.currency',
+  'body.amount': 'create.amount',
+  'body.description': 'create.description',
+  'body.concept': 'create.concept',
+};
+
+const CONCEPTS = ['VAR', 'ALQ', 'CUO', 'EXP', 'FAC', 'PRE', 'SEG', 'HON', 'HAB'];
+const CURRENCIES = [
+  { value: '032', label: '032 — ARS' },
+  { value: '840', label: '840 — USD' },
+];
+
+const EMPTY: Record<FieldName, string> = {
+  originId: '',
+  'from.address': '',
+  'from.owner.personId': '',
+  'to.address': '',
+  'to.owner.personId': '',
+  'body.currencyId': '032',
+  'body.amount': '',
+  'body.description': '',
+  'body.concept': 'VAR',
+};
+
+/** The bank's request shape (docs/bank-api.md#request-fields) from the form; the API validates every field. */
+function requestOf(form: Record<FieldName, string>) {
+  const party = (prefix: 'from' | 'to') => ({
+    addressType: 'CBU_CVU',
+    address: form[`${prefix}.address`].trim(),
+    owner: { personIdType: 'CUI', personId: form[`${prefix}.owner.personId`].trim() },
+  });
+  const originId = form.originId.trim();
+  return {
+    ...(originId !== '' && { originId: /^\d+$/.test(originId) ? Number(originId) : originId }),
+    from: party('from'),
+    to: party('to'),
+    body: {
+      currencyId: form['body.currencyId'],
+      amount: toApiDecimal(form['body.amount']),
+      description: form['body.description'],
+      concept: form['body.concept'],
+    },
+  };
+}
+
+/** A violation's field shown beside the form field it names (`from.address`), or else above the form. */
+const fieldOf = (violation: Violation): FieldName | undefined =>
+  FIELDS.find((field) => violation.field === field || violation.field.startsWith(`${field}.`));
+
+export function CreateTransfer() {
+  const { t } = useI18n();
+  const { api } = useSession();
+  const [form, setForm] = useState(EMPTY);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const violations = error instanceof ApiError ? error.violations : [];
+  const errorOf = (field: FieldName) =>
+    violations
+      .filter((violation) => fieldOf(violation) === field)
+      .map((violation) => violation.message)
+      .join('; ') || undefined;
+  const unplaced = violations.filter((violation) => fieldOf(violation) === undefined);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const movement = await api.post<Movement>('admin/transfers', requestOf(form));
+      navigate(`transfers/${movement.originId}`);
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const text = (
+    field: FieldName,
+    extra: { inputMode?: 'numeric' | 'decimal'; maxLength?: number; hint?: MessageKey } = {},
+  ) => (
+    <TextField
+      id={`create-${field.replace(/\./g, '-')}`}
+      label={t(LABELS[field])}
+      value={form[field]}
+      onInput={(value) => setForm({ ...form, [field]: value })}
+      error={errorOf(field)}
+      inputMode={extra.inputMode}
+      maxLength={extra.maxLength}
+      hint={extra.hint && t(extra.hint)}
+    />
+  );
+
+  return (
+    <section aria-labelledby="create-title">
+      <h1 id="create-title">{t('create.title')}</h1>
+      {error !== undefined &&
+        (violations.length === 0 ? (
+          <ErrorNotice error={error} />
+        ) : (
+          <div class="notice notice-error" role="alert">
+            <p>{t('create.invalid')}</p>
+            {unplaced.length > 0 && (
+              <ul>
+                {unplaced.map((violation) => (
+                  <li key={`${violation.field}:${violation.rule}`}>
+                    {violation.field} {violation.message}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+        ))}
+      <form onSubmit={submit} class="grid-form" noValidate>
+        <fieldset>
+          <legend>{t('create.source')}</legend>
+          {text('from.address', { inputMode: 'numeric', maxLength: 22 })}
+          {text('from.owner.personId', { inputMode: 'numeric', maxLength: 11 })}
+        </fieldset>
+        <fieldset>
+          <legend>{t('create.destination')}</legend>
+          {text('to.address', { inputMode: 'numeric', maxLength: 22 })}
+          {text('to.owner.personId', { inputMode: 'numeric', maxLength: 11 })}
+        </fieldset>
+        <fieldset>
+          <legend>{t('create.payment')}</legend>
+          {text('body.amount', { inputMode: 'decimal', hint: 'create.amountHint' })}
+          <SelectField
+            id="create-body-currencyId"
+            label={t(LABELS['body.currencyId'])}
+            value={form['body.currencyId']}
+            onChange={(value) => setForm({ ...form, 'body.currencyId': value })}
+            error={errorOf('body.currencyId')}
+            options={CURRENCIES}
+          />
+          <SelectField
+            id="create-body-concept"
+            label={t(LABELS['body.concept'])}
+            value={form['body.concept']}
+            onChange={(value) => setForm({ ...form, 'body.concept': value })}
+            error={errorOf('body.concept')}
+            options={CONCEPTS.map((concept) => ({ value: concept, label: concept }))}
+          />
+          {text('body.description')}
+          {text('originId', { inputMode: 'numeric', hint: 'create.originIdHint' })}
+        </fieldset>
+        <div class="actions">
+          <button type="submit" class="primary" disabled={busy}>
+            {t('create.submit')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { fetchBankHealth } from '../api/bank-health';
+import type { Overview } from '../api/types';
+import { STATUSES } from '../api/types';
+import { ErrorNotice } from '../components/notices';
+import { Money, StatusBadge, Time } from '../components/values';
+import { formatCount } from '../format';
+import { useI18n } from '../i18n/i18n';
+import { href } from '../router';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+/** How often the dashboard asks again: its figures move with every sweep. */
+const REFRESH_MS = 5_000;
+
+export function Dashboard() {
+  const { t, lang } = useI18n();
+  const { api } = useSession();
+  const { data, error } = useLoad(
+    () => api.get<Overview>('admin/overview'),
+    [],
+    () => REFRESH_MS,
+  );
+  const bank = useLoad(fetchBankHealth, [], () => REFRESH_MS).data;
+
+  return (
+    <section aria-labelledby="dashboard-title">
+      <h1 id="dashboard-title">{t('dashboard.title')}</h1>
+      <ErrorNotice error={error} />
+      {data && (
+        <div class="cards">
+          <article class="card">
+            <h2>{t('dashboard.byStatus')}</h2>
+            <table class="compact">
+              <tbody>
+                {STATUSES.map((status) => (
+                  <tr key={status}>
+                    <th scope="row">
+                      <a href={href('transfers', { status })}>
+                        <StatusBadge status={status} />
+                      </a>
+                    </th>
+                    <td class="num">{formatCount(data.countsByStatus[status] ?? 0, lang)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </article>
+          <article class="card">
+            <h2>{t('dashboard.sentToday')}</h2>
+            {data.sentToday.length === 0 ? (
+              <p class="muted">{t('dashboard.nothingSent')}</p>
+            ) : (
+              <ul class="plain">
+                {data.sentToday.map((sent) => (
+                  <li key={sent.currencyId}>
+                    <strong>
+                      <Money amount={sent.amount} currencyId={sent.currencyId} />
+                    </strong>{' '}
+                    {t('dashboard.transfersCount', { count: formatCount(sent.count, lang) })}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <h2>{t('dashboard.oldestNonFinal')}</h2>
+            {data.oldestNonFinal === null ? (
+              <p class="muted">{t('dashboard.allFinal')}</p>
+            ) : (
+              <p>
+                <a href={href(`transfers/${data.oldestNonFinal.originId}`)}>#{data.oldestNonFinal.originId}</a>{' '}
+                <StatusBadge status={data.oldestNonFinal.status} /> <Time at={data.oldestNonFinal.createdAt} />
+              </p>
+            )}
+          </article>
+          <article class="card">
+            <h2>{t('dashboard.toDo')}</h2>
+            <ul class="plain">
+              <li>
+                <a href={href('cancellations')}>
+                  {t('dashboard.cancellations', { count: formatCount(data.cancellationsToRegister, lang) })}
+                </a>
+              </li>
+              <li>
+                <a href={href('approvals')}>
+                  {t('dashboard.awaitingApproval', { count: formatCount(data.awaitingApproval, lang) })}
+                </a>
+              </li>
+              <li>{t('dashboard.anomalies', { count: formatCount(data.anomaliesOpen, lang) })}</li>
+            </ul>
+          </article>
+          {bank && (
+            <article class="card">
+              <h2>{t('dashboard.bank')}</h2>
+              <p class={bank.healthy ? 'health-ok' : 'health-bad'}>
+                {bank.healthy ? t('dashboard.bankHealthy') : t('dashboard.bankUnhealthy')}
+              </p>
+              {bank.detail !== '' && <p class="muted">{bank.detail}</p>}
+            </article>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

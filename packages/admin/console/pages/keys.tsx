@@ -1,0 +1,140 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
+import { type ApiKey, ROLES, type Role } from '../api/types';
+import { SelectField, TextField } from '../components/fields';
+import { describeError, ErrorNotice } from '../components/notices';
+import { Time } from '../components/values';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+/** API keys (admin): listed without secrets, created (the key shown this once), revoked. */
+export function Keys() {
+  const { t } = useI18n();
+  const { api } = useSession();
+  const { data, error, reload } = useLoad(() => api.get<ApiKey[]>('admin/keys'), []);
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('operator');
+  const [created, setCreated] = useState<ApiKey & { key: string }>();
+  const [createError, setCreateError] = useState<unknown>();
+  const [revokeError, setRevokeError] = useState<string>();
+  const violations = createError instanceof ApiError ? createError.violations : [];
+  const fieldError = (field: string) => violations.find((violation) => violation.field === field)?.message;
+
+  const create = async (event: Event) => {
+    event.preventDefault();
+    setCreateError(undefined);
+    setCreated(undefined);
+    try {
+      setCreated(await api.post<ApiKey & { key: string }>('admin/keys', { name: name.trim(), role }));
+      setName('');
+      reload();
+    } catch (failure) {
+      setCreateError(failure);
+    }
+  };
+
+  const revoke = async (key: ApiKey) => {
+    if (!confirm(t('keys.confirmRevoke', { name: key.name }))) return;
+    setRevokeError(undefined);
+    try {
+      await api.post(`admin/keys/${encodeURIComponent(key.name)}/revoke`);
+      reload();
+    } catch (failure) {
+      setRevokeError(describeError(failure, t));
+    }
+  };
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">{t('keys.title')}</h1>
+      <form class="filters" onSubmit={create} noValidate>
+        <TextField
+          id="key-name"
+          label={t('keys.name')}
+          value={name}
+          onInput={setName}
+          error={fieldError('name')}
+          hint={t('keys.nameHint')}
+        />
+        <SelectField
+          id="key-role"
+          label={t('keys.role')}
+          value={role}
+          onChange={(value) => setRole(value as Role)}
+          error={fieldError('role')}
+          options={ROLES.map((option) => ({ value: option, label: t(`role.${option}`) }))}
+        />
+        <div class="actions">
+          <button type="submit" class="primary">
+            {t('keys.create')}
+          </button>
+        </div>
+      </form>
+      {violations.length === 0 && <ErrorNotice error={createError} />}
+      {created && (
+        <div class="notice notice-ok" role="status">
+          <p>{t('keys.createdOnce', { name: created.name })}</p>
+          <label for="created-key">{t('keys.theKey')}</label>
+          <input
+            id="created-key"
+            class="mono wide"
+            readOnly
+            value={created.key}
+            onFocus={(event) => event.currentTarget.select()}
+          />
+        </div>
+      )}
+      {revokeError && (
+        <p class="notice notice-error" role="alert">
+          {revokeError}
+        </p>
+      )}
+      <ErrorNotice error={error} />
+      {data && (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('keys.name')}</th>
+                <th scope="col">{t('keys.role')}</th>
+                <th scope="col">{t('keys.id')}</th>
+                <th scope="col">{t('field.createdAt')}</th>
+                <th scope="col">{t('keys.state')}</th>
+                <th scope="col">{t('keys.revoke')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((key) => (
+                <tr key={key.keyId}>
+                  <td>{key.name}</td>
+                  <td>{t(`role.${key.role}`)}</td>
+                  <td class="mono">{key.keyId}</td>
+                  <td>
+                    <Time at={key.createdAt} />
+                  </td>
+                  <td>
+                    {key.active ? (
+                      t('keys.active')
+                    ) : (
+                      <>
+                        {t('keys.revoked')} <Time at={key.revokedAt} />
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    {key.active && (
+                      <button type="button" class="danger" onClick={() => revoke(key)}>
+                        {t('keys.revoke')}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

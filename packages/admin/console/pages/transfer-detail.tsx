@@ -1,0 +1,333 @@
+import { useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
+import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
+import { TextField } from '../components/fields';
+import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { Money, PartyText, StatusBadge, Time } from '../components/values';
+import { type Translate, useI18n } from '../i18n/i18n';
+import { can } from '../permissions';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+
+const LIVE_MS = 2_000;
+
+/**
+ * A refresh or raw query asked sooner than the polling rule allows is answered 429: its `Retry-After` (and the
+ * body's `retryAt`) say when the bank may be asked again.
+ */
+function describeQueryError(error: unknown, t: Translate): string {
+  if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined) {
+    return t('detail.tooSoon', { seconds: error.retryAfterSeconds });
+  }
+  return describeError(error, t);
+}
+
+export function TransferDetail({ originId }: { originId: number }) {
+  const { t } = useI18n();
+  const { api, me } = useSession();
+  const {
+    data: movement,
+    error,
+    reload,
+  } = useLoad(
+    () => api.get<Movement>(`admin/transfers/${originId}`),
+    [originId],
+    (shown) => (isFinal(shown.status) ? undefined : LIVE_MS),
+  );
+  // What the last refresh or raw query came to, shown in the language of the moment.
+  const [queryNotice, setQueryNotice] = useState<{ ok?: boolean; failed?: unknown }>({});
+  const [raw, setRaw] = useState<unknown>();
+
+  const refresh = async () => {
+    setQueryNotice({});
+    try {
+      await api.post<Movement>(`admin/transfers/${originId}/refresh`);
+      setQueryNotice({ ok: true });
+      reload();
+    } catch (failure) {
+      setQueryNotice({ failed: failure });
+    }
+  };
+  const showRaw = async () => {
+    setQueryNotice({});
+    try {
+      setRaw(await api.get<unknown>(`admin/transfers/${originId}/raw`));
+    } catch (failure) {
+      setQueryNotice({ failed: failure });
+    }
+  };
+
+  if (movement === undefined) {
+    return (
+      <section>
+        <h1>{t('detail.title', { originId })}</h1>
+        {error ? <ErrorNotice error={error} /> : <p>{t('loading')}</p>}
+      </section>
+    );
+  }
+  const sent = movement.status !== 'AWAITING_APPROVAL' && movement.status !== 'REJECTED';
+  return (
+    <section aria-labelledby="detail-title">
+      <h1 id="detail-title">
+        {t('detail.title', { originId })} <StatusBadge status={movement.status} />
+      </h1>
+      <ErrorNotice error={error} />
+      {can(me.role, 'refresh') && sent && (
+        <div class="actions">
+          <button type="button" onClick={refresh}>
+            {t('detail.refresh')}
+          </button>
+          <button type="button" onClick={showRaw}>
+            {t('detail.raw')}
+          </button>
+        </div>
+      )}
+      <SuccessNotice text={queryNotice.ok ? t('detail.refreshed') : undefined} />
+      {queryNotice.failed !== undefined && (
+        <p class="notice notice-error" role="alert">
+          {describeQueryError(queryNotice.failed, t)}
+        </p>
+      )}
+      {raw !== undefined && (
+        <details open class="raw">
+          <summary>{t('detail.rawTitle')}</summary>
+          <pre>{JSON.stringify(raw, null, 2)}</pre>
+        </details>
+      )}
+      <div class="cards">
+        <Summary movement={movement} />
+        <Timeline movement={movement} />
+        <BankSection bank={movement.bank} title={t('detail.bank')} />
+      </div>
+      {movement.cancellation && (
+        <article class="card">
+          <h2>{t('detail.cancellation')}</h2>
+          <dl>
+            <dt>{t('field.amount')}</dt>
+            <dd>
+              <Money amount={movement.cancellation.amount} currencyId={movement.cancellation.currencyId} />
+            </dd>
+            <dt>{t('field.reason')}</dt>
+            <dd>
+              {[movement.cancellation.reason.code, movement.cancellation.reason.message].filter(Boolean).join(' — ')}
+            </dd>
+            <dt>{t('cancellations.registered')}</dt>
+            <dd>
+              {movement.cancellation.acknowledgedAt ? (
+                <>
+                  <Time at={movement.cancellation.acknowledgedAt} /> {movement.cancellation.reference ?? ''}{' '}
+                  {movement.cancellation.acknowledgedBy?.name ?? ''}
+                </>
+              ) : (
+                t('cancellations.pending')
+              )}
+            </dd>
+          </dl>
+        </article>
+      )}
+      <Anomalies anomalies={movement.anomalies} onResolved={reload} />
+    </section>
+  );
+}
+
+function Summary({ movement }: { movement: Movement }) {
+  const { t } = useI18n();
+  return (
+    <article class="card">
+      <h2>{t('detail.summary')}</h2>
+      <dl>
+        <dt>{t('field.amount')}</dt>
+        <dd>
+          <Money amount={movement.amount} currencyId={movement.currencyId} />
+        </dd>
+        <dt>{t('field.from')}</dt>
+        <dd>
+          <PartyText party={movement.from} />
+        </dd>
+        <dt>{t('field.to')}</dt>
+        <dd>
+          <PartyText party={movement.to} />
+        </dd>
+        <dt>{t('field.description')}</dt>
+        <dd class="description">{movement.description}</dd>
+        <dt>{t('field.concept')}</dt>
+        <dd>{movement.concept}</dd>
+        <dt>{t('field.networkId')}</dt>
+        <dd class="mono">{movement.networkId ?? '—'}</dd>
+        <dt>{t('field.createdAt')}</dt>
+        <dd>
+          <Time at={movement.createdAt} />
+        </dd>
+        <dt>{t('field.lastAnswerAt')}</dt>
+        <dd>
+          <Time at={movement.lastAnswerAt} />
+        </dd>
+        <dt>{t('field.nextQueryAt')}</dt>
+        <dd>
+          <Time at={movement.nextQueryAt} />
+        </dd>
+        <dt>{t('field.attempts')}</dt>
+        <dd>
+          {movement.attempts} / {movement.queries}
+        </dd>
+        {movement.lastError && (
+          <>
+            <dt>{t('field.lastError')}</dt>
+            <dd>{movement.lastError}</dd>
+          </>
+        )}
+        {movement.approval && (
+          <>
+            <dt>{t('field.approval')}</dt>
+            <dd>
+              {movement.approval.decision === null ? (
+                <>
+                  {t('approval.waitingUntil')} <Time at={movement.approval.expiresAt} />
+                </>
+              ) : (
+                <>
+                  {t(`approval.${movement.approval.decision}`)} {movement.approval.decidedBy?.name ?? ''}{' '}
+                  <Time at={movement.approval.decidedAt} /> {movement.approval.reason ?? ''}
+                </>
+              )}
+            </dd>
+          </>
+        )}
+      </dl>
+    </article>
+  );
+}
+
+function Timeline({ movement }: { movement: Movement }) {
+  const { t } = useI18n();
+  return (
+    <article class="card">
+      <h2>{t('detail.timeline')}</h2>
+      <ol class="timeline">
+        {movement.history.map((entry, index) => (
+          // History rows are append-only: their position is their identity.
+          <li key={index}>
+            <Time at={entry.at} /> <StatusBadge status={entry.to} />{' '}
+            <span class="muted">
+              {entry.source}
+              {entry.by && ` · ${entry.by.name}`}
+              {entry.reason && ` · ${entry.reason}`}
+            </span>
+          </li>
+        ))}
+      </ol>
+    </article>
+  );
+}
+
+function BankSection({ bank, title }: { bank: BankDetails | null; title: string }) {
+  const { t } = useI18n();
+  return (
+    <article class="card">
+      <h2>{title}</h2>
+      {bank === null ? (
+        <p class="muted">{t('detail.noBankAnswer')}</p>
+      ) : (
+        <dl>
+          <dt>{t('bank.movementId')}</dt>
+          <dd class="mono">{bank.movementId ?? '—'}</dd>
+          <dt>{t('bank.type')}</dt>
+          <dd>{[bank.type, bank.typeDescription].filter(Boolean).join(' — ') || '—'}</dd>
+          <dt>{t('bank.network')}</dt>
+          <dd>{[bank.network, bank.networkId].filter(Boolean).join(' · ') || '—'}</dd>
+          <dt>{t('bank.posted')}</dt>
+          <dd>
+            <Time at={bank.postingDatetime} />
+          </dd>
+          <dt>{t('bank.completed')}</dt>
+          <dd>
+            <Time at={bank.completedDatetime} />
+          </dd>
+          <dt>{t('bank.motive')}</dt>
+          <dd>{[bank.motiveCode, bank.message].filter(Boolean).join(' — ') || '—'}</dd>
+          <dt>{t('bank.counterparty')}</dt>
+          <dd>
+            {bank.counterparty
+              ? [bank.counterparty.personName, bank.counterparty.personId, bank.counterparty.accountRouting?.address]
+                  .filter(Boolean)
+                  .join(' · ')
+              : '—'}
+          </dd>
+          <dt>{t('bank.thisSubAccount')}</dt>
+          <dd>
+            {bank.thisSubAccount
+              ? [
+                  bank.thisSubAccount.owners?.personName,
+                  bank.thisSubAccount.owners?.personId,
+                  bank.thisSubAccount.accountRouting?.address,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')
+              : '—'}
+          </dd>
+        </dl>
+      )}
+    </article>
+  );
+}
+
+function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved(): void }) {
+  const { t } = useI18n();
+  if (anomalies.length === 0) return null;
+  return (
+    <article class="card">
+      <h2>{t('detail.anomalies')}</h2>
+      <ul class="plain">
+        {anomalies.map((anomaly) => (
+          <li key={anomaly.id} class="anomaly">
+            <p>
+              <Time at={anomaly.at} /> {t('anomaly.claimed')} <StatusBadge status={anomaly.claimed} />{' '}
+              {anomaly.reason ?? ''}
+            </p>
+            {anomaly.bank && <BankSection bank={anomaly.bank} title={t('anomaly.bankSaid')} />}
+            {anomaly.resolution ? (
+              <p class="muted">
+                {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
+                {anomaly.resolution.note}
+              </p>
+            ) : (
+              <ResolveAnomaly anomaly={anomaly} onResolved={onResolved} />
+            )}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onResolved(): void }) {
+  const { t } = useI18n();
+  const { api, me } = useSession();
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<unknown>();
+  if (!can(me.role, 'resolve')) return <p class="muted">{t('anomaly.open')}</p>;
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    try {
+      await api.post(`admin/anomalies/${anomaly.id}/resolve`, { note });
+      onResolved();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const violation = error instanceof ApiError ? error.violations.find((v) => v.field === 'note')?.message : undefined;
+  return (
+    <form onSubmit={submit} class="inline-form" noValidate>
+      <TextField
+        id={`anomaly-note-${anomaly.id}`}
+        label={t('anomaly.note')}
+        value={note}
+        onInput={setNote}
+        maxLength={500}
+        error={violation}
+      />
+      <button type="submit">{t('anomaly.resolve')}</button>
+      {!violation && <ErrorNotice error={error} />}
+    </form>
+  );
+}

@@ -1,0 +1,175 @@
+import { useState } from 'preact/hooks';
+import { toApiDecimal } from '../amounts';
+import { ApiError } from '../api/client';
+import { isFinal, type Movement, type Page, STATUSES } from '../api/types';
+import { SelectField, TextField } from '../components/fields';
+import { ErrorNotice } from '../components/notices';
+import { Money, PartyText, StatusBadge, statusKey, Time } from '../components/values';
+import { saveBlob } from '../download';
+import { useI18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/messages-es';
+import { href, navigate } from '../router';
+import { useSession } from '../session';
+import { useLoad } from '../use-load';
+import { type FilterName, type Filters, filterQuery, filtersOf, NEWEST_FIRST } from './transfer-filters';
+
+const PAGE_SIZE = 25;
+/** While a shown transfer is not final, the page is fetched again this often: it moves as the bank answers. */
+const LIVE_MS = 2_000;
+
+const TEXT_FILTERS: { name: FilterName; label: MessageKey; type?: 'date'; inputMode?: 'numeric' | 'decimal' }[] = [
+  { name: 'createdFrom', label: 'filter.createdFrom', type: 'date' },
+  { name: 'createdTo', label: 'filter.createdTo', type: 'date' },
+  { name: 'amountMin', label: 'filter.amountMin', inputMode: 'decimal' },
+  { name: 'amountMax', label: 'filter.amountMax', inputMode: 'decimal' },
+  { name: 'from', label: 'filter.from', inputMode: 'numeric' },
+  { name: 'to', label: 'filter.to', inputMode: 'numeric' },
+  { name: 'cuit', label: 'filter.cuit', inputMode: 'numeric' },
+  { name: 'originId', label: 'filter.originId', inputMode: 'numeric' },
+  { name: 'networkId', label: 'filter.networkId' },
+  { name: 'text', label: 'filter.text' },
+];
+
+export function Transfers({ query }: { query: URLSearchParams }) {
+  const { t } = useI18n();
+  const { api } = useSession();
+  const applied = filtersOf(query);
+  const after = query.get('after') ?? undefined;
+  const [draft, setDraft] = useState<Filters>(applied);
+  const [exportError, setExportError] = useState<unknown>();
+  const search = { ...filterQuery(applied), sort: NEWEST_FIRST };
+
+  const { data, error, loading } = useLoad(
+    () => api.get<Page<Movement>>('admin/transfers', { ...search, limit: PAGE_SIZE, after }),
+    [query.toString()],
+    (page) => (page.items.some((movement) => !isFinal(movement.status)) ? LIVE_MS : undefined),
+  );
+  const violations = error instanceof ApiError ? error.violations : [];
+  const fieldError = (name: FilterName) => violations.find((violation) => violation.field === name)?.message;
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const normalised = { ...draft, amountMin: toApiDecimal(draft.amountMin), amountMax: toApiDecimal(draft.amountMax) };
+    navigate('transfers', filterQuery(normalised));
+  };
+
+  const exportCsv = async () => {
+    setExportError(undefined);
+    try {
+      saveBlob(
+        await api.blob('admin/transfers/export.csv', search),
+        `giro-transfers-${new Date().toISOString().slice(0, 10)}.csv`,
+      );
+    } catch (failure) {
+      setExportError(failure);
+    }
+  };
+
+  return (
+    <section aria-labelledby="transfers-title">
+      <h1 id="transfers-title">{t('transfers.title')}</h1>
+      <form class="filters" onSubmit={submit} aria-label={t('transfers.search')} noValidate>
+        <SelectField
+          id="filter-status"
+          label={t('filter.status')}
+          value={draft.status}
+          onChange={(status) => setDraft({ ...draft, status })}
+          error={fieldError('status')}
+          options={[
+            { value: '', label: t('filter.anyStatus') },
+            ...STATUSES.map((status) => ({ value: status, label: t(statusKey(status)) })),
+          ]}
+        />
+        {TEXT_FILTERS.map((filter) => (
+          <TextField
+            key={filter.name}
+            id={`filter-${filter.name}`}
+            label={t(filter.label)}
+            type={filter.type}
+            inputMode={filter.inputMode}
+            value={draft[filter.name]}
+            onInput={(value) => setDraft({ ...draft, [filter.name]: value })}
+            error={fieldError(filter.name)}
+          />
+        ))}
+        <div class="actions">
+          <button type="submit" class="primary">
+            {t('transfers.searchButton')}
+          </button>
+          <a class="button" href={href('transfers')} onClick={() => setDraft(filtersOf(new URLSearchParams()))}>
+            {t('transfers.clear')}
+          </a>
+          <button type="button" onClick={exportCsv}>
+            {t('transfers.export')}
+          </button>
+        </div>
+      </form>
+      <ErrorNotice error={exportError} />
+      <ErrorNotice error={violations.length > 0 ? undefined : error} />
+      {data && (
+        <>
+          <p class="muted" aria-live="polite">
+            {loading ? t('loading') : t('transfers.shown', { count: data.items.length })}
+            {data.items.some((movement) => !isFinal(movement.status)) && ` · ${t('transfers.live')}`}
+          </p>
+          <TransferTable items={data.items} />
+          <nav class="pager" aria-label={t('pager.label')}>
+            {after !== undefined && <a href={href('transfers', filterQuery(applied))}>{t('pager.first')}</a>}
+            {data.nextCursor !== null && (
+              <a href={href('transfers', { ...filterQuery(applied), after: data.nextCursor })}>{t('pager.next')}</a>
+            )}
+          </nav>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function TransferTable({ items }: { items: Movement[] }) {
+  const { t } = useI18n();
+  if (items.length === 0) return <p class="muted">{t('transfers.none')}</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t('field.originId')}</th>
+            <th scope="col">{t('field.createdAt')}</th>
+            <th scope="col">{t('field.status')}</th>
+            <th scope="col" class="num">
+              {t('field.amount')}
+            </th>
+            <th scope="col">{t('field.from')}</th>
+            <th scope="col">{t('field.to')}</th>
+            <th scope="col">{t('field.description')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((movement) => (
+            <tr key={movement.originId} data-origin-id={movement.originId}>
+              <td>
+                <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
+              </td>
+              <td>
+                <Time at={movement.createdAt} />
+              </td>
+              <td>
+                <StatusBadge status={movement.status} />
+              </td>
+              <td class="num">
+                <Money amount={movement.amount} currencyId={movement.currencyId} />
+              </td>
+              <td>
+                <PartyText party={movement.from} />
+              </td>
+              <td>
+                <PartyText party={movement.to} />
+              </td>
+              <td class="description">{movement.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { Role } from './api/types';
+
+/** What the console offers, and the role each needs (the admin API's `@RequiresRole` of the route it calls). */
+const NEEDS = {
+  create: 'operator',
+  batch: 'operator',
+  refresh: 'operator',
+  raw: 'operator',
+  acknowledge: 'operator',
+  resolve: 'operator',
+  approve: 'approver',
+  keys: 'admin',
+  redeliver: 'admin',
+} as const satisfies Record<string, Role>;
+
+export type Action = keyof typeof NEEDS;
+
+/**
+ * As the API decides (`roleAllows`): not a ladder — operators and approvers read, but neither does the other's
+ * work (maker–checker); admin does all. The console only hides what would be refused: the API refuses it anyway.
+ */
+export function can(role: Role, action: Action): boolean {
+  return role === 'admin' || role === NEEDS[action];
+}

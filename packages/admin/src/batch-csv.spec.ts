@@ -1,0 +1,119 @@
+import { HttpException } from '@nestjs/common';
+import { csvColumnOf, readBatchCsv } from './batch-csv';
+
+const HEADER = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
+const ROW = '7001,0000003110000000000175,30712345671,2850590994009004181356,20123456786,032,1234.50,rent May,ALQ';
+
+/** The answer a refused file gets: its status and its one violation. */
+function refusal(text: string) {
+  try {
+    readBatchCsv(text);
+  } catch (error) {
+    if (!(error instanceof HttpException)) throw error;
+    const body = error.getResponse() as { violations: { field: string; rule: string; message: string }[] };
+    return { status: error.getStatus(), ...body.violations[0] };
+  }
+  throw new Error('the file was not refused');
+}
+
+describe('readBatchCsv', () => {
+  it('maps a row to the transfer request of POST /admin/transfers, originId a number', () => {
+    const { entries } = readBatchCsv(`${HEADER}\n${ROW}\n`);
+    expect(entries).toEqual([
+      {
+        row: 2,
+        request: {
+          originId: 7001,
+          from: {
+            addressType: 'CBU_CVU',
+            address: '0000003110000000000175',
+            owner: { personIdType: 'CUI', personId: '30712345671' },
+          },
+          to: {
+            addressType: 'CBU_CVU',
+            address: '2850590994009004181356',
+            owner: { personIdType: 'CUI', personId: '20123456786' },
+          },
+          body: { currencyId: '032', amount: '1234.50', description: 'rent May', concept: 'ALQ' },
+        },
+      },
+    ]);
+  });
+
+  it('takes the columns in any order, leaves out an empty originId or concept, and keeps other cells as they are', () => {
+    const { entries } = readBatchCsv(
+      'amount,description,originId,currencyId,fromAddress,fromCuit,toAddress,toCuit\n1.5, two ,,032,a,b,c,d\n',
+    );
+    expect(entries[0]).toEqual({
+      row: 2,
+      request: {
+        from: { addressType: 'CBU_CVU', address: 'a', owner: { personIdType: 'CUI', personId: 'b' } },
+        to: { addressType: 'CBU_CVU', address: 'c', owner: { personIdType: 'CUI', personId: 'd' } },
+        body: { currencyId: '032', amount: '1.5', description: ' two ' },
+      },
+    });
+    const notDigits = readBatchCsv(`${HEADER}\n${ROW.replace('7001', '7o01')}`).entries[0];
+    expect(notDigits).toMatchObject({ request: { originId: '7o01' } });
+  });
+
+  it('numbers each row by the line it starts on: the header is 1, empty lines and quoted line breaks count', () => {
+    const text = [HEADER, ROW, '', ROW.replace('rent May', '"two\r\nlines"'), ROW, ROW].join('\r\n');
+    expect(readBatchCsv(`\uFEFF${text}`).entries.map((entry) => entry.row)).toEqual([2, 4, 6, 7]);
+    expect(readBatchCsv([HEADER, ROW, ROW].join('\r')).entries.map((entry) => entry.row)).toEqual([2, 3]);
+  });
+
+  it('makes a row with another number of cells than the header that row’s violation, not the file’s', () => {
+    const { entries } = readBatchCsv(`${HEADER}\n${ROW}\n${ROW},extra\n`);
+    expect(entries[1]).toEqual({
+      row: 3,
+      unreadable: [{ field: 'row', rule: 'cells', message: 'has 10 cells, the header names 9 columns' }],
+    });
+  });
+
+  it('refuses a header with an unknown column, naming it (names are case-sensitive)', () => {
+    expect(refusal(`${HEADER},memo\n${ROW},x\n`)).toMatchObject({
+      status: 400,
+      field: 'header',
+      rule: 'unknown_column',
+      message: expect.stringContaining('"memo"'),
+    });
+    expect(refusal(`${HEADER.replace('amount', 'Amount')}\n${ROW}\n`)).toMatchObject({
+      rule: 'unknown_column',
+      message: expect.stringMatching(/"Amount".*case-sensitive/),
+    });
+  });
+
+  it('refuses a header that lacks a required column or repeats one', () => {
+    expect(refusal(`${HEADER.replace(',amount', '')}\n`)).toMatchObject({
+      status: 400,
+      rule: 'missing_column',
+      message: expect.stringContaining('lacks the required columns amount'),
+    });
+    expect(refusal(`${HEADER},amount\n`)).toMatchObject({
+      rule: 'duplicate_column',
+      message: 'names "amount" more than once',
+    });
+  });
+
+  it('refuses an empty file, a header alone, and a file that is not CSV, naming the line', () => {
+    expect(refusal('')).toMatchObject({ status: 400, field: 'body', rule: 'empty', message: 'has no header row' });
+    expect(refusal(`${HEADER}\n\n`)).toMatchObject({ rule: 'empty', message: 'has no row under its header' });
+    expect(refusal(`${HEADER}\n${ROW.replace('rent May', '"rent May')}\n`)).toMatchObject({
+      status: 400,
+      rule: 'csv',
+      message: expect.stringMatching(/^is not valid CSV: .*line 2/),
+    });
+  });
+
+  it('refuses more than 1 000 rows with 413', () => {
+    expect(refusal(`${HEADER}\n${`${ROW}\n`.repeat(1001)}`)).toMatchObject({ status: 413, rule: 'rows' });
+    expect(readBatchCsv(`${HEADER}\n${`${ROW}\n`.repeat(1000)}`).entries).toHaveLength(1000);
+  });
+
+  it('names the request’s fields by their CSV column', () => {
+    expect(csvColumnOf('body.amount')).toBe('amount');
+    expect(csvColumnOf('from.owner.personId')).toBe('fromCuit');
+    expect(csvColumnOf('to.address')).toBe('toAddress');
+    expect(csvColumnOf('from.addressType')).toBe('from.addressType');
+  });
+});

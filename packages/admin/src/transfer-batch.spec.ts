@@ -1,0 +1,222 @@
+import {
+  MovementNotFoundError,
+  type MovementView,
+  TransferConflictError,
+  type TransferInput,
+  TransferLimitError,
+  TransferValidationError,
+  validateTransferIntent,
+} from '@giro/transfer-module';
+import { readBatchCsv } from './batch-csv';
+import { readBatchJson } from './batch-json';
+import { BATCH_CONCURRENCY, BatchInterruptedError, runTransferBatch } from './transfer-batch';
+
+// The batch's rules row by row, against a TransferService stand-in that validates with the domain's real rules
+// and keeps what it creates in a map (the route against giro itself: test/admin-transfer-batch.e2e-spec.ts).
+
+const HEADER = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description';
+const row = (originId: string, amount = '100.00', description = 'payout') =>
+  `${originId},0000003110000000000175,30712345671,2850590994009004181356,20123456786,032,${amount},${description}`;
+const csv = (...rows: string[]) => readBatchCsv([HEADER, ...rows].join('\n'));
+const by = { keyId: 'k1', name: 'ops' };
+
+/** Creates what it is asked to; above 5000.00 a limit refuses it; the description "outage" finds the database out. */
+function transfersStandIn() {
+  const stored = new Map<number, TransferInput>();
+  const requested: number[] = [];
+  const view = (transfer: TransferInput) => ({ ...transfer, status: 'PENDING' }) as unknown as MovementView;
+  return {
+    stored,
+    requested,
+    validateRequest(input: unknown): TransferInput {
+      const result = validateTransferIntent(input);
+      if (!result.ok) throw new TransferValidationError(result.violations);
+      return result.intent;
+    },
+    async requestTransfer(transfer: TransferInput) {
+      const originId = transfer.originId as number;
+      requested.push(originId);
+      if (transfer.description === 'outage')
+        throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      const existing = stored.get(originId);
+      if (existing) {
+        if (JSON.stringify(existing) !== JSON.stringify(transfer)) throw new TransferConflictError(originId);
+        return { movement: view(existing), created: false };
+      }
+      if (Number(transfer.amount) > 5000) {
+        throw new TransferLimitError([
+          { field: 'from.address', rule: 'daily_amount', message: 'would pass the daily amount' },
+        ]);
+      }
+      stored.set(originId, transfer);
+      return { movement: view(transfer), created: true };
+    },
+    async getMovement(originId: number) {
+      const existing = stored.get(originId);
+      if (!existing) throw new MovementNotFoundError(originId);
+      return view(existing);
+    },
+  };
+}
+
+describe('runTransferBatch', () => {
+  it('creates the valid rows in order and reports each invalid one by its line, column and rule', async () => {
+    const transfers = transfersStandIn();
+    const result = await runTransferBatch(transfers, csv(row('1'), row('2', '"12,50"'), row('3')), {
+      dryRun: false,
+      by,
+    });
+    expect(result).toEqual({
+      dryRun: false,
+      rows: [
+        { row: 2, originId: 1, outcome: 'created', status: 'PENDING' },
+        {
+          row: 3,
+          originId: 2,
+          outcome: 'invalid',
+          violations: [expect.objectContaining({ field: 'amount', rule: expect.any(String) })],
+        },
+        { row: 4, originId: 3, outcome: 'created', status: 'PENDING' },
+      ],
+      summary: { total: 3, valid: 2, invalid: 1, created: 2, replayed: 0, conflicts: 0, refused: 0 },
+    });
+    expect(transfers.requested).toEqual([1, 3]);
+  });
+
+  it('replays a row stored with the same payload and reports another payload as a conflict', async () => {
+    const transfers = transfersStandIn();
+    await runTransferBatch(transfers, csv(row('1'), row('2')), { dryRun: false, by });
+    const again = await runTransferBatch(transfers, csv(row('1'), row('2', '200.00'), row('3')), { dryRun: false, by });
+    expect(again.rows.map(({ originId, outcome }) => [originId, outcome])).toEqual([
+      [1, 'replayed'],
+      [2, 'conflict'],
+      [3, 'created'],
+    ]);
+    expect(again.summary).toMatchObject({ created: 1, replayed: 1, conflicts: 1 });
+  });
+
+  it('in a dry run, says what would happen and requests nothing', async () => {
+    const transfers = transfersStandIn();
+    await runTransferBatch(transfers, csv(row('1'), row('2')), { dryRun: false, by });
+    transfers.requested.length = 0;
+    const dry = await runTransferBatch(transfers, csv(row('1'), row('2', '200.00'), row('3'), row('x')), {
+      dryRun: true,
+      by,
+    });
+    expect(dry.rows).toEqual([
+      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING' },
+      { row: 3, originId: 2, outcome: 'conflict' },
+      { row: 4, originId: 3, outcome: 'valid' },
+      { row: 5, originId: null, outcome: 'invalid', violations: [expect.objectContaining({ field: 'originId' })] },
+    ]);
+    expect(dry.summary).toEqual({ total: 4, valid: 3, invalid: 1, created: 0, replayed: 1, conflicts: 1, refused: 0 });
+    expect(transfers.requested).toEqual([]);
+    expect([...transfers.stored.keys()]).toEqual([1, 2]);
+  });
+
+  it('makes a repeated originId the later row’s violation, and requires an originId in a batch', async () => {
+    const transfers = transfersStandIn();
+    const result = await runTransferBatch(transfers, csv(row('1'), row(''), row('1', '5.00')), { dryRun: false, by });
+    expect(result.rows).toEqual([
+      { row: 2, originId: 1, outcome: 'created', status: 'PENDING' },
+      {
+        row: 3,
+        originId: null,
+        outcome: 'invalid',
+        violations: [{ field: 'originId', rule: 'required', message: expect.stringContaining('required in a batch') }],
+      },
+      {
+        row: 4,
+        originId: 1,
+        outcome: 'invalid',
+        violations: [{ field: 'originId', rule: 'unique', message: 'repeats originId 1 of row 2' }],
+      },
+    ]);
+    expect(transfers.requested).toEqual([1]);
+  });
+
+  it('reports a row a limit refuses with its violation, and goes on with the next', async () => {
+    const transfers = transfersStandIn();
+    const result = await runTransferBatch(transfers, csv(row('1', '9000.00'), row('2')), { dryRun: false, by });
+    expect(result.rows).toEqual([
+      {
+        row: 2,
+        originId: 1,
+        outcome: 'refused',
+        violations: [{ field: 'fromAddress', rule: 'daily_amount', message: 'would pass the daily amount' }],
+      },
+      { row: 3, originId: 2, outcome: 'created', status: 'PENDING' },
+    ]);
+    expect(result.summary).toMatchObject({ valid: 2, refused: 1, created: 1 });
+  });
+
+  it('names a JSON row by its index + 1 and its fields by the request’s paths', async () => {
+    const transfers = transfersStandIn();
+    const request = validRequest();
+    const result = await runTransferBatch(
+      transfers,
+      readBatchJson([request, { ...request, originId: 9, body: { ...request.body, amount: '-1' } }]),
+      { dryRun: false, by },
+    );
+    expect(result.rows).toEqual([
+      { row: 1, originId: 8, outcome: 'created', status: 'PENDING' },
+      { row: 2, originId: 9, outcome: 'invalid', violations: [expect.objectContaining({ field: 'body.amount' })] },
+    ]);
+  });
+
+  it('stops at a database outage once the rows in flight settle, naming the first row it stopped', async () => {
+    const transfers = transfersStandIn();
+    const requestTransfer = transfers.requestTransfer.bind(transfers);
+    // Every other row takes a while at the bank: the outage is found while the first eight are under way.
+    transfers.requestTransfer = async (transfer: TransferInput) => {
+      if (transfer.description !== 'outage') await new Promise((resolve) => setTimeout(resolve, 10));
+      return requestTransfer(transfer);
+    };
+    const rows = Array.from({ length: 12 }, (_, index) =>
+      row(String(index + 1), '1.00', index === 2 ? 'outage' : 'payout'),
+    );
+    const run = runTransferBatch(transfers, csv(...rows), { dryRun: false, by });
+    await expect(run).rejects.toThrow(BatchInterruptedError);
+    // originId 3 is on line 4 (the header is line 1).
+    await expect(run).rejects.toMatchObject({ row: 4, message: expect.stringContaining('safe') });
+    // The first BATCH_CONCURRENCY rows were under way together; none was taken after the outage.
+    expect([...transfers.requested].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(BATCH_CONCURRENCY).toBe(8);
+  });
+
+  it('requests several rows at once and answers in file order', async () => {
+    const transfers = transfersStandIn();
+    let inFlight = 0;
+    let peak = 0;
+    const requestTransfer = transfers.requestTransfer.bind(transfers);
+    transfers.requestTransfer = async (transfer: TransferInput) => {
+      peak = Math.max(peak, ++inFlight);
+      // Later rows answer sooner.
+      await new Promise((resolve) => setTimeout(resolve, 30 - (transfer.originId as number)));
+      inFlight--;
+      return requestTransfer(transfer);
+    };
+    const rows = Array.from({ length: 20 }, (_, index) => row(String(index + 1)));
+    const result = await runTransferBatch(transfers, csv(...rows), { dryRun: false, by });
+    expect(result.rows.map((answer) => answer.originId)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(result.summary.created).toBe(20);
+    expect(peak).toBe(BATCH_CONCURRENCY);
+  });
+});
+
+function validRequest() {
+  return {
+    originId: 8,
+    from: {
+      addressType: 'CBU_CVU',
+      address: '0000003110000000000175',
+      owner: { personIdType: 'CUI', personId: '30712345671' },
+    },
+    to: {
+      addressType: 'CBU_CVU',
+      address: '2850590994009004181356',
+      owner: { personIdType: 'CUI', personId: '20123456786' },
+    },
+    body: { currencyId: '032', amount: '10.00', description: 'json row', concept: 'VAR' },
+  };
+}

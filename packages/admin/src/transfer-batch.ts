@@ -1,0 +1,214 @@
+import {
+  isDatabaseUnavailable,
+  isValidOriginId,
+  MovementNotFoundError,
+  type MovementStatus,
+  TransferConflictError,
+  type TransferInput,
+  TransferLimitError,
+  type TransferService,
+  TransferValidationError,
+  type Violation,
+} from '@giro/transfer-module';
+import type { BatchEntry, BatchInput } from './batch-entries';
+import { holdsSamePayload } from './stored-payload';
+
+/**
+ * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
+ * do), `conflict` (its originId is stored with another payload), `invalid`. A run: `created`, `replayed` (stored
+ * already, same payload: nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source
+ * account).
+ */
+export type BatchOutcome = 'valid' | 'exists' | 'created' | 'replayed' | 'conflict' | 'invalid' | 'refused';
+
+export interface BatchRowResult {
+  row: number;
+  /** Null when the row has no valid originId. */
+  originId: number | null;
+  outcome: BatchOutcome;
+  /** The stored movement's status (created, replayed, exists). */
+  status?: MovementStatus;
+  /** Why the row is invalid or refused: each names its field (a CSV column) and rule. */
+  violations?: Violation[];
+}
+
+export interface BatchSummary {
+  total: number;
+  /** Rows that pass the transfer request's rules (every outcome but `invalid`). */
+  valid: number;
+  invalid: number;
+  created: number;
+  /** Rows stored already with the same payload: `replayed`, or `exists` in a dry run. */
+  replayed: number;
+  conflicts: number;
+  refused: number;
+}
+
+export interface BatchResult {
+  dryRun: boolean;
+  rows: BatchRowResult[];
+  summary: BatchSummary;
+}
+
+/** The database went away in the middle of a batch: the rows before `row` are done, the rest may not be. */
+export class BatchInterruptedError extends Error {
+  override readonly name = 'BatchInterruptedError';
+
+  constructor(
+    readonly row: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `the database became unavailable at row ${row}: the rows before it were done, that row and the ones after it may not be; sending the same batch again is safe, since each originId is created at most once`,
+    );
+  }
+}
+
+/** Who asks, as the transfer records it (an API key's public id and name). */
+type Requester = { keyId: string; name: string };
+
+type BatchTransfers = Pick<TransferService, 'validateRequest' | 'requestTransfer' | 'getMovement'>;
+
+type CheckedRow =
+  | { row: number; originId: number; transfer: TransferInput }
+  | { row: number; originId: number | null; violations: Violation[] };
+
+const ORIGIN_ID_REQUIRED: Violation = {
+  field: 'originId',
+  rule: 'required',
+  message: 'is required in a batch: it makes sending the same batch again create nothing twice',
+};
+
+/** Rows requested at once: a batch of 1 000 takes seconds, not minutes, while the bank budget still bounds the calls. */
+export const BATCH_CONCURRENCY = 8;
+
+/**
+ * Runs a batch: each row validated by the single route's rules (TransferService.validateRequest), with an originId
+ * of its own (a later row repeating one is invalid); then each valid row requested (`requestTransfer`, approvals
+ * and limits applying to it as to one transfer), or, in a dry run, only looked up — up to BATCH_CONCURRENCY rows at
+ * a time, taken in file order and answered in file order. A row's refusal never stops the others; an outage of the
+ * database does (BatchInterruptedError, naming the first row it stopped, once the rows in flight have settled).
+ */
+export async function runTransferBatch(
+  transfers: BatchTransfers,
+  input: BatchInput,
+  options: { dryRun: boolean; by: Requester },
+): Promise<BatchResult> {
+  const named = (violations: Violation[]) =>
+    violations.map((violation) => ({ ...violation, field: input.fieldName(violation.field) }));
+  const checked = checkRows(transfers, input.entries);
+  const rows: BatchRowResult[] = new Array(checked.length);
+  let next = 0;
+  // Set by the workers: the first row an outage stopped, or any other error (thrown as it is).
+  const stop: { interrupted?: { row: number; error: unknown }; failed: boolean } = { failed: false };
+  const work = async () => {
+    while (next < checked.length && stop.interrupted === undefined && !stop.failed) {
+      const row = checked[next];
+      const index = next++;
+      if ('violations' in row) {
+        rows[index] = { row: row.row, originId: row.originId, outcome: 'invalid', violations: named(row.violations) };
+        continue;
+      }
+      try {
+        const done = options.dryRun
+          ? await lookUp(transfers, row.transfer)
+          : await request(transfers, row.transfer, options.by);
+        rows[index] = {
+          row: row.row,
+          originId: row.originId,
+          ...done,
+          ...(done.violations && { violations: named(done.violations) }),
+        };
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) {
+          stop.failed = true;
+          throw error;
+        }
+        // Rows are taken in order: every row before the first one stopped was started, and has settled by the end.
+        const earlier = stop.interrupted as { row: number } | undefined;
+        if (earlier === undefined || row.row < earlier.row) stop.interrupted = { row: row.row, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, checked.length) }, work));
+  if (stop.interrupted !== undefined) throw new BatchInterruptedError(stop.interrupted.row, stop.interrupted.error);
+  return { dryRun: options.dryRun, rows, summary: summaryOf(rows) };
+}
+
+/** Every row validated before any is sent: a later row repeating an originId is that row's violation. */
+function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow[] {
+  const firstRowOf = new Map<number, number>();
+  return entries.map((entry) => {
+    const violations: Violation[] = [];
+    let transfer: TransferInput | undefined;
+    if ('unreadable' in entry) violations.push(...entry.unreadable);
+    else {
+      try {
+        transfer = transfers.validateRequest(entry.request);
+      } catch (error) {
+        if (!(error instanceof TransferValidationError)) throw error;
+        violations.push(...error.violations);
+      }
+    }
+    const originId = transfer?.originId ?? originIdOf(entry);
+    if (transfer !== undefined && transfer.originId === undefined) violations.push(ORIGIN_ID_REQUIRED);
+    if (originId !== null) {
+      const first = firstRowOf.get(originId);
+      if (first === undefined) firstRowOf.set(originId, entry.row);
+      else {
+        violations.push({ field: 'originId', rule: 'unique', message: `repeats originId ${originId} of row ${first}` });
+      }
+    }
+    if (violations.length > 0 || transfer === undefined || originId === null) {
+      return { row: entry.row, originId, violations };
+    }
+    return { row: entry.row, originId, transfer };
+  });
+}
+
+/** The row's originId when it is a valid one, even in a row that is invalid otherwise (to report and count it). */
+function originIdOf(entry: BatchEntry): number | null {
+  if (!('request' in entry)) return null;
+  const originId = (entry.request as { originId?: unknown } | null)?.originId;
+  return isValidOriginId(originId) ? originId : null;
+}
+
+type RowOutcome = Pick<BatchRowResult, 'outcome' | 'status' | 'violations'>;
+
+/** A dry run's answer about a valid row: a read, nothing written. */
+async function lookUp(transfers: BatchTransfers, transfer: TransferInput): Promise<RowOutcome> {
+  try {
+    const stored = await transfers.getMovement(transfer.originId as number);
+    return holdsSamePayload(stored, transfer) ? { outcome: 'exists', status: stored.status } : { outcome: 'conflict' };
+  } catch (error) {
+    if (error instanceof MovementNotFoundError) return { outcome: 'valid' };
+    throw error;
+  }
+}
+
+async function request(transfers: BatchTransfers, transfer: TransferInput, by: Requester): Promise<RowOutcome> {
+  try {
+    const { movement, created } = await transfers.requestTransfer(transfer, { by });
+    return { outcome: created ? 'created' : 'replayed', status: movement.status };
+  } catch (error) {
+    if (error instanceof TransferConflictError) return { outcome: 'conflict' };
+    if (error instanceof TransferLimitError) return { outcome: 'refused', violations: error.violations };
+    // A check that needs the store (in PSP mode, that `from` is a registered client sub-account).
+    if (error instanceof TransferValidationError) return { outcome: 'invalid', violations: error.violations };
+    throw error;
+  }
+}
+
+function summaryOf(rows: BatchRowResult[]): BatchSummary {
+  const count = (...outcomes: BatchOutcome[]) => rows.filter((row) => outcomes.includes(row.outcome)).length;
+  const invalid = count('invalid');
+  return {
+    total: rows.length,
+    valid: rows.length - invalid,
+    invalid,
+    created: count('created'),
+    replayed: count('replayed', 'exists'),
+    conflicts: count('conflict'),
+    refused: count('refused'),
+  };
+}

@@ -1,0 +1,109 @@
+import type { DecimalAmount } from '../domain';
+import { MovementSearch1796673600000 } from './migrations';
+import { StoreArgumentError } from './persistence.errors';
+import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
+import { storeFixture, T0 } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
+
+const MINUTE = 60_000;
+
+/** Six movements a minute apart: 1…6 by originId and by creation time, two of them to another party. */
+async function searchFixture(engine: Parameters<typeof storeFixture>[0]) {
+  const fixture = await storeFixture(engine);
+  const rows: [number, Parameters<typeof fixture.record>[1]][] = [
+    [1, { amount: '100.00', description: 'Alquiler marzo' }],
+    [2, { amount: '2500.50', description: 'honorarios 100%_reales', to: OTHER_DESTINATION }],
+    [3, { amount: '2500.50', description: 'Alquiler abril' }],
+    [4, { amount: '99999.99', description: 'sueldo' }],
+    [5, { amount: '0.01', description: 'prueba', to: OTHER_DESTINATION }],
+    [6, { amount: '1000.00', description: 'ALQUILER mayo' }],
+  ];
+  for (const [originId, options] of rows) {
+    await fixture.record(originId, options);
+    fixture.clock.advance(MINUTE);
+  }
+  const search = async (options: Parameters<typeof fixture.store.list>[0]) =>
+    (await fixture.store.list(options)).items.map((movement) => movement.originId);
+  return { ...fixture, search };
+}
+
+describeEachEngine('MovementStore search', (engine) => {
+  it('finds by each field, alone and together (AND)', async () => {
+    const { search } = await searchFixture(engine);
+    const amount = (value: string) => value as DecimalAmount;
+    expect(await search({ limit: 10, amountMin: amount('2500.50'), amountMax: amount('2500.50') })).toEqual([2, 3]);
+    expect(await search({ limit: 10, amountMin: amount('1000.00') })).toEqual([2, 3, 4, 6]);
+    expect(await search({ limit: 10, amountMax: amount('100.00') })).toEqual([1, 5]);
+    expect(await search({ limit: 10, toAddress: OTHER_DESTINATION.address })).toEqual([2, 5]);
+    expect(await search({ limit: 10, fromAddress: SAMPLE_SOURCE.address })).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await search({ limit: 10, fromAddress: OTHER_DESTINATION.address })).toEqual([]);
+    // Either party's CUIT: the source's finds all six, a destination's only its own.
+    expect(await search({ limit: 10, personId: SAMPLE_SOURCE.personId })).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await search({ limit: 10, personId: SAMPLE_DESTINATION.personId })).toEqual([1, 3, 4, 6]);
+    expect(await search({ limit: 10, originId: 4 })).toEqual([4]);
+    expect(await search({ limit: 10, text: 'alquiler' })).toEqual([1, 3, 6]);
+    expect(await search({ limit: 10, text: 'alquiler', amountMin: amount('1000.00') })).toEqual([3, 6]);
+    expect(
+      await search({ limit: 10, createdFrom: new Date(T0 + MINUTE), createdBefore: new Date(T0 + 3 * MINUTE) }),
+    ).toEqual([2, 3]);
+    expect(await search({ limit: 10, status: 'PENDING', toAddress: OTHER_DESTINATION.address })).toEqual([2, 5]);
+    expect(await search({ limit: 10, status: 'COMPLETED' })).toEqual([]);
+  });
+
+  it("takes the text's wildcards literally", async () => {
+    const { search } = await searchFixture(engine);
+    expect(await search({ limit: 10, text: '100%_' })).toEqual([2]);
+    expect(await search({ limit: 10, text: '%' })).toEqual([2]);
+    expect(await search({ limit: 10, text: '_' })).toEqual([2]);
+    expect(await search({ limit: 10, text: 'o\\' })).toEqual([]);
+  });
+
+  it('pages newest first and oldest first with a keyset cursor, unshaken by a movement created meanwhile', async () => {
+    const fixture = await searchFixture(engine);
+    const first = await fixture.store.list({ limit: 4, sort: '-createdAt' });
+    expect(first.items.map((movement) => movement.originId)).toEqual([6, 5, 4, 3]);
+    await fixture.record(7);
+    const second = await fixture.store.list({ limit: 4, sort: '-createdAt', after: first.nextCursor as string });
+    expect(second).toMatchObject({ items: [{ originId: 2 }, { originId: 1 }], nextCursor: null });
+    const oldest = await fixture.store.list({ limit: 3, sort: 'createdAt', text: 'a' });
+    expect(oldest.items.map((movement) => movement.originId)).toEqual([1, 2, 3]);
+    const next = await fixture.store.list({
+      limit: 3,
+      sort: 'createdAt',
+      text: 'a',
+      after: oldest.nextCursor as string,
+    });
+    expect(next.items.map((movement) => movement.originId)).toEqual([5, 6]);
+  });
+
+  it('refuses a bad option naming it, before reading anything', async () => {
+    const { store } = await searchFixture(engine);
+    const refused = (options: object, field: string) =>
+      expect(store.list({ limit: 10, ...options })).rejects.toMatchObject({ name: StoreArgumentError.name, field });
+    await refused({ sort: 'amount' }, 'sort');
+    await refused({ sort: '-createdAt', after: '7' }, 'after');
+    await refused({ after: '1_2' }, 'after');
+    await refused({ amountMin: '1,5' }, 'amountMin');
+    await refused({ toAddress: '123' }, 'toAddress');
+    await refused({ personId: '20-12345678-9' }, 'personId');
+    await refused({ text: '' }, 'text');
+    await refused({ createdFrom: new Date(Number.NaN) }, 'createdFrom');
+  });
+
+  it("fills the search columns of the movements stored before them, from each one's intent", async () => {
+    const fixture = await searchFixture(engine);
+    const runner = fixture.dataSource.createQueryRunner();
+    try {
+      await new MovementSearch1796673600000().down(runner);
+      await new MovementSearch1796673600000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    expect(await fixture.search({ limit: 10, text: 'alquiler', toAddress: SAMPLE_DESTINATION.address })).toEqual([
+      1, 3, 6,
+    ]);
+    expect(
+      await fixture.search({ limit: 10, amountMin: '2500.50' as DecimalAmount, personId: OTHER_DESTINATION.personId }),
+    ).toEqual([2]);
+  });
+});

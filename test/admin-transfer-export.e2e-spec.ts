@@ -1,0 +1,85 @@
+import { businessDayOf } from '@giro/transfer-module';
+import { parse } from 'csv-parse/sync';
+import { startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';
+
+// GET /admin/transfers/export.csv against giro itself (the reconciler, its SQLite file, the sandbox bank): the
+// search of GET /admin/transfers as a CSV file a spreadsheet opens, read back here with csv-parse as one would.
+
+describe('GET /admin/transfers/export.csv', () => {
+  let r: TestReconciler;
+  let viewer: string;
+
+  beforeAll(async () => {
+    r = await startTestReconciler();
+    viewer = (await r.request('POST', '/admin/keys', { body: { name: 'accounting', role: 'viewer' } })).json.key;
+    for (const [originId, amount, description] of [
+      [9301, '10.00', '=HYPERLINK("http://x")'],
+      [9302, '500.00', 'rent, May'],
+      [9303, '20.00', '+54 11 5555'],
+    ] as const) {
+      r.clock.advance(1000);
+      const created = await r.request('POST', '/admin/transfers', {
+        body: transferRequest({ originId, amount, description }),
+      });
+      expect(created.status).toBe(201);
+    }
+  });
+  afterAll(() => r.close());
+
+  const exported = async (query = '') => {
+    const answer = await r.request('GET', `/admin/transfers/export.csv${query}`, { token: viewer });
+    return {
+      ...answer,
+      rows: answer.status === 200 ? (parse(answer.text, { columns: true }) as Record<string, string>[]) : [],
+    };
+  };
+
+  it('answers a CSV attachment, one row per transfer, a formula in a description neutralised', async () => {
+    const all = await exported();
+    expect(all.status).toBe(200);
+    expect(all.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(all.headers.get('content-disposition')).toBe(
+      `attachment; filename="giro-transfers-${businessDayOf(new Date())}.csv"`,
+    );
+    expect(all.rows.map((row) => row.originId)).toEqual(['9301', '9302', '9303']);
+    expect(all.rows[0].description).toBe(`'=HYPERLINK("http://x")`);
+    expect(all.rows[1].description).toBe('rent, May');
+    expect(all.rows[2].description).toBe(`'+54 11 5555`);
+    const movement = (await r.request('GET', '/admin/transfers/9302')).json;
+    expect(all.rows[1]).toMatchObject({
+      createdAt: movement.createdAt,
+      status: movement.status,
+      amount: '500.00',
+      currencyId: '032',
+      fromAddress: movement.from.address,
+      fromCuit: movement.from.owner.personId,
+      toAddress: movement.to.address,
+      toCuit: movement.to.owner.personId,
+      concept: 'VAR',
+    });
+    expect(all.rows[1].createdAtBuenosAires).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+  });
+
+  it('follows the filters and sort of GET /admin/transfers', async () => {
+    expect((await exported('?amountMin=100')).rows.map((row) => row.originId)).toEqual(['9302']);
+    expect((await exported('?text=hyperlink')).rows.map((row) => row.originId)).toEqual(['9301']);
+    expect((await exported('?amountMax=50&sort=-createdAt')).rows.map((row) => row.originId)).toEqual(['9303', '9301']);
+    const none = await exported('?originId=1');
+    expect(none.status).toBe(200);
+    expect(none.text.trim().split('\n')).toHaveLength(1);
+    expect(none.text).toMatch(/^originId,createdAt,createdAtBuenosAires,status,/);
+  });
+
+  it('refuses a bad filter with a 400 naming it, and a page of its own (limit, after)', async () => {
+    const bad = await exported('?status=NOPE');
+    expect(bad.status).toBe(400);
+    expect(bad.json.violations).toEqual([expect.objectContaining({ field: 'status' })]);
+    const paged = await exported('?limit=5');
+    expect(paged.status).toBe(400);
+    expect(paged.json.violations).toEqual([expect.objectContaining({ field: 'limit', rule: 'unknown_field' })]);
+  });
+
+  it('needs a credential', async () => {
+    expect((await r.request('GET', '/admin/transfers/export.csv', { token: null })).status).toBe(401);
+  });
+});

