@@ -96,6 +96,7 @@ describeOnEachEngine('webhook delivery across a SIGKILL of the reconciler', (eng
       };
       const final = async () => {
         const page = await second.admin('GET', '/admin/transfers?limit=500');
+        expect(page.status).toBe(200);
         return page.json.items.every((m: { status: string }) => m.status === 'COMPLETED' || m.status === 'FAILED');
       };
       await waitUntil(

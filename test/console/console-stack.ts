@@ -58,7 +58,6 @@ export async function startConsoleStack(extraEnv: Record<string, string> = {}): 
       // A browser loads the page and its two files at every visit, without a key: the per-address budget for
       // requests without a credential is sized for people, not for a test opening page after page.
       ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '10000',
-      ADMIN_RATE_LIMIT_PER_MINUTE: '10000',
       ...extraEnv,
     });
   } catch (error) {

@@ -33,6 +33,9 @@ export function bankEnvironment(dir: string, certs: DevCertificates, bankUrl: st
     // The sandbox's polling rule is scaled down: below the bank's minimums, accepted for a test bank.
     ALLOW_POLLING_BELOW_SPEC: 'true',
     SOURCE_ACCOUNTS: SAMPLE_SOURCE_ACCOUNTS,
+    // Tests wait for a state by asking the admin API every 50 ms (waitUntil), over a minute on a slow machine: past
+    // the default budget of 600 a minute. The rate limit has suites of its own.
+    ADMIN_RATE_LIMIT_PER_MINUTE: '100000',
   };
 }
 
