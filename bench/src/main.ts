@@ -13,7 +13,7 @@ import { runReplicasBench } from './replicas/replicas-main';
 import { summarizeProfiles } from './report/profile-summary';
 import { renderReport } from './report/render-report';
 import { assembleResults } from './report/results';
-import { RESULTS_FILE, recordInBenchmarksDoc, writeResultsJson } from './report/write-results';
+import { recordInBenchmarksDoc, resultsFile, writeResultsJson } from './report/write-results';
 import { startSandboxProcess } from './sandbox/sandbox-process';
 import { runSearchBench } from './search/search-main';
 import { runSweepBenchmarks } from './sweep/run-sweep';
@@ -32,7 +32,7 @@ async function main(args: string[]): Promise<void> {
   const machine = machineInfo();
   const started = performance.now();
   const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-'));
-  const profileDir = plan.profile ? join(RESULTS_FILE, '..', 'profiles') : undefined;
+  const profileDir = plan.profile ? join(resultsFile('latest'), '..', 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const log = (message: string) => {
     process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
@@ -56,10 +56,10 @@ async function main(args: string[]): Promise<void> {
     });
     const profiles = profileDir ? summarizeProfiles(profileDir, context.profiled) : [];
     const report = renderReport(results, profiles);
-    writeResultsJson(results);
-    recordInBenchmarksDoc(report);
+    const file = writeResultsJson('latest', results);
+    recordInBenchmarksDoc('latest', report);
     console.log(report);
-    log(`results in ${RESULTS_FILE} and BENCHMARKS.md${profileDir ? `; CPU profiles in ${profileDir}` : ''}`);
+    log(`results in ${file} and BENCHMARKS.md${profileDir ? `; CPU profiles in ${profileDir}` : ''}`);
   } finally {
     await sandbox.stop();
     rmSync(workDir, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { machineInfo } from '../machine';
+import { recordInBenchmarksDoc, resultsFile, writeResultsJson } from '../report/write-results';
 import { FIRST_ORIGIN_ID, seedSqlite } from '../search/search-seed';
 import {
   CHROMIUM_PATH,
@@ -26,11 +27,7 @@ import {
   summarizeSearch,
 } from './console-speed-report';
 
-const ROOT = join(__dirname, '..', '..', '..');
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'console-speed.json');
-const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
-const START = '<!-- bench:console-speed:start -->';
-const END = '<!-- bench:console-speed:end -->';
+const RESULTS_FILE = resultsFile('console-speed');
 
 export const CONSOLE_SPEED_USAGE =
   'usage: console-speed-main [--quick] [--keep]  (--quick: 100 000 transfers; --keep: leave the seeded SQLite file in the temp directory and reuse it)';
@@ -165,12 +162,8 @@ export async function runConsoleSpeedBench(args: string[]): Promise<void> {
       };
       const results: ConsoleSpeedResults = { ...partial, goals: consoleSpeedGoals(partial) };
       const report = renderConsoleSpeedReport(results);
-      mkdirSync(dirname(RESULTS_FILE), { recursive: true });
-      writeFileSync(
-        RESULTS_FILE,
-        `${JSON.stringify(results, (_key, value) => (Number.isNaN(value) ? null : value), 2)}\n`,
-      );
-      recordInBenchmarksDoc(report);
+      writeResultsJson('console-speed', results);
+      recordInBenchmarksDoc('console-speed', report);
       console.log(report);
       log(`results in ${RESULTS_FILE} and BENCHMARKS.md`);
     } finally {
@@ -179,14 +172,6 @@ export async function runConsoleSpeedBench(args: string[]): Promise<void> {
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-}
-
-function recordInBenchmarksDoc(report: string): void {
-  const document = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = document.indexOf(START);
-  const end = document.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
-  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
 }
 
 if (require.main === module) {

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateTransferIntent } from '@giro/transfer-module';
 import { machineInfo } from '../machine';
 import { formatNumber, markdownTable } from '../report/markdown-table';
+import { writeResultsJson } from '../report/write-results';
 import type { Backlog } from '../sweep/backlog';
 import { postgresReachable } from '../sweep/seed-postgres';
 import { transferRequestBody } from '../workload/transfer-request';
@@ -27,7 +28,6 @@ import {
  */
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const RESULTS_FILE = join(__dirname, '..', '..', 'results', 'lookup-index.json');
 const CONCURRENCY = 16;
 const ROUNDS = [
   { label: 'no index', index: false },
@@ -92,12 +92,8 @@ async function main(args: string[]): Promise<void> {
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
-  mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
   const machine = machineInfo();
-  writeFileSync(
-    RESULTS_FILE,
-    `${JSON.stringify({ machine, movements, lookups, writes, concurrency: CONCURRENCY, results }, null, 2)}\n`,
-  );
+  writeResultsJson('lookup-index', { machine, movements, lookups, writes, concurrency: CONCURRENCY, results });
   console.log(render(results, { movements, lookups, writes, machine }));
 }
 

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from '../context';
 import { machineInfo } from '../machine';
 import { planFromArgs } from '../options';
+import { recordInBenchmarksDoc, resultsFile, writeResultsJson } from '../report/write-results';
 import { startSandboxProcess } from '../sandbox/sandbox-process';
 import { postgresReachable } from '../sweep/seed-postgres';
 import { replicasPlanFromArgs } from './replicas-plan';
@@ -14,11 +15,7 @@ import { runSharedBudget } from './run-shared-budget';
 import { runSweepHistory } from './run-sweep-history';
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = join(__dirname, '..', '..', '..');
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'replicas.json');
-const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
-const START = '<!-- bench:replicas:start -->';
-const END = '<!-- bench:replicas:end -->';
+const RESULTS_FILE = resultsFile('replicas');
 
 /**
  * Issue 19 on Postgres: one bank budget shared by 4 reconciler processes, the create path with 1 and 4 processes
@@ -63,12 +60,8 @@ export async function runReplicasBench(args: string[]): Promise<void> {
     };
     const results: ReplicasResults = { ...partial, goals: replicasGoals(partial) };
     const report = renderReplicasReport(results);
-    mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-    writeFileSync(
-      RESULTS_FILE,
-      `${JSON.stringify(results, (_key, value) => (Number.isNaN(value) ? null : value), 2)}\n`,
-    );
-    recordInBenchmarksDoc(report);
+    writeResultsJson('replicas', results);
+    recordInBenchmarksDoc('replicas', report);
     console.log(report);
     log(`results in ${RESULTS_FILE} and BENCHMARKS.md (${Math.round((Date.now() - started) / 1000)} s)`);
   } finally {
@@ -88,14 +81,6 @@ function readPreviousResults(): ReplicasResults | undefined {
 /** `{ [key]: value }`, or nothing when there is no value. */
 function pick<Key extends string, Value>(key: Key, value: Value | undefined): Partial<Record<Key, Value>> {
   return value === undefined ? {} : ({ [key]: value } as Record<Key, Value>);
-}
-
-function recordInBenchmarksDoc(report: string): void {
-  const document = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = document.indexOf(START);
-  const end = document.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
-  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
 }
 
 if (require.main === module) {

@@ -1,25 +1,32 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchResults } from './results';
+
+// Each bench writes its results twice: as JSON in bench/results/<name>.json, and as a report between its markers
+// in BENCHMARKS.md (`<!-- bench:<name>:start -->` … `<!-- bench:<name>:end -->`), so the document always shows
+// the latest run of each.
 
 /** The repository root, from bench/dist/report. */
 const ROOT = join(__dirname, '..', '..', '..');
-export const RESULTS_FILE = join(ROOT, 'bench', 'results', 'latest.json');
 const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
-const START = '<!-- bench:latest:start -->';
-const END = '<!-- bench:latest:end -->';
 
-/** `bench/results/latest.json`: NaN figures (not measured) become null. */
-export function writeResultsJson(results: BenchResults): void {
-  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, (_key, value) => (Number.isNaN(value) ? null : value), 2)}\n`);
+export function resultsFile(name: string): string {
+  return join(ROOT, 'bench', 'results', `${name}.json`);
 }
 
-/** Puts the report between the markers of BENCHMARKS.md: the document always shows the latest run. */
-export function recordInBenchmarksDoc(report: string): void {
+/** `bench/results/<name>.json`: NaN figures (not measured) become null. Returns the file's path. */
+export function writeResultsJson(name: string, results: unknown): string {
+  const file = resultsFile(name);
+  mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(results, (_key, value) => (Number.isNaN(value) ? null : value), 2)}\n`);
+  return file;
+}
+
+/** Puts the report between the markers of section `name` in BENCHMARKS.md, in place of the previous one. */
+export function recordInBenchmarksDoc(name: string, report: string): void {
+  const [startMarker, endMarker] = [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`];
   const document = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = document.indexOf(START);
-  const end = document.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
-  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
+  const start = document.indexOf(startMarker);
+  const end = document.indexOf(endMarker);
+  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${startMarker} … ${endMarker} markers`);
+  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + startMarker.length)}\n${report}\n${document.slice(end)}`);
 }

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
 import { MovementStore } from '../lookup-index/lookup-index-store';
 import { machineInfo } from '../machine';
+import { recordInBenchmarksDoc, writeResultsJson } from '../report/write-results';
 import { postgresReachable } from '../sweep/seed-postgres';
 import { type ListPage, measureKind, samplePools } from './search-measure';
 import { type SearchPlan, searchPlanFromArgs } from './search-plan';
@@ -20,11 +21,6 @@ const transferModuleDir = dirname(require.resolve('@giro/transfer-module/package
 const { toMovementView } = require(join(transferModuleDir, 'dist', 'movement')) as TransferModuleMovement;
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = join(__dirname, '..', '..', '..');
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'search.json');
-const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
-const START = '<!-- bench:search:start -->';
-const END = '<!-- bench:search:end -->';
 const SAMPLES = 400;
 
 /** Times every kind of search on one seeded database, through the store's listDetails and the API's view. */
@@ -119,19 +115,10 @@ export async function runSearchBench(args: string[]): Promise<void> {
     goals: searchGoals(engines),
   };
   const report = renderSearchReport(results);
-  mkdirSync(dirname(RESULTS_FILE), { recursive: true });
-  writeFileSync(RESULTS_FILE, `${JSON.stringify(results, (_key, value) => (Number.isNaN(value) ? null : value), 2)}\n`);
-  recordInBenchmarksDoc(report);
+  const file = writeResultsJson('search', results);
+  recordInBenchmarksDoc('search', report);
   console.log(report);
-  log(`results in ${RESULTS_FILE} and BENCHMARKS.md`);
-}
-
-function recordInBenchmarksDoc(report: string): void {
-  const document = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = document.indexOf(START);
-  const end = document.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
-  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
+  log(`results in ${file} and BENCHMARKS.md`);
 }
 
 if (require.main === module) {

@@ -1,10 +1,11 @@
 import 'reflect-metadata';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { machineInfo } from '../machine';
 import { startReadyProcess } from '../ready-process';
 import { formatNumber, markdownTable } from '../report/markdown-table';
+import { recordInBenchmarksDoc, writeResultsJson } from '../report/write-results';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
 import { runWebhookBench, type WebhookBenchPlan, type WebhookBenchResult } from './webhook-bench';
 
@@ -18,11 +19,6 @@ import { runWebhookBench, type WebhookBenchPlan, type WebhookBenchResult } from 
  */
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-const ROOT = join(__dirname, '..', '..', '..');
-const RESULTS_FILE = join(ROOT, 'bench', 'results', 'webhooks.json');
-const BENCHMARKS_FILE = join(ROOT, 'BENCHMARKS.md');
-const START = '<!-- bench:webhooks:start -->';
-const END = '<!-- bench:webhooks:end -->';
 
 const GOALS = { deliveriesPerSecond: 2_000, lagP99Ms: 500 };
 
@@ -81,15 +77,11 @@ export async function runWebhookDeliveryBench(args: string[]): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   const durationSeconds = Math.round((Date.now() - started) / 1000);
-  mkdirSync(join(RESULTS_FILE, '..'), { recursive: true });
-  writeFileSync(
-    RESULTS_FILE,
-    `${JSON.stringify({ mode, machine, durationSeconds, plan, goals: GOALS, results }, null, 2)}\n`,
-  );
+  const file = writeResultsJson('webhooks', { mode, machine, durationSeconds, plan, goals: GOALS, results });
   const report = render(results, { mode, plan, machine, durationSeconds, maxInFlight: maxInFlight ?? 64 });
-  recordInBenchmarksDoc(report);
+  recordInBenchmarksDoc('webhooks', report);
   console.log(report);
-  log(`results in ${RESULTS_FILE} and BENCHMARKS.md`);
+  log(`results in ${file} and BENCHMARKS.md`);
 }
 
 function render(
@@ -155,14 +147,6 @@ function render(
     '',
     markdownTable(['goal', 'target', 'measured', 'met'], goals, ['l', 'l', 'l', 'l']),
   ].join('\n');
-}
-
-function recordInBenchmarksDoc(report: string): void {
-  const document = readFileSync(BENCHMARKS_FILE, 'utf8');
-  const start = document.indexOf(START);
-  const end = document.indexOf(END);
-  if (start === -1 || end < start) throw new Error(`BENCHMARKS.md lacks the ${START} … ${END} markers`);
-  writeFileSync(BENCHMARKS_FILE, `${document.slice(0, start + START.length)}\n${report}\n${document.slice(end)}`);
 }
 
 // `pnpm bench:webhooks` runs this file; `pnpm bench` imports it.
