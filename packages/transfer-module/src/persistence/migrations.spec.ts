@@ -1,8 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { createTestDatabase, describeWithPostgres } from '@test-support/postgres';
+import { TEST_POSTGRES_URL } from '@test-support/postgres-url';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { systemClock } from '../domain';
 import { dataSourceOptionsFromUrl } from './data-source-options';
+import { engineOf } from './engine/database-engine';
 import { TRANSFER_ENTITIES } from './entities';
 import { MovementLookupIds1795982400000 } from './migrations';
+import { POSTGRES_TEXT_INDEX } from './migrations/1796760000000-movement-text';
 import { MovementStore } from './movement-store';
 import { runTransferMigrations } from './run-transfer-migrations';
 import { sampleIntent } from './testing/sample-intent';
@@ -41,6 +47,7 @@ const ALL_MIGRATIONS = [
   'Approvals1796500800000',
   'Replicas1796587200000',
   'MovementSearch1796673600000',
+  'MovementText1796760000000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -192,6 +199,9 @@ describeEachEngine('transfer migrations', (engine) => {
     const hasSearchColumns = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('amount_cents') !== undefined;
     try {
+      expect(await textIndexOf(dataSource)).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await textIndexOf(dataSource)).toBe(false);
       expect(await hasSearchColumns()).toBe(true);
       await dataSource.undoLastMigration();
       expect(await hasSearchColumns()).toBe(false);
@@ -270,3 +280,42 @@ describeEachEngine('transfer migrations', (engine) => {
     }
   });
 });
+
+describeWithPostgres('transfer migrations by a role that may not create pg_trgm', () => {
+  it('leave the text index out and run every migration', async () => {
+    const database = await createTestDatabase();
+    // A role with the schema's rights but not CREATE on the database, which a trusted extension needs.
+    const role = `giro_no_extension_${randomBytes(4).toString('hex')}`;
+    const admin = new Client({ connectionString: database.url });
+    await admin.connect();
+    const url = new URL(database.url);
+    url.username = role;
+    const dataSource = new DataSource(dataSourceOptionsFromUrl(url.toString()));
+    try {
+      // Identifiers cannot be bound parameters; `role` is built above from hex only.
+      await admin.query(`CREATE ROLE "${role}" LOGIN`);
+      await admin.query(`GRANT ALL ON SCHEMA public TO "${role}"`);
+      await dataSource.initialize();
+      expect(await runTransferMigrations(dataSource)).toEqual(ALL_MIGRATIONS);
+      expect(await textIndexOf(dataSource)).toBe(false);
+      const extensions = await admin.query(`SELECT "extname" FROM pg_extension WHERE "extname" = 'pg_trgm'`);
+      expect(extensions.rows).toEqual([]);
+    } finally {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await admin.end();
+      await database.drop();
+      const cluster = new Client({ connectionString: TEST_POSTGRES_URL });
+      await cluster.connect();
+      await cluster.query(`DROP ROLE IF EXISTS "${role}"`).finally(() => cluster.end());
+    }
+  });
+});
+
+/** Whether the description's text index is there: SQLite's FTS5 table, or Postgres's trigram index. */
+async function textIndexOf(dataSource: DataSource): Promise<boolean> {
+  const [row] =
+    engineOf(dataSource) === 'postgres'
+      ? await dataSource.query(`SELECT COUNT(*) AS "found" FROM pg_indexes WHERE indexname = $1`, [POSTGRES_TEXT_INDEX])
+      : await dataSource.query(`SELECT COUNT(*) AS "found" FROM sqlite_master WHERE name = 'giro_movement_text'`);
+  return Number(row.found) === 1;
+}

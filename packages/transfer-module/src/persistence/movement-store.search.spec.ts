@@ -1,5 +1,5 @@
 import type { DecimalAmount } from '../domain';
-import { MovementSearch1796673600000 } from './migrations';
+import { MovementSearch1796673600000, MovementText1796760000000 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
 import { storeFixture, T0 } from './testing/store-fixture';
@@ -58,6 +58,20 @@ describeEachEngine('MovementStore search', (engine) => {
     expect(await search({ limit: 10, text: 'o\\' })).toEqual([]);
   });
 
+  it('finds text of any case, quotes and all, in movements stored before and after the index, and short text', async () => {
+    const fixture = await searchFixture(engine);
+    await fixture.record(7, { description: 'Factura "B" 0001-00000042' });
+    await fixture.record(8, { description: 'Factura "C" 0001-00000043' });
+    expect(await fixture.search({ limit: 10, text: 'FACTURA "b"' })).toEqual([7]);
+    expect(await fixture.search({ limit: 10, text: '0001-0000004' })).toEqual([7, 8]);
+    expect(await fixture.search({ limit: 10, text: '" 0001' })).toEqual([7, 8]);
+    expect(await fixture.search({ limit: 10, text: 'rzo' })).toEqual([1]);
+    // Under three characters there is no trigram to look up: read in order, found all the same.
+    expect(await fixture.search({ limit: 10, text: 'b"' })).toEqual([7]);
+    expect(await fixture.search({ limit: 10, text: 'zz' })).toEqual([]);
+    expect(await fixture.search({ limit: 10, text: 'alquilera' })).toEqual([]);
+  });
+
   it('pages newest first and oldest first with a keyset cursor, unshaken by a movement created meanwhile', async () => {
     const fixture = await searchFixture(engine);
     const first = await fixture.store.list({ limit: 4, sort: '-createdAt' });
@@ -90,12 +104,14 @@ describeEachEngine('MovementStore search', (engine) => {
     await refused({ createdFrom: new Date(Number.NaN) }, 'createdFrom');
   });
 
-  it("fills the search columns of the movements stored before them, from each one's intent", async () => {
+  it("fills the search columns and the text index of the movements stored before them, from each one's intent", async () => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
+      await new MovementText1796760000000().down(runner);
       await new MovementSearch1796673600000().down(runner);
       await new MovementSearch1796673600000().up(runner);
+      await new MovementText1796760000000().up(runner);
     } finally {
       await runner.release();
     }

@@ -28,6 +28,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'Approvals1796500800000',
       'Replicas1796587200000',
       'MovementSearch1796673600000',
+      'MovementText1796760000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -8,9 +8,8 @@ import { engineOf } from '../engine/database-engine';
 // originId, the order and the keyset of a page: a search by one of them reads only the page it answers. The
 // CUIT of either party has one index per side (the query reads a page from each and merges them). The amount's
 // index goes on in the page's order too: one amount is read in order; a range is read as keys from the index
-// alone, or along the creation time when it is wide (movement-search-query.ts). Text in the description has no
-// index: it is read row by row along the creation-time index, which stops at a page's worth of matches, so a rare
-// text reads the whole table (measured in BENCHMARKS.md, "Search").
+// alone, or along the creation time when it is wide (movement-search-query.ts). Text in the description has an
+// index of its own (MovementText1796760000000).
 // The searches are measured in `pnpm bench` (section "search", BENCHMARKS.md); the cost these indexes add to each
 // write is not measured yet.
 const COLUMNS = [
