@@ -10,6 +10,7 @@ import { installedBin, type OutsideAppSpec, writeOutsideApp } from './outside-ap
 import { packWorkspacePackages } from './pack-workspace';
 import { type CommandResult, runCommand } from './run-command';
 import { POLLING_ENV, type SandboxProcess, startSandboxProcess } from './sandbox-process';
+import { offerWorkspaceSqliteBuild, sqliteBuildOf } from './workspace-sqlite-prebuild';
 
 // giro as a new user meets it: the packages packed as a release packs them, installed with plain
 // `npm install` into apps in a temporary folder outside the workspace (no workspace links, no path mapping,
@@ -30,8 +31,9 @@ const APPS = {
 } satisfies Record<string, OutsideAppSpec>;
 type AppName = keyof typeof APPS;
 
-// On an idle 2-core machine packing takes about a minute and the installs two or three (each builds
-// better-sqlite3 from source, a minute of CPU); a busy one has needed three times as long.
+// On an idle 2-core machine packing takes about a minute and the installs two or three when each builds
+// better-sqlite3 from source (a minute of CPU; see workspace-sqlite-prebuild.ts); a busy one has needed three times
+// as long.
 const SETUP_TIMEOUT_MS = 15 * 60_000;
 const COMPILE_TIMEOUT_MS = 3 * 60_000;
 const RUN_TIMEOUT_MS = 2 * 60_000;
@@ -68,8 +70,12 @@ describe('giro packed and installed with npm into apps outside the workspace', (
   let root = '';
 
   const appDir = (name: AppName) => join(root, name);
-  const inApp = (name: AppName, command: string, args: string[], options: { lowPriority?: boolean } = {}) =>
-    runCommand(command, args, { cwd: appDir(name), signal: abort.signal, ...options });
+  const inApp = (
+    name: AppName,
+    command: string,
+    args: string[],
+    options: { lowPriority?: boolean; env?: Record<string, string> } = {},
+  ) => runCommand(command, args, { cwd: appDir(name), signal: abort.signal, ...options });
   /** One sandbox process per app that needs one, started from that app's installed package. */
   const sandboxOf = (name: AppName): Promise<SandboxProcess> => {
     const sandbox = sandboxes.get(name) ?? startSandboxProcess(appDir(name), processes);
@@ -82,13 +88,14 @@ describe('giro packed and installed with npm into apps outside the workspace', (
     const packStarted = Date.now();
     const tarballs = await packWorkspacePackages(PUBLISHED, join(root, 'tarballs'), abort.signal);
     durations.set('pack', Date.now() - packStarted);
-    // In parallel: most of an install is compiling better-sqlite3, on one core, or waiting for the registry.
+    const prebuild = offerWorkspaceSqliteBuild(join(root, 'prebuilds'));
+    // In parallel: most of an install is waiting for the registry, or compiling better-sqlite3 on one core.
     await Promise.all(
       (Object.keys(APPS) as AppName[]).map(async (name) => {
         writeOutsideApp(appDir(name), APPS[name], tarballs);
-        const install = await inApp(name, 'npm', ['install'], { lowPriority: true });
+        const install = await inApp(name, 'npm', ['install'], { lowPriority: true, env: prebuild });
         installs.set(name, install);
-        durations.set(`npm install ${name}`, install.durationMs);
+        durations.set(`npm install ${name} (better-sqlite3 ${sqliteBuildOf(appDir(name))})`, install.durationMs);
       }),
     );
   }, SETUP_TIMEOUT_MS);
