@@ -44,7 +44,8 @@ describe('giro-reconciler audit verify', () => {
       { actor_key_id: 'cli', action: 'key.revoke', target: 'ops', outcome: 'ok' },
       { actor_key_id: 'cli', action: 'key.revoke', target: 'nobody', outcome: 'refused' },
     ]);
-  });
+    // Six processes one after the other, each opening the database and migrating: tens of seconds on a busy machine.
+  }, 90_000);
 
   it('finds a tampered row and exits 1', async () => {
     withDatabase((db) => {

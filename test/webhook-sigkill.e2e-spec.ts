@@ -53,6 +53,10 @@ describeOnEachEngine('webhook delivery across a SIGKILL of the reconciler', (eng
       POLL_MIN_INTERVAL_MS: String(POLLING.minIntervalMs),
       DELAYED_MIN_INTERVAL_MS: String(POLLING.delayedMinIntervalMs),
       SWEEP_INTERVAL_MS: '100',
+      // A movement whose query the kill interrupts is queried again only after the dead replica's lease expires
+      // (QuerySchedule.afterTakeover), and the lease lasts twice the longest bank call: 141 s with the default
+      // timeouts, 13 s with these (the sandbox answers in milliseconds).
+      BANK_TIMEOUT_MS: '2000',
       WEBHOOK_URL: hooks.url,
       WEBHOOK_SECRET: SECRET,
       WEBHOOK_ALLOW_LOOPBACK: 'true',
@@ -94,15 +98,24 @@ describeOnEachEngine('webhook delivery across a SIGKILL of the reconciler', (eng
         } while (before);
         return items;
       };
+      let notFinal: unknown[] = [];
+      let undelivered: unknown[] = [];
       const final = async () => {
         const page = await second.admin('GET', '/admin/transfers?limit=500');
         expect(page.status).toBe(200);
-        return page.json.items.every((m: { status: string }) => m.status === 'COMPLETED' || m.status === 'FAILED');
+        notFinal = page.json.items
+          .filter((m: { status: string }) => m.status !== 'COMPLETED' && m.status !== 'FAILED')
+          .map((m: { originId: number; status: string }) => `${m.originId} ${m.status}`);
+        return notFinal.length === 0;
       };
       await waitUntil(
-        async () => (await final()) && (await deliveries()).every((delivery) => delivery.state === 'delivered'),
+        async () => {
+          if (!(await final())) return false;
+          undelivered = (await deliveries()).filter((delivery) => delivery.state !== 'delivered');
+          return undelivered.length === 0;
+        },
         60_000,
-        () => hooks.requests.length,
+        () => ({ requests: hooks.requests.length, notFinal, undelivered }),
       );
       const all = await deliveries();
       // Each transfer: created, then at least its way to COMPLETED (status changes and transfer.completed).

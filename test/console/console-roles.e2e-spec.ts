@@ -123,6 +123,44 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await page.close();
   });
 
+  it('lets an admin create a key, shown once, and revoke one only after confirming it', async () => {
+    const admin = await stack.createKey('head-of-payouts-with-a-very-long-key-name-2026', 'admin');
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, admin);
+    // The long name is cut in the header (its title holds it all), not wrapped into the navigation.
+    const name = page.getByTestId('signed-in-as');
+    await expect(name.getAttribute('title')).resolves.toBe('head-of-payouts-with-a-very-long-key-name-2026');
+    const cut = await name.evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(cut).toBe(true);
+
+    await goTo(page, 'keys');
+    await page.getByLabel('Nombre').fill('night-shift');
+    await page.getByLabel('Rol').selectOption('operator');
+    await page.getByRole('button', { name: 'Crear clave' }).click();
+    const key = await page.getByLabel('La clave').inputValue();
+    expect((await stack.api('GET', '/admin/me', { key })).json).toMatchObject({
+      name: 'night-shift',
+      role: 'operator',
+    });
+    await screenshot(page, 'admin-keys');
+
+    const row = page.getByRole('row').filter({ hasText: 'night-shift' });
+    await row.getByRole('button', { name: 'Revocar' }).click();
+    const question = row.getByRole('group', { name: '¿Revocar la clave night-shift? Deja de servir en un segundo.' });
+    await question.waitFor();
+    await question.getByRole('button', { name: 'No' }).click();
+    await row.getByRole('button', { name: 'Revocar' }).waitFor();
+    expect((await stack.api('GET', '/admin/me', { key })).status).toBe(200);
+
+    await row.getByRole('button', { name: 'Revocar' }).click();
+    await row.getByRole('button', { name: 'Sí, revocar' }).click();
+    await row.getByText('revocada').waitFor();
+    expect((await stack.api('GET', '/admin/me', { key })).status).toBe(401);
+    expect(seen).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  });
+
   it('shows a description holding a script as text, and runs nothing', async () => {
     const description = '<script>alert(1)</script><img src=x onerror=alert(2)>';
     const created = await stack.api('POST', '/admin/transfers', {

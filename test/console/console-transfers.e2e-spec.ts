@@ -93,7 +93,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(await bad.textContent()).toContain('toAddress');
     expect(await page.locator('tr.row-invalid').count()).toBe(1);
     expect(await page.getByRole('status').textContent()).toBe(
-      'Para crear: 2 · ya existen: 0 · con errores o en conflicto: 1.',
+      'Para crear: 2 · ya existen: 0 · con errores, en conflicto o sobre un límite: 1.',
     );
     await screenshot(page, 'batch-preview');
     const before = stack.bank.ledger.size;
@@ -118,7 +118,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const count = await listed();
     // Previewed again as it is, without choosing the file anew: the new preview replaces the last result.
     await page.getByRole('button', { name: 'Vista previa' }).click();
-    await page.getByText('Para crear: 0 · ya existen: 2 · con errores o en conflicto: 1.').waitFor();
+    await page.getByText('Para crear: 0 · ya existen: 2 · con errores, en conflicto o sobre un límite: 1.').waitFor();
     expect(await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (0)' }).isDisabled()).toBe(
       true,
     );

@@ -20,10 +20,20 @@ const row = (originId: string, amount = '100.00', description = 'payout') =>
 const csv = (...rows: string[]) => readBatchCsv([HEADER, ...rows].join('\n'));
 const by = { keyId: 'k1', name: 'ops' };
 
-/** Creates what it is asked to; above 5000.00 a limit refuses it; the description "outage" finds the database out. */
+/**
+ * Creates what it is asked to; a daily limit of 5000.00 over what it created refuses the rest; the description
+ * "outage" finds the database out, "no client" names a `from` that is no registered client sub-account.
+ */
 function transfersStandIn() {
   const stored = new Map<number, TransferInput>();
   const requested: number[] = [];
+  const DAILY_CENTS = 500_000;
+  const cents = (transfer: TransferInput) => Math.round(Number(transfer.amount) * 100);
+  const usedCents = () => [...stored.values()].reduce((sum, transfer) => sum + cents(transfer), 0);
+  const overLimit = () =>
+    new TransferLimitError([{ field: 'from.address', rule: 'daily_amount', message: 'would pass the daily amount' }]);
+  const noClient = () =>
+    new TransferValidationError([{ field: 'from.address', rule: 'sub_account', message: 'is no client sub-account' }]);
   const view = (transfer: TransferInput) => ({ ...transfer, status: 'PENDING' }) as unknown as MovementView;
   return {
     stored,
@@ -43,13 +53,19 @@ function transfersStandIn() {
         if (JSON.stringify(existing) !== JSON.stringify(transfer)) throw new TransferConflictError(originId);
         return { movement: view(existing), created: false };
       }
-      if (Number(transfer.amount) > 5000) {
-        throw new TransferLimitError([
-          { field: 'from.address', rule: 'daily_amount', message: 'would pass the daily amount' },
-        ]);
-      }
+      if (transfer.description === 'no client') throw noClient();
+      if (usedCents() + cents(transfer) > DAILY_CENTS) throw overLimit();
       stored.set(originId, transfer);
       return { movement: view(transfer), created: true };
+    },
+    async previewRequests(transfers: readonly TransferInput[]) {
+      let used = usedCents();
+      return transfers.map((transfer) => {
+        if (transfer.description === 'no client') return noClient();
+        if (used + cents(transfer) > DAILY_CENTS) return overLimit();
+        used += cents(transfer);
+        return undefined;
+      });
     },
     async getMovement(originId: number) {
       const existing = stored.get(originId);
@@ -112,6 +128,34 @@ describe('runTransferBatch', () => {
     expect(dry.summary).toEqual({ total: 4, valid: 3, invalid: 1, created: 0, replayed: 1, conflicts: 1, refused: 0 });
     expect(transfers.requested).toEqual([]);
     expect([...transfers.stored.keys()]).toEqual([1, 2]);
+  });
+
+  it('in a dry run, reports the rows the store would refuse: no client sub-account, or a limit after the rows above', async () => {
+    const transfers = transfersStandIn();
+    await runTransferBatch(transfers, csv(row('1', '1000.00')), { dryRun: false, by });
+    const file = csv(row('1', '1000.00'), row('2', '3000.00'), row('3', '50.00', 'no client'), row('4', '1500.00'));
+    const dry = await runTransferBatch(transfers, file, { dryRun: true, by });
+    expect(dry.rows).toEqual([
+      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING' },
+      { row: 3, originId: 2, outcome: 'valid' },
+      {
+        row: 4,
+        originId: 3,
+        outcome: 'invalid',
+        violations: [{ field: 'fromAddress', rule: 'sub_account', message: 'is no client sub-account' }],
+      },
+      // 1 000 used, 3 000 more above it: 1 500 would pass the day's 5 000.
+      {
+        row: 5,
+        originId: 4,
+        outcome: 'refused',
+        violations: [{ field: 'fromAddress', rule: 'daily_amount', message: 'would pass the daily amount' }],
+      },
+    ]);
+    expect(dry.summary).toMatchObject({ valid: 3, invalid: 1, refused: 1 });
+    // The run agrees with its preview.
+    const run = await runTransferBatch(transfers, file, { dryRun: false, by });
+    expect(run.rows.map((result) => result.outcome)).toEqual(['replayed', 'created', 'invalid', 'refused']);
   });
 
   it('makes a repeated originId the later row’s violation, and requires an originId in a batch', async () => {

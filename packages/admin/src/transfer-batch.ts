@@ -15,7 +15,8 @@ import { holdsSamePayload } from './stored-payload';
 
 /**
  * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
- * do), `conflict` (its originId is stored with another payload), `invalid`. A run: `created`, `replayed` (stored
+ * do), `conflict` (its originId is stored with another payload), `invalid`, `refused` (would pass a limit of its
+ * source account, as things stand). A run: `created`, `replayed` (stored
  * already, same payload: nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source
  * account).
  */
@@ -67,7 +68,7 @@ export class BatchInterruptedError extends Error {
 /** Who asks, as the transfer records it (an API key's public id and name). */
 type Requester = { keyId: string; name: string };
 
-type BatchTransfers = Pick<TransferService, 'validateRequest' | 'requestTransfer' | 'getMovement'>;
+type BatchTransfers = Pick<TransferService, 'validateRequest' | 'requestTransfer' | 'getMovement' | 'previewRequests'>;
 
 type CheckedRow =
   | { row: number; originId: number; transfer: TransferInput }
@@ -85,8 +86,9 @@ export const BATCH_CONCURRENCY = 8;
 /**
  * Runs a batch: each row validated by the single route's rules (TransferService.validateRequest), with an originId
  * of its own (a later row repeating one is invalid); then each valid row requested (`requestTransfer`, approvals
- * and limits applying to it as to one transfer), or, in a dry run, only looked up — up to BATCH_CONCURRENCY rows at
- * a time, taken in file order and answered in file order. A row's refusal never stops the others; an outage of the
+ * and limits applying to it as to one transfer), or, in a dry run, only looked up and then previewed (the rows it
+ * would create: previewNewRows) — up to BATCH_CONCURRENCY rows at a time, taken in file order and answered in file
+ * order. A row's refusal never stops the others; an outage of the
  * database does (BatchInterruptedError, naming the first row it stopped, once the rows in flight have settled).
  */
 export async function runTransferBatch(
@@ -132,6 +134,7 @@ export async function runTransferBatch(
   };
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, checked.length) }, work));
   if (stop.interrupted !== undefined) throw new BatchInterruptedError(stop.interrupted.row, stop.interrupted.error);
+  if (options.dryRun) await previewNewRows(transfers, checked, rows, named);
   return { dryRun: options.dryRun, rows, summary: summaryOf(rows) };
 }
 
@@ -184,6 +187,33 @@ async function lookUp(transfers: BatchTransfers, transfer: TransferInput): Promi
     if (error instanceof MovementNotFoundError) return { outcome: 'valid' };
     throw error;
   }
+}
+
+/**
+ * A dry run's rows that would be created, checked as the run would check them where the store decides: a `from`
+ * that is no registered client sub-account (PSP mode) is `invalid`; a row that would pass a limit of its source
+ * account, after today's usage and the rows above it, is `refused`.
+ */
+async function previewNewRows(
+  transfers: BatchTransfers,
+  checked: CheckedRow[],
+  rows: BatchRowResult[],
+  named: (violations: Violation[]) => Violation[],
+): Promise<void> {
+  const indexes = rows.flatMap((row, index) => (row.outcome === 'valid' ? [index] : []));
+  const answers = await transfers.previewRequests(
+    indexes.map((index) => (checked[index] as { transfer: TransferInput }).transfer),
+  );
+  answers.forEach((answer, at) => {
+    if (answer === undefined) return;
+    const row = rows[indexes[at]];
+    rows[indexes[at]] = {
+      row: row.row,
+      originId: row.originId,
+      outcome: answer instanceof TransferLimitError ? 'refused' : 'invalid',
+      violations: named(answer.violations),
+    };
+  });
 }
 
 async function request(transfers: BatchTransfers, transfer: TransferInput, by: Requester): Promise<RowOutcome> {

@@ -64,7 +64,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </ul>
         </nav>
         <div class="who">
-          <span data-testid="signed-in-as">
+          <span class="who-name" data-testid="signed-in-as" title={me.name}>
             {me.name} · {t(`role.${me.role}`)}
           </span>
           <LanguageSwitch />

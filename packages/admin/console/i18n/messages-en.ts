@@ -193,7 +193,8 @@ export const EN: Record<MessageKey, string> = {
   'batch.preview': 'Preview',
   'batch.previewTitle': 'Preview of {name}: nothing sent yet',
   'batch.confirm': 'Confirm and send the rows to create ({count})',
-  'batch.previewSummary': 'To create: {valid} · stored already: {exists} · with errors or in conflict: {bad}.',
+  'batch.previewSummary':
+    'To create: {valid} · stored already: {exists} · with errors, in conflict or over a limit: {bad}.',
   'batch.resultSummary': 'Created: {created} · existed already: {replayed} · not created: {bad}.',
   'batchOutcome.valid': 'will be created',
   'batchOutcome.exists': 'exists already',
@@ -247,4 +248,6 @@ export const EN: Record<MessageKey, string> = {
   'keys.revoked': 'revoked',
   'keys.revoke': 'Revoke',
   'keys.confirmRevoke': 'Revoke the key {name}? It stops working within a second.',
+  'keys.confirmRevokeYes': 'Yes, revoke',
+  'keys.confirmRevokeNo': 'No',
 };

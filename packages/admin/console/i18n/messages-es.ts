@@ -193,7 +193,8 @@ export const ES = {
   'batch.preview': 'Vista previa',
   'batch.previewTitle': 'Vista previa de {name}: nada se envió todavía',
   'batch.confirm': 'Confirmar y enviar las filas para crear ({count})',
-  'batch.previewSummary': 'Para crear: {valid} · ya existen: {exists} · con errores o en conflicto: {bad}.',
+  'batch.previewSummary':
+    'Para crear: {valid} · ya existen: {exists} · con errores, en conflicto o sobre un límite: {bad}.',
   'batch.resultSummary': 'Creadas: {created} · ya existían: {replayed} · no creadas: {bad}.',
   'batchOutcome.valid': 'se creará',
   'batchOutcome.exists': 'ya existe',
@@ -247,6 +248,8 @@ export const ES = {
   'keys.revoked': 'revocada',
   'keys.revoke': 'Revocar',
   'keys.confirmRevoke': '¿Revocar la clave {name}? Deja de servir en un segundo.',
+  'keys.confirmRevokeYes': 'Sí, revocar',
+  'keys.confirmRevokeNo': 'No',
 } as const;
 
 export type MessageKey = keyof typeof ES;

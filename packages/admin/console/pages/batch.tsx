@@ -56,7 +56,8 @@ export function Batch() {
 
   const count = (answer: BatchAnswer | undefined, ...outcomes: string[]) =>
     answer?.rows.filter((row) => outcomes.includes(row.outcome)).length ?? 0;
-  // Only `valid` rows would be created: `exists` is stored already, `conflict` and `invalid` never will be.
+  // Only `valid` rows would be created: `exists` is stored already, `conflict`, `invalid` and `refused` (a limit
+  // of the source account, as it stands now) would not be.
   const toCreate = count(preview, 'valid');
   return (
     <section aria-labelledby="batch-title">
@@ -82,7 +83,7 @@ export function Batch() {
             {t('batch.previewSummary', {
               valid: toCreate,
               exists: count(preview, 'exists'),
-              bad: count(preview, 'invalid', 'conflict'),
+              bad: count(preview, 'invalid', 'conflict', 'refused'),
             })}
           </p>
           <BatchTable rows={preview.rows} />

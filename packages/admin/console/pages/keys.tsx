@@ -18,6 +18,8 @@ export function Keys() {
   const [created, setCreated] = useState<ApiKey & { key: string }>();
   const [createError, setCreateError] = useState<unknown>();
   const [revokeError, setRevokeError] = useState<string>();
+  /** The key whose revocation waits for a second click: revoking cannot be undone. */
+  const [confirming, setConfirming] = useState<string>();
   const violations = createError instanceof ApiError ? createError.violations : [];
   const fieldError = (field: string) => violations.find((violation) => violation.field === field)?.message;
 
@@ -35,7 +37,7 @@ export function Keys() {
   };
 
   const revoke = async (key: ApiKey) => {
-    if (!confirm(t('keys.confirmRevoke', { name: key.name }))) return;
+    setConfirming(undefined);
     setRevokeError(undefined);
     try {
       await api.post(`admin/keys/${encodeURIComponent(key.name)}/revoke`);
@@ -123,10 +125,21 @@ export function Keys() {
                     )}
                   </td>
                   <td>
-                    {key.active && (
-                      <button type="button" class="danger" onClick={() => revoke(key)}>
+                    {key.active && confirming !== key.name && (
+                      <button type="button" class="danger" onClick={() => setConfirming(key.name)}>
                         {t('keys.revoke')}
                       </button>
+                    )}
+                    {key.active && confirming === key.name && (
+                      <fieldset class="confirm">
+                        <legend>{t('keys.confirmRevoke', { name: key.name })}</legend>
+                        <button type="button" class="danger" onClick={() => revoke(key)}>
+                          {t('keys.confirmRevokeYes')}
+                        </button>
+                        <button type="button" onClick={() => setConfirming(undefined)}>
+                          {t('keys.confirmRevokeNo')}
+                        </button>
+                      </fieldset>
                     )}
                   </td>
                 </tr>

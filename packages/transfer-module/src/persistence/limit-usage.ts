@@ -136,6 +136,32 @@ export class LimitUsage {
     ]);
   }
 
+  /**
+   * What the limits would say of new intents, taken in this order on `day`, without taking anything: for each
+   * share, the refusal it would meet after the account's usage of the day and the shares before it that pass,
+   * or undefined. A preview only: other intents may take their shares before these are requested.
+   */
+  async preview(
+    shares: { address: string; amount: DecimalAmount }[],
+    day: string,
+  ): Promise<(LimitRefusal | undefined)[]> {
+    if (shares.every((share) => this.limitsOf(share.address) === undefined)) return shares.map(() => undefined);
+    const used = new Map<string, DailyUsage>((await this.usageOn(day)).map((record) => [record.address, record]));
+    return shares.map((share) => {
+      const limits = this.limitsOf(share.address);
+      if (limits === undefined) return undefined;
+      const usage = used.get(share.address) ?? usageOf(undefined);
+      const refusal = checkLimits(limits, share.address, share.amount, usage);
+      if (refusal === undefined) {
+        used.set(share.address, {
+          amount: amountFromCents(amountToCents(usage.amount) + amountToCents(share.amount)),
+          transfers: usage.transfers + 1,
+        });
+      }
+      return refusal;
+    });
+  }
+
   /** What each account has used of `day` (only the accounts with a row: the others used nothing). */
   async usageOn(day: string): Promise<LimitUsageRecord[]> {
     const rows: Record<string, unknown>[] = await this.context.dataSource.query(sqlFor(this.context.engine, READ_DAY), [

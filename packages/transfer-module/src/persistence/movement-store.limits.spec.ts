@@ -1,4 +1,4 @@
-import { SourceAccountLimits, type SourceAccountLimitsOptions } from '../domain';
+import { type DecimalAmount, SourceAccountLimits, type SourceAccountLimitsOptions } from '../domain';
 import { MovementStore } from './movement-store';
 import { LimitExceededError } from './persistence.errors';
 import { sampleIntent } from './testing/sample-intent';
@@ -54,6 +54,32 @@ describeEachEngine('MovementStore limits per source account', (engine) => {
     expect((await record(3, '400.00')).created).toBe(true);
     expect(await refusalOf(record(4, '0.01'))).toMatchObject({ rule: 'daily_amount', remaining: '0.00' });
     expect(await store.limitUsageOn()).toEqual([{ address: SOURCE, day: TODAY, amount: '1000.00', transfers: 2 }]);
+  });
+
+  it('previews new intents in order against the day’s usage, taking nothing', async () => {
+    const OTHER = '0000003110000000000999';
+    const { store, record } = await limited({
+      accounts: { [SOURCE]: { dailyAmount: '1000.00', dailyCount: 3, perTransfer: '700.00' } },
+    });
+    await record(1, '300.00');
+    const amount = (value: string) => value as DecimalAmount;
+    const preview = await store.previewLimits([
+      { address: SOURCE, amount: amount('400.00') },
+      { address: SOURCE, amount: amount('800.00') }, // over the per-transfer maximum: takes no share of the preview
+      { address: OTHER, amount: amount('5000.00') }, // an account without limits
+      { address: SOURCE, amount: amount('300.01') }, // 300 + 400 used: 300.00 remain
+      { address: SOURCE, amount: amount('200.00') }, // the third of the day: the count allows it
+      { address: SOURCE, amount: amount('0.01') }, // within the amount, but a fourth
+    ]);
+    expect(preview).toEqual([
+      undefined,
+      { rule: 'per_transfer', address: SOURCE, limit: '700.00', amount: '800.00' },
+      undefined,
+      { rule: 'daily_amount', address: SOURCE, limit: '1000.00', remaining: '300.00' },
+      undefined,
+      { rule: 'daily_count', address: SOURCE, limit: 3, remaining: 0 },
+    ]);
+    expect(await store.limitUsageOn()).toEqual([{ address: SOURCE, day: TODAY, amount: '300.00', transfers: 1 }]);
   });
 
   it('counts transfers per day, and starts again at 03:00 UTC (midnight in Buenos Aires)', async () => {

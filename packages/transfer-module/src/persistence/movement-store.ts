@@ -2,6 +2,8 @@ import type { DataSource } from 'typeorm';
 import {
   businessDayOf,
   type Clock,
+  type DecimalAmount,
+  type LimitRefusal,
   type MovementStatus,
   type SourceAccountLimits,
   type TransferIntent,
@@ -230,6 +232,14 @@ export class MovementStore {
   /** What each source account has used of `day` (default: today in Buenos Aires, by the store's clock). */
   limitUsageOn(day?: string): Promise<LimitUsageRecord[]> {
     return this.usage.usageOn(day ?? businessDayOf(this.clock.now()));
+  }
+
+  /**
+   * What the limits would refuse of new intents from these accounts, requested in this order today (by the
+   * store's clock): LimitUsage.preview. Reads only.
+   */
+  previewLimits(shares: { address: string; amount: DecimalAmount }[]): Promise<(LimitRefusal | undefined)[]> {
+    return this.usage.preview(shares, businessDayOf(this.clock.now()));
   }
 
   // Client sub-accounts of PSP mode (sub-account-registry.ts): here for the transactions they share on SQLite.

@@ -110,6 +110,38 @@ export class TransferService {
     return transfer;
   }
 
+  /**
+   * What requesting these transfers (from validateRequest), in this order, would refuse now, with nothing stored
+   * or sent: the checks that read the store. In PSP mode, a `from` that is not a registered client sub-account
+   * (TransferValidationError); then the limits of the source accounts, after today's usage and the transfers
+   * before it in the list that pass (TransferLimitError). One answer per transfer, undefined when it would be
+   * created. A preview (a batch's dry run): other requests may use the limits before these are sent.
+   */
+  async previewRequests(
+    transfers: readonly TransferInput[],
+  ): Promise<(TransferValidationError | TransferLimitError | undefined)[]> {
+    const answers: (TransferValidationError | TransferLimitError | undefined)[] = await Promise.all(
+      transfers.map(async (transfer) => {
+        if (!needsSubAccountCheck(transfer.from, this.sources)) return undefined;
+        try {
+          await assertSubAccountSender(this.store, transfer.from);
+          return undefined;
+        } catch (error) {
+          if (error instanceof TransferValidationError) return error;
+          throw error;
+        }
+      }),
+    );
+    const open = transfers.flatMap((_transfer, index) => (answers[index] === undefined ? [index] : []));
+    const refusals = await this.store.previewLimits(
+      open.map((index) => ({ address: transfers[index].from.address, amount: transfers[index].amount })),
+    );
+    refusals.forEach((refusal, at) => {
+      if (refusal !== undefined) answers[open[at]] = new TransferLimitError([limitViolation(refusal)]);
+    });
+    return answers;
+  }
+
   private async createTransfer(input: unknown, by: RecordedActor | undefined): Promise<RequestTransferResult> {
     const transfer = this.validated.has(input as object)
       ? (input as TransferInput)
