@@ -30,17 +30,20 @@ describe('closedLoop', () => {
   });
 
   it('starts no operation after `untilMs`, letting those under way finish', async () => {
+    // A fake clock: each operation lasts 20 ms of it.
+    let clock = 0;
     const result = await closedLoop(
       2,
       1_000,
       async () => {
-        await sleep(20);
+        const began = clock;
+        await Promise.resolve();
+        clock = Math.max(clock, began + 20);
       },
-      { untilMs: 50 },
+      { untilMs: 50, now: () => clock },
     );
-    // Two callers, 20 ms each, starting until 50 ms: at 0, 20 and 40 ms, so six operations.
-    expect(result.completed).toBeGreaterThanOrEqual(4);
-    expect(result.completed).toBeLessThanOrEqual(8);
-    expect(result.durationMs).toBeLessThan(200);
+    // Two callers starting until 50 ms: at 0, 20 and 40 ms, so six operations; those of 40 end at 60.
+    expect(result).toMatchObject({ completed: 6, errors: 0, durationMs: 60 });
+    expect(result.latenciesMs).toEqual([20, 20, 20, 20, 20, 20]);
   });
 });

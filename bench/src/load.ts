@@ -13,28 +13,30 @@ export interface LoadResult {
 /**
  * A closed loop: `concurrency` callers, each starting its next operation as soon as its last one ended,
  * until `total` operations have started (or, with `untilMs`, until that much time has passed: the
- * operations under way then still finish). `operation` receives the operation's index (0 … total − 1).
+ * operations under way then still finish). `operation` receives the operation's index (0 … total − 1). `now`
+ * reads the time in milliseconds (performance.now; a test's fake clock).
  */
 export async function closedLoop(
   concurrency: number,
   total: number,
   operation: (index: number) => Promise<void>,
-  options: { untilMs?: number } = {},
+  options: { untilMs?: number; now?: () => number } = {},
 ): Promise<LoadResult> {
   const latenciesMs: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
   let next = 0;
-  const started = performance.now();
+  const now = options.now ?? (() => performance.now());
+  const started = now();
   const deadline = started + (options.untilMs ?? Number.POSITIVE_INFINITY);
   const caller = async () => {
-    while (next < total && performance.now() < deadline) {
+    while (next < total && now() < deadline) {
       const index = next;
       next += 1;
-      const started = performance.now();
+      const started = now();
       try {
         await operation(index);
-        latenciesMs.push(performance.now() - started);
+        latenciesMs.push(now() - started);
       } catch (error) {
         errors += 1;
         firstError ??= error instanceof Error ? error.message : String(error);
@@ -42,6 +44,6 @@ export async function closedLoop(
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, caller));
-  const durationMs = performance.now() - started;
+  const durationMs = now() - started;
   return { completed: latenciesMs.length, errors, ...(firstError && { firstError }), durationMs, latenciesMs };
 }
