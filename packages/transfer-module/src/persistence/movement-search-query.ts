@@ -35,7 +35,7 @@ export function movementSearchQuery(options: ListMovementsOptions) {
       if (engineOf(manager.connection) === 'postgres') await manager.query('SET LOCAL jit = off');
       const byIndex = {
         amountByIndex: await amountByIndex(manager, filter.amountRange),
-        textByIndex: await textByIndex(manager, filter.textPhrase),
+        textCandidates: await textCandidates(manager, filter.textPhrase),
       };
       const query = manager.createQueryBuilder(MovementEntity, 'm').limit(limit + 1);
       filter.apply(query, byIndex);
@@ -107,7 +107,7 @@ function checkedFilter(options: ListMovementsOptions): {
   return {
     amountRange,
     textPhrase,
-    apply(query, { amountByIndex, textByIndex } = { amountByIndex: true, textByIndex: false }) {
+    apply(query, { amountByIndex, textCandidates } = { amountByIndex: true }) {
       for (const [condition, parameters] of conditions) {
         // `x + 0`: the same value, but SQLite no longer reads the term as a range of x's index.
         query.andWhere(
@@ -115,15 +115,20 @@ function checkedFilter(options: ListMovementsOptions): {
           parameters,
         );
       }
-      // The candidates of the text index; the LIKE above still decides, the same way on either path.
-      if (textByIndex) query.andWhere(`m.originId IN (${TEXT_CANDIDATES})`, { textPhrase });
+      // The candidates of the text index, as one JSON array; the LIKE above still decides, as on the other path.
+      if (textCandidates !== undefined) {
+        query.andWhere('m.originId IN (SELECT "value" FROM json_each(:textCandidates))', {
+          textCandidates: JSON.stringify(textCandidates),
+        });
+      }
     },
   };
 }
 
 interface ByIndex {
   amountByIndex: boolean;
-  textByIndex: boolean;
+  /** The originIds whose description may hold a rare text (SQLite's text index), or undefined. */
+  textCandidates?: number[];
 }
 
 /**
@@ -150,21 +155,21 @@ async function amountByIndex(
 
 /**
  * Text in the description on SQLite: its FTS5 trigram index (MovementText1796760000000) holds every movement
- * whose description contains the text, in no useful order. A rare text is read from it, at most TEXT_PROBE
- * movements looked up by originId and sorted; a common one, found in TEXT_PROBE movements or more, is read along
- * the page's order, where a page's worth of matches comes within a few thousand rows — as is a text of fewer than
- * three characters, which has no trigram. Postgres's trigram index is weighed by its planner.
+ * whose description contains the text, in no useful order. Asked once, for at most TEXT_PROBE of them: a rare
+ * text's candidates are then looked up by originId and sorted (passed as one JSON array: the index is not read
+ * twice); a common one, found in TEXT_PROBE movements or more, is read along the page's order, where a page's worth
+ * of matches comes within a few thousand rows — as is a text of fewer than three characters, which has no
+ * trigram. Postgres's trigram index is weighed by its planner.
  */
 const TEXT_PROBE = 5_000;
-const TEXT_CANDIDATES = `SELECT "rowid" FROM "giro_movement_text" WHERE "giro_movement_text" MATCH :textPhrase`;
 
-async function textByIndex(manager: EntityManager, phrase: string | undefined): Promise<boolean> {
-  if (phrase === undefined || engineOf(manager.connection) !== 'sqlite') return false;
-  const [row]: { found: number }[] = await manager.query(
-    `SELECT COUNT(*) AS "found" FROM (SELECT 1 FROM "giro_movement_text" WHERE "giro_movement_text" MATCH ? LIMIT ${TEXT_PROBE})`,
+async function textCandidates(manager: EntityManager, phrase: string | undefined): Promise<number[] | undefined> {
+  if (phrase === undefined || engineOf(manager.connection) !== 'sqlite') return undefined;
+  const rows: { id: number }[] = await manager.query(
+    `SELECT "rowid" AS "id" FROM "giro_movement_text" WHERE "giro_movement_text" MATCH ? LIMIT ${TEXT_PROBE}`,
     [phrase],
   );
-  return Number(row.found) < TEXT_PROBE;
+  return rows.length < TEXT_PROBE ? rows.map((row) => Number(row.id)) : undefined;
 }
 
 /** The text as one FTS5 phrase (its quotes doubled, as FTS5 quotes them), or none under three characters. */
