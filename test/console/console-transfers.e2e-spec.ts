@@ -44,7 +44,11 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.getByText('Revisá los campos marcados.').waitFor();
     expect(await destination.getAttribute('aria-invalid')).toBe('true');
     const errorId = (await destination.getAttribute('aria-describedby')) ?? '';
-    expect(await page.locator(`[id="${errorId}"]`).textContent()).toMatch(/check digit|dígito/i);
+    // In Spanish what the rule means, then the API's own detail.
+    const explained = await page.locator(`[id="${errorId}"]`).textContent();
+    expect(explained).toMatch(
+      /^No es un CBU\/CVU válido: .* — check digit of block 2 \(position 22\) is \d, expected \d$/,
+    );
     expect(await page.getByLabel('CBU/CVU de origen').getAttribute('aria-invalid')).toBeNull();
     await screenshot(page, 'create-field-error');
     expect((await stack.api('GET', '/admin/transfers/5101')).status).toBe(404);
@@ -90,7 +94,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const bad = page.locator('tr[data-row="4"]');
     await bad.waitFor();
     expect(await bad.textContent()).toContain('5203');
-    expect(await bad.textContent()).toContain('toAddress');
+    expect(await bad.textContent()).toContain('toAddress No es un CBU/CVU válido');
     expect(await page.locator('tr.row-invalid').count()).toBe(1);
     expect(await page.getByRole('status').textContent()).toBe(
       'Para crear: 2 · ya existen: 0 · con errores, en conflicto o sobre un límite: 1.',

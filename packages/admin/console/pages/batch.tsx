@@ -3,6 +3,7 @@ import type { BatchAnswer, BatchRow } from '../api/types';
 import { ErrorNotice } from '../components/notices';
 import { StatusBadge } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { violationText } from '../i18n/violations';
 import { href } from '../router';
 import { useSession } from '../session';
 
@@ -114,7 +115,7 @@ export function Batch() {
 const OUTCOMES = ['valid', 'exists', 'created', 'replayed', 'conflict', 'invalid', 'refused'] as const;
 
 function BatchTable({ rows }: { rows: BatchRow[] }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const outcomeLabel = (outcome: string) =>
     OUTCOMES.includes(outcome as (typeof OUTCOMES)[number])
       ? t(`batchOutcome.${outcome as (typeof OUTCOMES)[number]}`)
@@ -141,7 +142,7 @@ function BatchTable({ rows }: { rows: BatchRow[] }) {
               <td>
                 {(row.violations ?? []).map((violation) => (
                   <div key={`${violation.field}:${violation.rule}`}>
-                    <strong>{violation.field}</strong> {violation.message}
+                    <strong>{violation.field}</strong> {violationText(violation, lang)}
                   </div>
                 ))}
               </td>

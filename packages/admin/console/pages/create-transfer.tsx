@@ -6,6 +6,7 @@ import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
+import { violationText } from '../i18n/violations';
 import { navigate } from '../router';
 import { useSession } from '../session';
 
@@ -79,7 +80,7 @@ const fieldOf = (violation: Violation): FieldName | undefined =>
   FIELDS.find((field) => violation.field === field || violation.field.startsWith(`${field}.`));
 
 export function CreateTransfer() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api } = useSession();
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<unknown>();
@@ -88,7 +89,7 @@ export function CreateTransfer() {
   const errorOf = (field: FieldName) =>
     violations
       .filter((violation) => fieldOf(violation) === field)
-      .map((violation) => violation.message)
+      .map((violation) => violationText(violation, lang))
       .join('; ') || undefined;
   const unplaced = violations.filter((violation) => fieldOf(violation) === undefined);
 
@@ -135,7 +136,7 @@ export function CreateTransfer() {
               <ul>
                 {unplaced.map((violation) => (
                   <li key={`${violation.field}:${violation.rule}`}>
-                    {violation.field} {violation.message}
+                    {violation.field}: {violationText(violation, lang)}
                   </li>
                 ))}
               </ul>

@@ -5,12 +5,13 @@ import { SelectField, TextField } from '../components/fields';
 import { describeError, ErrorNotice } from '../components/notices';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { violationText } from '../i18n/violations';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
 
 /** API keys (admin): listed without secrets, created (the key shown this once), revoked. */
 export function Keys() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api } = useSession();
   const { data, error, reload } = useLoad(() => api.get<ApiKey[]>('admin/keys'), []);
   const [name, setName] = useState('');
@@ -21,7 +22,10 @@ export function Keys() {
   /** The key whose revocation waits for a second click: revoking cannot be undone. */
   const [confirming, setConfirming] = useState<string>();
   const violations = createError instanceof ApiError ? createError.violations : [];
-  const fieldError = (field: string) => violations.find((violation) => violation.field === field)?.message;
+  const fieldError = (field: string) => {
+    const violation = violations.find((candidate) => candidate.field === field);
+    return violation && violationText(violation, lang);
+  };
 
   const create = async (event: Event) => {
     event.preventDefault();
