@@ -1,3 +1,4 @@
+import { ApiError } from '../api/client';
 import type { Violation } from '../api/types';
 import type { Lang } from './i18n';
 
@@ -37,4 +38,10 @@ export function violationText(violation: Violation, lang: Lang): string {
   const meaning = lang === 'es' ? RULES_ES[violation.rule] : undefined;
   if (meaning === undefined) return violation.message;
   return COMPLETE.has(violation.rule) ? meaning : `${meaning.replace(/\.$/, '')} — ${violation.message}`;
+}
+
+/** The explanation of what an API error says of `field` (its first violation), or undefined. */
+export function fieldErrorText(error: unknown, field: string, lang: Lang): string | undefined {
+  const violation = error instanceof ApiError ? error.violations.find((found) => found.field === field) : undefined;
+  return violation && violationText(violation, lang);
 }

@@ -5,6 +5,7 @@ import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { fieldErrorText } from '../i18n/violations';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
@@ -18,7 +19,7 @@ const filtersOf = (query: URLSearchParams): AuditFilters =>
 
 /** The audit trail, newest first: who changed what, or tried to. */
 export function Audit({ query }: { query: URLSearchParams }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api } = useSession();
   const applied = filtersOf(query);
   const after = query.get('after') ?? undefined;
@@ -28,7 +29,7 @@ export function Audit({ query }: { query: URLSearchParams }) {
     [query.toString()],
   );
   const violations = error instanceof ApiError ? error.violations : [];
-  const fieldError = (name: string) => violations.find((violation) => violation.field === name)?.message;
+  const fieldError = (name: string) => fieldErrorText(error, name, lang);
 
   return (
     <section aria-labelledby="audit-title">

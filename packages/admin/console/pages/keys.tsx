@@ -5,7 +5,7 @@ import { SelectField, TextField } from '../components/fields';
 import { describeError, ErrorNotice } from '../components/notices';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
-import { violationText } from '../i18n/violations';
+import { fieldErrorText } from '../i18n/violations';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
 
@@ -22,10 +22,7 @@ export function Keys() {
   /** The key whose revocation waits for a second click: revoking cannot be undone. */
   const [confirming, setConfirming] = useState<string>();
   const violations = createError instanceof ApiError ? createError.violations : [];
-  const fieldError = (field: string) => {
-    const violation = violations.find((candidate) => candidate.field === field);
-    return violation && violationText(violation, lang);
-  };
+  const fieldError = (field: string) => fieldErrorText(createError, field, lang);
 
   const create = async (event: Event) => {
     event.preventDefault();

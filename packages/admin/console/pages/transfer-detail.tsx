@@ -5,6 +5,7 @@ import { TextField } from '../components/fields';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
 import { type Translate, useI18n } from '../i18n/i18n';
+import { fieldErrorText } from '../i18n/violations';
 import { can } from '../permissions';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
@@ -301,7 +302,7 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
 }
 
 function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onResolved(): void }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api, me } = useSession();
   const [note, setNote] = useState('');
   const [error, setError] = useState<unknown>();
@@ -315,7 +316,7 @@ function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onResolved(
       setError(failure);
     }
   };
-  const violation = error instanceof ApiError ? error.violations.find((v) => v.field === 'note')?.message : undefined;
+  const violation = fieldErrorText(error, 'note', lang);
   return (
     <form onSubmit={submit} class="inline-form" noValidate>
       <TextField

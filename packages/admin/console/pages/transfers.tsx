@@ -8,6 +8,7 @@ import { Money, PartyText, StatusBadge, statusKey, Time } from '../components/va
 import { saveBlob } from '../download';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
+import { fieldErrorText } from '../i18n/violations';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
@@ -31,7 +32,7 @@ const TEXT_FILTERS: { name: FilterName; label: MessageKey; type?: 'date'; inputM
 ];
 
 export function Transfers({ query }: { query: URLSearchParams }) {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api } = useSession();
   const applied = filtersOf(query);
   const after = query.get('after') ?? undefined;
@@ -45,7 +46,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
     (page) => (page.items.some((movement) => !isFinal(movement.status)) ? LIVE_MS : undefined),
   );
   const violations = error instanceof ApiError ? error.violations : [];
-  const fieldError = (name: FilterName) => violations.find((violation) => violation.field === name)?.message;
+  const fieldError = (name: FilterName) => fieldErrorText(error, name, lang);
 
   const submit = (event: Event) => {
     event.preventDefault();
