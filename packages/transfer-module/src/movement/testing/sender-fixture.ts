@@ -32,7 +32,7 @@ export interface SenderFixture {
  * no event sink.
  */
 export function senderFixture(options: ResolvedTransferOptions, dataSource: DataSource, bank: BankPort): SenderFixture {
-  const store = new MovementStore(dataSource, options.clock);
+  const store = new MovementStore(dataSource, options.clock, { limits: options.limits });
   const schedule = new QuerySchedule(new PollingPolicy(options.polling));
   const owner = createLeaseOwner();
   const events = new MovementEvents(undefined, store, silentLogger);

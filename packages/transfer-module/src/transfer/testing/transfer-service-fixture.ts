@@ -3,7 +3,7 @@ import { giroOptions, manualClock, startTestSandbox } from '@test-support/giro-h
 import { BankClient } from '../../bank';
 import type { ManualClock } from '../../domain';
 import { senderFixture } from '../../movement/testing/sender-fixture';
-import { resolveTransferModuleOptions } from '../../options';
+import { resolveTransferModuleOptions, type TransferModuleOptions } from '../../options';
 import type { TestEngine } from '../../persistence/testing/test-engines';
 import { BankLookups } from '../bank-lookups';
 import { TransferService } from '../transfer.service';
@@ -24,9 +24,10 @@ export function transferServiceFixture(engine: TestEngine) {
     await fixture.bank.close();
   });
 
-  async function setup() {
+  /** `overrides`: the module's options that differ from the harness's (`psp`, `sourceAccounts`, …). */
+  async function setup(overrides: Partial<TransferModuleOptions> = {}) {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
-    const options = resolveTransferModuleOptions(await giroOptions(fixture.bank, fixture.clock));
+    const options = resolveTransferModuleOptions(await giroOptions(fixture.bank, fixture.clock, overrides));
     const client = new BankClient(options.bank);
     fixture.client = client;
     const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
