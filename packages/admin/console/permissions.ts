@@ -11,6 +11,7 @@ const NEEDS = {
   approve: 'approver',
   keys: 'admin',
   redeliver: 'admin',
+  webhookEndpoints: 'admin',
 } as const satisfies Record<string, Role>;
 
 export type Action = keyof typeof NEEDS;

@@ -130,7 +130,7 @@ describe('TransferAdminModule in a host application', () => {
   it('answers the transfer module’s errors and bad parameters as the admin API does', async () => {
     expect(await call(url, 'GET', '/admin/transfers/404', { token: TOKEN })).toMatchObject({
       status: 404,
-      json: { statusCode: 404, error: 'Not Found', originId: 404 },
+      json: { statusCode: 404, error: 'Not Found', errorName: 'MovementNotFoundError', originId: 404 },
     });
     const bad = await call(url, 'GET', '/admin/transfers/abc', { token: TOKEN });
     expect(bad.status).toBe(400);

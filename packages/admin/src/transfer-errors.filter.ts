@@ -69,7 +69,9 @@ interface ErrorReply {
 export function replyFor(error: KnownError): ErrorReply {
   const reply = (status: HttpStatus, extra: Record<string, unknown> = {}): ErrorReply => ({
     status,
-    body: { statusCode: status, error: STATUS_CODES[status], message: error.message, ...extra },
+    // `errorName` names the refusal for a program (the console says it in its reader's language), as a batch
+    // decision's `error.name` does; `message` explains it in English.
+    body: { statusCode: status, error: STATUS_CODES[status], errorName: error.name, message: error.message, ...extra },
   });
   if (error instanceof TransferValidationError)
     return { status: HttpStatus.BAD_REQUEST, body: badRequestBody(error.violations) };

@@ -5,6 +5,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The refusal's name (`ApprovalExpiredError`, …) when the admin API gave one. */
+    readonly errorName: string | undefined,
     /** The fields at fault (400, 422), as the admin API names them. */
     readonly violations: Violation[],
     /** A 429's wait: the polling rule's (`Retry-After`), or the rate limit's. */
@@ -87,11 +89,13 @@ async function apiErrorOf(response: Response): Promise<ApiError> {
   }
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = typeof fields.message === 'string' ? fields.message : text || response.statusText;
+  const errorName = typeof fields.errorName === 'string' ? fields.errorName : undefined;
   const violations = Array.isArray(fields.violations) ? (fields.violations as Violation[]) : [];
   const retryAfter = Number(response.headers.get('Retry-After'));
   return new ApiError(
     response.status,
     message,
+    errorName,
     violations,
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
     body,

@@ -175,6 +175,18 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+/** The event types an endpoint may subscribe to (the server's WEBHOOK_EVENT_TYPES but `webhook.test`). */
+export const SUBSCRIBABLE_EVENT_TYPES = [
+  'transfer.created',
+  'transfer.status_changed',
+  'transfer.completed',
+  'transfer.failed',
+  'transfer.anomaly',
+  'transfer.awaiting_approval',
+  'transfer.approved',
+  'transfer.rejected',
+] as const;
+
 export interface WebhookEndpoint {
   id: string;
   url: string;

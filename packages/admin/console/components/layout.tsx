@@ -18,6 +18,7 @@ const NAV: NavItem[] = [
   { path: 'new', label: 'nav.create', needs: 'create' },
   { path: 'batch', label: 'nav.batch', needs: 'batch' },
   { path: 'cancellations', label: 'nav.cancellations' },
+  { path: 'anomalies', label: 'nav.anomalies' },
   { path: 'approvals', label: 'nav.approvals' },
   { path: 'webhooks', label: 'nav.webhooks' },
   { path: 'audit', label: 'nav.audit' },

@@ -25,7 +25,7 @@ export function translate(lang: Lang, key: MessageKey, values: Record<string, st
   );
 }
 
-interface I18n {
+export interface I18n {
   lang: Lang;
   t: Translate;
   setLang(lang: Lang): void;

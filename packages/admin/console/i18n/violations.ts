@@ -30,6 +30,9 @@ const RULES_ES: Record<string, string> = {
   daily_amount: 'Supera el importe diario de la cuenta de origen.',
   daily_count: 'Supera la cantidad diaria de transferencias de la cuenta de origen.',
   key_name: 'Nombre de clave inválido.',
+  webhook_url: 'URL no aceptada: https, y no una dirección local ni privada.',
+  event_types: 'Tipo de evento desconocido.',
+  max_length: 'Demasiado largo.',
   role: 'Rol desconocido.',
 };
 

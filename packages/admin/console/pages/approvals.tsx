@@ -4,6 +4,7 @@ import { TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { Money, PartyText, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { refusalText } from '../i18n/refusals';
 import { can } from '../permissions';
 import { href } from '../router';
 import { useSession } from '../session';
@@ -24,7 +25,7 @@ export function isOwn(movement: Movement, me: Me): boolean {
 }
 
 export function Approvals() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api, me } = useSession();
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [reason, setReason] = useState('');
@@ -77,7 +78,8 @@ export function Approvals() {
       />
       {outcome.refused.map((item) => (
         <p key={item.originId} class="notice notice-error" role="alert">
-          #{item.originId}: {item.error?.message ?? item.outcome}
+          #{item.originId}:{' '}
+          {item.error ? refusalText({ errorName: item.error.name, message: item.error.message }, lang) : item.outcome}
         </p>
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}

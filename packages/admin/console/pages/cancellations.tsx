@@ -15,7 +15,8 @@ const PAGE_SIZE = 200;
  * with the registration's own reference, several at once.
  */
 export function Cancellations() {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { api, me } = useSession();
   const [showAll, setShowAll] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -48,7 +49,7 @@ export function Cancellations() {
         await api.post(`admin/cancellations/${originId}/ack`, reference ? { reference } : {});
         done++;
       } catch (failure) {
-        failures.push(`#${originId}: ${describeError(failure, t)}`);
+        failures.push(`#${originId}: ${describeError(failure, i18n)}`);
       }
     }
     setSelected(new Set());

@@ -2,6 +2,7 @@ import { useI18n } from '../i18n/i18n';
 import { type Action, can } from '../permissions';
 import { useRoute } from '../router';
 import { useSession } from '../session';
+import { Anomalies } from './anomalies';
 import { Approvals } from './approvals';
 import { Audit } from './audit';
 import { Batch } from './batch';
@@ -34,6 +35,8 @@ export function CurrentPage() {
       return only('batch', () => <Batch />);
     case 'cancellations':
       return <Cancellations />;
+    case 'anomalies':
+      return <Anomalies key={query.toString()} query={query} />;
     case 'approvals':
       return <Approvals />;
     case 'webhooks':

@@ -84,7 +84,11 @@ export function Dashboard() {
                   {t('dashboard.awaitingApproval', { count: formatCount(data.awaitingApproval, lang) })}
                 </a>
               </li>
-              <li>{t('dashboard.anomalies', { count: formatCount(data.anomaliesOpen, lang) })}</li>
+              <li>
+                <a href={href('anomalies')}>
+                  {t('dashboard.anomalies', { count: formatCount(data.anomaliesOpen, lang) })}
+                </a>
+              </li>
             </ul>
           </article>
           {bank && (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type ApiKey, ROLES, type Role } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
-import { describeError, ErrorNotice } from '../components/notices';
+import { describeError, ErrorNotice, ShownOnce } from '../components/notices';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { fieldErrorText } from '../i18n/violations';
@@ -44,7 +44,7 @@ export function Keys() {
       await api.post(`admin/keys/${encodeURIComponent(key.name)}/revoke`);
       reload();
     } catch (failure) {
-      setRevokeError(describeError(failure, t));
+      setRevokeError(describeError(failure, { t, lang }));
     }
   };
 
@@ -76,17 +76,12 @@ export function Keys() {
       </form>
       {violations.length === 0 && <ErrorNotice error={createError} />}
       {created && (
-        <div class="notice notice-ok" role="status">
-          <p>{t('keys.createdOnce', { name: created.name })}</p>
-          <label for="created-key">{t('keys.theKey')}</label>
-          <input
-            id="created-key"
-            class="mono wide"
-            readOnly
-            value={created.key}
-            onFocus={(event) => event.currentTarget.select()}
-          />
-        </div>
+        <ShownOnce
+          id="created-key"
+          text={t('keys.createdOnce', { name: created.name })}
+          label={t('keys.theKey')}
+          secret={created.key}
+        />
       )}
       {revokeError && (
         <p class="notice notice-error" role="alert">

@@ -8,7 +8,8 @@ import { useI18n } from '../i18n/i18n';
 
 /** Sign-in: an API key pasted here is checked against `GET /admin/me` before anything else is shown. */
 export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const [key, setKey] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -22,7 +23,9 @@ export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }
     try {
       onSignedIn(presented, await new ApiClient(presented).get<Me>('admin/me'));
     } catch (failure) {
-      setError(failure instanceof ApiError && failure.status === 401 ? t('signIn.refused') : describeError(failure, t));
+      setError(
+        failure instanceof ApiError && failure.status === 401 ? t('signIn.refused') : describeError(failure, i18n),
+      );
     } finally {
       setBusy(false);
     }

@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
-import { TextField } from '../components/fields';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
-import { type Translate, useI18n } from '../i18n/i18n';
-import { fieldErrorText } from '../i18n/violations';
+import { type I18n, useI18n } from '../i18n/i18n';
 import { can } from '../permissions';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
@@ -16,15 +15,16 @@ const LIVE_MS = 2_000;
  * A refresh or raw query asked sooner than the polling rule allows is answered 429: its `Retry-After` (and the
  * body's `retryAt`) say when the bank may be asked again.
  */
-function describeQueryError(error: unknown, t: Translate): string {
+function describeQueryError(error: unknown, i18n: Pick<I18n, 't' | 'lang'>): string {
   if (error instanceof ApiError && error.status === 429 && error.retryAfterSeconds !== undefined) {
-    return t('detail.tooSoon', { seconds: error.retryAfterSeconds });
+    return i18n.t('detail.tooSoon', { seconds: error.retryAfterSeconds });
   }
-  return describeError(error, t);
+  return describeError(error, i18n);
 }
 
 export function TransferDetail({ originId }: { originId: number }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { api, me } = useSession();
   const {
     data: movement,
@@ -86,7 +86,7 @@ export function TransferDetail({ originId }: { originId: number }) {
       <SuccessNotice text={queryNotice.ok ? t('detail.refreshed') : undefined} />
       {queryNotice.failed !== undefined && (
         <p class="notice notice-error" role="alert">
-          {describeQueryError(queryNotice.failed, t)}
+          {describeQueryError(queryNotice.failed, i18n)}
         </p>
       )}
       {raw !== undefined && (
@@ -298,37 +298,5 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
         ))}
       </ul>
     </article>
-  );
-}
-
-function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onResolved(): void }) {
-  const { t, lang } = useI18n();
-  const { api, me } = useSession();
-  const [note, setNote] = useState('');
-  const [error, setError] = useState<unknown>();
-  if (!can(me.role, 'resolve')) return <p class="muted">{t('anomaly.open')}</p>;
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    try {
-      await api.post(`admin/anomalies/${anomaly.id}/resolve`, { note });
-      onResolved();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  const violation = fieldErrorText(error, 'note', lang);
-  return (
-    <form onSubmit={submit} class="inline-form" noValidate>
-      <TextField
-        id={`anomaly-note-${anomaly.id}`}
-        label={t('anomaly.note')}
-        value={note}
-        onInput={setNote}
-        maxLength={500}
-        error={violation}
-      />
-      <button type="submit">{t('anomaly.resolve')}</button>
-      {!violation && <ErrorNotice error={error} />}
-    </form>
   );
 }

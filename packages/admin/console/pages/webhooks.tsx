@@ -9,15 +9,16 @@ import { can } from '../permissions';
 import { href } from '../router';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
+import { WebhookEndpointForm } from './webhook-endpoint-form';
 
 const PAGE_SIZE = 50;
 
-/** Webhook endpoints and their deliveries; a delivery sent again (admin). */
+/** Webhook endpoints and their deliveries; an endpoint registered, a delivery sent again (admin). */
 export function Webhooks() {
   const { t } = useI18n();
-  const { api } = useSession();
+  const { api, me } = useSession();
   const [chosen, setChosen] = useState<string>();
-  const { data: endpoints, error } = useLoad(() => api.get<WebhookEndpoint[]>('admin/webhooks'), []);
+  const { data: endpoints, error, reload } = useLoad(() => api.get<WebhookEndpoint[]>('admin/webhooks'), []);
   // 409: the application runs without webhooks; that is a state to say, not an error to show.
   const disabled = error instanceof ApiError && error.status === 409;
 
@@ -56,13 +57,15 @@ export function Webhooks() {
           </table>
         </div>
       )}
+      {!disabled && can(me.role, 'webhookEndpoints') && <WebhookEndpointForm onCreated={reload} />}
       {chosen && <Deliveries endpointId={chosen} key={chosen} />}
     </section>
   );
 }
 
 function Deliveries({ endpointId }: { endpointId: string }) {
-  const { t } = useI18n();
+  const i18n = useI18n();
+  const { t } = i18n;
   const { api, me } = useSession();
   const [state, setState] = useState('');
   const [before, setBefore] = useState<string>();
@@ -82,7 +85,7 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       await api.post(`admin/webhook-deliveries/${id}/redeliver`);
       reload();
     } catch (failure) {
-      setActionError(describeError(failure, t));
+      setActionError(describeError(failure, i18n));
     }
   };
 
