@@ -1,5 +1,4 @@
 import {
-  MovementNotFoundError,
   type MovementView,
   TransferConflictError,
   type TransferInput,
@@ -67,9 +66,11 @@ function transfersStandIn() {
         return undefined;
       });
     },
-    async getMovement(originId: number) {
+    async previewReplay(transfer: TransferInput) {
+      const originId = transfer.originId as number;
       const existing = stored.get(originId);
-      if (!existing) throw new MovementNotFoundError(originId);
+      if (!existing) return undefined;
+      if (JSON.stringify(existing) !== JSON.stringify(transfer)) return new TransferConflictError(originId);
       return view(existing);
     },
   };

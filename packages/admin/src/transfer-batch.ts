@@ -1,7 +1,6 @@
 import {
   isDatabaseUnavailable,
   isValidOriginId,
-  MovementNotFoundError,
   type MovementStatus,
   TransferConflictError,
   type TransferInput,
@@ -11,7 +10,6 @@ import {
   type Violation,
 } from '@giro/transfer-module';
 import type { BatchEntry, BatchInput } from './batch-entries';
-import { holdsSamePayload } from './stored-payload';
 
 /**
  * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
@@ -68,7 +66,10 @@ export class BatchInterruptedError extends Error {
 /** Who asks, as the transfer records it (an API key's public id and name). */
 type Requester = { keyId: string; name: string };
 
-type BatchTransfers = Pick<TransferService, 'validateRequest' | 'requestTransfer' | 'getMovement' | 'previewRequests'>;
+type BatchTransfers = Pick<
+  TransferService,
+  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests'
+>;
 
 type CheckedRow =
   | { row: number; originId: number; transfer: TransferInput }
@@ -180,13 +181,10 @@ type RowOutcome = Pick<BatchRowResult, 'outcome' | 'status' | 'violations'>;
 
 /** A dry run's answer about a valid row: a read, nothing written. */
 async function lookUp(transfers: BatchTransfers, transfer: TransferInput): Promise<RowOutcome> {
-  try {
-    const stored = await transfers.getMovement(transfer.originId as number);
-    return holdsSamePayload(stored, transfer) ? { outcome: 'exists', status: stored.status } : { outcome: 'conflict' };
-  } catch (error) {
-    if (error instanceof MovementNotFoundError) return { outcome: 'valid' };
-    throw error;
-  }
+  const stored = await transfers.previewReplay(transfer);
+  if (stored === undefined) return { outcome: 'valid' };
+  if (stored instanceof TransferConflictError) return { outcome: 'conflict' };
+  return { outcome: 'exists', status: stored.status };
 }
 
 /**

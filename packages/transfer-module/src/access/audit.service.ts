@@ -5,6 +5,7 @@ import type { AuditEntry, AuditFilter, AuditRecord, AuditTrail, AuditVerificatio
 import { StoreArgumentError } from '../persistence';
 import { asValidation } from '../transfer/transfer.service';
 import { type AuditRequest, runInAuditScope } from './audit-scope';
+import { AuditWriteFailures } from './audit-write-failures';
 
 /** An audit row as the API answers it: the time as ISO 8601. */
 export interface AuditView extends Omit<AuditRecord, 'at'> {
@@ -37,12 +38,14 @@ const MAX_ACTION_LENGTH = 64;
  * take them is logged (once per outage), never turned into a failure of a call that already happened.
  */
 export class AuditService {
-  private writeFailing = false;
+  private readonly writeFailures: AuditWriteFailures;
 
   constructor(
     private readonly trail: AuditTrail,
-    private readonly logger?: LoggerService,
-  ) {}
+    logger?: LoggerService,
+  ) {
+    this.writeFailures = new AuditWriteFailures(logger);
+  }
 
   async runAs<T>(
     who: Actor | null,
@@ -106,15 +109,9 @@ export class AuditService {
   private async recordAfterwards(entry: AuditEntry): Promise<void> {
     try {
       await this.trail.record(entry);
-      if (this.writeFailing) this.logger?.log('the audit trail takes rows again');
-      this.writeFailing = false;
+      this.writeFailures.written();
     } catch (error) {
-      if (!this.writeFailing) {
-        this.logger?.warn(
-          `an audit row could not be written (${entry.action}, request ${entry.requestId}): ${messageOf(error)}; further failures are not logged until one succeeds`,
-        );
-      }
-      this.writeFailing = true;
+      this.writeFailures.failed(`${entry.action}, request ${entry.requestId}`, error);
     }
   }
 }

@@ -3,13 +3,13 @@ import { completeCbuCvu, completeCuit } from '../domain';
 import { describeEachEngine } from '../persistence/testing/test-engines';
 import { sampleTransferRequest } from '../testing/sample-transfer-request';
 import { transferServiceFixture } from './testing/transfer-service-fixture';
-import { TransferLimitError, TransferValidationError } from './transfer.errors';
+import { TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
 
 const OWN = transferRequest('own').from;
 const CLIENT = { address: completeCbuCvu('0000003', '2000000000005'), personId: completeCuit('2012345678') ?? '' };
 const STRANGER = { address: completeCbuCvu('0000003', '2000000000099'), personId: CLIENT.personId };
 
-describeEachEngine('TransferService.previewRequests', (engine) => {
+describeEachEngine('TransferService previews', (engine) => {
   const { fixture, setup } = transferServiceFixture(engine);
 
   async function pspService() {
@@ -61,5 +61,22 @@ describeEachEngine('TransferService.previewRequests', (engine) => {
       undefined,
     ]);
     expect(reads.mock.calls.map(([address]) => address)).toEqual([CLIENT.address, STRANGER.address]);
+  });
+
+  it('answers a stored originId as requestTransfer would, sending and storing nothing', async () => {
+    const { transfers } = await setup();
+    const originId = (await transfers.allocateOriginId()) + 1;
+    const sent = await transfers.requestTransfer(sampleTransferRequest({ originId, description: 'alquiler' }));
+    const same = transfers.validateRequest(sampleTransferRequest({ originId, description: 'alquiler' }));
+    const other = transfers.validateRequest(sampleTransferRequest({ originId, description: 'alquiler', amount: 1 }));
+    const free = transfers.validateRequest(sampleTransferRequest({ originId: originId + 1 }));
+    const calls = fixture.bank.ledger.page().entries.length;
+
+    expect(await transfers.previewReplay(same)).toEqual(await transfers.getMovement(sent.movement.originId));
+    expect(await transfers.previewReplay(other)).toEqual(new TransferConflictError(originId));
+    expect(await transfers.previewReplay(free)).toBeUndefined();
+    expect(await transfers.previewReplay(transfers.validateRequest(sampleTransferRequest()))).toBeUndefined();
+    expect(fixture.bank.ledger.page().entries).toHaveLength(calls);
+    await expect(transfers.getMovement(originId + 1)).rejects.toThrow(/not found|no movement/i);
   });
 });

@@ -111,6 +111,22 @@ export class TransferService {
   }
 
   /**
+   * What requestTransfer would answer now for a transfer whose originId is stored, with nothing stored or sent:
+   * the stored movement when the payload is the same (a replay), a TransferConflictError when it is another;
+   * undefined when the originId is free (or not given). The same fingerprint comparison as requestTransfer's, for
+   * a preview (a batch's dry run).
+   */
+  async previewReplay(transfer: TransferInput): Promise<MovementView | TransferConflictError | undefined> {
+    if (transfer.originId === undefined) return undefined;
+    const existing = await this.store.findByOriginId(transfer.originId);
+    if (existing === null) return undefined;
+    const fingerprint = intentFingerprint(withOriginId(transfer, transfer.originId));
+    return existing.fingerprint === fingerprint
+      ? toMovementView(existing)
+      : new TransferConflictError(existing.originId);
+  }
+
+  /**
    * What requesting these transfers (from validateRequest), in this order, would refuse now, with nothing stored
    * or sent: the checks that read the store. In PSP mode, a `from` that is not a registered client sub-account
    * (TransferValidationError); then the limits of the source accounts, after today's usage and the transfers
