@@ -1,7 +1,9 @@
 import type { Anomaly, Page } from '../api/types';
 import { SelectField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { Pager } from '../components/pager';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
+import { DataTable } from '../components/table';
 import { StatusBadge, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { href, navigate } from '../router';
@@ -48,53 +50,43 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
       {data && data.items.length === 0 && <p class="muted">{t('anomalies.none')}</p>}
       {data && data.items.length > 0 && (
         <>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('anomalies.at')}</th>
-                  <th scope="col">{t('field.originId')}</th>
-                  <th scope="col">{t('anomalies.kept')}</th>
-                  <th scope="col">{t('anomalies.claimed')}</th>
-                  <th scope="col">{t('anomalies.reason')}</th>
-                  <th scope="col">{t('anomalies.closing')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((anomaly) => (
-                  <tr key={anomaly.id} data-anomaly-id={anomaly.id}>
-                    <td>
-                      <Time at={anomaly.at} />
-                    </td>
-                    <td>
-                      <a href={href(`transfers/${anomaly.originId}`)}>{anomaly.originId}</a>
-                    </td>
-                    <td>{anomaly.status && <StatusBadge status={anomaly.status} />}</td>
-                    <td>
-                      <StatusBadge status={anomaly.claimed} />
-                    </td>
-                    <td class="description">{anomaly.reason ?? ''}</td>
-                    <td>
-                      {anomaly.resolution ? (
-                        <span class="muted">
-                          {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })}{' '}
-                          <Time at={anomaly.resolution.at} /> — {anomaly.resolution.note}
-                        </span>
-                      ) : (
-                        <ResolveAnomaly anomaly={anomaly} onResolved={reload} />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav class="pager" aria-label={t('pager.label')}>
-            {after !== undefined && <a href={href('anomalies', { resolved: shown })}>{t('pager.first')}</a>}
-            {data.nextCursor !== null && (
-              <a href={href('anomalies', { resolved: shown, after: data.nextCursor })}>{t('pager.next')}</a>
-            )}
-          </nav>
+          <DataTable
+            columns={[
+              t('anomalies.at'),
+              t('field.originId'),
+              t('anomalies.kept'),
+              t('anomalies.claimed'),
+              t('anomalies.reason'),
+              t('anomalies.closing'),
+            ]}
+          >
+            {data.items.map((anomaly) => (
+              <tr key={anomaly.id} data-anomaly-id={anomaly.id}>
+                <td>
+                  <Time at={anomaly.at} />
+                </td>
+                <td>
+                  <a href={href(`transfers/${anomaly.originId}`)}>{anomaly.originId}</a>
+                </td>
+                <td>{anomaly.status && <StatusBadge status={anomaly.status} />}</td>
+                <td>
+                  <StatusBadge status={anomaly.claimed} />
+                </td>
+                <td class="description">{anomaly.reason ?? ''}</td>
+                <td>
+                  {anomaly.resolution ? (
+                    <span class="muted">
+                      {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })}{' '}
+                      <Time at={anomaly.resolution.at} /> — {anomaly.resolution.note}
+                    </span>
+                  ) : (
+                    <ResolveAnomaly anomaly={anomaly} onResolved={reload} />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager path="anomalies" query={{ resolved: shown }} after={after} nextCursor={data.nextCursor} />
         </>
       )}
     </section>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { DecisionItem, Me, Movement, Page } from '../api/types';
 import { TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
+import { DataTable } from '../components/table';
 import { Money, PartyText, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
@@ -84,69 +85,62 @@ export function Approvals() {
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}
       {data && data.items.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {mayDecide && <th scope="col">{t('table.select')}</th>}
-                <th scope="col">{t('field.originId')}</th>
-                <th scope="col">{t('field.createdAt')}</th>
-                <th scope="col" class="num">
-                  {t('field.amount')}
-                </th>
-                <th scope="col">{t('field.to')}</th>
-                <th scope="col">{t('field.description')}</th>
-                <th scope="col">{t('approvals.creator')}</th>
-                <th scope="col">{t('approvals.expires')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((movement) => {
-                const own = isOwn(movement, me);
-                return (
-                  <tr key={movement.originId} data-origin-id={movement.originId}>
-                    {mayDecide && (
-                      <td>
-                        <input
-                          type="checkbox"
-                          id={`decide-${movement.originId}`}
-                          aria-label={t('approvals.select', { originId: movement.originId })}
-                          aria-describedby={own ? `own-${movement.originId}` : undefined}
-                          disabled={own}
-                          checked={selected.has(movement.originId)}
-                          onChange={() => toggle(movement.originId)}
-                        />
-                        {own && (
-                          <small id={`own-${movement.originId}`} class="muted">
-                            {' '}
-                            {t('approvals.own')}
-                          </small>
-                        )}
-                      </td>
+        <DataTable
+          columns={[
+            mayDecide && t('table.select'),
+            t('field.originId'),
+            t('field.createdAt'),
+            { text: t('field.amount'), numeric: true },
+            t('field.to'),
+            t('field.description'),
+            t('approvals.creator'),
+            t('approvals.expires'),
+          ]}
+        >
+          {data.items.map((movement) => {
+            const own = isOwn(movement, me);
+            return (
+              <tr key={movement.originId} data-origin-id={movement.originId}>
+                {mayDecide && (
+                  <td>
+                    <input
+                      type="checkbox"
+                      id={`decide-${movement.originId}`}
+                      aria-label={t('approvals.select', { originId: movement.originId })}
+                      aria-describedby={own ? `own-${movement.originId}` : undefined}
+                      disabled={own}
+                      checked={selected.has(movement.originId)}
+                      onChange={() => toggle(movement.originId)}
+                    />
+                    {own && (
+                      <small id={`own-${movement.originId}`} class="muted">
+                        {' '}
+                        {t('approvals.own')}
+                      </small>
                     )}
-                    <td>
-                      <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
-                    </td>
-                    <td>
-                      <Time at={movement.createdAt} />
-                    </td>
-                    <td class="num">
-                      <Money amount={movement.amount} currencyId={movement.currencyId} />
-                    </td>
-                    <td>
-                      <PartyText party={movement.to} />
-                    </td>
-                    <td class="description">{movement.description}</td>
-                    <td>{creatorOf(movement)?.name ?? '—'}</td>
-                    <td>
-                      <Time at={movement.approval?.expiresAt} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                  </td>
+                )}
+                <td>
+                  <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
+                </td>
+                <td>
+                  <Time at={movement.createdAt} />
+                </td>
+                <td class="num">
+                  <Money amount={movement.amount} currencyId={movement.currencyId} />
+                </td>
+                <td>
+                  <PartyText party={movement.to} />
+                </td>
+                <td class="description">{movement.description}</td>
+                <td>{creatorOf(movement)?.name ?? '—'}</td>
+                <td>
+                  <Time at={movement.approval?.expiresAt} />
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       {mayDecide && (
         <div class="actions">

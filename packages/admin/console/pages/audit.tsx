@@ -3,6 +3,8 @@ import { ApiError } from '../api/client';
 import type { AuditRow, Page } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { Pager } from '../components/pager';
+import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { fieldErrorText } from '../i18n/violations';
@@ -86,50 +88,38 @@ export function Audit({ query }: { query: URLSearchParams }) {
       {violations.length === 0 && <ErrorNotice error={error} />}
       {data && (
         <>
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">{t('audit.at')}</th>
-                  <th scope="col">{t('audit.actor')}</th>
-                  <th scope="col">{t('audit.action')}</th>
-                  <th scope="col">{t('field.originId')}</th>
-                  <th scope="col">{t('audit.outcome')}</th>
-                  <th scope="col">{t('audit.request')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((row) => (
-                  <tr key={row.seq}>
-                    <td class="num">{row.seq}</td>
-                    <td>
-                      <Time at={row.at} />
-                    </td>
-                    <td>{row.actor ? `${row.actor.name} (${row.actor.role})` : '—'}</td>
-                    <td class="mono">{row.action}</td>
-                    <td>
-                      {row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}
-                    </td>
-                    <td>
-                      {row.outcome}
-                      {row.statusCode !== null && ` ${row.statusCode}`}
-                      {row.error && ` — ${row.error}`}
-                    </td>
-                    <td class="mono muted">
-                      {row.requestId ?? ''} {row.clientAddress ?? ''}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav class="pager" aria-label={t('pager.label')}>
-            {after !== undefined && <a href={href('audit', applied)}>{t('pager.first')}</a>}
-            {data.nextCursor !== null && (
-              <a href={href('audit', { ...applied, after: data.nextCursor })}>{t('pager.next')}</a>
-            )}
-          </nav>
+          <DataTable
+            columns={[
+              '#',
+              t('audit.at'),
+              t('audit.actor'),
+              t('audit.action'),
+              t('field.originId'),
+              t('audit.outcome'),
+              t('audit.request'),
+            ]}
+          >
+            {data.items.map((row) => (
+              <tr key={row.seq}>
+                <td class="num">{row.seq}</td>
+                <td>
+                  <Time at={row.at} />
+                </td>
+                <td>{row.actor ? `${row.actor.name} (${row.actor.role})` : '—'}</td>
+                <td class="mono">{row.action}</td>
+                <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
+                <td>
+                  {row.outcome}
+                  {row.statusCode !== null && ` ${row.statusCode}`}
+                  {row.error && ` — ${row.error}`}
+                </td>
+                <td class="mono muted">
+                  {row.requestId ?? ''} {row.clientAddress ?? ''}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager path="audit" query={applied} after={after} nextCursor={data.nextCursor} />
         </>
       )}
     </section>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { BatchAnswer, BatchRow } from '../api/types';
 import { ErrorNotice } from '../components/notices';
+import { DataTable } from '../components/table';
 import { StatusBadge } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { violationText } from '../i18n/violations';
@@ -121,35 +122,25 @@ function BatchTable({ rows }: { rows: BatchRow[] }) {
       ? t(`batchOutcome.${outcome as (typeof OUTCOMES)[number]}`)
       : outcome;
   return (
-    <div class="table-wrap">
-      <table class="batch-rows">
-        <thead>
-          <tr>
-            <th scope="col">{t('batch.row')}</th>
-            <th scope="col">{t('field.originId')}</th>
-            <th scope="col">{t('batch.outcome')}</th>
-            <th scope="col">{t('field.status')}</th>
-            <th scope="col">{t('batch.errors')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.row} data-row={row.row} class={(row.violations ?? []).length > 0 ? 'row-invalid' : undefined}>
-              <td>{row.row}</td>
-              <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
-              <td>{outcomeLabel(row.outcome)}</td>
-              <td>{row.status && <StatusBadge status={row.status} />}</td>
-              <td>
-                {(row.violations ?? []).map((violation) => (
-                  <div key={`${violation.field}:${violation.rule}`}>
-                    <strong>{violation.field}</strong> {violationText(violation, lang)}
-                  </div>
-                ))}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      class="batch-rows"
+      columns={[t('batch.row'), t('field.originId'), t('batch.outcome'), t('field.status'), t('batch.errors')]}
+    >
+      {rows.map((row) => (
+        <tr key={row.row} data-row={row.row} class={(row.violations ?? []).length > 0 ? 'row-invalid' : undefined}>
+          <td>{row.row}</td>
+          <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
+          <td>{outcomeLabel(row.outcome)}</td>
+          <td>{row.status && <StatusBadge status={row.status} />}</td>
+          <td>
+            {(row.violations ?? []).map((violation) => (
+              <div key={`${violation.field}:${violation.rule}`}>
+                <strong>{violation.field}</strong> {violationText(violation, lang)}
+              </div>
+            ))}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Cancellation, Page } from '../api/types';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { DataTable } from '../components/table';
 import { Money, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { can } from '../permissions';
@@ -76,80 +77,73 @@ export function Cancellations() {
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('cancellations.none')}</p>}
       {data && data.items.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {mayAcknowledge && <th scope="col">{t('table.select')}</th>}
-                <th scope="col">{t('field.originId')}</th>
-                <th scope="col">{t('field.createdAt')}</th>
-                <th scope="col" class="num">
-                  {t('field.amount')}
-                </th>
-                <th scope="col">{t('field.reason')}</th>
-                <th scope="col">{t('cancellations.reference')}</th>
-                <th scope="col">{t('cancellations.registered')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((cancellation) => {
-                const open = cancellation.acknowledgedAt === null;
-                return (
-                  <tr key={cancellation.originId} data-origin-id={cancellation.originId}>
-                    {mayAcknowledge && (
-                      <td>
-                        {open && (
-                          <input
-                            type="checkbox"
-                            id={`ack-${cancellation.originId}`}
-                            aria-label={t('cancellations.select', { originId: cancellation.originId })}
-                            checked={selected.has(cancellation.originId)}
-                            onChange={() => toggle(cancellation.originId)}
-                          />
-                        )}
-                      </td>
+        <DataTable
+          columns={[
+            mayAcknowledge && t('table.select'),
+            t('field.originId'),
+            t('field.createdAt'),
+            { text: t('field.amount'), numeric: true },
+            t('field.reason'),
+            t('cancellations.reference'),
+            t('cancellations.registered'),
+          ]}
+        >
+          {data.items.map((cancellation) => {
+            const open = cancellation.acknowledgedAt === null;
+            return (
+              <tr key={cancellation.originId} data-origin-id={cancellation.originId}>
+                {mayAcknowledge && (
+                  <td>
+                    {open && (
+                      <input
+                        type="checkbox"
+                        id={`ack-${cancellation.originId}`}
+                        aria-label={t('cancellations.select', { originId: cancellation.originId })}
+                        checked={selected.has(cancellation.originId)}
+                        onChange={() => toggle(cancellation.originId)}
+                      />
                     )}
-                    <td>
-                      <a href={href(`transfers/${cancellation.originId}`)}>{cancellation.originId}</a>
-                    </td>
-                    <td>
-                      <Time at={cancellation.createdAt} />
-                    </td>
-                    <td class="num">
-                      <Money amount={cancellation.amount} currencyId={cancellation.currencyId} />
-                    </td>
-                    <td>{[cancellation.reason.code, cancellation.reason.message].filter(Boolean).join(' — ')}</td>
-                    <td>
-                      {open && mayAcknowledge ? (
-                        <input
-                          type="text"
-                          id={`reference-${cancellation.originId}`}
-                          aria-label={t('cancellations.referenceFor', { originId: cancellation.originId })}
-                          maxLength={100}
-                          value={references[cancellation.originId] ?? ''}
-                          onInput={(event) =>
-                            setReferences({ ...references, [cancellation.originId]: event.currentTarget.value })
-                          }
-                        />
-                      ) : (
-                        (cancellation.reference ?? '')
-                      )}
-                    </td>
-                    <td>
-                      {open ? (
-                        t('cancellations.pending')
-                      ) : (
-                        <>
-                          <Time at={cancellation.acknowledgedAt} /> {cancellation.acknowledgedBy?.name ?? ''}
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                  </td>
+                )}
+                <td>
+                  <a href={href(`transfers/${cancellation.originId}`)}>{cancellation.originId}</a>
+                </td>
+                <td>
+                  <Time at={cancellation.createdAt} />
+                </td>
+                <td class="num">
+                  <Money amount={cancellation.amount} currencyId={cancellation.currencyId} />
+                </td>
+                <td>{[cancellation.reason.code, cancellation.reason.message].filter(Boolean).join(' — ')}</td>
+                <td>
+                  {open && mayAcknowledge ? (
+                    <input
+                      type="text"
+                      id={`reference-${cancellation.originId}`}
+                      aria-label={t('cancellations.referenceFor', { originId: cancellation.originId })}
+                      maxLength={100}
+                      value={references[cancellation.originId] ?? ''}
+                      onInput={(event) =>
+                        setReferences({ ...references, [cancellation.originId]: event.currentTarget.value })
+                      }
+                    />
+                  ) : (
+                    (cancellation.reference ?? '')
+                  )}
+                </td>
+                <td>
+                  {open ? (
+                    t('cancellations.pending')
+                  ) : (
+                    <>
+                      <Time at={cancellation.acknowledgedAt} /> {cancellation.acknowledgedBy?.name ?? ''}
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
       )}
       {mayAcknowledge && (
         <div class="actions">

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import { type ApiKey, ROLES, type Role } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { describeError, ErrorNotice, ShownOnce } from '../components/notices';
+import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { fieldErrorText } from '../i18n/violations';
@@ -90,59 +91,54 @@ export function Keys() {
       )}
       <ErrorNotice error={error} />
       {data && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.role')}</th>
-                <th scope="col">{t('keys.id')}</th>
-                <th scope="col">{t('field.createdAt')}</th>
-                <th scope="col">{t('keys.state')}</th>
-                <th scope="col">{t('keys.revoke')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((key) => (
-                <tr key={key.keyId}>
-                  <td>{key.name}</td>
-                  <td>{t(`role.${key.role}`)}</td>
-                  <td class="mono">{key.keyId}</td>
-                  <td>
-                    <Time at={key.createdAt} />
-                  </td>
-                  <td>
-                    {key.active ? (
-                      t('keys.active')
-                    ) : (
-                      <>
-                        {t('keys.revoked')} <Time at={key.revokedAt} />
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    {key.active && confirming !== key.name && (
-                      <button type="button" class="danger" onClick={() => setConfirming(key.name)}>
-                        {t('keys.revoke')}
-                      </button>
-                    )}
-                    {key.active && confirming === key.name && (
-                      <fieldset class="confirm">
-                        <legend>{t('keys.confirmRevoke', { name: key.name })}</legend>
-                        <button type="button" class="danger" onClick={() => revoke(key)}>
-                          {t('keys.confirmRevokeYes')}
-                        </button>
-                        <button type="button" onClick={() => setConfirming(undefined)}>
-                          {t('keys.confirmRevokeNo')}
-                        </button>
-                      </fieldset>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('keys.name'),
+            t('keys.role'),
+            t('keys.id'),
+            t('field.createdAt'),
+            t('keys.state'),
+            t('keys.revoke'),
+          ]}
+        >
+          {data.map((key) => (
+            <tr key={key.keyId}>
+              <td>{key.name}</td>
+              <td>{t(`role.${key.role}`)}</td>
+              <td class="mono">{key.keyId}</td>
+              <td>
+                <Time at={key.createdAt} />
+              </td>
+              <td>
+                {key.active ? (
+                  t('keys.active')
+                ) : (
+                  <>
+                    {t('keys.revoked')} <Time at={key.revokedAt} />
+                  </>
+                )}
+              </td>
+              <td>
+                {key.active && confirming !== key.name && (
+                  <button type="button" class="danger" onClick={() => setConfirming(key.name)}>
+                    {t('keys.revoke')}
+                  </button>
+                )}
+                {key.active && confirming === key.name && (
+                  <fieldset class="confirm">
+                    <legend>{t('keys.confirmRevoke', { name: key.name })}</legend>
+                    <button type="button" class="danger" onClick={() => revoke(key)}>
+                      {t('keys.confirmRevokeYes')}
+                    </button>
+                    <button type="button" onClick={() => setConfirming(undefined)}>
+                      {t('keys.confirmRevokeNo')}
+                    </button>
+                  </fieldset>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );

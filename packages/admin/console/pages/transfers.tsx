@@ -4,6 +4,8 @@ import { ApiError } from '../api/client';
 import { isFinal, type Movement, type Page, STATUSES } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { Pager } from '../components/pager';
+import { DataTable } from '../components/table';
 import { Money, PartyText, StatusBadge, statusKey, Time } from '../components/values';
 import { saveBlob } from '../download';
 import { useI18n } from '../i18n/i18n';
@@ -114,12 +116,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
             {data.items.some((movement) => !isFinal(movement.status)) && ` · ${t('transfers.live')}`}
           </p>
           <TransferTable items={data.items} />
-          <nav class="pager" aria-label={t('pager.label')}>
-            {after !== undefined && <a href={href('transfers', filterQuery(applied))}>{t('pager.first')}</a>}
-            {data.nextCursor !== null && (
-              <a href={href('transfers', { ...filterQuery(applied), after: data.nextCursor })}>{t('pager.next')}</a>
-            )}
-          </nav>
+          <Pager path="transfers" query={filterQuery(applied)} after={after} nextCursor={data.nextCursor} />
         </>
       )}
     </section>
@@ -130,47 +127,40 @@ export function TransferTable({ items }: { items: Movement[] }) {
   const { t } = useI18n();
   if (items.length === 0) return <p class="muted">{t('transfers.none')}</p>;
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{t('field.originId')}</th>
-            <th scope="col">{t('field.createdAt')}</th>
-            <th scope="col">{t('field.status')}</th>
-            <th scope="col" class="num">
-              {t('field.amount')}
-            </th>
-            <th scope="col">{t('field.from')}</th>
-            <th scope="col">{t('field.to')}</th>
-            <th scope="col">{t('field.description')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((movement) => (
-            <tr key={movement.originId} data-origin-id={movement.originId}>
-              <td>
-                <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
-              </td>
-              <td>
-                <Time at={movement.createdAt} />
-              </td>
-              <td>
-                <StatusBadge status={movement.status} />
-              </td>
-              <td class="num">
-                <Money amount={movement.amount} currencyId={movement.currencyId} />
-              </td>
-              <td>
-                <PartyText party={movement.from} />
-              </td>
-              <td>
-                <PartyText party={movement.to} />
-              </td>
-              <td class="description">{movement.description}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={[
+        t('field.originId'),
+        t('field.createdAt'),
+        t('field.status'),
+        { text: t('field.amount'), numeric: true },
+        t('field.from'),
+        t('field.to'),
+        t('field.description'),
+      ]}
+    >
+      {items.map((movement) => (
+        <tr key={movement.originId} data-origin-id={movement.originId}>
+          <td>
+            <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
+          </td>
+          <td>
+            <Time at={movement.createdAt} />
+          </td>
+          <td>
+            <StatusBadge status={movement.status} />
+          </td>
+          <td class="num">
+            <Money amount={movement.amount} currencyId={movement.currencyId} />
+          </td>
+          <td>
+            <PartyText party={movement.from} />
+          </td>
+          <td>
+            <PartyText party={movement.to} />
+          </td>
+          <td class="description">{movement.description}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import type { Page, WebhookDelivery, WebhookEndpoint } from '../api/types';
 import { SelectField } from '../components/fields';
 import { describeError, ErrorNotice } from '../components/notices';
+import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { can } from '../permissions';
@@ -28,34 +29,29 @@ export function Webhooks() {
       {disabled ? <p class="muted">{t('webhooks.disabled')}</p> : <ErrorNotice error={error} />}
       {endpoints && endpoints.length === 0 && <p class="muted">{t('webhooks.none')}</p>}
       {endpoints && endpoints.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('webhooks.url')}</th>
-                <th scope="col">{t('webhooks.description')}</th>
-                <th scope="col">{t('webhooks.events')}</th>
-                <th scope="col">{t('webhooks.enabled')}</th>
-                <th scope="col">{t('webhooks.deliveries')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((endpoint) => (
-                <tr key={endpoint.id}>
-                  <td class="mono">{endpoint.url}</td>
-                  <td>{endpoint.description ?? ''}</td>
-                  <td>{endpoint.eventTypes.length === 0 ? t('webhooks.allEvents') : endpoint.eventTypes.join(', ')}</td>
-                  <td>{endpoint.enabled ? t('yes') : t('no')}</td>
-                  <td>
-                    <button type="button" aria-pressed={chosen === endpoint.id} onClick={() => setChosen(endpoint.id)}>
-                      {t('webhooks.show')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('webhooks.url'),
+            t('webhooks.description'),
+            t('webhooks.events'),
+            t('webhooks.enabled'),
+            t('webhooks.deliveries'),
+          ]}
+        >
+          {endpoints.map((endpoint) => (
+            <tr key={endpoint.id}>
+              <td class="mono">{endpoint.url}</td>
+              <td>{endpoint.description ?? ''}</td>
+              <td>{endpoint.eventTypes.length === 0 ? t('webhooks.allEvents') : endpoint.eventTypes.join(', ')}</td>
+              <td>{endpoint.enabled ? t('yes') : t('no')}</td>
+              <td>
+                <button type="button" aria-pressed={chosen === endpoint.id} onClick={() => setChosen(endpoint.id)}>
+                  {t('webhooks.show')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {!disabled && can(me.role, 'webhookEndpoints') && <WebhookEndpointForm onCreated={reload} />}
       {chosen && <Deliveries endpointId={chosen} key={chosen} />}
@@ -115,50 +111,45 @@ function Deliveries({ endpointId }: { endpointId: string }) {
       )}
       {data && data.items.length === 0 && <p class="muted">{t('webhooks.noDeliveries')}</p>}
       {data && data.items.length > 0 && (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('field.createdAt')}</th>
-                <th scope="col">{t('webhooks.event')}</th>
-                <th scope="col">{t('field.originId')}</th>
-                <th scope="col">{t('webhooks.state')}</th>
-                <th scope="col">{t('webhooks.attempts')}</th>
-                <th scope="col">{t('webhooks.lastAnswer')}</th>
-                {can(me.role, 'redeliver') && <th scope="col">{t('webhooks.redeliver')}</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((delivery) => (
-                <tr key={delivery.id}>
-                  <td>
-                    <Time at={delivery.createdAt} />
-                  </td>
-                  <td>{delivery.eventType}</td>
-                  <td>
-                    {delivery.originId === null ? (
-                      '—'
-                    ) : (
-                      <a href={href(`transfers/${delivery.originId}`)}>{delivery.originId}</a>
-                    )}
-                  </td>
-                  <td>{delivery.state}</td>
-                  <td class="num">{delivery.attempts}</td>
-                  <td>
-                    {delivery.lastStatusCode ?? ''} {delivery.lastError ?? ''} <Time at={delivery.lastAttemptAt} />
-                  </td>
-                  {can(me.role, 'redeliver') && (
-                    <td>
-                      <button type="button" onClick={() => redeliver(delivery.id)}>
-                        {t('webhooks.redeliver')}
-                      </button>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            t('field.createdAt'),
+            t('webhooks.event'),
+            t('field.originId'),
+            t('webhooks.state'),
+            t('webhooks.attempts'),
+            t('webhooks.lastAnswer'),
+            t('webhooks.redeliver'),
+          ]}
+        >
+          {data.items.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>
+                <Time at={delivery.createdAt} />
+              </td>
+              <td>{delivery.eventType}</td>
+              <td>
+                {delivery.originId === null ? (
+                  '—'
+                ) : (
+                  <a href={href(`transfers/${delivery.originId}`)}>{delivery.originId}</a>
+                )}
+              </td>
+              <td>{delivery.state}</td>
+              <td class="num">{delivery.attempts}</td>
+              <td>
+                {delivery.lastStatusCode ?? ''} {delivery.lastError ?? ''} <Time at={delivery.lastAttemptAt} />
+              </td>
+              {can(me.role, 'redeliver') && (
+                <td>
+                  <button type="button" onClick={() => redeliver(delivery.id)}>
+                    {t('webhooks.redeliver')}
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {data?.nextCursor && (
         <button type="button" onClick={() => setBefore(data.nextCursor ?? undefined)}>
