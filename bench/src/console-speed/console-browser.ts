@@ -1,51 +1,17 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { FORM_FIELDS, type FormFill } from './console-searches';
+import { CHROMIUM_PATH, launchQuietChromium, type QuietBrowser } from './quiet-chromium';
 
 // Chromium driving the console as an operator does, with the page's own clock (performance.now()) for every
-// figure: the launch options of the console's browser tests (test/support/chromium.ts), Debian's chromium.
+// figure; launched as the console's browser tests launch it (quiet-chromium.ts).
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { CHROMIUM_PATH };
 
 export const chromiumPresent = (): boolean => existsSync(CHROMIUM_PATH);
 
-/** The flags of test/support/chromium.ts: no sandbox (containers), no GPU, nothing fetched in the background. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-export interface BenchBrowser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-export async function launchBenchChromium(): Promise<BenchBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), 'giro-bench-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1400, height: 900 },
-    locale: 'es-AR',
-    timezoneId: 'America/Argentina/Buenos_Aires',
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
+export const launchBenchChromium = (): Promise<QuietBrowser> =>
+  launchQuietChromium({ profilePrefix: 'giro-bench-chromium-' });
 
 /** As the console tests' signIn (test/console/console-stack.ts): the key pasted, the dashboard shown. */
 export async function signIn(page: Page, url: string, key: string): Promise<void> {

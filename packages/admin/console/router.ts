@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { type Query, queryString } from './api/client';
+import { type Query, queryString } from './api/query';
 
 // Hash routing (`/console#/transfers?status=FAILED`): the server serves one page, and the page's state — which
 // list, which filters — is in its address, so it can be bookmarked, shared and gone back to.

@@ -1,3 +1,4 @@
+import { type Query, queryString } from './query';
 import type { Violation } from './types';
 
 /** An answer of the admin API other than 2xx, with what the console shows of it. */
@@ -15,18 +16,6 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
-}
-
-export type Query = Record<string, string | number | undefined>;
-
-/** `a=1&b=x` of the defined, non-empty values. */
-export function queryString(query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Query } from '../api/client';
+import type { Query } from '../api/query';
 import { useI18n } from '../i18n/i18n';
 import { href } from '../router';
 

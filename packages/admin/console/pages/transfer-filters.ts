@@ -1,4 +1,4 @@
-import type { Query } from '../api/client';
+import type { Query } from '../api/query';
 
 /** The search of `GET /admin/transfers` (and of its CSV export), as the transfers page keeps it in its address. */
 export const FILTER_NAMES = [
