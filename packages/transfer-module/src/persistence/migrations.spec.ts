@@ -48,6 +48,7 @@ const ALL_MIGRATIONS = [
   'Replicas1796587200000',
   'MovementSearch1796673600000',
   'MovementText1796760000000',
+  'MovementStatusAmount1796846400000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -199,6 +200,9 @@ describeEachEngine('transfer migrations', (engine) => {
     const hasSearchColumns = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('amount_cents') !== undefined;
     try {
+      expect(await indexNames()).toContain('IDX_giro_movements_status_amount');
+      await dataSource.undoLastMigration();
+      expect(await indexNames()).not.toContain('IDX_giro_movements_status_amount');
       expect(await textIndexOf(dataSource)).toBe(true);
       await dataSource.undoLastMigration();
       expect(await textIndexOf(dataSource)).toBe(false);

@@ -1,5 +1,9 @@
 import type { DecimalAmount } from '../domain';
-import { MovementSearch1796673600000, MovementText1796760000000 } from './migrations';
+import {
+  MovementSearch1796673600000,
+  MovementStatusAmount1796846400000,
+  MovementText1796760000000,
+} from './migrations';
 import { StoreArgumentError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
 import { storeFixture, T0 } from './testing/store-fixture';
@@ -48,6 +52,11 @@ describeEachEngine('MovementStore search', (engine) => {
     ).toEqual([2, 3]);
     expect(await search({ limit: 10, status: 'PENDING', toAddress: OTHER_DESTINATION.address })).toEqual([2, 5]);
     expect(await search({ limit: 10, status: 'COMPLETED' })).toEqual([]);
+    // A status and an amount range: read from their own index (status, amount_cents, …), in the page's order.
+    const pendingRange = { status: 'PENDING', amountMin: amount('100.00'), amountMax: amount('2500.50') } as const;
+    expect(await search({ limit: 10, ...pendingRange })).toEqual([1, 2, 3, 6]);
+    expect(await search({ limit: 10, ...pendingRange, sort: '-createdAt' })).toEqual([6, 3, 2, 1]);
+    expect(await search({ limit: 10, ...pendingRange, status: 'COMPLETED' })).toEqual([]);
   });
 
   it("takes the text's wildcards literally", async () => {
@@ -108,10 +117,12 @@ describeEachEngine('MovementStore search', (engine) => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
+      await new MovementStatusAmount1796846400000().down(runner);
       await new MovementText1796760000000().down(runner);
       await new MovementSearch1796673600000().down(runner);
       await new MovementSearch1796673600000().up(runner);
       await new MovementText1796760000000().up(runner);
+      await new MovementStatusAmount1796846400000().up(runner);
     } finally {
       await runner.release();
     }

@@ -29,6 +29,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'Replicas1796587200000',
       'MovementSearch1796673600000',
       'MovementText1796760000000',
+      'MovementStatusAmount1796846400000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

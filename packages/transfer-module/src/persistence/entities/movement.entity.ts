@@ -22,6 +22,8 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
+// A status with an amount range, answered from the keys (MovementStatusAmount1796846400000).
+@Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',

@@ -15,6 +15,7 @@ import { Approvals1796500800000 } from './1796500800000-approvals';
 import { Replicas1796587200000 } from './1796587200000-replicas';
 import { MovementSearch1796673600000 } from './1796673600000-movement-search';
 import { MovementText1796760000000 } from './1796760000000-movement-text';
+import { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -33,6 +34,7 @@ export { Approvals1796500800000 } from './1796500800000-approvals';
 export { Replicas1796587200000 } from './1796587200000-replicas';
 export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 export { MovementText1796760000000 } from './1796760000000-movement-text';
+export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -53,4 +55,5 @@ export const TRANSFER_MIGRATIONS = [
   Replicas1796587200000,
   MovementSearch1796673600000,
   MovementText1796760000000,
+  MovementStatusAmount1796846400000,
 ];
