@@ -36,6 +36,7 @@ module.exports = {
   testTimeout: 30_000,
   // Jest's default on 2 cores is 1 worker, which runs in-band: one stuck suite then blocks the rest.
   maxWorkers: 2,
+  testSequencer: '<rootDir>/test/support/slowest-first-sequencer.js',
   projects: [
     {
       ...shared,
