@@ -8,6 +8,7 @@ import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
 import { can } from '../permissions';
 import { href } from '../router';
+import { toggled } from '../selection';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
 
@@ -42,12 +43,7 @@ export function Approvals() {
   );
   const mayDecide = can(me.role, 'approve');
 
-  const toggle = (originId: number) => {
-    const next = new Set(selected);
-    if (next.has(originId)) next.delete(originId);
-    else next.add(originId);
-    setSelected(next);
-  };
+  const toggle = (originId: number) => setSelected(toggled(selected, originId));
 
   const decide = async (decision: 'approve' | 'reject') => {
     const originIds = [...selected];

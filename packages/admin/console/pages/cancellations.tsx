@@ -6,6 +6,7 @@ import { Money, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
 import { can } from '../permissions';
 import { href } from '../router';
+import { toggled } from '../selection';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
 
@@ -33,12 +34,7 @@ export function Cancellations() {
   );
   const mayAcknowledge = can(me.role, 'acknowledge');
 
-  const toggle = (originId: number) => {
-    const next = new Set(selected);
-    if (next.has(originId)) next.delete(originId);
-    else next.add(originId);
-    setSelected(next);
-  };
+  const toggle = (originId: number) => setSelected(toggled(selected, originId));
 
   const acknowledge = async () => {
     const failures: string[] = [];

@@ -5,6 +5,7 @@ import { TextField } from '../components/fields';
 import { ErrorNotice, ShownOnce } from '../components/notices';
 import { useI18n } from '../i18n/i18n';
 import { fieldErrorText } from '../i18n/violations';
+import { toggled } from '../selection';
 import { useSession } from '../session';
 
 /** Registers a webhook endpoint (admin): its URL, what it is for, the events it hears; its secret shown this once. */
@@ -19,12 +20,7 @@ export function WebhookEndpointForm({ onCreated }: { onCreated(): void }) {
   const violations = error instanceof ApiError ? error.violations : [];
   const fieldError = (field: string) => fieldErrorText(error, field, lang);
 
-  const toggle = (type: string) => {
-    const next = new Set(eventTypes);
-    if (next.has(type)) next.delete(type);
-    else next.add(type);
-    setEventTypes(next);
-  };
+  const toggle = (type: string) => setEventTypes(toggled(eventTypes, type));
 
   const create = async (event: Event) => {
     event.preventDefault();

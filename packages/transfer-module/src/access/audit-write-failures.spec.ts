@@ -11,7 +11,7 @@ function recordingLogger() {
   return { lines, logger };
 }
 
-const full = new Error('database or disk is full');
+const full = 'database or disk is full';
 
 describe('AuditWriteFailures', () => {
   it('names an outage once, even when rows get through between its failures, then how many were lost', () => {
@@ -36,7 +36,7 @@ describe('AuditWriteFailures', () => {
     failures.written();
     failures.failed('key.create, request a', full, 1_000);
     failures.written();
-    failures.failed('key.create, request b', new Error('SQLITE_BUSY'), 31_000);
+    failures.failed('key.create, request b', 'SQLITE_BUSY', 31_000);
     failures.written();
     expect(lines).toEqual([
       expect.stringMatching(/^warn an audit row could not be written \(key\.create, request a\): database or disk/),

@@ -14,14 +14,15 @@ export class AuditWriteFailures {
 
   constructor(private readonly logger?: LoggerService) {}
 
-  failed(description: string, error: unknown, nowMs = Date.now()): void {
+  /** `what`: the row that was not written; `cause`: the database's message. */
+  failed(what: string, cause: string, nowMs = Date.now()): void {
     if (this.outage !== undefined && nowMs - this.outage.lastFailureMs < SAME_OUTAGE_MS) {
       this.outage.lastFailureMs = nowMs;
       this.outage.lost += 1;
       return;
     }
     this.logger?.warn(
-      `an audit row could not be written (${description}): ${messageOf(error)}; failures within ${SAME_OUTAGE_MS / 1000} s of the last are this outage's and not logged again`,
+      `an audit row could not be written (${what}): ${cause}; failures within ${SAME_OUTAGE_MS / 1000} s of the last are this outage's and not logged again`,
     );
     this.outage = { lastFailureMs: nowMs, lost: 1, recoveryLogged: false };
   }
@@ -31,8 +32,4 @@ export class AuditWriteFailures {
     this.logger?.log(`the audit trail takes rows again (${this.outage.lost} could not be written)`);
     this.outage.recoveryLogged = true;
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

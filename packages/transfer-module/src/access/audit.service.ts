@@ -111,7 +111,7 @@ export class AuditService {
       await this.trail.record(entry);
       this.writeFailures.written();
     } catch (error) {
-      this.writeFailures.failed(`${entry.action}, request ${entry.requestId}`, error);
+      this.writeFailures.failed(`${entry.action}, request ${entry.requestId}`, messageOf(error));
     }
   }
 }

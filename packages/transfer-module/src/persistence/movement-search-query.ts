@@ -152,16 +152,12 @@ async function amountByIndex(
   status: string | undefined,
 ): Promise<boolean> {
   if (range === undefined || engineOf(manager.connection) !== 'sqlite') return true;
-  const [row]: { found: number }[] =
-    status === undefined
-      ? await manager.query(
-          `SELECT COUNT(*) AS "found" FROM (SELECT 1 FROM "giro_movements" WHERE "amount_cents" >= ? AND "amount_cents" <= ? LIMIT ${AMOUNT_PROBE})`,
-          [range.min, range.max],
-        )
-      : await manager.query(
-          `SELECT COUNT(*) AS "found" FROM (SELECT 1 FROM "giro_movements" WHERE "status" = ? AND "amount_cents" >= ? AND "amount_cents" <= ? LIMIT ${AMOUNT_PROBE})`,
-          [status, range.min, range.max],
-        );
+  const byStatus =
+    status === undefined ? { condition: '', values: [] } : { condition: '"status" = ? AND ', values: [status] };
+  const [row]: { found: number }[] = await manager.query(
+    `SELECT COUNT(*) AS "found" FROM (SELECT 1 FROM "giro_movements" WHERE ${byStatus.condition}"amount_cents" >= ? AND "amount_cents" <= ? LIMIT ${AMOUNT_PROBE})`,
+    [...byStatus.values, range.min, range.max],
+  );
   return Number(row.found) < AMOUNT_PROBE;
 }
 

@@ -61,13 +61,16 @@ export class SubAccountService {
 }
 
 /**
- * Throws TransferValidationError unless `from` is an enabled client sub-account registered to its holder: for a
- * transfer whose `from` is not one of the entity's own accounts, in PSP mode.
+ * Why `from` may not send, unless it is an enabled client sub-account registered to its holder: for a transfer
+ * whose `from` is not one of the entity's own accounts, in PSP mode. Undefined when it may.
  */
-export async function assertSubAccountSender(store: MovementStore, from: TransferParty): Promise<void> {
+export async function subAccountSenderRefusal(
+  store: MovementStore,
+  from: TransferParty,
+): Promise<TransferValidationError | undefined> {
   const account = await store.findSubAccount(from.address);
   if (account === null || account.disabledAt !== null) {
-    throw new TransferValidationError([
+    return new TransferValidationError([
       {
         field: 'from.address',
         rule: 'source_account',
@@ -76,7 +79,7 @@ export async function assertSubAccountSender(store: MovementStore, from: Transfe
     ]);
   }
   if (account.ownerPersonId !== from.owner.personId) {
-    throw new TransferValidationError([
+    return new TransferValidationError([
       {
         field: 'from.owner.personId',
         rule: 'source_account_owner',
@@ -84,6 +87,7 @@ export async function assertSubAccountSender(store: MovementStore, from: Transfe
       },
     ]);
   }
+  return undefined;
 }
 
 function readRegistration(input: unknown) {

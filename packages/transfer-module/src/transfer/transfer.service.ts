@@ -41,7 +41,7 @@ import {
 import { BankLookups, type BankLookupView, bankLookupView } from './bank-lookups';
 import { readMovementLookup } from './movement-lookup-request';
 import { assertQueryAllowed } from './query-rule';
-import { assertSubAccountSender } from './sub-account.service';
+import { subAccountSenderRefusal } from './sub-account.service';
 import {
   BankLookupFailedError,
   MovementBusyError,
@@ -157,14 +157,7 @@ export class TransferService {
 
   /** In PSP mode, why `from` may not send when it is not a registered, enabled client sub-account of its holder. */
   private async senderRefusal(from: TransferInput['from']): Promise<TransferValidationError | undefined> {
-    if (!needsSubAccountCheck(from, this.sources)) return undefined;
-    try {
-      await assertSubAccountSender(this.store, from);
-      return undefined;
-    } catch (error) {
-      if (error instanceof TransferValidationError) return error;
-      throw error;
-    }
+    return needsSubAccountCheck(from, this.sources) ? subAccountSenderRefusal(this.store, from) : undefined;
   }
 
   private async createTransfer(input: unknown, by: RecordedActor | undefined): Promise<RequestTransferResult> {
