@@ -1,12 +1,16 @@
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '@giro/admin/console.controller';
 import type { Page } from 'playwright-core';
-import { describeWithChromium, launchChromium, type TestBrowser } from '../support/chromium';
+import { Webhook } from 'standardwebhooks';
+import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { transferRequest } from '../support/reconciler-harness';
-import { type ConsoleStack, goTo, screenshot, signIn, startConsoleStack, watchPage } from './console-stack';
+import { startWebhookReceiver } from '../support/webhook-receiver';
+import { type ConsoleStack, goTo, screenshot, signIn, startStackAndBrowser, watchPage } from './console-stack';
 
 // The console in Chromium, by role: a viewer is offered no action (and the API refuses one anyway); an approver
 // approves another key's transfer but is not offered their own (the API refuses it anyway); an admin makes keys
-// and webhook endpoints, each secret shown once; a description holding a script shows as text. Transfers above 5 000 wait for an approval (APPROVAL_REQUIRED_ABOVE).
+// and webhook endpoints, each secret shown once, and changes, tests, disables, rotates and deletes an endpoint
+// whose test events a real receiver verifies; a description holding a script shows as text. Transfers above 5 000
+// wait for an approval (APPROVAL_REQUIRED_ABOVE).
 
 /** The names of the buttons on the page. */
 const buttonNames = (page: Page) =>
@@ -17,7 +21,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startConsoleStack({ APPROVAL_REQUIRED_ABOVE: '5000' }), launchChromium()]);
+    [stack, browser] = await startStackAndBrowser({ APPROVAL_REQUIRED_ABOVE: '5000', WEBHOOK_ALLOW_LOOPBACK: 'true' });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -200,7 +204,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       'conciliación',
       'transfer.completed, transfer.failed',
       'sí',
-      'Ver entregas',
+      'Abrir',
     ]);
     await screenshot(page, 'admin-webhook-endpoint');
     const [endpoint] = (await stack.api('GET', '/admin/webhooks')).json;
@@ -210,6 +214,92 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     expect(JSON.stringify(endpoint)).not.toContain(secret.slice('whsec_'.length));
     expect(seen).toEqual({ dialogs: [], errors: [] });
     await page.close();
+  });
+
+  it('lets an admin change, test, disable, rotate and delete an endpoint; a real receiver verifies each test event', async () => {
+    const receiver = await startWebhookReceiver();
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    try {
+      await signIn(page, stack.url, await stack.createKey('hooks-admin', 'admin'));
+      await goTo(page, 'webhooks');
+      await page.getByLabel('URL').fill(receiver.url);
+      await page.getByLabel('transfer.completed').check();
+      await page.getByRole('button', { name: 'Registrar destino' }).click();
+      const secret = await page.locator('#created-secret').inputValue();
+      const { id } = (await stack.api('GET', '/admin/webhooks')).json.find(
+        (endpoint: { url: string }) => endpoint.url === receiver.url,
+      );
+      await page.getByRole('row').filter({ hasText: receiver.url }).getByRole('button', { name: 'Abrir' }).click();
+      await page.getByRole('heading', { name: `Destino ${receiver.url}` }).waitFor();
+
+      // Changed in place: the form holds what the endpoint has.
+      await page.getByRole('button', { name: 'Cambiar', exact: true }).click();
+      expect(await page.locator(`#endpoint-${id}-url`).inputValue()).toBe(receiver.url);
+      await page.locator(`#endpoint-${id}-description`).fill('conciliación diaria');
+      const editForm = page.getByRole('article').filter({ hasText: 'Cambiar el destino' });
+      await editForm.getByLabel('transfer.failed').check();
+      await page.getByRole('button', { name: 'Guardar cambios' }).click();
+      await page.getByText('Cambios guardados.').waitFor();
+      const changed = (await stack.api('GET', `/admin/webhooks/${id}`)).json;
+      expect(changed).toMatchObject({ description: 'conciliación diaria', url: receiver.url });
+      expect(changed.eventTypes).toEqual(['transfer.completed', 'transfer.failed']);
+
+      // A test event, delivered to the receiver, signed with the secret shown at registration.
+      const delivered = (count: number) =>
+        page
+          .locator('tr[data-delivery-id]')
+          .filter({ hasText: 'webhook.test' })
+          .filter({ hasText: 'entregada' })
+          .nth(count - 1);
+      await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
+      await page.getByText(/^Evento de prueba en cola \(entrega \d+\)/).waitFor();
+      await delivered(1).waitFor({ timeout: 15_000 });
+      // The endpoint hears transfer events too (the other tests' transfers complete meanwhile).
+      const testEvents = () => receiver.requests.filter((request) => JSON.parse(request.body).type === 'webhook.test');
+      expect(testEvents()).toHaveLength(1);
+      const [first] = testEvents();
+      expect(new Webhook(secret).verify(first.body, first.headers as Record<string, string>)).toMatchObject({
+        type: 'webhook.test',
+      });
+
+      // Rotated after a second click: the new secret shown once, the previous one signing beside it for a while.
+      await page.getByRole('button', { name: 'Rotar el secreto' }).click();
+      await page.getByRole('button', { name: 'Sí, rotar' }).click();
+      const rotated = await page.locator('#rotated-secret').inputValue();
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await page.getByText('sigue firmando junto al nuevo hasta').waitFor();
+      await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
+      await delivered(2).waitFor({ timeout: 15_000 });
+      const second = testEvents()[1];
+      for (const signing of [rotated, secret]) {
+        expect(new Webhook(signing).verify(second.body, second.headers as Record<string, string>)).toMatchObject({
+          type: 'webhook.test',
+        });
+      }
+      await screenshot(page, 'admin-webhook-manage');
+
+      await page.getByRole('button', { name: 'Deshabilitar' }).click();
+      await page.getByText(/^Destino deshabilitado/).waitFor();
+      // The card shows the endpoint as the list reads it again, a moment after the notice.
+      const state = page.getByTestId('endpoint-state');
+      await state.filter({ hasText: /^no, deshabilitado desde/ }).waitFor();
+      expect(await state.textContent()).toMatch(/^no, deshabilitado desde .*\(disabled by an operator\)$/);
+      expect((await stack.api('GET', `/admin/webhooks/${id}`)).json.enabled).toBe(false);
+      await page.getByRole('button', { name: 'Habilitar' }).click();
+      await page.getByText(/^Destino habilitado/).waitFor();
+      expect((await stack.api('GET', `/admin/webhooks/${id}`)).json.enabled).toBe(true);
+
+      await page.getByRole('button', { name: 'Eliminar' }).click();
+      await page.getByRole('button', { name: 'Sí, eliminar' }).click();
+      await page.getByRole('row').filter({ hasText: receiver.url }).waitFor({ state: 'detached' });
+      expect((await stack.api('GET', `/admin/webhooks/${id}`)).status).toBe(404);
+      expect(seen).toEqual({ dialogs: [], errors: [] });
+    } finally {
+      await page.close();
+      await receiver.close();
+    }
   });
 
   it('shows a description holding a script as text, and runs nothing', async () => {

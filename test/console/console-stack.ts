@@ -6,6 +6,7 @@ import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
 import { MovementStore } from '@giro/transfer-module/persistence';
 import type { Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
+import { launchChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, testCertificates } from '../support/reconciler-harness';
 import {
   bankEnvironment,
@@ -42,6 +43,20 @@ export interface ConsoleStack {
    */
   contradict(originId: number, claimed: 'COMPLETED' | 'FAILED', reason: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The stack and a browser, started side by side. When either fails the other is closed: a reconciler left
+ * running by a suite whose browser could not start would outlive the test run.
+ */
+export async function startStackAndBrowser(
+  extraEnv: Record<string, string> = {},
+): Promise<[ConsoleStack, TestBrowser]> {
+  const [stack, browser] = await Promise.allSettled([startConsoleStack(extraEnv), launchChromium()]);
+  if (stack.status === 'fulfilled' && browser.status === 'fulfilled') return [stack.value, browser.value];
+  if (stack.status === 'fulfilled') await stack.value.close();
+  if (browser.status === 'fulfilled') await browser.value.close();
+  throw stack.status === 'rejected' ? stack.reason : (browser as PromiseRejectedResult).reason;
 }
 
 export async function startConsoleStack(extraEnv: Record<string, string> = {}): Promise<ConsoleStack> {

@@ -8,3 +8,11 @@ export function toApiDecimal(typed: string): string {
   if (/^\d+,\d{1,2}$/.test(value)) return value.replace(',', '.');
   return value;
 }
+
+/** An API amount (`1234.5`) as a person in Argentina types it (`1.234,5`); anything else as it is. */
+export function typedAmount(apiDecimal: string): string {
+  const match = /^(\d+)(?:\.(\d{1,2}))?$/.exec(apiDecimal);
+  if (!match) return apiDecimal;
+  const whole = match[1].replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return match[2] === undefined ? whole : `${whole},${match[2]}`;
+}

@@ -1,5 +1,7 @@
 import { FINAL_STATUSES, MOVEMENT_STATUSES, ROLES, WEBHOOK_EVENT_TYPES } from '@giro/transfer-module';
+import { WEBHOOK_DELIVERY_STATES } from '@giro/transfer-module/persistence';
 import {
+  DELIVERY_STATES as CONSOLE_DELIVERY_STATES,
   ROLES as CONSOLE_ROLES,
   STATUSES as CONSOLE_STATUSES,
   isFinal,
@@ -21,5 +23,9 @@ describe("the console's copies of the server's lists", () => {
 
   it('offers every event type an endpoint may subscribe to, in the server’s order', () => {
     expect(SUBSCRIBABLE_EVENT_TYPES).toEqual(WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test'));
+  });
+
+  it('knows every state of a webhook delivery', () => {
+    expect(CONSOLE_DELIVERY_STATES).toEqual(WEBHOOK_DELIVERY_STATES);
   });
 });

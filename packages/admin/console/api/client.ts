@@ -36,6 +36,14 @@ export class ApiClient {
     return this.request<T>('POST', `${path}${queryString(query)}`, body === undefined ? undefined : json(body));
   }
 
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>('PATCH', path, json(body));
+  }
+
+  delete(path: string): Promise<void> {
+    return this.request<void>('DELETE', path);
+  }
+
   /** A POST of a text body (a CSV file, as it is). */
   postText<T>(path: string, text: string, contentType: string, query?: Query): Promise<T> {
     return this.request<T>('POST', `${path}${queryString(query)}`, { body: text, contentType });

@@ -194,15 +194,23 @@ export interface WebhookEndpoint {
   description: string | null;
   eventTypes: string[];
   enabled: boolean;
+  disabledAt: string | null;
+  /** Why it is disabled, in the API's words (an operator did, or the receiver answered 410 Gone); null when enabled. */
+  disabledReason: string | null;
+  /** While the secret before the last rotation still signs beside the new one; null otherwise. */
+  previousSecretExpiresAt: string | null;
   createdAt: string;
 }
+
+/** A delivery's states (the module's WEBHOOK_DELIVERY_STATES). */
+export const DELIVERY_STATES = ['pending', 'delivered', 'dead'] as const;
 
 export interface WebhookDelivery {
   id: number;
   endpointId: string;
   eventType: string;
   originId: number | null;
-  state: 'pending' | 'delivered' | 'dead';
+  state: (typeof DELIVERY_STATES)[number];
   attempts: number;
   lastAttemptAt: string | null;
   lastStatusCode: number | null;

@@ -35,7 +35,7 @@ export function TextField(
   props: FieldProps & {
     value: string;
     onInput(value: string): void;
-    type?: 'text' | 'password' | 'date';
+    type?: 'text' | 'password';
     inputMode?: 'numeric' | 'decimal' | 'text';
     required?: boolean;
     maxLength?: number;
@@ -43,7 +43,7 @@ export function TextField(
     autoComplete?: string;
   },
 ) {
-  // Preact's types pair each input type with the roles it may take; these three take the same attributes.
+  // Preact's types pair each input type with the roles it may take; these two take the same attributes.
   const type = (props.type ?? 'text') as 'text';
   return (
     <Field {...props}>

@@ -1,6 +1,6 @@
 import { ApiError } from '../api/client';
 import { type I18n, useI18n } from '../i18n/i18n';
-import { refusalText } from '../i18n/refusals';
+import { explainedRefusal } from '../i18n/refusals';
 
 /** What went wrong, in the reader's language where the console knows the case, else the API's own message. */
 export function describeError(error: unknown, { t, lang }: Pick<I18n, 't' | 'lang'>): string {
@@ -8,7 +8,8 @@ export function describeError(error: unknown, { t, lang }: Pick<I18n, 't' | 'lan
     if (error.status === 429 && error.retryAfterSeconds !== undefined)
       return t('error.tooMany', { seconds: error.retryAfterSeconds, message: error.message });
     if (error.status === 403 && error.errorName === undefined) return t('error.forbidden', { message: error.message });
-    return t('error.api', { status: error.status, message: refusalText(error, lang) });
+    // A back office reads what the refusal means; the HTTP status is shown only for what the console cannot explain.
+    return explainedRefusal(error, lang) ?? t('error.api', { status: error.status, message: error.message });
   }
   if (error instanceof TypeError) return t('error.network');
   return error instanceof Error ? error.message : String(error);

@@ -46,12 +46,25 @@ const STATUSES_ES: Record<number, string> = {
   503: 'El servicio no está disponible por ahora (por ejemplo, la base de datos); no se cambió nada.',
 };
 
-/** A refusal's explanation in the reader's language: its meaning, then the API's `message`. */
-export function refusalText(refusal: { errorName?: string; status?: number; message: string }, lang: Lang): string {
-  if (lang !== 'es') return refusal.message;
-  const meaning =
+type Refusal = { errorName?: string; status?: number; message: string };
+
+/** What the refusal means, in Spanish, when the console knows it by its name or its status. */
+function meaningOf(refusal: Refusal, lang: Lang): string | undefined {
+  if (lang !== 'es') return undefined;
+  return (
     (refusal.errorName && REFUSALS_ES[refusal.errorName]) ||
-    (refusal.status === undefined ? undefined : STATUSES_ES[refusal.status]);
-  if (meaning === undefined) return refusal.message;
+    (refusal.status === undefined ? undefined : STATUSES_ES[refusal.status])
+  );
+}
+
+/** The refusal explained in Spanish (its meaning, then the API's `message`), or undefined when the console cannot. */
+export function explainedRefusal(refusal: Refusal, lang: Lang): string | undefined {
+  const meaning = meaningOf(refusal, lang);
+  if (meaning === undefined) return undefined;
   return refusal.message === '' ? meaning : `${meaning.replace(/\.$/, '')} — ${refusal.message}`;
+}
+
+/** A refusal's explanation in the reader's language: explained where the console can, else the API's `message`. */
+export function refusalText(refusal: Refusal, lang: Lang): string {
+  return explainedRefusal(refusal, lang) ?? refusal.message;
 }

@@ -6,8 +6,11 @@ import type { Lang } from './i18n';
 // digit, which limit, what remains). In Spanish the console says what the rule means, then the API's detail; a
 // rule it does not know is shown as the API says it. English readers get the API's message as it is.
 
-/** Rules whose message adds nothing to their meaning. */
-const COMPLETE = new Set(['required']);
+/**
+ * Rules whose message adds nothing to their meaning; or, for a day, would confuse it: the API reads `YYYY-MM-DD`,
+ * which the console makes of what is typed day first.
+ */
+const COMPLETE = new Set(['required', 'time']);
 
 const RULES_ES: Record<string, string> = {
   required: 'Falta este dato.',
@@ -17,6 +20,7 @@ const RULES_ES: Record<string, string> = {
   characters: 'Tiene caracteres no permitidos.',
   cbu_cvu: 'No es un CBU/CVU válido: 22 dígitos con sus dos dígitos verificadores.',
   cuit: 'No es un CUIT/CUIL válido: 11 dígitos con su dígito verificador.',
+  time: 'No es un día válido: escribilo como dd/mm/aaaa.',
   amount: 'Importe inválido: mayor que cero, con hasta dos decimales.',
   max: 'Importe mayor que el máximo aceptado.',
   currency: 'Moneda no aceptada.',

@@ -23,7 +23,9 @@ export function Cancellations() {
   const [showAll, setShowAll] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [references, setReferences] = useState<Record<number, string>>({});
-  const [outcome, setOutcome] = useState<{ done?: number; failures: string[] }>({ failures: [] });
+  const [outcome, setOutcome] = useState<{ done?: number; failures: { originId: number; error: unknown }[] }>({
+    failures: [],
+  });
   const { data, error, reload } = useLoad(
     () =>
       api.get<Page<Cancellation>>('admin/cancellations', {
@@ -37,7 +39,7 @@ export function Cancellations() {
   const toggle = (originId: number) => setSelected(toggled(selected, originId));
 
   const acknowledge = async () => {
-    const failures: string[] = [];
+    const failures: { originId: number; error: unknown }[] = [];
     let done = 0;
     // One request per cancellation, each with its own reference; one refusal does not stop the others.
     for (const originId of selected) {
@@ -46,7 +48,7 @@ export function Cancellations() {
         await api.post(`admin/cancellations/${originId}/ack`, reference ? { reference } : {});
         done++;
       } catch (failure) {
-        failures.push(`#${originId}: ${describeError(failure, i18n)}`);
+        failures.push({ originId, error: failure });
       }
     }
     setSelected(new Set());
@@ -66,9 +68,9 @@ export function Cancellations() {
       <SuccessNotice
         text={outcome.done === undefined ? undefined : t('cancellations.acknowledged', { count: outcome.done })}
       />
-      {outcome.failures.map((failure) => (
-        <p key={failure} class="notice notice-error" role="alert">
-          {failure}
+      {outcome.failures.map(({ originId, error: refusal }) => (
+        <p key={originId} class="notice notice-error" role="alert">
+          #{originId}: {describeError(refusal, i18n)}
         </p>
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('cancellations.none')}</p>}

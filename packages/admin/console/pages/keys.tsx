@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type ApiKey, ROLES, type Role } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
-import { describeError, ErrorNotice, ShownOnce } from '../components/notices';
+import { ErrorNotice, ShownOnce } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
@@ -19,7 +19,7 @@ export function Keys() {
   const [role, setRole] = useState<Role>('operator');
   const [created, setCreated] = useState<ApiKey & { key: string }>();
   const [createError, setCreateError] = useState<unknown>();
-  const [revokeError, setRevokeError] = useState<string>();
+  const [revokeError, setRevokeError] = useState<unknown>();
   /** The key whose revocation waits for a second click: revoking cannot be undone. */
   const [confirming, setConfirming] = useState<string>();
   const violations = createError instanceof ApiError ? createError.violations : [];
@@ -45,7 +45,7 @@ export function Keys() {
       await api.post(`admin/keys/${encodeURIComponent(key.name)}/revoke`);
       reload();
     } catch (failure) {
-      setRevokeError(describeError(failure, { t, lang }));
+      setRevokeError(failure);
     }
   };
 
@@ -84,11 +84,7 @@ export function Keys() {
           secret={created.key}
         />
       )}
-      {revokeError && (
-        <p class="notice notice-error" role="alert">
-          {revokeError}
-        </p>
-      )}
+      <ErrorNotice error={revokeError} />
       <ErrorNotice error={error} />
       {data && (
         <DataTable

@@ -6,26 +6,34 @@ import { LanguageSwitch } from '../components/layout';
 import { describeError } from '../components/notices';
 import { useI18n } from '../i18n/i18n';
 
+const NO_KEY = Symbol('no key typed');
+
 /** Sign-in: an API key pasted here is checked against `GET /admin/me` before anything else is shown. */
 export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }) {
   const i18n = useI18n();
   const { t } = i18n;
   const [key, setKey] = useState('');
-  const [error, setError] = useState<string>();
+  /** Why the last try did not sign in: no key typed, or the API's answer (said in the language shown now). */
+  const [refusal, setRefusal] = useState<unknown>();
   const [busy, setBusy] = useState(false);
+
+  const refusalText = (): string | undefined => {
+    if (refusal === undefined) return undefined;
+    if (refusal === NO_KEY) return t('signIn.empty');
+    if (refusal instanceof ApiError && refusal.status === 401) return t('signIn.refused');
+    return describeError(refusal, i18n);
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
     const presented = key.trim();
-    if (presented === '') return setError(t('signIn.empty'));
+    if (presented === '') return setRefusal(NO_KEY);
     setBusy(true);
-    setError(undefined);
+    setRefusal(undefined);
     try {
       onSignedIn(presented, await new ApiClient(presented).get<Me>('admin/me'));
     } catch (failure) {
-      setError(
-        failure instanceof ApiError && failure.status === 401 ? t('signIn.refused') : describeError(failure, i18n),
-      );
+      setRefusal(failure);
     } finally {
       setBusy(false);
     }
@@ -42,7 +50,7 @@ export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }
           type="password"
           value={key}
           onInput={setKey}
-          error={error}
+          error={refusalText()}
           hint={t('signIn.hint')}
           required
         />

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { toApiDecimal } from '../amounts';
+import { toApiDecimal, typedAmount } from '../amounts';
 import { ApiError } from '../api/client';
 import { isFinal, type Movement, type Page, STATUSES } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
@@ -7,6 +7,7 @@ import { ErrorNotice } from '../components/notices';
 import { Pager } from '../components/pager';
 import { DataTable } from '../components/table';
 import { Money, PartyText, StatusBadge, statusKey, Time } from '../components/values';
+import { toApiDay, typedDay } from '../days';
 import { saveBlob } from '../download';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
@@ -20,9 +21,11 @@ const PAGE_SIZE = 25;
 /** While a shown transfer is not final, the page is fetched again this often: it moves as the bank answers. */
 const LIVE_MS = 2_000;
 
-const TEXT_FILTERS: { name: FilterName; label: MessageKey; type?: 'date'; inputMode?: 'numeric' | 'decimal' }[] = [
-  { name: 'createdFrom', label: 'filter.createdFrom', type: 'date' },
-  { name: 'createdTo', label: 'filter.createdTo', type: 'date' },
+// Days are typed (`dd/mm/aaaa`), not picked from a date input: a browser shows its own locale's order there, and
+// 03/04 read month first by an English-speaking browser in a Buenos Aires back office is another day.
+const TEXT_FILTERS: { name: FilterName; label: MessageKey; hint?: MessageKey; inputMode?: 'numeric' | 'decimal' }[] = [
+  { name: 'createdFrom', label: 'filter.createdFrom', hint: 'filter.dayHint' },
+  { name: 'createdTo', label: 'filter.createdTo', hint: 'filter.dayHint' },
   { name: 'amountMin', label: 'filter.amountMin', inputMode: 'decimal' },
   { name: 'amountMax', label: 'filter.amountMax', inputMode: 'decimal' },
   { name: 'from', label: 'filter.from', inputMode: 'numeric' },
@@ -38,7 +41,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const applied = filtersOf(query);
   const after = query.get('after') ?? undefined;
-  const [draft, setDraft] = useState<Filters>(applied);
+  const [draft, setDraft] = useState<Filters>(() => asTyped(applied));
   const [exportError, setExportError] = useState<unknown>();
   const search = { ...filterQuery(applied), sort: NEWEST_FIRST };
 
@@ -52,8 +55,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const normalised = { ...draft, amountMin: toApiDecimal(draft.amountMin), amountMax: toApiDecimal(draft.amountMax) };
-    navigate('transfers', filterQuery(normalised));
+    navigate('transfers', filterQuery(asApi(draft)));
   };
 
   const exportCsv = async () => {
@@ -88,7 +90,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
             key={filter.name}
             id={`filter-${filter.name}`}
             label={t(filter.label)}
-            type={filter.type}
+            hint={filter.hint && t(filter.hint)}
             inputMode={filter.inputMode}
             value={draft[filter.name]}
             onInput={(value) => setDraft({ ...draft, [filter.name]: value })}
@@ -121,6 +123,28 @@ export function Transfers({ query }: { query: URLSearchParams }) {
       )}
     </section>
   );
+}
+
+/** The form's filters as the API reads them (`2026-11-24`, `1234.50`); asTyped's inverse. */
+function asApi(filters: Filters): Filters {
+  return {
+    ...filters,
+    createdFrom: toApiDay(filters.createdFrom),
+    createdTo: toApiDay(filters.createdTo),
+    amountMin: toApiDecimal(filters.amountMin),
+    amountMax: toApiDecimal(filters.amountMax),
+  };
+}
+
+/** The address's filters as the form shows them: as typed in Argentina, days day first and amounts `1.234,50`. */
+function asTyped(filters: Filters): Filters {
+  return {
+    ...filters,
+    createdFrom: typedDay(filters.createdFrom),
+    createdTo: typedDay(filters.createdTo),
+    amountMin: typedAmount(filters.amountMin),
+    amountMax: typedAmount(filters.amountMax),
+  };
 }
 
 export function TransferTable({ items }: { items: Movement[] }) {

@@ -8,48 +8,66 @@ import { fieldErrorText } from '../i18n/violations';
 import { toggled } from '../selection';
 import { useSession } from '../session';
 
-/** Registers a webhook endpoint (admin): its URL, what it is for, the events it hears; its secret shown this once. */
-export function WebhookEndpointForm({ onCreated }: { onCreated(): void }) {
+/**
+ * A webhook endpoint's URL, what it is for and the events it hears (admin): registered (its secret shown this once)
+ * or, given `endpoint`, changed in place.
+ */
+export function WebhookEndpointForm({
+  endpoint,
+  onSaved,
+  onCancel,
+}: {
+  endpoint?: WebhookEndpoint;
+  onSaved(endpoint: WebhookEndpoint): void;
+  onCancel?(): void;
+}) {
   const { t, lang } = useI18n();
   const { api } = useSession();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [eventTypes, setEventTypes] = useState<Set<string>>(new Set());
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [eventTypes, setEventTypes] = useState<Set<string>>(new Set(endpoint?.eventTypes));
   const [created, setCreated] = useState<{ endpoint: WebhookEndpoint; secret: string }>();
   const [error, setError] = useState<unknown>();
   const violations = error instanceof ApiError ? error.violations : [];
   const fieldError = (field: string) => fieldErrorText(error, field, lang);
+  const idOf = (field: string) => (endpoint ? `endpoint-${endpoint.id}-${field}` : `endpoint-${field}`);
 
   const toggle = (type: string) => setEventTypes(toggled(eventTypes, type));
 
-  const create = async (event: Event) => {
+  const save = async (event: Event) => {
     event.preventDefault();
     setError(undefined);
     setCreated(undefined);
+    const body = {
+      url: url.trim(),
+      description: description.trim() === '' ? null : description.trim(),
+      // In the order the API lists them, whatever the order they were ticked in.
+      eventTypes: SUBSCRIBABLE_EVENT_TYPES.filter((type) => eventTypes.has(type)),
+    };
     try {
-      const answer = await api.post<{ endpoint: WebhookEndpoint; secret: string }>('admin/webhooks', {
-        url: url.trim(),
-        description: description.trim() === '' ? null : description.trim(),
-        // In the order the API lists them, whatever the order they were ticked in.
-        eventTypes: SUBSCRIBABLE_EVENT_TYPES.filter((type) => eventTypes.has(type)),
-      });
+      if (endpoint) {
+        onSaved(await api.patch<WebhookEndpoint>(`admin/webhooks/${encodeURIComponent(endpoint.id)}`, body));
+        return;
+      }
+      const answer = await api.post<{ endpoint: WebhookEndpoint; secret: string }>('admin/webhooks', body);
       setCreated(answer);
       setUrl('');
       setDescription('');
       setEventTypes(new Set());
-      onCreated();
+      onSaved(answer.endpoint);
     } catch (failure) {
       setError(failure);
     }
   };
 
   const eventsError = fieldError('eventTypes');
+  const titleId = idOf('form-title');
   return (
-    <article class="card" aria-labelledby="new-endpoint-title">
-      <h2 id="new-endpoint-title">{t('webhooks.new')}</h2>
-      <form class="grid-form" onSubmit={create} noValidate>
+    <article class="card" aria-labelledby={titleId}>
+      <h2 id={titleId}>{endpoint ? t('webhooks.editTitle') : t('webhooks.new')}</h2>
+      <form class="grid-form" onSubmit={save} noValidate>
         <TextField
-          id="endpoint-url"
+          id={idOf('url')}
           label={t('webhooks.url')}
           value={url}
           onInput={setUrl}
@@ -58,14 +76,14 @@ export function WebhookEndpointForm({ onCreated }: { onCreated(): void }) {
           maxLength={2048}
         />
         <TextField
-          id="endpoint-description"
+          id={idOf('description')}
           label={t('webhooks.description')}
           value={description}
           onInput={setDescription}
           error={fieldError('description')}
           maxLength={200}
         />
-        <fieldset aria-describedby={eventsError ? 'endpoint-events-error' : undefined}>
+        <fieldset aria-describedby={eventsError ? idOf('events-error') : undefined}>
           <legend>{t('webhooks.eventsToHear')}</legend>
           {SUBSCRIBABLE_EVENT_TYPES.map((type) => (
             <label key={type} class="check">
@@ -73,15 +91,20 @@ export function WebhookEndpointForm({ onCreated }: { onCreated(): void }) {
             </label>
           ))}
           {eventsError && (
-            <p id="endpoint-events-error" class="field-error">
+            <p id={idOf('events-error')} class="field-error">
               {eventsError}
             </p>
           )}
         </fieldset>
         <div class="actions">
           <button type="submit" class="primary">
-            {t('webhooks.create')}
+            {endpoint ? t('webhooks.save') : t('webhooks.create')}
           </button>
+          {onCancel && (
+            <button type="button" onClick={onCancel}>
+              {t('webhooks.cancelEdit')}
+            </button>
+          )}
         </div>
       </form>
       {violations.length === 0 && <ErrorNotice error={error} />}

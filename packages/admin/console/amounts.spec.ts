@@ -1,0 +1,31 @@
+import { toApiDecimal, typedAmount } from './amounts';
+
+describe('toApiDecimal', () => {
+  it('reads an amount as typed in Argentina: dots for thousands, a comma for cents, a leading $', () => {
+    expect(toApiDecimal('1.234,50')).toBe('1234.50');
+    expect(toApiDecimal('$ 2.000.000')).toBe('2000000');
+    expect(toApiDecimal('1234,5')).toBe('1234.5');
+  });
+
+  it('passes an amount as a program writes it, and anything else, as typed: the API names the error', () => {
+    expect(toApiDecimal('1234.50')).toBe('1234.50');
+    expect(toApiDecimal('1.234')).toBe('1234');
+    expect(toApiDecimal('12,345')).toBe('12,345');
+    expect(toApiDecimal('mil')).toBe('mil');
+  });
+});
+
+describe('typedAmount', () => {
+  it('shows an API amount as typed in Argentina, and what it cannot read as it is', () => {
+    expect(typedAmount('2000.28')).toBe('2.000,28');
+    expect(typedAmount('1234567')).toBe('1.234.567');
+    expect(typedAmount('0.5')).toBe('0,5');
+    expect(typedAmount('')).toBe('');
+    expect(typedAmount('mil')).toBe('mil');
+  });
+
+  it('is undone by toApiDecimal', () => {
+    for (const amount of ['2000.28', '1234567', '999.9', '12.00'])
+      expect(toApiDecimal(typedAmount(amount))).toBe(amount);
+  });
+});

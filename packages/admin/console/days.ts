@@ -1,0 +1,20 @@
+const TYPED_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const API_DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A day as typed in Argentina (`24/11/2026`, `1/3/2026`: day first, whatever the browser's locale) as the admin
+ * API reads days (`2026-11-24`). Anything else is passed as typed, for the API to name the error.
+ */
+export function toApiDay(typed: string): string {
+  const value = typed.trim();
+  const match = TYPED_DAY.exec(value);
+  if (!match) return value;
+  const [, day, month, year] = match;
+  return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/** An API day (`2026-11-24`) as the form shows it (`24/11/2026`); anything else as it is. */
+export function typedDay(apiDay: string): string {
+  const match = API_DAY.exec(apiDay);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : apiDay;
+}
