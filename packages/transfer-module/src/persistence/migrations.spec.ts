@@ -49,6 +49,7 @@ const ALL_MIGRATIONS = [
   'MovementSearch1796673600000',
   'MovementText1796760000000',
   'MovementStatusAmount1796846400000',
+  'MovementAmountText1796932800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -199,7 +200,15 @@ describeEachEngine('transfer migrations', (engine) => {
       (await runner.getTable('giro_movements'))?.findColumnByName('approval_expires_at_ms') !== undefined;
     const hasSearchColumns = async () =>
       (await runner.getTable('giro_movements'))?.findColumnByName('amount_cents') !== undefined;
+    // The columns of the amount's index (TypeORM reads Postgres's in the table's order, not the index's).
+    const amountIndexColumns = async () =>
+      (await runner.getTable('giro_movements'))?.indices
+        .find((index) => index.name === 'IDX_giro_movements_amount')
+        ?.columnNames.sort();
     try {
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
+      await dataSource.undoLastMigration();
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
       expect(await indexNames()).toContain('IDX_giro_movements_status_amount');
       await dataSource.undoLastMigration();
       expect(await indexNames()).not.toContain('IDX_giro_movements_status_amount');

@@ -1,5 +1,6 @@
 import type { DecimalAmount } from '../domain';
 import {
+  MovementAmountText1796932800000,
   MovementSearch1796673600000,
   MovementStatusAmount1796846400000,
   MovementText1796760000000,
@@ -79,6 +80,10 @@ describeEachEngine('MovementStore search', (engine) => {
     expect(await fixture.search({ limit: 10, text: 'b"' })).toEqual([7]);
     expect(await fixture.search({ limit: 10, text: 'zz' })).toEqual([]);
     expect(await fixture.search({ limit: 10, text: 'alquilera' })).toEqual([]);
+    // Several words: found as written, not word by word.
+    expect(await fixture.search({ limit: 10, text: 'alquiler marzo' })).toEqual([1]);
+    expect(await fixture.search({ limit: 10, text: 'marzo alquiler' })).toEqual([]);
+    expect(await fixture.search({ limit: 10, text: 'factura "c" 0001-00000043' })).toEqual([8]);
   });
 
   it('pages newest first and oldest first with a keyset cursor, unshaken by a movement created meanwhile', async () => {
@@ -117,12 +122,14 @@ describeEachEngine('MovementStore search', (engine) => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
+      await new MovementAmountText1796932800000().down(runner);
       await new MovementStatusAmount1796846400000().down(runner);
       await new MovementText1796760000000().down(runner);
       await new MovementSearch1796673600000().down(runner);
       await new MovementSearch1796673600000().up(runner);
       await new MovementText1796760000000().up(runner);
       await new MovementStatusAmount1796846400000().up(runner);
+      await new MovementAmountText1796932800000().up(runner);
     } finally {
       await runner.release();
     }

@@ -30,6 +30,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementSearch1796673600000',
       'MovementText1796760000000',
       'MovementStatusAmount1796846400000',
+      'MovementAmountText1796932800000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

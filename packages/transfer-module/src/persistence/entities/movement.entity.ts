@@ -21,7 +21,8 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
-@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
+// Its last column, the description, checks a text within an amount range from the index (MovementAmountText1796932800000).
+@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId', 'description'])
 // A status with an amount range, answered from the keys (MovementStatusAmount1796846400000).
 @Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
 export class MovementEntity {

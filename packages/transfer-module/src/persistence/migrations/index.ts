@@ -16,6 +16,7 @@ import { Replicas1796587200000 } from './1796587200000-replicas';
 import { MovementSearch1796673600000 } from './1796673600000-movement-search';
 import { MovementText1796760000000 } from './1796760000000-movement-text';
 import { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
+import { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -35,6 +36,7 @@ export { Replicas1796587200000 } from './1796587200000-replicas';
 export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 export { MovementText1796760000000 } from './1796760000000-movement-text';
 export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
+export { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -56,4 +58,5 @@ export const TRANSFER_MIGRATIONS = [
   MovementSearch1796673600000,
   MovementText1796760000000,
   MovementStatusAmount1796846400000,
+  MovementAmountText1796932800000,
 ];
