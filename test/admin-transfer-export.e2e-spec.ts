@@ -1,3 +1,4 @@
+import { EXPORT_PAGE_SIZE } from '@giro/admin/transfer-export.controller';
 import { businessDayOf } from '@giro/transfer-module';
 import { parse } from 'csv-parse/sync';
 import { startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';
@@ -77,6 +78,31 @@ describe('GET /admin/transfers/export.csv', () => {
     const paged = await exported('?limit=5');
     expect(paged.status).toBe(400);
     expect(paged.json.violations).toEqual([expect.objectContaining({ field: 'limit', rule: 'unknown_field' })]);
+  });
+
+  it(`exports every match past its reads of ${EXPORT_PAGE_SIZE}: each once, in order`, async () => {
+    const count = EXPORT_PAGE_SIZE + 201;
+    const operator = (await r.request('POST', '/admin/keys', { body: { name: 'payouts', role: 'operator' } })).json.key;
+    const batch = await r.request('POST', '/admin/transfers/batch', {
+      token: operator,
+      body: Array.from({ length: count }, (_, index) =>
+        transferRequest({ originId: 20_001 + index, amount: '1.00', description: `lote grande ${index}` }),
+      ),
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.json.summary).toMatchObject({ created: count });
+
+    const { status, rows } = await exported('?text=lote%20grande');
+    expect(status).toBe(200);
+    expect(rows.map((row) => Number(row.originId))).toEqual(
+      Array.from({ length: count }, (_, index) => 20_001 + index),
+    );
+    // Newest first, all created at the same instant (the test's clock stands still): the cursor breaks the tie by
+    // originId, so none is skipped or repeated where one read ends and the next begins.
+    const newestFirst = await exported('?text=lote%20grande&sort=-createdAt');
+    expect(newestFirst.rows.map((row) => Number(row.originId))).toEqual(
+      Array.from({ length: count }, (_, index) => 20_001 + count - 1 - index),
+    );
   });
 
   it('needs a credential', async () => {

@@ -16,7 +16,8 @@ import {
 // Two reconciler processes on one Postgres database. One is SIGKILLed while it holds leases on transfers whose
 // creation requests hang at the bank; the other takes those leases over about 10 s later (a heartbeat a second,
 // a replica silent for 10 s is dead), long before they would expire (~140 s) — and, since the killed one may
-// still have had an answer, asks nothing sooner than the polling rule allows: no poll too early, nothing twice.
+// still have had an answer, asks nothing sooner than the polling rule allows: no poll too early, nothing twice. A
+// transfer the killed one never sent (its send is counted first) is sent at once.
 
 describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
   let dir: string;
@@ -89,6 +90,15 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
     await doomed.running.exit;
     void Promise.allSettled(created);
     bank.configure({ faults: { latencyMs: 0 } });
+    // A send is counted before it starts: what the killed one counted may have reached the bank, what it never
+    // counted (still waiting for its turn when it died, on a loaded machine) was never sent.
+    const countedSends = new Map(
+      (
+        await db.query<{ origin_id: string; attempts: number }>('SELECT origin_id, attempts FROM giro_movements')
+      ).rows.map((row) => [row.origin_id, Number(row.attempts)]),
+    );
+    const sent = [...countedSends].filter(([, attempts]) => attempts > 0).map(([originId]) => originId);
+    expect(sent.length).toBeGreaterThan(0);
 
     let takenAfterMs = Number.NaN;
     for (;;) {
@@ -105,11 +115,14 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
     expect(takenAfterMs).toBeGreaterThanOrEqual(8_500); // 10 s after its last beat, at most ~1 s before the kill
     expect(takenAfterMs).toBeLessThan(15_000);
 
-    // The survivor took them (a sweep claimed each), and since the killed one may still have had an answer, put
-    // off its first query until DELAYED's rule has passed since the old lease's expiry.
+    // The survivor took them (a sweep claimed each), and since the killed one may still have had an answer for
+    // each it sent, put off the first query of those until DELAYED's rule has passed since the old lease's expiry.
+    // One it never sent goes at once (QuerySchedule.afterTakeover).
     const after = await db.query<{ origin_id: string; next_query_at_ms: string; status: string }>(
-      'SELECT origin_id, next_query_at_ms, status FROM giro_movements',
+      'SELECT origin_id, next_query_at_ms, status FROM giro_movements WHERE origin_id = ANY($1)',
+      [sent],
     );
+    expect(after.rows).toHaveLength(sent.length);
     for (const row of after.rows) {
       expect(row.status).toBe('PENDING');
       expect(Number(row.next_query_at_ms)).toBeGreaterThan((leaseExpiry.get(row.origin_id) as number) + 2_000);

@@ -101,9 +101,13 @@ const DAY_MS = 86_400_000;
 /** Buenos Aires is UTC−3 all year. */
 const BUENOS_AIRES_OFFSET_MS = 3 * 3_600_000;
 
-/** The Buenos Aires day `days` before the one holding `atMs`, as a date input holds it (`YYYY-MM-DD`). */
+/** The Buenos Aires day `days` before the one holding `atMs`, as a person in Argentina types it (`dd/mm/aaaa`). */
 export function buenosAiresDate(atMs: number, daysBefore = 0): string {
-  return new Date(atMs - BUENOS_AIRES_OFFSET_MS - daysBefore * DAY_MS).toISOString().slice(0, 10);
+  const [year, month, day] = new Date(atMs - BUENOS_AIRES_OFFSET_MS - daysBefore * DAY_MS)
+    .toISOString()
+    .slice(0, 10)
+    .split('-');
+  return `${day}/${month}/${year}`;
 }
 
 /** Statuses an operator filters by, in turn (each search a different one). */

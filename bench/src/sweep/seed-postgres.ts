@@ -52,6 +52,22 @@ export async function dropBenchDatabase(serverUrl: string): Promise<void> {
   await onServer(serverUrl, (client) => client.query('DROP DATABASE IF EXISTS giro_bench WITH (FORCE)'));
 }
 
+/**
+ * Writes every dirty page of the server out now; false when the bench's role may not (CHECKPOINT needs a
+ * superuser or pg_checkpoint).
+ */
+export async function checkpoint(databaseUrl: string): Promise<boolean> {
+  return onServer(databaseUrl, (client) =>
+    client.query('CHECKPOINT').then(
+      () => true,
+      (error: { code?: string }) => {
+        if (error.code === '42501') return false; // insufficient_privilege
+        throw error;
+      },
+    ),
+  );
+}
+
 /** Empties giro's tables and inserts the backlog, 10 000 rows per statement, then refreshes the statistics. */
 export async function seedPostgresBacklog(databaseUrl: string, backlog: Backlog): Promise<void> {
   await onServer(databaseUrl, async (client) => {
