@@ -254,7 +254,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
           .nth(count - 1);
       await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
       await page.getByText(/^Evento de prueba en cola \(entrega \d+\)/).waitFor();
-      await delivered(1).waitFor({ timeout: 15_000 });
+      await delivered(1).waitFor();
       // The endpoint hears transfer events too (the other tests' transfers complete meanwhile).
       const testEvents = () => receiver.requests.filter((request) => JSON.parse(request.body).type === 'webhook.test');
       expect(testEvents()).toHaveLength(1);
@@ -271,7 +271,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       expect(rotated).not.toBe(secret);
       await page.getByText('sigue firmando junto al nuevo hasta').waitFor();
       await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
-      await delivered(2).waitFor({ timeout: 15_000 });
+      await delivered(2).waitFor();
       const second = testEvents()[1];
       for (const signing of [rotated, secret]) {
         expect(new Webhook(signing).verify(second.body, second.headers as Record<string, string>)).toMatchObject({

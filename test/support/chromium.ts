@@ -17,6 +17,15 @@ export const describeWithChromium = ((name: string, suite: () => void) =>
 
 export type TestBrowser = QuietBrowser;
 
+/**
+ * A wait in a browser test gives up after this long, well inside Jest's 30 s for a test, so a step that never
+ * comes fails naming its locator and what Playwright saw (not visible, covered, disabled) instead of a bare timeout.
+ */
+const BROWSER_STEP_TIMEOUT_MS = 15_000;
+
 /** Chromium for a test, downloads accepted (the console's CSV export). */
-export const launchChromium = (): Promise<TestBrowser> =>
-  launchQuietChromium({ profilePrefix: 'giro-chromium-', acceptDownloads: true });
+export async function launchChromium(): Promise<TestBrowser> {
+  const browser = await launchQuietChromium({ profilePrefix: 'giro-chromium-', acceptDownloads: true });
+  browser.context.setDefaultTimeout(BROWSER_STEP_TIMEOUT_MS);
+  return browser;
+}

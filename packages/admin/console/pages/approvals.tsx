@@ -43,7 +43,7 @@ export function Approvals() {
   );
   const mayDecide = can(me.role, 'approve');
 
-  const toggle = (originId: number) => setSelected(toggled(selected, originId));
+  const toggle = (originId: number) => setSelected((current) => toggled(current, originId));
 
   const decide = async (decision: 'approve' | 'reject') => {
     const originIds = [...selected];

@@ -36,7 +36,7 @@ export function Cancellations() {
   );
   const mayAcknowledge = can(me.role, 'acknowledge');
 
-  const toggle = (originId: number) => setSelected(toggled(selected, originId));
+  const toggle = (originId: number) => setSelected((current) => toggled(current, originId));
 
   const acknowledge = async () => {
     const failures: { originId: number; error: unknown }[] = [];

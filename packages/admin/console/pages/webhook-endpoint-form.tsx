@@ -32,7 +32,7 @@ export function WebhookEndpointForm({
   const fieldError = (field: string) => fieldErrorText(error, field, lang);
   const idOf = (field: string) => (endpoint ? `endpoint-${endpoint.id}-${field}` : `endpoint-${field}`);
 
-  const toggle = (type: string) => setEventTypes(toggled(eventTypes, type));
+  const toggle = (type: string) => setEventTypes((current) => toggled(current, type));
 
   const save = async (event: Event) => {
     event.preventDefault();
