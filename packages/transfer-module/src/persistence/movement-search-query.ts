@@ -19,6 +19,17 @@ const MAX_TEXT_LENGTH = 100;
 
 type Cursor = { originId: number } | { createdAtMs: number; originId: number };
 
+/**
+ * Postgres settings for a search's read transaction only (`set_config(…, true)`: as `SET LOCAL`). A page of a
+ * search reads a few thousand index entries or rows at most, which Postgres can misprice in two ways:
+ * - JIT: a filter it cannot estimate (the text's LIKE) is priced as a scan of much of the table, and past
+ *   jit_above_cost the plan is compiled first: 0.5 s of JIT for a 2 ms search (EXPLAIN ANALYZE, 10 M movements).
+ * - Parallel workers: started for a range of 35 000 amount-index entries, they made 85 ms of what one process
+ *   reads in 27 ms (two cores), each worker's start and the merge of their sorts costing more than they share.
+ */
+const SEARCH_SETTINGS =
+  "SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)";
+
 /** Checks a search's options now (before any transaction) and builds its query and its page. */
 export function movementSearchQuery(options: ListMovementsOptions) {
   const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
@@ -29,10 +40,7 @@ export function movementSearchQuery(options: ListMovementsOptions) {
     options.personId === undefined ? undefined : matching(options.personId, PERSON_ID, 'personId', '11 digits');
   return {
     async rows(manager: EntityManager): Promise<MovementEntity[]> {
-      // A page of a search reads a few hundred rows at most, but Postgres prices a filter it cannot estimate (the
-      // text's LIKE) as a scan of much of the table, and past jit_above_cost it compiles the plan first: 0.5 s of
-      // JIT for a 2 ms search (EXPLAIN ANALYZE at 10 M movements). Off for this read transaction only.
-      if (engineOf(manager.connection) === 'postgres') await manager.query('SET LOCAL jit = off');
+      if (engineOf(manager.connection) === 'postgres') await manager.query(SEARCH_SETTINGS);
       const amount = await amountReading(manager, filter.amountRange, filter.status, filter.text !== undefined);
       const byIndex = {
         amountByIndex: amount.byIndex,
