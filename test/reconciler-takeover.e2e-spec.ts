@@ -92,12 +92,9 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
     bank.configure({ faults: { latencyMs: 0 } });
     // A send is counted before it starts: what the killed one counted may have reached the bank, what it never
     // counted (still waiting for its turn when it died, on a loaded machine) was never sent.
-    const countedSends = new Map(
-      (
-        await db.query<{ origin_id: string; attempts: number }>('SELECT origin_id, attempts FROM giro_movements')
-      ).rows.map((row) => [row.origin_id, Number(row.attempts)]),
-    );
-    const sent = [...countedSends].filter(([, attempts]) => attempts > 0).map(([originId]) => originId);
+    const sent = (
+      await db.query<{ origin_id: string }>('SELECT origin_id FROM giro_movements WHERE attempts > 0')
+    ).rows.map((row) => row.origin_id);
     expect(sent.length).toBeGreaterThan(0);
 
     let takenAfterMs = Number.NaN;

@@ -17,7 +17,7 @@ export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }
   const [refusal, setRefusal] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
-  const refusalText = (): string | undefined => {
+  const refusalMessage = (): string | undefined => {
     if (refusal === undefined) return undefined;
     if (refusal === NO_KEY) return t('signIn.empty');
     if (refusal instanceof ApiError && refusal.status === 401) return t('signIn.refused');
@@ -50,7 +50,7 @@ export function SignIn({ onSignedIn }: { onSignedIn(key: string, me: Me): void }
           type="password"
           value={key}
           onInput={setKey}
-          error={refusalText()}
+          error={refusalMessage()}
           hint={t('signIn.hint')}
           required
         />

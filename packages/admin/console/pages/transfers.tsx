@@ -126,24 +126,19 @@ export function Transfers({ query }: { query: URLSearchParams }) {
 }
 
 /** The form's filters as the API reads them (`2026-11-24`, `1234.50`); asTyped's inverse. */
-function asApi(filters: Filters): Filters {
-  return {
-    ...filters,
-    createdFrom: toApiDay(filters.createdFrom),
-    createdTo: toApiDay(filters.createdTo),
-    amountMin: toApiDecimal(filters.amountMin),
-    amountMax: toApiDecimal(filters.amountMax),
-  };
-}
+const asApi = (filters: Filters) => withFormats(filters, toApiDay, toApiDecimal);
 
 /** The address's filters as the form shows them: as typed in Argentina, days day first and amounts `1.234,50`. */
-function asTyped(filters: Filters): Filters {
+const asTyped = (filters: Filters) => withFormats(filters, typedDay, typedAmount);
+
+/** The filters with their days and amounts written by `day` and `amount`; the others as they are. */
+function withFormats(filters: Filters, day: (value: string) => string, amount: (value: string) => string): Filters {
   return {
     ...filters,
-    createdFrom: typedDay(filters.createdFrom),
-    createdTo: typedDay(filters.createdTo),
-    amountMin: typedAmount(filters.amountMin),
-    amountMax: typedAmount(filters.amountMax),
+    createdFrom: day(filters.createdFrom),
+    createdTo: day(filters.createdTo),
+    amountMin: amount(filters.amountMin),
+    amountMax: amount(filters.amountMax),
   };
 }
 

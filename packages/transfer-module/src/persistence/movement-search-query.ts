@@ -252,8 +252,9 @@ async function rarestWords(manager: EntityManager, text: string | undefined): Pr
 
 /** The words the trigram index is given, by the planner's estimates; undefined when even the rarest is common. */
 export function wordsForIndex(estimates: { word: string; rows: number }[], movements: number): string[] | undefined {
+  if (estimates.length === 0) return undefined;
   const rarest = Math.min(...estimates.map((estimate) => estimate.rows));
-  if (estimates.length === 0 || rarest >= COMMON_WORD_SHARE * movements) return undefined;
+  if (rarest >= COMMON_WORD_SHARE * movements) return undefined;
   return estimates.filter((estimate) => estimate.rows <= TEXT_WORD_SPREAD * rarest).map((estimate) => estimate.word);
 }
 
