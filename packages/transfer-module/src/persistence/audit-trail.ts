@@ -77,6 +77,11 @@ export class AuditTrail {
     this.transactions = transactionsFor(dataSource);
   }
 
+  /** Whether a change made now would append a row (an audit scope is open): it then needs a transaction. */
+  isRecording(): boolean {
+    return currentAuditScope() !== undefined;
+  }
+
   /**
    * Inside a change's transaction: appends its `ok` row, attributed to the current audit scope, and marks the scope
    * recorded. Nothing when no scope is open. Best as the last statement of the transaction: the trail's lock is

@@ -10,8 +10,9 @@ import {
   type TransferIntent,
 } from '../domain';
 import type { DatabaseEngine } from './engine/database-engine';
+import { queryPrepared } from './engine/prepared-statement';
 import { queryWithCount } from './engine/query-with-count';
-import { historyFromRow, placeholdersFor } from './engine/raw-rows';
+import { HISTORY_COLUMNS, historyFromRow, placeholdersFor } from './engine/raw-rows';
 import { MovementEntity, type MovementHistoryEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
@@ -22,17 +23,16 @@ import { checkActor, checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId 
 import type { StoreContext } from './store-context';
 import type { RecordIntentOptions, RecordIntentResult } from './store-types';
 
-const INSERT_INTENT_HISTORY_TEXT = `INSERT INTO "giro_movement_history"
-  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
-  VALUES (?, NULL, ?, ?, ?, NULL, ?, ?) RETURNING *`;
-const INSERT_INTENT_HISTORY: Record<DatabaseEngine, string> = {
-  sqlite: INSERT_INTENT_HISTORY_TEXT,
-  postgres: placeholdersFor('postgres', INSERT_INTENT_HISTORY_TEXT),
-};
+const INTENT_HISTORY_COLUMNS = `"origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name"`;
 
 interface MovementInsert {
+  /**
+   * SQLite, which has no DML in a CTE: the movement's INSERT alone (its history row is a second statement).
+   * Postgres: the same INSERT feeding the intent's history row, one statement, which returns that row when the
+   * movement was inserted and nothing when its originId was already stored.
+   */
   sql: string;
-  /** The entity's properties, in the order of the statement's placeholders. */
+  /** The entity's properties, in the order of the statement's placeholders (the history row's values follow). */
   properties: (keyof MovementEntity)[];
 }
 
@@ -44,8 +44,14 @@ function movementInsertFor(metadata: EntityMetadata, engine: DatabaseEngine): Mo
   let insert = movementInserts.get(metadata);
   if (insert === undefined) {
     const columns = metadata.columns;
-    const sql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
+    const movementSql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
       VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
+    const sql =
+      engine === 'sqlite'
+        ? movementSql
+        : `WITH movement AS (${movementSql} RETURNING "origin_id")
+          INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
+          SELECT movement."origin_id", NULL, ?, ?::bigint, ?, NULL, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS}`;
     insert = {
       sql: placeholdersFor(engine, sql),
       properties: columns.map((column) => column.propertyName as keyof MovementEntity),
@@ -54,6 +60,9 @@ function movementInsertFor(metadata: EntityMetadata, engine: DatabaseEngine): Mo
   }
   return insert;
 }
+
+const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
+  VALUES (?, NULL, ?, ?, ?, NULL, ?, ?) RETURNING *`;
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
@@ -149,24 +158,37 @@ export class MovementIntents {
       createdAtMs: now,
       updatedAtMs: now,
     };
+    const { outbox, audit } = this.context;
+    // The movement and its first history row are one statement on Postgres: alone, without BEGIN and COMMIT,
+    // unless a limit's share, the outbox's events or an audit row must be written in the same transaction.
+    if (this.context.engine === 'postgres' && !limits && !outbox && !audit?.isRecording()) {
+      const first = await this.context.transactions.writeStatement((manager) =>
+        this.insertWithHistory(manager, row, by),
+      );
+      if (first === null) {
+        const stored = await this.context.transactions.read((manager) => this.context.getMovement(manager, originId));
+        return { movement: toMovementRecord(stored), created: false };
+      }
+      return { created: true, movement: toMovementRecord(row), history: [toHistoryRecord(first)] };
+    }
     const result: RecordIntentResult = await this.context.transactions.write(async (manager) => {
       // No look-up first: the primary key already tells whether the originId is taken (the common case, a
       // new id, then costs one statement less).
-      if (!(await this.insertMovement(manager, row))) {
+      const first = await this.insertWithHistory(manager, row, by);
+      if (first === null) {
         return { movement: toMovementRecord(await this.context.getMovement(manager, originId)), created: false };
       }
       // Only a new intent takes a share (a replay of its originId counts nothing): throws when a limit would be
       // passed, and the movement's insert rolls back with it. No limits for its account: no statement.
       if (limits) await this.usage?.take(manager, { address, day: usageDay, amount: intent.amount });
-      const history = toHistoryRecord(await this.insertIntentHistory(manager, { originId, status, atMs: now, by }));
+      const history = toHistoryRecord(first);
       const movement = toMovementRecord(row);
-      const { outbox } = this.context;
       if (outbox) {
         const change = { movement: { ...movement, history: [history], cancellation: null }, appended: [history] };
         await writeOutboxEvents(manager, this.context.engine, outbox.render(change, now), now);
       }
       // Last: the audit row (an admin request's) holds the trail's lock until the commit.
-      await this.context.audit?.recordChange(manager, {
+      await audit?.recordChange(manager, {
         originId,
         before: null,
         after: { status: movement.status, amount: movement.amount, currencyId: movement.currencyId },
@@ -177,30 +199,28 @@ export class MovementIntents {
     return result;
   }
 
-  /** Inserts a new movement; false when its originId is already stored (nothing written). */
-  private async insertMovement(manager: EntityManager, row: MovementEntity): Promise<boolean> {
+  /**
+   * Inserts a new movement and its first history row (null → its status), and returns that row; null when its
+   * originId is already stored (nothing written).
+   */
+  private async insertWithHistory(
+    manager: EntityManager,
+    row: MovementEntity,
+    by: RecordedActor | null,
+  ): Promise<MovementHistoryEntity | null> {
     // Fixed text with placeholders, prepared once (a query builder would write the numbers into the SQL).
     // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
     // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
-    const { sql, properties } = movementInsertFor(manager.connection.getMetadata(MovementEntity), this.context.engine);
-    const values = properties.map((property) => row[property]);
-    return (await queryWithCount(manager, sql, values)).affected === 1;
-  }
-
-  /** The first history row of a movement (null → PENDING or AWAITING_APPROVAL), as stored. */
-  private async insertIntentHistory(
-    manager: EntityManager,
-    first: { originId: number; status: MovementStatus; atMs: number; by: RecordedActor | null },
-  ): Promise<MovementHistoryEntity> {
-    const result = await queryWithCount(manager, INSERT_INTENT_HISTORY[this.context.engine], [
-      first.originId,
-      first.status,
-      first.atMs,
-      'intent',
-      first.by?.keyId ?? null,
-      first.by?.name ?? null,
-    ]);
-    const [row] = result.records ?? [];
-    return historyFromRow(row);
+    const insert = movementInsertFor(manager.connection.getMetadata(MovementEntity), this.context.engine);
+    const movementValues = insert.properties.map((property) => row[property]);
+    const historyValues = [row.status, row.createdAtMs, 'intent', by?.keyId ?? null, by?.name ?? null];
+    if (this.context.engine === 'postgres') {
+      const [first] = await queryPrepared(manager, insert.sql, [...movementValues, ...historyValues]);
+      return first === undefined ? null : historyFromRow(first);
+    }
+    if ((await queryWithCount(manager, insert.sql, movementValues)).affected !== 1) return null;
+    const [first] =
+      (await queryWithCount(manager, INSERT_INTENT_HISTORY, [row.originId, ...historyValues])).records ?? [];
+    return historyFromRow(first);
   }
 }

@@ -1,5 +1,5 @@
 import { isFinalStatus, type MovementStatus } from '../domain';
-import { type FencedWrite, runFencedWrite } from './engine/fenced-update';
+import { type FencedWrite, type FencedWriteResult, runFencedWrite } from './engine/fenced-update';
 import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
 import { CancellationEntity, HISTORY_SOURCES, type MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
@@ -19,15 +19,27 @@ export class MovementUpdates {
     private readonly context: StoreContext,
     private readonly usage?: LimitUsage,
   ) {
-    const writeUnbatched: UnbatchedWrite = async (write) =>
-      (await context.transactions.writeStatement((manager) => runFencedWrite(manager, context.engine, write)))
-        ?.movement ?? null;
+    const writeUnbatched: UnbatchedWrite = async (write) => (await this.writeStatement(write))?.movement ?? null;
     if (context.engine === 'postgres') {
       const batch = updateBatchFor(context.dataSource, writeUnbatched);
       this.writeWithoutHistory = (write) => batch.write(write);
     } else {
       this.writeWithoutHistory = writeUnbatched;
     }
+  }
+
+  /** A fenced write that is one statement (see applyUpdate), outside any other transaction. */
+  private async writeAlone(write: FencedWrite): Promise<FencedWriteResult | null> {
+    if (write.history.length === 0) {
+      const movement = await this.writeWithoutHistory(write);
+      return movement && { movement, history: [] };
+    }
+    return this.writeStatement(write);
+  }
+
+  /** The fenced write as a statement of its own (Transactions.writeStatement). */
+  private writeStatement(write: FencedWrite): Promise<FencedWriteResult | null> {
+    return this.context.transactions.writeStatement((manager) => runFencedWrite(manager, this.context.engine, write));
   }
 
   /**
@@ -65,13 +77,20 @@ export class MovementUpdates {
       })),
       guard,
     };
-    // The common case (an answer that changes no status): one fenced UPDATE, atomic on its own (on Postgres
-    // possibly one row of a batch statement). When it matches nothing, the transaction below only tells why
-    // (only the lease's owner changes a leased row, so running the same UPDATE again could not match).
-    const oneStatement = write !== undefined && write.history.length === 0 && !update.cancellation;
+    // An update that writes nothing beside its own rows is ONE statement, atomic on its own: an answer that
+    // changes no status (on Postgres possibly one row of a batch statement), and on Postgres also one with
+    // history rows when no events are written with them. When it matches nothing, the transaction below only
+    // tells why (only the lease's owner changes a leased row, so running the same update again could not match).
+    const oneStatement =
+      write !== undefined &&
+      !update.cancellation &&
+      (write.history.length === 0 || (this.context.engine === 'postgres' && !this.context.outbox));
     if (oneStatement) {
-      const movement = await this.writeWithoutHistory(write);
-      if (movement) return { applied: true, movement: toMovementRecord(movement), history: [], cancellation: null };
+      const written = await this.writeAlone(write);
+      if (written) {
+        const history = written.history.map(toHistoryRecord);
+        return { applied: true, movement: toMovementRecord(written.movement), history, cancellation: null };
+      }
     }
     const result: ApplyUpdateResult = await this.context.transactions.write(async (manager) => {
       const written = write && !oneStatement && (await runFencedWrite(manager, this.context.engine, write));

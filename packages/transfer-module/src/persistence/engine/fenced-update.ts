@@ -2,8 +2,9 @@ import type { EntityManager, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES, type MovementStatus } from '../../domain';
 import { MovementEntity, MovementHistoryEntity } from '../entities';
 import type { DatabaseEngine } from './database-engine';
+import { queryPrepared } from './prepared-statement';
 import { queryWithCount } from './query-with-count';
-import { historyFromRow, movementFromRow, placeholdersFor } from './raw-rows';
+import { HISTORY_COLUMNS, historyFromRow, movementColumns, movementFromRow, placeholdersFor } from './raw-rows';
 
 /** What to write, already checked and turned into column values by the store. */
 export interface FencedWrite {
@@ -24,64 +25,156 @@ export interface FencedWrite {
   guard: { kind: 'any' } | { kind: 'only' | 'changing' | 'same-or-changing'; status: MovementStatus };
 }
 
-// A leased movement's update in two statements instead of four: the history rows are inserted from the
-// current row (their `from` is its status) under the fence and the guard, then one fenced UPDATE returns the
-// new row. When nothing matched (the lease is not the caller's, or the guard refused), nothing was written
-// and the caller reads the row to tell which. On SQLite the write transaction excludes every other writer
-// between the two statements; on Postgres the first one locks the row (FOR UPDATE OF m).
+/** What a fenced write wrote: the updated movement and the history rows appended, oldest first. */
+export interface FencedWriteResult {
+  movement: MovementEntity;
+  history: MovementHistoryEntity[];
+}
 
-/**
- * The updated movement and the history rows appended (oldest first), or null when nothing matched the fence
- * and the guard (nothing written).
- */
+// A leased movement's update with history rows: on Postgres ONE statement, atomic on its own (so it needs no
+// BEGIN and COMMIT when nothing else shares its transaction): the row is locked under the fence and the guard,
+// updated, and the history rows are inserted from what the UPDATE changed, with the status it had before as
+// their `from`. On SQLite, which has no DML in a CTE, two statements: the history rows from the current row,
+// then the UPDATE; the write transaction excludes every other writer between them. When nothing matched (the
+// lease is not the caller's, or the guard refused), nothing was written and the caller reads the row to tell
+// which.
+
+/** What the write wrote, or null when nothing matched the fence and the guard (nothing written). */
 export async function runFencedWrite(
   manager: EntityManager,
   engine: DatabaseEngine,
   write: FencedWrite,
-): Promise<{ movement: MovementEntity; history: MovementHistoryEntity[] } | null> {
-  const metadata = manager.connection.getMetadata(MovementEntity);
-  const sql = (text: string) => placeholdersFor(engine, text);
-  let history: MovementHistoryEntity[] = [];
+): Promise<FencedWriteResult | null> {
+  if (write.history.length === 0) {
+    const movement = await runUpdate(manager, engine, write);
+    return movement && { movement, history: [] };
+  }
+  return engine === 'postgres'
+    ? runPostgresWriteWithHistory(manager, write)
+    : runSqliteWriteWithHistory(manager, write);
+}
+
+async function runSqliteWriteWithHistory(
+  manager: EntityManager,
+  write: FencedWrite,
+): Promise<FencedWriteResult | null> {
   const condition = fenceAndGuard(write);
-  if (write.history.length > 0) {
-    const entries = write.history.map(() => (engine === 'postgres' ? '(?, ?, ?, ?::int)' : '(?, ?, ?, ?)')).join(', ');
-    const inserted = await queryWithCount(
-      manager,
-      sql(`INSERT INTO "giro_movement_history" ("origin_id", "from_status", "to_status", "at_ms", "source", "detail")
-        SELECT m."origin_id", m."status", e.column1, ${engine === 'postgres' ? '?::bigint' : '?'}, e.column2, e.column3
-        FROM "giro_movements" m, (VALUES ${entries}) AS e
-        WHERE ${condition.sql} ORDER BY e.column4${engine === 'postgres' ? ' FOR UPDATE OF m' : ''}
-        RETURNING *`),
-      [
-        write.nowMs,
-        ...write.history.flatMap((entry, index) => [entry.to, entry.source, entry.detail, index]),
-        ...condition.parameters,
-      ],
-    );
-    const rows = inserted.records ?? [];
-    if (rows.length !== write.history.length) return null;
-    history = rows.map(historyFromRow).sort((a, b) => Number(a.id) - Number(b.id));
-  }
-  const assignments = Object.entries(write.values).map(([property, value]) => assignment(metadata, property, value));
-  const updated = await queryWithCount(
+  const entries = write.history.map(() => '(?, ?, ?, ?)').join(', ');
+  const inserted = await queryWithCount(
     manager,
-    sql(
-      `UPDATE "giro_movements" AS m SET ${[
-        ...assignments.map(({ sql }) => sql),
-        '"version" = "version" + 1',
-        ...(write.countQuery ? ['"queries" = "queries" + 1'] : []),
-        ...(write.uncountSend ? ['"attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END'] : []),
-      ].join(', ')} WHERE ${condition.sql} RETURNING *`,
-    ),
-    [...assignments.flatMap(({ parameters }) => parameters), ...condition.parameters],
+    `INSERT INTO "giro_movement_history" ("origin_id", "from_status", "to_status", "at_ms", "source", "detail")
+      SELECT m."origin_id", m."status", e.column1, ?, e.column2, e.column3
+      FROM "giro_movements" m, (VALUES ${entries}) AS e
+      WHERE ${condition.sql} ORDER BY e.column4
+      RETURNING *`,
+    [write.nowMs, ...historyParameters(write), ...condition.parameters],
   );
-  const [raw] = updated.records ?? [];
-  if (raw === undefined) {
-    // Only reachable if the row changed between the two statements, which the lock rules out: roll back.
-    if (write.history.length > 0) throw new Error(`the history of originId ${write.originId} lost its movement`);
-    return null;
+  const rows = inserted.records ?? [];
+  if (rows.length !== write.history.length) return null;
+  const movement = await runUpdate(manager, 'sqlite', write);
+  // Only reachable if the row changed between the two statements, which the write lock rules out: roll back.
+  if (movement === null) throw new Error(`the history of originId ${write.originId} lost its movement`);
+  return { movement, history: rows.map(historyFromRow).sort((a, b) => Number(a.id) - Number(b.id)) };
+}
+
+// The history rows come back beside the updated movement's columns, one result row per history row, under
+// names no movement column has.
+const APPENDED_COLUMNS = `a."id" AS "appended_id", a."from_status" AS "appended_from_status",
+  a."to_status" AS "appended_to_status", a."at_ms" AS "appended_at_ms", a."source" AS "appended_source",
+  a."detail" AS "appended_detail"`;
+
+async function runPostgresWriteWithHistory(
+  manager: EntityManager,
+  write: FencedWrite,
+): Promise<FencedWriteResult | null> {
+  const condition = fenceAndGuard(write);
+  const update = updateOf(manager, write);
+  const entries = write.history.map(() => '(?, ?, ?, ?::int)').join(', ');
+  // `locked` takes the row lock and keeps the status before the update; the UPDATE changes only the row it
+  // locked, and the history rows are inserted only from the row the UPDATE changed. In READ COMMITTED a row
+  // changed by another transaction since the statement began is re-checked against the fence and the guard
+  // when its lock is taken.
+  const rows = await queryPrepared(
+    manager,
+    placeholdersFor(
+      'postgres',
+      `WITH locked AS (
+        SELECT m."origin_id" AS "locked_origin_id", m."status" AS "from_status" FROM "giro_movements" m
+        WHERE ${condition.sql} FOR UPDATE
+      ), updated AS (
+        UPDATE "giro_movements" AS m SET ${update.sql} FROM locked WHERE m."origin_id" = locked."locked_origin_id"
+        RETURNING ${movementColumns(manager.connection.getMetadata(MovementEntity), 'm')}
+      ), a AS (
+        INSERT INTO "giro_movement_history" ("origin_id", "from_status", "to_status", "at_ms", "source", "detail")
+        SELECT updated."origin_id", locked."from_status", e.column1, ?::bigint, e.column2, e.column3
+        FROM locked JOIN updated ON updated."origin_id" = locked."locked_origin_id", (VALUES ${entries}) AS e
+        ORDER BY e.column4
+        RETURNING ${HISTORY_COLUMNS}
+      )
+      SELECT updated.*, ${APPENDED_COLUMNS} FROM updated JOIN a ON a."origin_id" = updated."origin_id"
+      ORDER BY a."id"`,
+    ),
+    [...condition.parameters, ...update.parameters, write.nowMs, ...historyParameters(write)],
+  );
+  if (rows.length === 0) return null;
+  if (rows.length !== write.history.length) {
+    throw new Error(`originId ${write.originId}: ${rows.length} history rows written for ${write.history.length}`);
   }
-  return { movement: movementFromRow(raw), history };
+  return { movement: movementFromRow(rows[0]), history: rows.map(appendedHistoryFromRow) };
+}
+
+function appendedHistoryFromRow(row: Record<string, unknown>): MovementHistoryEntity {
+  return historyFromRow({
+    id: row.appended_id,
+    origin_id: row.origin_id,
+    from_status: row.appended_from_status,
+    to_status: row.appended_to_status,
+    at_ms: row.appended_at_ms,
+    source: row.appended_source,
+    detail: row.appended_detail,
+    actor_key_id: null,
+    actor_name: null,
+  });
+}
+
+function historyParameters(write: FencedWrite): unknown[] {
+  return write.history.flatMap((entry, index) => [entry.to, entry.source, entry.detail, index]);
+}
+
+/** The fenced UPDATE alone: the new row, or null when nothing matched. */
+async function runUpdate(
+  manager: EntityManager,
+  engine: DatabaseEngine,
+  write: FencedWrite,
+): Promise<MovementEntity | null> {
+  const condition = fenceAndGuard(write);
+  const update = updateOf(manager, write);
+  const sql = placeholdersFor(
+    engine,
+    `UPDATE "giro_movements" AS m SET ${update.sql} WHERE ${condition.sql}
+      RETURNING ${movementColumns(manager.connection.getMetadata(MovementEntity))}`,
+  );
+  const parameters = [...update.parameters, ...condition.parameters];
+  const [raw] =
+    engine === 'postgres'
+      ? await queryPrepared(manager, sql, parameters)
+      : ((await queryWithCount(manager, sql, parameters)).records ?? []);
+  return raw === undefined ? null : movementFromRow(raw);
+}
+
+/** The SET list of a fenced write, with its parameters. */
+function updateOf(manager: EntityManager, write: FencedWrite): { sql: string; parameters: unknown[] } {
+  const metadata = manager.connection.getMetadata(MovementEntity);
+  const assignments = Object.entries(write.values).map(([property, value]) => assignment(metadata, property, value));
+  return {
+    sql: [
+      ...assignments.map(({ sql }) => sql),
+      '"version" = "version" + 1',
+      ...(write.countQuery ? ['"queries" = "queries" + 1'] : []),
+      ...(write.uncountSend ? ['"attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END'] : []),
+    ].join(', '),
+    parameters: assignments.flatMap(({ parameters }) => parameters),
+  };
 }
 
 function fenceAndGuard(write: FencedWrite): { sql: string; parameters: unknown[] } {

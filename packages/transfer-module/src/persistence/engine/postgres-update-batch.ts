@@ -1,9 +1,9 @@
-import { hash } from 'node:crypto';
-import { type DataSource, type EntityMetadata, QueryFailedError } from 'typeorm';
+import type { DataSource, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES } from '../../domain';
 import { MovementEntity } from '../entities';
 import type { FencedWrite } from './fenced-update';
-import { movementFromRow } from './raw-rows';
+import { queryPrepared } from './prepared-statement';
+import { movementColumns, movementFromRow } from './raw-rows';
 
 /** Fenced updates written by one statement, at most this many rows. */
 export const MAX_BATCH_ROWS = 64;
@@ -110,25 +110,12 @@ export class PostgresUpdateBatch {
     for (const queued of batch) queued.resolve(byOriginId.get(queued.write.originId) ?? null);
   }
 
-  /**
-   * Runs the batch's statement as a named prepared statement, straight on the pg connection (TypeORM has no
-   * way to name one): each connection of the pool parses and plans it once, not at every batch. Parsing and
-   * planning the store's statements took about a quarter of the server's CPU in a 4-process sweep, most of it
-   * for this one. Errors come out as TypeORM's, as from the store's other statements.
-   */
+  /** Runs the batch's statement, prepared once per connection (queryPrepared). */
   private async query(batch: QueuedWrite[]): Promise<Record<string, unknown>[]> {
     const statement = this.statementFor(batch[0]);
-    const values = batchParameters(statement, batch);
     const runner = this.dataSource.createQueryRunner();
     try {
-      const connection = (await runner.connect()) as PgConnection;
-      this.dataSource.logger.logQuery(statement.sql, values, runner);
-      try {
-        return (await connection.query({ name: statement.name, text: statement.sql, values })).rows;
-      } catch (error) {
-        this.dataSource.logger.logQueryError(error as Error, statement.sql, values, runner);
-        throw new QueryFailedError(statement.sql, values, error as Error);
-      }
+      return await queryPrepared(runner.manager, statement.sql, batchParameters(statement, batch));
     } finally {
       await runner.release();
     }
@@ -161,20 +148,10 @@ function valueColumns(write: FencedWrite): string[] {
   return Object.keys(write.values).sort();
 }
 
-/**
- * A batch statement's text, its prepared statement's name, and whether its first parameter is the list of
- * final statuses.
- */
+/** A batch statement's text, and whether its first parameter is the list of final statuses. */
 interface BatchStatement {
   sql: string;
-  /** From the text: one text, one name, on every connection. */
-  name: string;
   withFinals: boolean;
-}
-
-/** The part of a pg connection (what TypeORM's query runner holds) that runs a named statement. */
-interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
 // The rows come in as one array per column (`v`): the fence and guard inputs, then the values in
@@ -215,10 +192,8 @@ function batchStatement(metadata: EntityMetadata, write: FencedWrite): BatchStat
     FROM unnest(${inputs.join(', ')}) AS v(${names.join(', ')})
     WHERE m."origin_id" = v."origin_id" AND m."lease_owner" = v."owner" AND m."lease_expires_at_ms" > v."now_ms"
       AND ${guards[write.guard.kind]}
-    RETURNING ${metadata.columns.map((column) => `m."${column.databaseName}"`).join(', ')}`;
-  // The columns named, not m.*: a column another version adds later would change a prepared statement's
-  // result type, which Postgres refuses to re-plan.
-  return { sql, name: `giro_batch_${hash('sha256', sql, 'hex').slice(0, 24)}`, withFinals };
+    RETURNING ${movementColumns(metadata, 'm')}`;
+  return { sql, withFinals };
 }
 
 function batchParameters(statement: BatchStatement, batch: QueuedWrite[]): unknown[] {

@@ -1,3 +1,4 @@
+import type { EntityMetadata } from 'typeorm';
 import type { MovementEntity, MovementHistoryEntity } from '../entities';
 import { bigintAsNumber } from '../entities/column-transformers';
 import type { DatabaseEngine } from './database-engine';
@@ -56,6 +57,22 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     createdAtMs: bigint(row.created_at_ms),
     updatedAtMs: bigint(row.updated_at_ms),
   };
+}
+
+/**
+ * The columns of a history row, as historyFromRow reads them: named in a prepared statement's RETURNING instead of
+ * `*`, since a column added later would change its result type, which Postgres refuses to re-plan.
+ */
+export const HISTORY_COLUMNS = `"id", "origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id",
+  "actor_name"`;
+
+/**
+ * The movement's columns (`"column", …`, or `alias."column", …`), for a prepared statement's RETURNING (see
+ * HISTORY_COLUMNS). SQLite's RETURNING takes no alias.
+ */
+export function movementColumns(metadata: EntityMetadata, alias?: string): string {
+  const prefix = alias === undefined ? '' : `${alias}.`;
+  return metadata.columns.map((column) => `${prefix}"${column.databaseName}"`).join(', ');
 }
 
 /** A raw `giro_movement_history` row as a MovementHistoryEntity. */

@@ -25,12 +25,17 @@ export interface TestEngine {
 
 export function describeEachEngine(title: string, suite: (engine: TestEngine) => void): void {
   describeOnSqlite(title, suite);
-  describeWithPostgres(`${title} (Postgres)`, () => suite(trackedEngine('postgres')));
+  describeOnPostgres(title, suite);
 }
 
 /** For what only SQLite has (its pragmas, its file lock). */
 export function describeOnSqlite(title: string, suite: (engine: TestEngine) => void): void {
   describe(`${title} (SQLite)`, () => suite(trackedEngine('sqlite')));
+}
+
+/** For what only Postgres has (its prepared statements, its row locks). */
+export function describeOnPostgres(title: string, suite: (engine: TestEngine) => void): void {
+  describeWithPostgres(`${title} (Postgres)`, () => suite(trackedEngine('postgres')));
 }
 
 /** An engine whose databases and connections are cleaned up after each test (call inside describe). */
