@@ -1,4 +1,4 @@
-import { TAKEOVER_AFTER_SILENCE_MS } from './engine/due-claim';
+import { TAKEOVER_AFTER_SILENCE_MS } from './engine/replica-takeover';
 import { MovementNotFoundError, StoreArgumentError } from './persistence.errors';
 import { ReplicaRegistry } from './replica-registry';
 import { storeFixture, T0 } from './testing/store-fixture';
@@ -232,6 +232,39 @@ describeEachEngine('MovementStore claims and leases', (engine) => {
       await registry.beat('replica-b', 5_000);
     }
     expect(await store.claimDue({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE })).toEqual([]);
+  });
+
+  it('lets a manual refresh take over the lease of a replica silent for 10 s on Postgres, waiting as after a takeover', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    const registry = new ReplicaRegistry(fixture.dataSource, clock);
+    const LONG_LEASE = 150_000;
+    await fixture.record(1);
+    await registry.beat('replica-a', 5_000);
+    await registry.beat('replica-b', 5_000);
+    await store.claimDue({ owner: 'replica-a', limit: 10, leaseMs: LONG_LEASE });
+    // replica-a stops beating; replica-b goes on, a beat a second.
+    for (let second = 1; second < TAKEOVER_AFTER_SILENCE_MS / 1000; second++) {
+      clock.advance(1000);
+      await registry.beat('replica-b', 5_000);
+    }
+    clock.advance(999);
+    await registry.beat('replica-b', 5_000);
+    expect(await store.claim(1, 'replica-b', LONG_LEASE)).toBeNull();
+    clock.advance(1);
+    await registry.beat('replica-b', 5_000);
+    const taken = await store.claim(1, 'replica-b', LONG_LEASE);
+    if (engine.kind === 'sqlite') {
+      // One process on SQLite: no heartbeats are read, a lease runs to its expiry.
+      expect(taken).toBeNull();
+      return;
+    }
+    expect(taken).toMatchObject({ originId: 1, leaseOwner: 'replica-b' });
+    expect(taken?.abandonedLeaseExpiredAt).toEqual(new Date(T0 + LONG_LEASE));
+    // The silent replica's writes are fenced out.
+    expect(await store.markSendAttempt(1, 'replica-a')).toBe(false);
+    // replica-b's own lease is live: a second refresh waits for it.
+    expect(await store.claim(1, 'replica-b', LONG_LEASE)).toBeNull();
   });
 
   it('takes over nothing right after a database outage, before it has beaten for 10 s itself', async () => {

@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { DatabaseEngine } from './engine/database-engine';
 import { queryWithCount } from './engine/query-with-count';
 import { placeholdersFor } from './engine/raw-rows';
+import { silentOwnerLease, silentOwnerParameters } from './engine/replica-takeover';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, type WebhookDeliveryState, WebhookEventEntity } from './entities';
 import { type OutboxEvent, writeOutboxEvents } from './outbox';
 import { StoreArgumentError, WebhookDeliveryNotFoundError, WebhookEndpointNotFoundError } from './persistence.errors';
@@ -51,14 +52,20 @@ export interface WebhookDeliveryCounts {
 // A claim takes due pending deliveries of enabled endpoints, oldest due first, skipping any whose transfer has
 // an earlier event still pending for the same endpoint (in order per transfer: the later one waits until the
 // earlier is delivered or dead). An earlier one in flight elsewhere is pending too, so it waits for that as well.
-const CLAIMABLE = `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id", d."endpoint_id", ev."id" AS "event_id",
-    ev."type" AS "event_type", ev."payload", ev."created_at_ms" AS "event_created_at_ms", e."url", e."secret",
-    e."previous_secret", e."previous_secret_expires_at_ms"
+// A leased delivery is taken once its lease expired, or on Postgres once its owner has gone silent
+// (silentOwnerLease: a crashed replica's deliveries go out again within seconds, not at the lease's end).
+const UNLEASED: Record<DatabaseEngine, string> = {
+  sqlite: '(d."lease_expires_at_ms" IS NULL OR d."lease_expires_at_ms" <= ?)',
+  postgres: `(d."lease_expires_at_ms" IS NULL OR d."lease_expires_at_ms" <= ? OR ${silentOwnerLease('d')})`,
+};
+const claimable = (engine: DatabaseEngine) => `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id",
+    d."endpoint_id", ev."id" AS "event_id", ev."type" AS "event_type", ev."payload",
+    ev."created_at_ms" AS "event_created_at_ms", e."url", e."secret", e."previous_secret",
+    e."previous_secret_expires_at_ms"
   FROM "giro_webhook_deliveries" d
   JOIN "giro_webhook_endpoints" e ON e."id" = d."endpoint_id" AND e."disabled_at_ms" IS NULL
   JOIN "giro_webhook_events" ev ON ev."seq" = d."event_seq"
-  WHERE d."state" = 'pending' AND d."next_attempt_at_ms" <= ?
-    AND (d."lease_expires_at_ms" IS NULL OR d."lease_expires_at_ms" <= ?)
+  WHERE d."state" = 'pending' AND d."next_attempt_at_ms" <= ? AND ${UNLEASED[engine]}
     AND (d."origin_id" IS NULL OR NOT EXISTS (SELECT 1 FROM "giro_webhook_deliveries" p
       WHERE p."state" = 'pending' AND p."endpoint_id" = d."endpoint_id" AND p."origin_id" = d."origin_id"
         AND p."event_seq" < d."event_seq"))
@@ -78,20 +85,19 @@ export class WebhookDeliveries {
     if (engine === 'postgres') {
       // One statement, without BEGIN and COMMIT: the rows are locked by the select (SKIP LOCKED: a concurrent
       // claimer takes others) and leased by the update that reads it, atomically.
-      const sql = `WITH c AS (${CLAIMABLE} FOR UPDATE OF d SKIP LOCKED)
+      const sql = `WITH c AS (${claimable(engine)} FOR UPDATE OF d SKIP LOCKED)
         UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
         FROM c WHERE "giro_webhook_deliveries"."id" = c."id" RETURNING c.*`;
+      const parameters = [now, now, ...silentOwnerParameters(now, owner), limit, owner, now + leaseMs];
       const rows: Record<string, unknown>[] = await this.context.transactions.writeStatement(
-        async (manager) =>
-          (await queryWithCount(manager, placeholdersFor(engine, sql), [now, now, limit, owner, now + leaseMs]))
-            .records ?? [],
+        async (manager) => (await queryWithCount(manager, placeholdersFor(engine, sql), parameters)).records ?? [],
       );
       return rows
         .sort((a, b) => Number(a.next_attempt_at_ms) - Number(b.next_attempt_at_ms))
         .map((row) => toClaimedDelivery(row, now));
     }
     return this.context.transactions.write(async (manager) => {
-      const rows: Record<string, unknown>[] = await manager.query(CLAIMABLE, [now, now, limit]);
+      const rows: Record<string, unknown>[] = await manager.query(claimable(engine), [now, now, limit]);
       if (rows.length === 0) return [];
       const ids = rows.map((row) => Number(row.id));
       await manager.query(

@@ -1,6 +1,8 @@
+import { TAKEOVER_AFTER_SILENCE_MS } from './engine/replica-takeover';
 import { MovementStore } from './movement-store';
 import type { MovementChange, Outbox, OutboxEvent } from './outbox';
 import { WebhookEndpointNotFoundError } from './persistence.errors';
+import { ReplicaRegistry } from './replica-registry';
 import { sampleIntent } from './testing/sample-intent';
 import { storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine, type TestEngine } from './testing/test-engines';
@@ -147,6 +149,56 @@ describeEachEngine('the webhook outbox and WebhookStore', (engine) => {
     ]);
     const delivered = await fixture.webhooks.getDelivery(first[0].id);
     expect(delivered).toMatchObject({ state: 'delivered', attempts: 1, deliveredAt: new Date(T0 + 12) });
+  });
+
+  it('takes over the deliveries of a replica silent for 10 s on Postgres, and drops its late result', async () => {
+    const fixture = await webhookFixture(engine);
+    const registry = new ReplicaRegistry(fixture.dataSource, fixture.clock);
+    const LONG_LEASE = 150_000;
+    await fixture.endpoint('ep_all');
+    await fixture.record(1);
+    await registry.beat('replica-a', 5_000);
+    await registry.beat('replica-b', 5_000);
+    const [held] = await fixture.webhooks.claimDueDeliveries({ owner: 'replica-a', limit: 10, leaseMs: LONG_LEASE });
+    expect(held.originId).toBe(1);
+
+    // replica-a stops beating (SIGKILL); replica-b goes on, a beat a second.
+    for (let second = 1; second < TAKEOVER_AFTER_SILENCE_MS / 1000; second++) {
+      fixture.clock.advance(1000);
+      await registry.beat('replica-b', 5_000);
+    }
+    fixture.clock.advance(999);
+    await registry.beat('replica-b', 5_000);
+    expect(await fixture.webhooks.claimDueDeliveries({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE })).toEqual(
+      [],
+    );
+    fixture.clock.advance(1);
+    await registry.beat('replica-b', 5_000);
+    const taken = await fixture.webhooks.claimDueDeliveries({ owner: 'replica-b', limit: 10, leaseMs: LONG_LEASE });
+    if (engine.kind === 'sqlite') {
+      // One process on SQLite: no heartbeats are read, a lease runs to its expiry.
+      expect(taken).toEqual([]);
+      return;
+    }
+    expect(taken.map((delivery) => [delivery.id, delivery.eventId])).toEqual([[held.id, held.eventId]]);
+    // The silent replica's result comes too late: its lease is no longer its own.
+    const attempt = {
+      atMs: fixture.clock.now().getTime(),
+      durationMs: 5,
+      statusCode: 200,
+      error: null,
+      response: 'ok',
+    };
+    expect(
+      await fixture.webhooks.recordDeliveryResults('replica-a', [
+        { deliveryId: held.id, outcome: 'delivered', attempt },
+      ]),
+    ).toEqual([]);
+    expect(
+      await fixture.webhooks.recordDeliveryResults('replica-b', [
+        { deliveryId: held.id, outcome: 'delivered', attempt },
+      ]),
+    ).toEqual([held.id]);
   });
 
   it('gives a dead delivery’s transfer its next event, and delivers dead ones again on request', async () => {

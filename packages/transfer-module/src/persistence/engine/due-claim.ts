@@ -3,43 +3,29 @@ import { FINAL_STATUSES, PENDING_STATUS } from '../../domain';
 import type { MovementEntity } from '../entities';
 import type { DatabaseEngine } from './database-engine';
 import { movementFromRow, placeholdersFor } from './raw-rows';
+import { silentOwnerLease, silentOwnerParameters } from './replica-takeover';
 
 export type ClaimStep = 'pending' | 'others';
 
 const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 
-/**
- * A replica silent this long (no heartbeat in `giro_replicas`) crashed or lost the database: its leases are taken
- * over without waiting for them to expire. Safe before their expiry: its writes are fenced on its lease (the new
- * owner's lease replaces it), a send is counted in the database before it starts (so a never-counted movement was
- * never sent), and the first query after a takeover still waits DELAYED's rule from the old lease's expiry
- * (QuerySchedule.afterTakeover), which covers any answer the silent replica may still get.
- */
-export const TAKEOVER_AFTER_SILENCE_MS = 10_000;
-
 // Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
 // claims only what was due when it started, while leases keep expiring by the clock). On Postgres, where replicas
-// beat, a lease is also free when its owner's last heartbeat is older than TAKEOVER_AFTER_SILENCE_MS — but only
-// for a claimer that has itself been beating without a gap for that long: after a database outage every
-// heartbeat is old, and a replica must not take over another that has simply not beaten again yet. (A replica
-// with no row never wrote one: its lease runs to its expiry, as on SQLite.)
+// beat, a lease is also free when its owner has gone silent (silentOwnerLease).
 const UNLEASED: Record<DatabaseEngine, string> = {
   sqlite: '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)',
-  postgres: `(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ? OR (m."lease_owner" IN
-    (SELECT r."owner" FROM "giro_replicas" r WHERE r."heartbeat_at_ms" <= ?) AND EXISTS
-    (SELECT 1 FROM "giro_replicas" c WHERE c."owner" = ? AND c."beating_since_ms" <= ?)))`,
+  postgres: `(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ? OR ${silentOwnerLease('m')})`,
 };
 const DUE = (engine: DatabaseEngine) =>
   `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED[engine]}`;
 
 /**
- * The parameters of UNLEASED: now; on Postgres also the last heartbeat of a replica whose leases are free, and the
- * claimer with the time since which it must have been beating (`claimer` undefined: a read that takes nothing).
+ * The parameters of UNLEASED: now; on Postgres also those of silentOwnerLease, for the claimer (`claimer`
+ * undefined: a read that takes nothing).
  */
 function unleasedParameters(engine: DatabaseEngine, nowMs: number, claimer: string | undefined): unknown[] {
   if (engine === 'sqlite') return [nowMs];
-  const silentBefore = nowMs - TAKEOVER_AFTER_SILENCE_MS;
-  return [nowMs, silentBefore, claimer ?? null, silentBefore];
+  return [nowMs, ...silentOwnerParameters(nowMs, claimer ?? null)];
 }
 
 // The PENDING step names its status in the text, not as a parameter: a partial index (PENDING ones only) is
