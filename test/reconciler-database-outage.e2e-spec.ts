@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
+import { startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { CuttableProxy } from './support/cuttable-proxy';
 import { ADMIN_TOKEN, testCertificates, transferRequest } from './support/reconciler-harness';
@@ -10,6 +11,8 @@ import {
   bankEnvironment,
   killIfRunning,
   type ReconcilerProcess,
+  reconcilerScript,
+  runReconcilerCommand,
   startReconcilerProcess,
 } from './support/reconciler-process';
 import { waitUntil } from './support/wait-until';
@@ -19,7 +22,8 @@ import { waitUntil } from './support/wait-until';
 // the database is back the same process serves again without a restart; the sweeps that fail meanwhile say so once. Postgres: its connections cut by a proxy
 // of this test's own (other suites on the server are not touched). (SQLite's locked file and full disk are
 // faulted under load by the chaos suite, test/chaos/chaos-sqlite.e2e-spec.ts.) A batch cut mid-way answers 503
-// naming the first row not done, and sent again creates and sends each transfer once.
+// naming the first row not done, and sent again creates and sends each transfer once. A reconciler started while
+// Postgres cannot be reached waits for it, says so once, and starts when it answers (or gives up, saying why).
 
 const OUTAGE_LINE = /the database is unavailable, admin requests answer 503/g;
 const SWEEP_OUTAGE_LINE = /the database is unavailable, sweeps fail until it is back/g;
@@ -153,6 +157,17 @@ function outageSuite(setup: () => Promise<Outage>) {
     );
     expect(bank.counters().processedTwice).toBe(0);
   }, 90_000);
+
+  it('stops at SIGTERM while the database is out, saying once that its leases end on their own', async () => {
+    const running = reconciler as ReconcilerProcess;
+    database.cut();
+    const exit = await running.stop();
+    expect(exit).toEqual({ code: 0, signal: null });
+    const output = running.running.output();
+    expect(output.match(/leases not released \(they end on their own\)/g)).toHaveLength(1);
+    expect(output).toMatch(/reconciler stopped/);
+    database.restore();
+  }, 60_000);
 }
 
 describeWithPostgres('the reconciler when Postgres goes away', () => {
@@ -172,4 +187,70 @@ describeWithPostgres('the reconciler when Postgres goes away', () => {
       },
     };
   });
+});
+
+describeWithPostgres('the reconciler started before Postgres answers', () => {
+  let dir: string;
+  let bank: SandboxBank;
+  let database: TestDatabase;
+  let proxy: CuttableProxy;
+  let environment: Record<string, string>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'giro-database-start-'));
+    database = await createTestDatabase('giro_start');
+    const server = new URL(database.url);
+    proxy = await CuttableProxy.start({ host: server.hostname, port: Number(server.port || 5432) });
+    const throughProxy = new URL(database.url);
+    throughProxy.host = `127.0.0.1:${proxy.port}`;
+    const certs = await testCertificates();
+    bank = await startSandboxBank({ tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert } });
+    environment = { ...bankEnvironment(dir, certs, bank.url), DATABASE_URL: throughProxy.toString(), PORT: '0' };
+  }, 60_000);
+  afterAll(async () => {
+    await bank?.close();
+    await proxy?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('waits while the database refuses, says so once, and serves once it answers, without a restart', async () => {
+    proxy.cutOff();
+    const running = startNode(reconcilerScript('main.js'), {
+      cwd: dir,
+      env: { ...environment, DATABASE_START_TIMEOUT_MS: '60000' },
+    });
+    try {
+      const waiting = /the database cannot be reached \(.+\): trying again for up to 60 s/g;
+      await waitUntil(() => waiting.test(running.output()), 20_000);
+      // Attempts 0.25, 0.5, 1 and 2 s apart are refused meanwhile; the process waits, and says it once.
+      await sleep(3_000);
+      expect(running.child.exitCode).toBeNull();
+      expect(running.output().match(waiting)).toHaveLength(1);
+      proxy.restore();
+      const ready = await waitForEvent(running, 'reconciler-ready', 30_000);
+      expect(running.output()).toMatch(/the database answers, after \d+(\.\d)? s/);
+      expect(await statusOf(`${String(ready.url)}/health/ready`)).toBe(200);
+      const created = await fetch(`${String(ready.url)}/admin/transfers`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(transferRequest({ originId: 9501 })),
+      });
+      expect(created.status).toBe(201);
+    } finally {
+      await killIfRunning([running]);
+    }
+  }, 90_000);
+
+  it('gives up after DATABASE_START_TIMEOUT_MS, saying why in one line, without a stack trace', async () => {
+    proxy.cutOff();
+    try {
+      const result = await runReconcilerCommand(dir, { ...environment, DATABASE_START_TIMEOUT_MS: '1000' }, []);
+      expect(result.code).toBe(1);
+      expect(result.output).toMatch(/giro-reconciler cannot start: the database did not answer within \d\.\d s \(.+\)/);
+      expect(result.output).not.toMatch(/^\s+at /m);
+    } finally {
+      proxy.restore();
+    }
+  }, 60_000);
 });

@@ -108,6 +108,7 @@ export async function startTestReconciler(
   const config: ReconcilerConfig = {
     port: 0,
     databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
+    databaseStartTimeoutMs: 0,
     adminToken: ADMIN_TOKEN,
     bank: undefined,
     polling: { ...SPEC_POLLING, scaledForDemo: false, allowBelowSpec: false },

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { DatabaseStartError } from '@giro/transfer-module';
 import { audit } from './cli/audit';
 import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
@@ -57,6 +58,7 @@ function isStartProblem(error: unknown): error is Error {
   return (
     error instanceof ConfigError ||
     error instanceof SandboxStartError ||
+    error instanceof DatabaseStartError ||
     // Thrown by @giro/sandbox-bank, which is loaded only in sandbox mode.
     (error instanceof Error && error.name === 'SandboxEnvError')
   );

@@ -21,12 +21,17 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
     {
       bodyParser: false,
       bufferLogs: true,
+      // A failure to start reaches main(), which says it (and exits), instead of Nest exiting on its own; the logs
+      // buffered meanwhile are dropped, so that a start problem is said in one line and any other error once.
+      abortOnError: false,
+      autoFlushLogs: false,
       // Keep-alive connections would otherwise hold a graceful shutdown open until they time out.
       forceCloseConnections: true,
       ...(server.tls && { httpsOptions: readAdminTls(server.tls) }),
     },
   );
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   applyServerTimeouts(app.getHttpServer());
   app.set('trust proxy', server.trustProxy);
   app.disable('x-powered-by');

@@ -3,6 +3,7 @@ import {
   type BankClientOptions,
   type Clock,
   dataSourceOptionsFromUrl,
+  initializeWhenReachable,
   systemClock,
   TransferModule,
 } from '@giro/transfer-module';
@@ -12,6 +13,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { LoggerModule } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
+import type { DataSourceOptions } from 'typeorm';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import { transferModuleOptions } from './config/transfer-module-options';
 import { ReconcilerHttpModule } from './http/http.module';
@@ -38,8 +40,29 @@ export interface ReconcilerModuleOptions {
   logDestination?: DestinationStream;
 }
 
-/** A database that is still starting (containers started together) gets a few chances. */
-const DATABASE_CONNECT = { retryAttempts: 5, retryDelay: 2000 };
+/**
+ * Said on stderr as it happens: the logger is only attached once the application is built, and the wait for the
+ * database comes before.
+ */
+function sayAtStart(message: string): void {
+  process.stderr.write(`giro-reconciler: ${message}\n`);
+}
+
+/**
+ * The database of DATABASE_URL. A Postgres server still starting (containers started together) is waited for
+ * up to DATABASE_START_TIMEOUT_MS, said once, instead of TypeOrmModule's own retries (`toRetry`), which log every
+ * attempt with its stack.
+ */
+function databaseModule(config: ReconcilerConfig): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    useFactory: () => ({ ...dataSourceOptionsFromUrl(config.databaseUrl), toRetry: () => false }),
+    dataSourceFactory: (options) =>
+      initializeWhenReachable(options as DataSourceOptions, {
+        timeoutMs: config.databaseStartTimeoutMs,
+        notify: sayAtStart,
+      }),
+  });
+}
 
 /**
  * The reconciler, composed: its configuration (JSON logs, events, the schedule's registry, the database of
@@ -74,7 +97,7 @@ export class ReconcilerModule {
         LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
-        TypeOrmModule.forRoot({ ...dataSourceOptionsFromUrl(config.databaseUrl), ...DATABASE_CONNECT }),
+        databaseModule(config),
         // giro's modules. TransferModule is global: the admin API, the schedule and the metrics use its services.
         TransferModule.forRoot({ ...transferModuleOptions(config, bank, options.clock), isGlobal: true }),
         admin,

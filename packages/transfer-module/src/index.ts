@@ -171,6 +171,12 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/data-source-options';
+export {
+  DatabaseStartError,
+  type DatabaseStartOptions,
+  DEFAULT_DATABASE_START_TIMEOUT_MS,
+  initializeWhenReachable,
+} from './persistence/database-start';
 export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
   AnomalyResolutionEntity,

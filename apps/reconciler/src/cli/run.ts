@@ -35,16 +35,21 @@ export async function run(): Promise<void> {
     config,
     bank: config.bank ?? (sandbox as SandboxMode).clientOptions,
     adminToken,
-    ...(sandbox && { logDestination: pino.destination({ dest: resolve(SANDBOX_LOG_FILE), mkdir: true }) }),
+    // Opened at once (`sync`): a start that fails right away exits with the file ready to be flushed.
+    ...(sandbox && { logDestination: pino.destination({ dest: resolve(SANDBOX_LOG_FILE), mkdir: true, sync: true }) }),
   });
   const demo = new AbortController();
   let receiver: DemoReceiver | undefined;
   const stop = once(async (signal: NodeJS.Signals) => {
     console.log(`\n${signal}: stopping (no new sweep or bank call; calls in flight finish; leases released)`);
     demo.abort();
-    await app.close();
-    await receiver?.close();
-    await sandbox?.bank.close();
+    try {
+      await app.close();
+    } finally {
+      // Whatever the app's close met, nothing else of this process is left open.
+      await receiver?.close();
+      await sandbox?.bank.close();
+    }
     console.log('reconciler stopped');
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -120,6 +120,13 @@ export class ReconcilerEnvironment {
   @IsOptional() @IsString() DATABASE_URL?: string;
 
   @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: '$property must be a whole number of milliseconds between 0 and 3600000' })
+  @Min(0, { message: '$property must be a whole number of milliseconds between 0 and 3600000' })
+  @Max(3_600_000, { message: '$property must be a whole number of milliseconds between 0 and 3600000' })
+  DATABASE_START_TIMEOUT_MS?: number;
+
+  @IsOptional()
   @MinLength(16, { message: '$property must be at least 16 characters long' })
   ADMIN_TOKEN?: string;
 

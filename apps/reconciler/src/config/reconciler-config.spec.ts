@@ -66,6 +66,7 @@ describe('reconcilerConfigFromEnv', () => {
     expect(config).toEqual<ReconcilerConfig>({
       port: 3000,
       databaseUrl: 'sqlite:./data/giro.sqlite',
+      databaseStartTimeoutMs: 60_000,
       adminToken: undefined,
       bank: undefined,
       sourceAccounts: [{ address: DEMO_PAYER.address, ownerPersonId: DEMO_PAYER.owner.personId }],
@@ -90,6 +91,7 @@ describe('reconcilerConfigFromEnv', () => {
       realBank({
         PORT: '8080',
         DATABASE_URL: 'postgres://giro@db/giro',
+        DATABASE_START_TIMEOUT_MS: '0',
         SWEEP_INTERVAL_MS: '2500',
         ADMIN_RATE_LIMIT_PER_MINUTE: '6000',
         LOG_LEVEL: 'debug',
@@ -99,6 +101,7 @@ describe('reconcilerConfigFromEnv', () => {
     expect(config).toMatchObject({
       port: 8080,
       databaseUrl: 'postgres://giro@db/giro',
+      databaseStartTimeoutMs: 0,
       sweepIntervalMs: 2500,
       adminRateLimitPerMinute: 6000,
       logLevel: 'debug',
@@ -236,6 +239,14 @@ describe('reconcilerConfigFromEnv', () => {
     const problems = problemsOf({ DATABASE_URL: 'mysql://root:db-password@host/giro' });
     expect(problems).toEqual([expect.stringContaining('DATABASE_URL must be sqlite:<file path> or postgres://')]);
     expect(problems.join()).not.toContain('db-password');
+  });
+
+  it('names DATABASE_START_TIMEOUT_MS and its range for a wait that is not a whole number of milliseconds', () => {
+    for (const value of ['-1', '1.5', '3600001']) {
+      expect(problemsOf({ DATABASE_START_TIMEOUT_MS: value })).toEqual([
+        'DATABASE_START_TIMEOUT_MS must be a whole number of milliseconds between 0 and 3600000',
+      ]);
+    }
   });
 
   it('refuses to start against a real bank without ADMIN_TOKEN, mutual TLS and an access token', () => {

@@ -3,6 +3,7 @@ import {
   type BankClientOptions,
   BankOptionsError,
   BUDGET_DEFAULTS,
+  DEFAULT_DATABASE_START_TIMEOUT_MS,
   DEFAULT_DATABASE_URL,
   DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
@@ -58,6 +59,8 @@ export interface PollingSettings {
 export interface ReconcilerConfig {
   port: number;
   databaseUrl: string;
+  /** DATABASE_START_TIMEOUT_MS: how long the start waits for a Postgres server that cannot be reached yet. */
+  databaseStartTimeoutMs: number;
   /** Undefined only in sandbox mode, where one is generated at start. */
   adminToken: string | undefined;
   /** The real bank; undefined means sandbox mode (BANK_BASE_URL unset). */
@@ -154,6 +157,7 @@ export function reconcilerConfigFromEnv(
   return {
     port: vars.PORT ?? DEFAULT_PORT,
     databaseUrl,
+    databaseStartTimeoutMs: vars.DATABASE_START_TIMEOUT_MS ?? DEFAULT_DATABASE_START_TIMEOUT_MS,
     adminToken: vars.ADMIN_TOKEN,
     bank,
     ...(sourceAccounts && { sourceAccounts }),

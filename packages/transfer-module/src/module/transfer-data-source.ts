@@ -1,8 +1,10 @@
-import { DataSource } from 'typeorm';
+import { Logger } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
 import { type ResolvedTransferOptions, TransferModuleOptionsError } from '../options';
 import {
   dataSourceOptionsFromUrl,
   engineOf,
+  initializeWhenReachable,
   keepPostgresClientErrorsHandled,
   pendingTransferMigrations,
   runTransferMigrations,
@@ -37,7 +39,11 @@ export async function openTransferDataSource(
     if (host.name !== undefined) {
       throw new TransferModuleOptionsError('databaseUrl and dataSourceName exclude each other: choose one database');
     }
-    const dataSource = await new DataSource(dataSourceOptionsFromUrl(options.databaseUrl)).initialize();
+    const logger = new Logger('giro');
+    const dataSource = await initializeWhenReachable(dataSourceOptionsFromUrl(options.databaseUrl), {
+      timeoutMs: options.databaseStartTimeoutMs,
+      notify: (message) => logger.warn(message),
+    });
     try {
       await prepare(dataSource, options);
     } catch (error) {

@@ -36,6 +36,7 @@ describe('resolveTransferModuleOptions', () => {
     const resolved = resolveTransferModuleOptions({ bank, clock });
     expect(resolved).toMatchObject({
       runMigrations: false,
+      databaseStartTimeoutMs: 60_000,
       budget: { maxInFlight: 8 },
       sweep: { batchSize: 100, concurrency: 8, leaseMs: 2 * (6_000 + 5_000) },
       callGuardMs: 6_000 + 5_000, // the longest bank call + the polling interval
@@ -51,6 +52,10 @@ describe('resolveTransferModuleOptions', () => {
     [/option dataSourceName must be given to forRootAsync beside useFactory/, () => ({ bank, dataSourceName: 'giro' })],
     [/option bank\.baseUrl must be an https URL/, () => ({ bank: { ...bank, baseUrl: 'http://bank.example' } })],
     [/option databaseUrl: .*scheme "mysql:"/, () => ({ bank, databaseUrl: 'mysql://db' })],
+    [
+      /option databaseStartTimeoutMs must be an integer from 0 to 3600000, got -1/,
+      () => ({ bank, databaseStartTimeoutMs: -1 }),
+    ],
     [/option runMigrations must be true or false/, () => ({ bank, runMigrations: 'yes' })],
     [/option polling: .*"minIntervalMs"/, () => ({ bank, polling: { minIntervalMs: -1 } })],
     [

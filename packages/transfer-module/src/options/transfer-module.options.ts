@@ -23,7 +23,7 @@ import {
   type TransferIntentRules,
   transferLimitsOf,
 } from '../domain';
-import { dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
+import { DEFAULT_DATABASE_START_TIMEOUT_MS, dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
 import { checkBoolean, checkInteger, checkObject, fail } from './option-checks';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
 import { type ResolvedWebhookOptions, resolveWebhookOptions, type TransferWebhookOptions } from './webhook-options';
@@ -61,6 +61,11 @@ export interface TransferModuleOptions {
    * and TRANSFER_MIGRATIONS.
    */
   databaseUrl?: string;
+  /**
+   * With a Postgres `databaseUrl`: how long the start-up waits while the server cannot be reached yet (refused,
+   * starting up), trying again with growing pauses; 0 fails at once. Default 60 000 ms.
+   */
+  databaseStartTimeoutMs?: number;
   /** Run giro's pending migrations at start-up (default false: run them with runTransferMigrations). */
   runMigrations?: boolean;
   /**
@@ -123,6 +128,7 @@ export interface TransferModuleExtras {
 export interface ResolvedTransferOptions {
   bank: BankClientOptions;
   databaseUrl?: string;
+  databaseStartTimeoutMs: number;
   runMigrations: boolean;
   polling: PollingPolicyOptions;
   budget: BankCallBudgetOptions;
@@ -152,6 +158,7 @@ export const RESOLVED_TRANSFER_OPTIONS = Symbol('giro:ResolvedTransferOptions');
 const OPTION_KEYS = [
   'bank',
   'databaseUrl',
+  'databaseStartTimeoutMs',
   'runMigrations',
   'polling',
   'budget',
@@ -194,6 +201,13 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
   return {
     bank,
     ...(input.databaseUrl !== undefined && { databaseUrl: resolveDatabaseUrl(input.databaseUrl) }),
+    databaseStartTimeoutMs: checkInteger(
+      input.databaseStartTimeoutMs,
+      'databaseStartTimeoutMs',
+      DEFAULT_DATABASE_START_TIMEOUT_MS,
+      0,
+      3_600_000,
+    ),
     runMigrations: checkBoolean(input.runMigrations, 'runMigrations', false),
     polling: pollingOptions,
     budget: resolveBudget(input.budget),

@@ -18,6 +18,7 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './data-source-options';
+export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export { type DatabaseEngine, engineOf } from './engine/database-engine';
 export { keepPostgresClientErrorsHandled } from './engine/postgres-client-errors';
 export * from './entities';
