@@ -112,6 +112,8 @@ describe('giro packed and installed with npm into apps outside the workspace', (
     it('installs with plain `npm install` (no ERESOLVE, no --legacy-peer-deps or --force)', () => {
       expect(installs.get(name)).toMatchObject({ code: 0 });
       expect(installs.get(name)?.output).not.toContain('ERESOLVE');
+      // The apps approve the install scripts the READMEs name (`allowScripts`): npm 11.16 and later list no other.
+      expect(installs.get(name)?.output).not.toContain('not yet covered by allowScripts');
     });
 
   describe.each(['nest12', 'nest11'] as const)('the %s app', (name) => {
