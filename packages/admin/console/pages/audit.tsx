@@ -48,14 +48,14 @@ export function Audit({ query }: { query: URLSearchParams }) {
           id="audit-actor"
           label={t('audit.actor')}
           value={draft.actor}
-          onInput={(actor) => setDraft({ ...draft, actor })}
+          onInput={(actor) => setDraft((current) => ({ ...current, actor }))}
           error={fieldError('actor')}
         />
         <TextField
           id="audit-action"
           label={t('audit.action')}
           value={draft.action}
-          onInput={(action) => setDraft({ ...draft, action })}
+          onInput={(action) => setDraft((current) => ({ ...current, action }))}
           error={fieldError('action')}
           placeholder="transfer.create"
         />
@@ -64,14 +64,14 @@ export function Audit({ query }: { query: URLSearchParams }) {
           label={t('field.originId')}
           value={draft.originId}
           inputMode="numeric"
-          onInput={(originId) => setDraft({ ...draft, originId })}
+          onInput={(originId) => setDraft((current) => ({ ...current, originId }))}
           error={fieldError('originId')}
         />
         <SelectField
           id="audit-outcome"
           label={t('audit.outcome')}
           value={draft.outcome}
-          onChange={(outcome) => setDraft({ ...draft, outcome })}
+          onChange={(outcome) => setDraft((current) => ({ ...current, outcome }))}
           error={fieldError('outcome')}
           options={[
             { value: '', label: t('audit.anyOutcome') },

@@ -121,9 +121,11 @@ export function Cancellations() {
                       aria-label={t('cancellations.referenceFor', { originId: cancellation.originId })}
                       maxLength={100}
                       value={references[cancellation.originId] ?? ''}
-                      onInput={(event) =>
-                        setReferences({ ...references, [cancellation.originId]: event.currentTarget.value })
-                      }
+                      onInput={(event) => {
+                        // Read now: the update below runs at the next render, when the event has no target.
+                        const reference = event.currentTarget.value;
+                        setReferences((current) => ({ ...current, [cancellation.originId]: reference }));
+                      }}
                     />
                   ) : (
                     (cancellation.reference ?? '')

@@ -115,7 +115,7 @@ export function CreateTransfer() {
       id={`create-${field.replace(/\./g, '-')}`}
       label={t(LABELS[field])}
       value={form[field]}
-      onInput={(value) => setForm({ ...form, [field]: value })}
+      onInput={(value) => setForm((current) => ({ ...current, [field]: value }))}
       error={errorOf(field)}
       inputMode={extra.inputMode}
       maxLength={extra.maxLength}
@@ -161,7 +161,7 @@ export function CreateTransfer() {
             id="create-body-currencyId"
             label={t(LABELS['body.currencyId'])}
             value={form['body.currencyId']}
-            onChange={(value) => setForm({ ...form, 'body.currencyId': value })}
+            onChange={(value) => setForm((current) => ({ ...current, 'body.currencyId': value }))}
             error={errorOf('body.currencyId')}
             options={CURRENCIES}
           />
@@ -169,7 +169,7 @@ export function CreateTransfer() {
             id="create-body-concept"
             label={t(LABELS['body.concept'])}
             value={form['body.concept']}
-            onChange={(value) => setForm({ ...form, 'body.concept': value })}
+            onChange={(value) => setForm((current) => ({ ...current, 'body.concept': value }))}
             error={errorOf('body.concept')}
             options={CONCEPTS.map((concept) => ({ value: concept, label: concept }))}
           />

@@ -78,7 +78,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
           id="filter-status"
           label={t('filter.status')}
           value={draft.status}
-          onChange={(status) => setDraft({ ...draft, status })}
+          onChange={(status) => setDraft((current) => ({ ...current, status }))}
           error={fieldError('status')}
           options={[
             { value: '', label: t('filter.anyStatus') },
@@ -93,7 +93,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
             hint={filter.hint && t(filter.hint)}
             inputMode={filter.inputMode}
             value={draft[filter.name]}
-            onInput={(value) => setDraft({ ...draft, [filter.name]: value })}
+            onInput={(value) => setDraft((current) => ({ ...current, [filter.name]: value }))}
             error={fieldError(filter.name)}
           />
         ))}
