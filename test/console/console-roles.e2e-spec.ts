@@ -4,7 +4,15 @@ import { Webhook } from 'standardwebhooks';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { transferRequest } from '../support/reconciler-harness';
 import { startWebhookReceiver } from '../support/webhook-receiver';
-import { type ConsoleStack, goTo, screenshot, signIn, startStackAndBrowser, watchPage } from './console-stack';
+import {
+  type ConsoleStack,
+  goTo,
+  screenshot,
+  signIn,
+  startStackAndBrowser,
+  waitShown,
+  watchPage,
+} from './console-stack';
 
 // The console in Chromium, by role: a viewer is offered no action (and the API refuses one anyway); an approver
 // approves another key's transfer but is not offered their own (the API refuses it anyway); an admin makes keys
@@ -48,7 +56,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await signIn(page, stack.url, viewer);
     await expect(page.getByTestId('signed-in-as').textContent()).resolves.toBe('auditor · lectura');
     // The dashboard's bank card: the reconciler's readiness check, which shakes hands with the sandbox bank.
-    await page.getByRole('heading', { name: 'Banco' }).waitFor();
+    await waitShown(page.getByRole('heading', { name: 'Banco' }));
     await expect(page.locator('.health-ok').textContent()).resolves.toBe('Responde');
     await screenshot(page, 'viewer-dashboard');
 
@@ -64,17 +72,17 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     ]);
 
     await goTo(page, 'transfers/4101');
-    await page.getByRole('heading', { name: /Transferencia 4101/ }).waitFor();
-    await page.getByText('Historia de estados').waitFor();
+    await waitShown(page.getByRole('heading', { name: /Transferencia 4101/ }));
+    await waitShown(page.getByText('Historia de estados'));
     // Only the frame's own buttons: no refresh, raw, approve, acknowledge or resolve.
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await screenshot(page, 'viewer-transfer');
 
     await goTo(page, 'cancellations');
-    await page.getByRole('heading', { name: 'Cancelaciones para registrar' }).waitFor();
+    await waitShown(page.getByRole('heading', { name: 'Cancelaciones para registrar' }));
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await goTo(page, 'webhooks');
-    await page.getByText('No hay destinos registrados.').waitFor();
+    await waitShown(page.getByText('No hay destinos registrados.'));
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await goTo(page, 'new');
     await expect(page.getByText('Tu rol no permite usar esta página.').isVisible()).resolves.toBe(true);
@@ -111,7 +119,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await signIn(bossPage, stack.url, boss);
     await goTo(bossPage, 'approvals');
     const own = bossPage.getByRole('checkbox', { name: 'Elegir la transferencia 4202' });
-    await own.waitFor();
+    await waitShown(own);
     expect(await own.isDisabled()).toBe(true);
     await expect(bossPage.getByText('propia: otra persona debe decidir').isVisible()).resolves.toBe(true);
     expect(await bossPage.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).isEnabled()).toBe(true);
@@ -127,7 +135,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await goTo(page, 'approvals');
     await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).check();
     await page.getByRole('button', { name: 'Aprobar (1)' }).click();
-    await page.getByText('Aprobadas: 1.').waitFor();
+    await waitShown(page.getByText('Aprobadas: 1.'));
     await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).waitFor({ state: 'detached' });
     await screenshot(page, 'approvals-approved');
     const approved = await stack.api('GET', '/admin/transfers/4201');
@@ -163,14 +171,14 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     const row = page.getByRole('row').filter({ hasText: 'night-shift' });
     await row.getByRole('button', { name: 'Revocar' }).click();
     const question = row.getByRole('group', { name: '¿Revocar la clave night-shift? Deja de servir en un segundo.' });
-    await question.waitFor();
+    await waitShown(question);
     await question.getByRole('button', { name: 'No' }).click();
-    await row.getByRole('button', { name: 'Revocar' }).waitFor();
+    await waitShown(row.getByRole('button', { name: 'Revocar' }));
     expect((await stack.api('GET', '/admin/me', { key })).status).toBe(200);
 
     await row.getByRole('button', { name: 'Revocar' }).click();
     await row.getByRole('button', { name: 'Sí, revocar' }).click();
-    await row.getByText('revocada').waitFor();
+    await waitShown(row.getByText('revocada'));
     expect((await stack.api('GET', '/admin/me', { key })).status).toBe(401);
     expect(seen).toEqual({ dialogs: [], errors: [] });
     await page.close();
@@ -184,7 +192,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     const url = page.getByLabel('URL');
     await url.fill('http://hooks.example.com/giro');
     await page.getByRole('button', { name: 'Registrar destino' }).click();
-    await page.locator('#endpoint-url-error').waitFor();
+    await waitShown(page.locator('#endpoint-url-error'));
     expect(await url.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#endpoint-url-error').textContent()).toMatch(
       /^URL no aceptada: https, y no una dirección local ni privada — .*https/,
@@ -231,7 +239,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
         (endpoint: { url: string }) => endpoint.url === receiver.url,
       );
       await page.getByRole('row').filter({ hasText: receiver.url }).getByRole('button', { name: 'Abrir' }).click();
-      await page.getByRole('heading', { name: `Destino ${receiver.url}` }).waitFor();
+      await waitShown(page.getByRole('heading', { name: `Destino ${receiver.url}` }));
 
       // Changed in place: the form holds what the endpoint has.
       await page.getByRole('button', { name: 'Cambiar', exact: true }).click();
@@ -240,7 +248,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       const editForm = page.getByRole('article').filter({ hasText: 'Cambiar el destino' });
       await editForm.getByLabel('transfer.failed').check();
       await page.getByRole('button', { name: 'Guardar cambios' }).click();
-      await page.getByText('Cambios guardados.').waitFor();
+      await waitShown(page.getByText('Cambios guardados.'));
       const changed = (await stack.api('GET', `/admin/webhooks/${id}`)).json;
       expect(changed).toMatchObject({ description: 'conciliación diaria', url: receiver.url });
       expect(changed.eventTypes).toEqual(['transfer.completed', 'transfer.failed']);
@@ -253,8 +261,8 @@ describeWithChromium('the operator console by role (Chromium)', () => {
           .filter({ hasText: 'entregada' })
           .nth(count - 1);
       await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
-      await page.getByText(/^Evento de prueba en cola \(entrega \d+\)/).waitFor();
-      await delivered(1).waitFor();
+      await waitShown(page.getByText(/^Evento de prueba en cola \(entrega \d+\)/));
+      await waitShown(delivered(1));
       // The endpoint hears transfer events too (the other tests' transfers complete meanwhile).
       const testEvents = () => receiver.requests.filter((request) => JSON.parse(request.body).type === 'webhook.test');
       expect(testEvents()).toHaveLength(1);
@@ -269,9 +277,9 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       const rotated = await page.locator('#rotated-secret').inputValue();
       expect(rotated).toMatch(/^whsec_/);
       expect(rotated).not.toBe(secret);
-      await page.getByText('sigue firmando junto al nuevo hasta').waitFor();
+      await waitShown(page.getByText('sigue firmando junto al nuevo hasta'));
       await page.getByRole('button', { name: 'Enviar un evento de prueba' }).click();
-      await delivered(2).waitFor();
+      await waitShown(delivered(2));
       const second = testEvents()[1];
       for (const signing of [rotated, secret]) {
         expect(new Webhook(signing).verify(second.body, second.headers as Record<string, string>)).toMatchObject({
@@ -281,14 +289,14 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       await screenshot(page, 'admin-webhook-manage');
 
       await page.getByRole('button', { name: 'Deshabilitar' }).click();
-      await page.getByText(/^Destino deshabilitado/).waitFor();
+      await waitShown(page.getByText(/^Destino deshabilitado/));
       // The card shows the endpoint as the list reads it again, a moment after the notice.
       const state = page.getByTestId('endpoint-state');
-      await state.filter({ hasText: /^no, deshabilitado desde/ }).waitFor();
+      await waitShown(state.filter({ hasText: /^no, deshabilitado desde/ }));
       expect(await state.textContent()).toMatch(/^no, deshabilitado desde .*\(disabled by an operator\)$/);
       expect((await stack.api('GET', `/admin/webhooks/${id}`)).json.enabled).toBe(false);
       await page.getByRole('button', { name: 'Habilitar' }).click();
-      await page.getByText(/^Destino habilitado/).waitFor();
+      await waitShown(page.getByText(/^Destino habilitado/));
       expect((await stack.api('GET', `/admin/webhooks/${id}`)).json.enabled).toBe(true);
 
       await page.getByRole('button', { name: 'Eliminar' }).click();
@@ -314,11 +322,11 @@ describeWithChromium('the operator console by role (Chromium)', () => {
 
     await goTo(page, 'transfers?text=script');
     const cell = page.locator('tr[data-origin-id="4301"] td.description');
-    await cell.waitFor();
+    await waitShown(cell);
     expect(await cell.textContent()).toBe(description);
     await goTo(page, 'transfers/4301');
     const shown = page.locator('dd.description');
-    await shown.waitFor();
+    await waitShown(shown);
     expect(await shown.textContent()).toBe(description);
     expect(await shown.isVisible()).toBe(true);
     // Nothing of the description became an element, and no dialog opened.

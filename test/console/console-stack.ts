@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
 import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
 import { MovementStore } from '@giro/transfer-module/persistence';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { launchChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, testCertificates } from '../support/reconciler-harness';
@@ -154,7 +154,24 @@ export async function signIn(page: Page, url: string, key: string): Promise<void
   await page.goto(`${url}/console`);
   await page.getByLabel('Clave de API').fill(key);
   await page.getByRole('button', { name: 'Entrar' }).click();
-  await page.getByRole('heading', { name: 'Resumen' }).waitFor();
+  await waitShown(page.getByRole('heading', { name: 'Resumen' }));
+}
+
+/**
+ * Waits for `locator` to be shown. When it never is, the error also says where the page was and what its main part
+ * showed (an error notice, an empty list, another page), which Playwright's own message does not.
+ */
+export async function waitShown(locator: Locator): Promise<void> {
+  try {
+    await locator.waitFor();
+  } catch (error) {
+    const page = locator.page();
+    const shown = await page
+      .locator('main')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '(no main element)');
+    throw new Error(`${(error as Error).message}\nThe page was at ${page.url()} and showed:\n${shown}`);
+  }
 }
 
 /** Goes to a page of the console (`transfers/1001`) without reloading it, as its links do. */

@@ -2,7 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
 import { waitUntil } from '../support/wait-until';
-import { type ConsoleStack, goTo, screenshot, signIn, startStackAndBrowser, watchPage } from './console-stack';
+import {
+  type ConsoleStack,
+  goTo,
+  screenshot,
+  signIn,
+  startStackAndBrowser,
+  waitShown,
+  watchPage,
+} from './console-stack';
 
 // The console in Chromium, for an operator: a transfer created from its form (the API's field errors beside the
 // fields, a 409 explained in Spanish) and watched to its final status without a reload; a CSV batch previewed,
@@ -46,7 +54,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.getByRole('button', { name: 'Crear transferencia' }).click();
 
     const destination = page.getByLabel('CBU/CVU de destino');
-    await page.getByText('Revisá los campos marcados.').waitFor();
+    await waitShown(page.getByText('Revisá los campos marcados.'));
     expect(await destination.getAttribute('aria-invalid')).toBe('true');
     const errorId = (await destination.getAttribute('aria-describedby')) ?? '';
     // In Spanish what the rule means, then the API's own detail.
@@ -62,11 +70,11 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.evaluate('window.__sameDocument = true');
     await destination.fill(TO_CBU);
     await page.getByRole('button', { name: 'Crear transferencia' }).click();
-    await page.getByRole('heading', { name: /Transferencia 5101/ }).waitFor();
+    await waitShown(page.getByRole('heading', { name: /Transferencia 5101/ }));
 
     await goTo(page, 'transfers');
     const row = page.locator('tr[data-origin-id="5101"]');
-    await row.waitFor();
+    await waitShown(row);
     const firstStatus = (await row.locator('.status').textContent()) ?? '';
     expect(['Pendiente', 'Creada', 'En curso']).toContain(firstStatus);
     expect(await row.locator('.money').textContent()).toBe('$\u00a01.234,50');
@@ -115,7 +123,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
 
     // The bad row is named by its line in the file (header = 1) and its error by the CSV column.
     const bad = page.locator('tr[data-row="4"]');
-    await bad.waitFor();
+    await waitShown(bad);
     expect(await bad.textContent()).toContain('5203');
     expect(await bad.textContent()).toContain('toAddress No es un CBU/CVU válido');
     expect(await page.locator('tr.row-invalid').count()).toBe(1);
@@ -129,7 +137,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     }
 
     await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (2)' }).click();
-    await page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 1.').waitFor();
+    await waitShown(page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 1.'));
     await screenshot(page, 'batch-sent');
     expect((await stack.api('GET', '/admin/transfers/5201')).json.amount).toBe('1500.00');
     expect((await stack.api('GET', '/admin/transfers/5202')).json.description).toBe('alquiler, cochera');
@@ -145,7 +153,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const count = await listed();
     // Previewed again as it is, without choosing the file anew: the new preview replaces the last result.
     await page.getByRole('button', { name: 'Vista previa' }).click();
-    await page.getByText('Para crear: 0 · ya existen: 2 · con errores, en conflicto o sobre un límite: 1.').waitFor();
+    await waitShown(page.getByText('Para crear: 0 · ya existen: 2 · con errores, en conflicto o sobre un límite: 1.'));
     expect(await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (0)' }).isDisabled()).toBe(
       true,
     );
@@ -177,7 +185,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const to = page.getByLabel('Creada hasta (día)');
     await to.fill('31/02/2026');
     await page.getByRole('button', { name: 'Buscar' }).click();
-    await page.locator('#filter-createdTo-error').waitFor();
+    await waitShown(page.locator('#filter-createdTo-error'));
     expect(await page.locator('#filter-createdTo-error').textContent()).toBe(
       'No es un día válido: escribilo como dd/mm/aaaa.',
     );
@@ -185,7 +193,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.getByLabel('Creada desde (día)').fill(typed(yesterday));
     await to.fill(typed(tomorrow));
     await page.getByRole('button', { name: 'Buscar' }).click();
-    await page.locator('tr[data-origin-id="5301"]').waitFor();
+    await waitShown(page.locator('tr[data-origin-id="5301"]'));
     expect(new URL(page.url()).hash).toContain(`createdFrom=${yesterday}&createdTo=${tomorrow}`);
     // The form shows the address's days as they were typed, not as the API reads them.
     expect(await page.getByLabel('Creada desde (día)').inputValue()).toBe(typed(yesterday));
@@ -217,18 +225,18 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const seen = watchPage(page);
     await signIn(page, stack.url, operator);
     await page.getByRole('link', { name: 'Anomalías abiertas: 1' }).click();
-    await page.getByRole('heading', { name: 'Anomalías' }).waitFor();
+    await waitShown(page.getByRole('heading', { name: 'Anomalías' }));
     const row = page.locator('tr[data-anomaly-id]');
-    await row.waitFor();
+    await waitShown(row);
     const cells = await row.locator('td').allTextContents();
     expect(cells.slice(1, 5)).toEqual(['5401', 'Fallida', 'Completada', 'the bank says COMPLETED after FAILED']);
     await screenshot(page, 'anomalies-open');
 
     await row.getByLabel('Nota para cerrarla').fill('el banco confirmó que falló');
     await row.getByRole('button', { name: 'Cerrar anomalía' }).click();
-    await page.getByText('No hay anomalías para mostrar.').waitFor();
+    await waitShown(page.getByText('No hay anomalías para mostrar.'));
     await page.getByLabel('Mostrar').selectOption('true');
-    await page.getByText('Cerrada por ops').waitFor();
+    await waitShown(page.getByText('Cerrada por ops'));
     expect(await page.locator('tr[data-anomaly-id]').count()).toBe(1);
     const [anomaly] = (await stack.api('GET', '/admin/anomalies?originId=5401')).json.items;
     expect(anomaly.resolution).toMatchObject({ by: { name: 'ops' }, note: 'el banco confirmó que falló' });
