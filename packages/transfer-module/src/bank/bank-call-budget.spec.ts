@@ -199,5 +199,46 @@ describe('BankCallBudget', () => {
       budget.pauseUntil(3_000);
       expect(budget.pausedUntil).toBe(5_000);
     });
+
+    it('holds its calls for holdFor(ms), or until the next hold when it has no end, telling no listener', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 4 }, timers);
+      const pauses: number[] = [];
+      budget.onPause((until) => pauses.push(until));
+      budget.holdFor(Number.POSITIVE_INFINITY);
+      const started: number[] = [];
+      const call = budget.throttle('create', async () => {
+        started.push(timers.now());
+      });
+      await timers.advance(10_000);
+      expect(started).toEqual([]);
+      expect(budget.heldUntil).toBe(Number.POSITIVE_INFINITY);
+      budget.holdFor(500);
+      expect(budget.heldUntil).toBe(10_500);
+      await timers.advance(499);
+      expect(started).toEqual([]);
+      await timers.advance(1);
+      await call;
+      expect(started).toEqual([10_500]);
+      expect(budget.heldUntil).toBeNull();
+      expect(budget.pausedUntil).toBeNull();
+      expect(pauses).toEqual([]);
+      expect(() => budget.holdFor(-1)).toThrow('holdFor: ms must be ≥ 0, got -1');
+    });
+
+    it('starts held calls at once when the hold is released', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 4 }, timers);
+      budget.holdFor(Number.POSITIVE_INFINITY);
+      let started = false;
+      const call = budget.throttle('query', async () => {
+        started = true;
+      });
+      await timers.advance(1);
+      expect(started).toBe(false);
+      budget.holdFor(0);
+      await call;
+      expect(started).toBe(true);
+    });
   });
 });

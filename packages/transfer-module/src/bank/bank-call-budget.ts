@@ -66,6 +66,8 @@ export class BankCallBudget {
   private replicas = 1;
   /** No call starts before then (epoch ms): the bank asked to wait (429 with Retry-After). */
   private pausedUntilMs = 0;
+  /** No call starts before then either (epoch ms; Infinity: until released): this process's own hold, not the bank's. */
+  private heldUntilMs = 0;
   private readonly pauseListeners: ((untilMs: number) => void)[] = [];
 
   constructor(
@@ -102,6 +104,22 @@ export class BankCallBudget {
     if (untilMs <= this.pausedUntilMs) return;
     this.pausedUntilMs = untilMs;
     for (const listener of this.pauseListeners) listener(untilMs);
+  }
+
+  /**
+   * No call of this process starts for `ms` (Infinity: until the next hold replaces this one; 0 releases it). Unlike
+   * a pause, it is this process's alone: no other replica is told. ReplicaHeartbeat holds a joining replica's calls
+   * until the others have made room for its share.
+   */
+  holdFor(ms: number): void {
+    if (!(ms >= 0)) throw new RangeError(`holdFor: ms must be ≥ 0, got ${ms}`);
+    this.heldUntilMs = this.timers.now() + ms;
+    this.dispatch();
+  }
+
+  /** When this process's calls may start after its hold (Infinity: not yet known), or null when none holds them. */
+  get heldUntil(): number | null {
+    return this.heldUntilMs > this.timers.now() ? this.heldUntilMs : null;
   }
 
   /** Called with the new end of each pause this budget takes (a 429 here, or one another replica reported). */
@@ -187,8 +205,10 @@ export class BankCallBudget {
     while (this.inFlightCount < this.maxInFlight) {
       const next = this.queues.create[0] ? this.queues.create : this.queues.query[0] ? this.queues.query : undefined;
       if (!next) return;
-      if (this.pausedUntilMs > this.timers.now()) {
-        this.scheduleWakeAt(this.pausedUntilMs - this.timers.now());
+      const resumeAtMs = Math.max(this.pausedUntilMs, this.heldUntilMs);
+      if (resumeAtMs > this.timers.now()) {
+        // A hold without an end is lifted by the next holdFor, which dispatches.
+        if (resumeAtMs !== Number.POSITIVE_INFINITY) this.scheduleWakeAt(resumeAtMs - this.timers.now());
         return;
       }
       const waitMs = this.waitForSlot();

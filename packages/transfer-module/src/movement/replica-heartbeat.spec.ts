@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { QueryRunner } from 'typeorm';
 import { BankCallBudget, BankRateLimitedError } from '../bank';
-import { ReplicaRegistry } from '../persistence';
+import { HEARTBEAT_LOCK_KEY, ReplicaRegistry } from '../persistence';
 import { storeFixture } from '../persistence/testing/store-fixture';
-import { describeEachEngine } from '../persistence/testing/test-engines';
-import { REPLICA_LIVE_WITHIN_MS, ReplicaHeartbeat } from './replica-heartbeat';
+import { describeEachEngine, describeOnPostgres } from '../persistence/testing/test-engines';
+import { HEARTBEAT_INTERVAL_MS, REPLICA_LIVE_WITHIN_MS, ReplicaHeartbeat } from './replica-heartbeat';
 import { silentLogger } from './testing/sender-fixture';
 
 // Replicas on one database share the bank budget through their heartbeats: each takes 1/N of the deployment's
@@ -12,8 +14,10 @@ describeEachEngine('ReplicaHeartbeat', (engine) => {
   async function replicas(count: number) {
     const fixture = await storeFixture(engine);
     const registry = new ReplicaRegistry(fixture.dataSource, fixture.clock);
+    // The budgets read the fixture's clock (their timers never fire: a test reads heldUntil, it does not wait).
+    const timers = { now: () => fixture.clock.now().getTime(), setTimeout: () => undefined };
     const made = Array.from({ length: count }, (_, index) => {
-      const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 40 });
+      const budget = new BankCallBudget({ maxInFlight: 8, ratePerSecond: 40 }, timers);
       return { budget, heartbeat: new ReplicaHeartbeat(registry, budget, `replica-${index}`, silentLogger) };
     });
     return { fixture, registry, replicas: made };
@@ -51,7 +55,7 @@ describeEachEngine('ReplicaHeartbeat', (engine) => {
   });
 
   it('pauses every replica when one gets a 429 with Retry-After', async () => {
-    const { replicas: two } = await replicas(2);
+    const { fixture, replicas: two } = await replicas(2);
     for (const { heartbeat } of two) await heartbeat.beat();
     const limited = new BankRateLimitedError('rate-limited', {
       operation: 'get-movement',
@@ -60,11 +64,39 @@ describeEachEngine('ReplicaHeartbeat', (engine) => {
     });
     await expect(two[0].budget.throttle('query', () => Promise.reject(limited))).rejects.toBe(limited);
     const until = two[0].budget.pausedUntil as number;
-    expect(until).toBeGreaterThan(Date.now() + 50_000);
+    expect(until).toBe(fixture.clock.now().getTime() + 60_000);
     expect(two[1].budget.pausedUntil).toBeNull();
     await two[0].heartbeat.beat(); // writes the pause
     await two[1].heartbeat.beat(); // reads it
     expect(two[1].budget.pausedUntil).toBe(until);
+  });
+
+  it('holds a joining replica’s calls until its first beat, and then while the others make room for it', async () => {
+    const { fixture, replicas: two } = await replicas(2);
+    const [first, second] = two;
+    try {
+      first.heartbeat.onApplicationBootstrap();
+      expect(first.budget.heldUntil).toBe(Number.POSITIVE_INFINITY);
+      await first.heartbeat.beat();
+      // Alone: nobody else's share to wait for.
+      expect(first.budget.heldUntil).toBeNull();
+
+      second.heartbeat.onApplicationBootstrap();
+      expect(second.budget.heldUntil).toBe(Number.POSITIVE_INFINITY);
+      await second.heartbeat.beat();
+      // The first hears of it at its next beat (an interval, half a second late at most); the calls it started
+      // under its whole share leave the rate's window (1 050 ms) after that.
+      const now = fixture.clock.now().getTime();
+      expect(second.budget.heldUntil).toBe(now + HEARTBEAT_INTERVAL_MS + 500 + 1_050);
+      expect(second.budget.ratePerSecond).toBe(20);
+      // Its later beats keep the hold as it was.
+      fixture.clock.advance(HEARTBEAT_INTERVAL_MS);
+      await second.heartbeat.beat();
+      expect(second.budget.heldUntil).toBe(now + HEARTBEAT_INTERVAL_MS + 500 + 1_050);
+    } finally {
+      await first.heartbeat.onModuleDestroy();
+      await second.heartbeat.onModuleDestroy();
+    }
   });
 
   it('keeps the last share when the database does not answer, and never throws', async () => {
@@ -75,3 +107,45 @@ describeEachEngine('ReplicaHeartbeat', (engine) => {
     expect(two[0].budget.ratePerSecond).toBe(20);
   });
 });
+
+describeOnPostgres('ReplicaRegistry heartbeats', (engine) => {
+  it('go one after another: a replica joining while another beats counts it once it has committed', async () => {
+    const fixture = await storeFixture(engine);
+    const registry = new ReplicaRegistry(fixture.dataSource, fixture.clock);
+    const other = await fixture.secondConnection();
+    const runner = other.dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+      // Another replica's first beat, under way: its row is written, not yet committed.
+      await runner.startTransaction();
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [HEARTBEAT_LOCK_KEY]);
+      await runner.query(
+        `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms")
+          VALUES ('replica-a', $1, $1, $1)`,
+        [fixture.clock.now().getTime()],
+      );
+      const census = registry.beat('replica-b', REPLICA_LIVE_WITHIN_MS);
+      await waitForLockWaiter(runner);
+      await runner.commitTransaction();
+      // Without the lock, replica-b's census would not see replica-a's uncommitted row: both alone, both whole.
+      expect(await census).toMatchObject({ live: 2, rank: 1 });
+    } finally {
+      await runner.release();
+      await other.dataSource.destroy();
+    }
+  });
+});
+
+/** Until a session of this database waits for the heartbeats' lock (a 64-bit key below 2^32: its objid). */
+async function waitForLockWaiter(runner: QueryRunner): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const [{ waiting }] = await runner.query(
+      `SELECT COUNT(*)::int AS "waiting" FROM pg_locks l JOIN pg_database d ON d.oid = l.database
+        WHERE d.datname = current_database() AND l.locktype = 'advisory' AND l.objid = $1 AND NOT l.granted`,
+      [HEARTBEAT_LOCK_KEY],
+    );
+    if (waiting > 0) return;
+    await sleep(25);
+  }
+  throw new Error('no heartbeat waited for the lock within 5 s');
+}

@@ -10,6 +10,8 @@ export const REPLICA_LIVE_WITHIN_MS = 5_000;
 /** Rows of replicas silent for a day are deleted (they crashed long ago). */
 const PRUNE_SILENT_FOR_MS = 24 * 3_600_000;
 const PRUNE_EVERY_BEATS = 3_600;
+/** How late another replica's beat may come after its interval (a slow database), for the join's hold. */
+const LATE_BEAT_MS = 500;
 
 /**
  * One bank budget for the whole deployment (issue 19). The options' rate and in-flight cap are the limits of every
@@ -17,8 +19,10 @@ const PRUNE_EVERY_BEATS = 3_600;
  * remainder to the first by owner, N the replicas heard from in the last 5 s (BankCallBudget.setShare). A 429 with Retry-After any replica gets is
  * written beside its heartbeat, and every replica pauses its budget until then at its next beat. Heartbeats
  * rather than a shared token bucket: a bank call costs no database round trip, and a replica that loses the
- * database keeps its last share. The price: for up to one heartbeat after a replica starts, the others still use
- * their older, larger share. SQLite is one process: no heartbeat, the whole budget.
+ * database keeps its last share. A joining replica starts no call until its first heartbeat counted it among the
+ * others and, if any other is live, until they have all heard of it and a whole window of their larger shares has
+ * passed (joinHoldMs): only then is the sum of the shares within the rate again. SQLite is one process: no
+ * heartbeat, the whole budget.
  */
 export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
@@ -29,6 +33,8 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
   private lastKnownPause: number | undefined;
   private beats = 0;
   private failing = false;
+  /** Whether a heartbeat of this replica has been written and counted (the join is then decided). */
+  private joined = false;
 
   constructor(
     private readonly registry: ReplicaRegistry | undefined,
@@ -42,9 +48,10 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
     });
   }
 
-  /** Starts beating (Postgres only; a registry is given only then). */
+  /** Starts beating (Postgres only; a registry is given only then), holding the bank calls until the join is decided. */
   onApplicationBootstrap(): void {
     if (this.registry === undefined || this.timer !== undefined) return;
+    if (!this.joined) this.budget.holdFor(Number.POSITIVE_INFINITY);
     this.timer = setInterval(() => void this.beat(), HEARTBEAT_INTERVAL_MS).unref();
     void this.beat();
   }
@@ -64,6 +71,15 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
       this.beating = undefined;
     });
     return this.beating;
+  }
+
+  /**
+   * How long a joining replica holds its calls after its first heartbeat: every other replica hears of it at its
+   * next beat (an interval, or a little later), and the calls they started under their larger share leave the rate's
+   * window one window later.
+   */
+  private joinHoldMs(): number {
+    return HEARTBEAT_INTERVAL_MS + LATE_BEAT_MS + this.budget.windowMs;
   }
 
   private async beatOnce(): Promise<void> {
@@ -86,6 +102,11 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
     this.failing = false;
     if (report !== undefined && this.pauseToReport === report) this.pauseToReport = undefined;
     this.budget.setShare(census.rank, census.live);
+    if (!this.joined) {
+      this.joined = true;
+      // Alone: no other share to wait for. (Beats are serialized: two replicas starting together never both see none.)
+      this.budget.holdFor(census.live === 1 ? 0 : this.joinHoldMs());
+    }
     const paused = census.bankPausedUntilMs;
     if (paused !== null) {
       // One already over changes nothing: the budget starts no call before a pause's end, and that end is past.

@@ -61,7 +61,7 @@ export {
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
 } from './persistence.errors';
-export { type ReplicaCensus, ReplicaRegistry } from './replica-registry';
+export { HEARTBEAT_LOCK_KEY, type ReplicaCensus, ReplicaRegistry } from './replica-registry';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
 export {
   MAX_BATCH_SIZE,

@@ -15,6 +15,13 @@ export interface ReplicaCensus {
   bankPausedUntilMs: number | null;
 }
 
+/**
+ * Key of the Postgres advisory lock each heartbeat takes in its transaction: "beat" in ASCII. Heartbeats one after
+ * another, so of two replicas starting together the second always counts the first (each alone in its own snapshot
+ * would take the whole budget).
+ */
+export const HEARTBEAT_LOCK_KEY = 0x62656174;
+
 // The heartbeat: this replica's row written, and at once the others counted. The pause a replica reports only
 // grows (the bank's latest Retry-After wins, an older one never shortens it).
 const BEAT = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms",
@@ -60,6 +67,7 @@ export class ReplicaRegistry {
     const now = this.clock.now().getTime();
     const sql = (text: string) => placeholdersFor(this.engine, text);
     return this.transactions.write(async (manager) => {
+      if (this.engine === 'postgres') await manager.query('SELECT pg_advisory_xact_lock($1)', [HEARTBEAT_LOCK_KEY]);
       // A gap longer than the live window starts a new run of beats (beating_since_ms).
       await manager.query(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
       const [census] = await manager.query(sql(CENSUS), [owner, owner, now - liveWithinMs]);
