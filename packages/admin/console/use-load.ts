@@ -4,7 +4,8 @@ export interface Loaded<T> {
   data: T | undefined;
   error: unknown;
   loading: boolean;
-  reload(): void;
+  /** Loads again; settles when this load's answer is shown (or dropped), never rejects (its error is `error`). */
+  reload(): Promise<void>;
 }
 
 /**
@@ -29,7 +30,7 @@ export function useLoad<T>(
     const mine = ++generation.current;
     clearTimeout(timer.current);
     setState((previous) => ({ ...previous, loading: true }));
-    load().then(
+    return load().then(
       (data) => {
         if (mine !== generation.current) return;
         setState({ data, error: undefined, loading: false });
@@ -44,7 +45,7 @@ export function useLoad<T>(
   }, deps);
 
   useEffect(() => {
-    run();
+    void run();
     return () => {
       generation.current++;
       clearTimeout(timer.current);

@@ -18,7 +18,8 @@ export function WebhookEndpointForm({
   onCancel,
 }: {
   endpoint?: WebhookEndpoint;
-  onSaved(endpoint: WebhookEndpoint): void;
+  /** Told once the API has saved it; the form waits for it (a list read again, say). */
+  onSaved(endpoint: WebhookEndpoint): void | Promise<void>;
   onCancel?(): void;
 }) {
   const { t, lang } = useI18n();
@@ -46,7 +47,7 @@ export function WebhookEndpointForm({
     };
     try {
       if (endpoint) {
-        onSaved(await api.patch<WebhookEndpoint>(`admin/webhooks/${encodeURIComponent(endpoint.id)}`, body));
+        await onSaved(await api.patch<WebhookEndpoint>(`admin/webhooks/${encodeURIComponent(endpoint.id)}`, body));
         return;
       }
       const answer = await api.post<{ endpoint: WebhookEndpoint; secret: string }>('admin/webhooks', body);
@@ -54,7 +55,7 @@ export function WebhookEndpointForm({
       setUrl('');
       setDescription('');
       setEventTypes(new Set());
-      onSaved(answer.endpoint);
+      await onSaved(answer.endpoint);
     } catch (failure) {
       setError(failure);
     }

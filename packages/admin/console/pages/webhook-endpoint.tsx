@@ -23,7 +23,8 @@ export function WebhookEndpointCard({
   onDeleted,
 }: {
   endpoint: WebhookEndpoint;
-  onChanged(): void;
+  /** Reads the endpoint again; its notice is shown once the card shows what changed. */
+  onChanged(): Promise<void>;
   onDeleted(): void;
 }) {
   const { t } = useI18n();
@@ -52,14 +53,14 @@ export function WebhookEndpointCard({
   const setEnabled = (enabled: boolean) =>
     act(async () => {
       await api.patch(path, { enabled });
-      onChanged();
+      await onChanged();
       return { key: enabled ? 'webhooks.enabledAgain' : 'webhooks.disabledNow' };
     });
   const rotate = () =>
     act(async () => {
       const rotated = await api.post<{ endpoint: WebhookEndpoint; secret: string }>(`${path}/rotate-secret`);
+      await onChanged();
       setRotatedSecret(rotated.secret);
-      onChanged();
       return undefined;
     });
   const sendTest = () =>
@@ -156,10 +157,10 @@ export function WebhookEndpointCard({
       {admin && editing && (
         <WebhookEndpointForm
           endpoint={endpoint}
-          onSaved={() => {
+          onSaved={async () => {
+            await onChanged();
             setEditing(false);
             setDone({ key: 'webhooks.saved' });
-            onChanged();
           }}
           onCancel={() => setEditing(false)}
         />
