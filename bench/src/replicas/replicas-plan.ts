@@ -22,17 +22,17 @@ const CREATE_CONCURRENCIES = [4, 16];
 
 const PLANS: Record<ReplicasMode, Omit<ReplicasPlan, 'mode' | 'sections'>> = {
   quick: {
-    budget: { ratePerSecond: 50, durationMs: 15_000, settleMs: 3_000, replicaCounts: [1, 4] },
+    budget: { ratePerSecond: 50, durationMs: 15_000, settleMs: 3_000, replicaCounts: [1, 4], joiningCounts: [4] },
     create: { concurrencies: CREATE_CONCURRENCIES, warmup: 1_500, transfers: 2_000, latencyMs: LATENCY_MS },
     history: { due: 10_000, warmup: 1_000, histories: [200_000], inFlight: IN_FLIGHT, latencyMs: LATENCY_MS },
   },
   standard: {
-    budget: { ratePerSecond: 50, durationMs: 25_000, settleMs: 5_000, replicaCounts: [1, 4] },
+    budget: { ratePerSecond: 50, durationMs: 25_000, settleMs: 5_000, replicaCounts: [1, 4], joiningCounts: [4] },
     create: { concurrencies: CREATE_CONCURRENCIES, warmup: 3_000, transfers: 5_000, latencyMs: LATENCY_MS },
     history: { due: 20_000, warmup: 3_000, histories: [1_000_000], inFlight: IN_FLIGHT, latencyMs: LATENCY_MS },
   },
   full: {
-    budget: { ratePerSecond: 50, durationMs: 30_000, settleMs: 5_000, replicaCounts: [1, 4] },
+    budget: { ratePerSecond: 50, durationMs: 30_000, settleMs: 5_000, replicaCounts: [1, 4], joiningCounts: [4] },
     create: { concurrencies: CREATE_CONCURRENCIES, warmup: 6_000, transfers: 10_000, latencyMs: LATENCY_MS },
     history: {
       due: 100_000,

@@ -16,10 +16,14 @@ export interface SharedBudgetPlan {
   /** The start of the run left out of the steady throughput (the first heartbeat, the first claims). */
   settleMs: number;
   replicaCounts: number[];
+  /** Runs where the last of that many replicas starts halfway through, while the others use the whole rate. */
+  joiningCounts: number[];
 }
 
 export interface SharedBudgetRun {
   replicas: number;
+  /** When the last replica joined, after the backlog fell due (ms); undefined when all started together. */
+  joinedAfterMs?: number;
   ratePerSecond: number;
   durationMs: number;
   /** Bank calls the sandbox received from the moment the backlog fell due until the end of the run. */
@@ -58,7 +62,12 @@ export async function runSharedBudget(
   await control.configure({ timings: TIMINGS, faults: { latencyMs: LATENCY_MS } });
   try {
     const runs: SharedBudgetRun[] = [];
-    for (const replicas of plan.replicaCounts) runs.push(await sharedBudgetRun(context, serverUrl, plan, replicas));
+    for (const replicas of plan.replicaCounts) {
+      runs.push(await sharedBudgetRun(context, serverUrl, plan, replicas, false));
+    }
+    for (const replicas of plan.joiningCounts) {
+      runs.push(await sharedBudgetRun(context, serverUrl, plan, replicas, true));
+    }
     return runs;
   } finally {
     await control.configure({ timings: before.timings, faults: before.faults });
@@ -70,15 +79,19 @@ async function sharedBudgetRun(
   serverUrl: string,
   plan: SharedBudgetPlan,
   replicas: number,
+  lastJoins: boolean,
 ): Promise<SharedBudgetRun> {
   const { control } = context.sandbox;
   const databaseUrl = await createBenchDatabase(serverUrl);
   await control.reset();
   const started: ReadyProcess[] = [];
   let dueFromMs: number;
+  let joinedAfterMs: number | undefined;
   let endMs: number;
   try {
-    for (let i = 0; i < replicas; i++) started.push(await startReconciler(context, databaseUrl, plan.ratePerSecond));
+    for (let i = 0; i < (lastJoins ? replicas - 1 : replicas); i++) {
+      started.push(await startReconciler(context, databaseUrl, plan.ratePerSecond));
+    }
     await sleep(HEARTBEATS_SETTLE_MS);
     // More than the rate can query in the run: the backlog never runs dry.
     const backlog: Backlog = {
@@ -90,8 +103,16 @@ async function sharedBudgetRun(
     await control.seed(backlog.firstOriginId, backlog.warmup, transferRequestBody());
     await seedPostgresBacklog(databaseUrl, backlog);
     dueFromMs = Date.now();
-    context.log(`shared budget: ${replicas} replica(s) at ${plan.ratePerSecond}/s, ${backlog.warmup} movements due`);
-    await sleep(plan.durationMs);
+    context.log(
+      `shared budget: ${replicas} replica(s)${lastJoins ? ' (the last joining halfway)' : ''} at ${plan.ratePerSecond}/s, ${backlog.warmup} movements due`,
+    );
+    if (lastJoins) {
+      // The others share the whole rate by now; the last one's first heartbeat shrinks their parts.
+      await sleep(plan.durationMs / 2);
+      started.push(await startReconciler(context, databaseUrl, plan.ratePerSecond));
+      joinedAfterMs = Date.now() - dueFromMs;
+    }
+    await sleep(Math.max(0, dueFromMs + plan.durationMs - Date.now()));
     endMs = Date.now();
   } finally {
     await Promise.all(started.map((replica) => replica.stop()));
@@ -106,6 +127,7 @@ async function sharedBudgetRun(
   const steady = ratePerSecondWithin(arrivals, dueFromMs + plan.settleMs, endMs);
   const run: SharedBudgetRun = {
     replicas,
+    ...(joinedAfterMs !== undefined && { joinedAfterMs }),
     ratePerSecond: plan.ratePerSecond,
     durationMs: endMs - dueFromMs,
     calls: arrivals.length,
@@ -116,7 +138,7 @@ async function sharedBudgetRun(
     steadyOverRate: steady / plan.ratePerSecond,
   };
   context.log(
-    `shared budget ×${replicas}: ${run.calls} calls, busiest second ${busiest} (${run.busiestOverRate.toFixed(2)} R; ${steadyBusiest} after ${plan.settleMs} ms), steady ${steady.toFixed(1)}/s (${run.steadyOverRate.toFixed(2)} R)`,
+    `shared budget ×${replicas}${lastJoins ? ' (joining)' : ''}: ${run.calls} calls, busiest second ${busiest} (${run.busiestOverRate.toFixed(2)} R; ${steadyBusiest} after ${plan.settleMs} ms), steady ${steady.toFixed(1)}/s (${run.steadyOverRate.toFixed(2)} R)`,
   );
   return run;
 }
