@@ -1,5 +1,7 @@
+import type { Dispatcher } from 'undici';
 import { BankRateLimitedError } from './bank.errors';
 import { BankCallBudget, BudgetTimers } from './bank-call-budget';
+import { sentInterceptor } from './bank-call-sent';
 
 /** Manual time: `advance` fires due timers in order. */
 class ManualTimers implements BudgetTimers {
@@ -198,6 +200,49 @@ describe('BankCallBudget', () => {
       budget.pauseUntil(5_000);
       budget.pauseUntil(3_000);
       expect(budget.pausedUntil).toBe(5_000);
+    });
+
+    it('counts a call in the rate from when its request is written, holding a place for it until then', async () => {
+      const timers = new ManualTimers();
+      const budget = new BankCallBudget({ maxInFlight: 10, ratePerSecond: 2 }, timers);
+      // The bank's connection as the interceptor sees it: a request is written (and answered at once) when the
+      // test says so; its call is in flight until then.
+      const unwritten: Dispatcher.DispatchHandler[] = [];
+      const dispatch = sentInterceptor()((_options, handler) => {
+        unwritten.push(handler);
+        return true;
+      });
+      const write = () => {
+        const handler = unwritten.shift();
+        handler?.onRequestStart?.({} as Dispatcher.DispatchController, {});
+        handler?.onResponseEnd?.({} as Dispatcher.DispatchController, {});
+      };
+      const started: number[] = [];
+      const call = () =>
+        budget.throttle(
+          'query',
+          () =>
+            new Promise<void>((answered) => {
+              started.push(timers.now());
+              dispatch({ path: '/', method: 'POST' }, { onResponseEnd: () => answered() });
+            }),
+        );
+
+      const calls = [call(), call(), call()];
+      await timers.advance(5_000);
+      // Two calls a window (1 050 ms): two started and unwritten hold both places, however long they wait.
+      expect(started).toEqual([0, 473]);
+      write();
+      await timers.advance(1);
+      expect(started).toHaveLength(2);
+      // The first was written at 5 000 ms: its place frees a window later.
+      await timers.advance(1_048);
+      expect(started).toHaveLength(2);
+      await timers.advance(1);
+      expect(started).toEqual([0, 473, 6_050]);
+      write();
+      write();
+      await Promise.all(calls);
     });
 
     it('holds its calls for holdFor(ms), or until the next hold when it has no end, telling no listener', async () => {

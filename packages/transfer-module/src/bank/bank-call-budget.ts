@@ -1,14 +1,18 @@
 import { BankRateLimitedError } from './bank.errors';
+import { runBankCall } from './bank-call-sent';
 
 /**
  * One budget for every call this process makes to the bank: a rate limit plus
  * a cap on calls in flight. Creations are served before queries, so a backlog
  * of lookups never delays a customer's transfer.
  *
- * The rate is a sliding window: at most `ratePerSecond` calls start in any
- * 1 050 ms, wherever that window begins, so that at most that many reach the
- * bank in any second, however their delays on the way vary by up to 50 ms —
- * which is how banks state their limits. A token bucket would allow its burst
+ * The rate is a sliding window: at most `ratePerSecond` calls are written to
+ * the bank in any 1 050 ms, wherever that window begins, so that at most that
+ * many reach it in any second, however their delays on the way vary by up to
+ * 50 ms — which is how banks state their limits. A call is counted from when
+ * undici writes it (runBankCall): a call waiting for a new TLS connection can
+ * be written 100 ms or more after it started, together with later ones. Until
+ * then it takes a place in every window, as it may be written at any moment. A token bucket would allow its burst
  * on top of its rate within one second: up to twice the rate at the bank. The
  * price is 5 % of the rate.
  *
@@ -55,8 +59,13 @@ const PACE_BURST_SHARE = 0.1;
 export class BankCallBudget {
   private readonly queues: Record<BankCallPriority, Waiter[]> = { create: [], query: [] };
   private inFlightCount = 0;
-  /** When the calls of the current window started (epoch ms, oldest first). */
-  private readonly recentStarts: number[] = [];
+  /**
+   * When the calls of the current window were written to the bank (epoch ms, oldest first). A call that ended
+   * without saying so (it failed before it was written, or made no request) is counted from its end.
+   */
+  private readonly recentSends: number[] = [];
+  /** Calls started and not written yet: each may be written at any moment, so each takes a place in the window. */
+  private unsentCount = 0;
   /** Calls the pace allows now (a small bucket refilled at the window's pace) and when it was last refilled. */
   private paceTokens = 1;
   private pacedAt: number;
@@ -173,8 +182,18 @@ export class BankCallBudget {
       this.queues[priority].push({
         start: () => {
           this.inFlightCount++;
+          this.unsentCount++;
+          let written = false;
+          const countSend = () => {
+            if (!written) this.unsentCount--;
+            written = true;
+            // A second request of one call (a retry after a 401) reaches the bank too: counted as well.
+            this.recentSends.push(this.timers.now());
+            // Not from inside undici's write: a waiter may now know when the window frees a place.
+            queueMicrotask(() => this.dispatch());
+          };
           // A call that throws before returning its promise must still free its slot.
-          new Promise<T>((settle) => settle(call()))
+          new Promise<T>((settle) => settle(runBankCall(countSend, call)))
             .then(resolve, (error: unknown) => {
               // The bank asked everyone to wait: no call of this budget starts before then.
               if (error instanceof BankRateLimitedError && error.retryAfterMs !== undefined) {
@@ -183,6 +202,7 @@ export class BankCallBudget {
               reject(error);
             })
             .finally(() => {
+              if (!written) countSend();
               this.inFlightCount--;
               this.dispatch();
             });
@@ -213,7 +233,8 @@ export class BankCallBudget {
       }
       const waitMs = this.waitForSlot();
       if (waitMs > 0) {
-        this.scheduleWakeAt(waitMs);
+        // Full of calls not written yet: the next write (or end) dispatches again.
+        if (waitMs !== Number.POSITIVE_INFINITY) this.scheduleWakeAt(waitMs);
         return;
       }
       (next.shift() as Waiter).start();
@@ -226,17 +247,19 @@ export class BankCallBudget {
   }
 
   /**
-   * Counts a call starting now and answers 0 when the window has room for it and the pace allows it; otherwise how
-   * long to wait (ms).
+   * 0 when the window has room for one more call and the pace allows it (taking the pace's token); otherwise how
+   * long to wait (ms), Infinity until a call not written yet is.
    */
   private waitForSlot(): number {
     const calls = this.callsPerWindow;
     if (calls === undefined) return 0;
     const now = this.timers.now();
     const windowMs = this.windowMs;
-    // A call that started a whole window ago no longer counts: no window holds both it and one starting now.
-    while (this.recentStarts.length > 0 && this.recentStarts[0] + windowMs <= now) this.recentStarts.shift();
-    if (this.recentStarts.length >= calls) return this.recentStarts[0] + windowMs - now;
+    // A call written a whole window ago no longer counts: no window holds both it and one written from now on.
+    while (this.recentSends.length > 0 && this.recentSends[0] + windowMs <= now) this.recentSends.shift();
+    if (this.recentSends.length + this.unsentCount >= calls) {
+      return this.recentSends.length > 0 ? this.recentSends[0] + windowMs - now : Number.POSITIVE_INFINITY;
+    }
     // A window's calls are paced over most of it rather than started at once: a burst opens many connections
     // together, and their handshakes spread the calls' arrivals at the bank by more than the window's guard. A
     // bucket, not a fixed gap after the last call, so that a timer firing late is made up at the next call.
@@ -246,7 +269,6 @@ export class BankCallBudget {
     this.pacedAt = now;
     if (this.paceTokens < 1) return Math.ceil((1 - this.paceTokens) / perMs);
     this.paceTokens -= 1;
-    this.recentStarts.push(now);
     return 0;
   }
 

@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import { ManualClock } from '../domain';
 import { BankAuthError, BankNotSentError } from './bank.errors';
+import { runBankCall } from './bank-call-sent';
 import { BankClient } from './bank-client';
 import type { BankClientOptions } from './bank-client.options';
 import { API, clientOptions, movementAnswer, transferRequest } from './testing/bank-fixtures';
@@ -233,6 +234,26 @@ describe('BankClient signing and authentication', () => {
         'Bearer token-1',
         'Bearer token-3',
       ]);
+    });
+
+    it('tells a budgeted call when each of its requests is written to the bank, not its token requests', async () => {
+      const bank = bankWithTokens({ expiresIn: 3600 });
+      const client = newClient(oauth2());
+      const writes: number[] = [];
+      // Each write is told before the bank has the request: it has recorded only the ones before.
+      const written = () => writes.push(apiRequests().length);
+      await runBankCall(written, () => client.getMovement({ originId: 1001 }));
+      expect(writes).toEqual([0]);
+      bank.expire();
+
+      await runBankCall(written, () => client.getMovement({ originId: 1001 }));
+
+      // The refused request and its retry reach the bank; the token requests (2 in all) are not bank calls.
+      expect(tokenRequests()).toHaveLength(2);
+      expect(writes).toEqual([0, 1, 2]);
+      // A request made outside a budgeted call tells no one.
+      await client.getMovement({ originId: 1001 });
+      expect(writes).toHaveLength(3);
     });
 
     it('after a 401 on many concurrent requests: still one refresh, each request retried once', async () => {

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
+import { sentInterceptor } from './bank-call-sent';
 import {
   type BankClientOptions,
   type ResolvedBankClientOptions,
@@ -64,8 +65,10 @@ export class BankClient {
           ),
         ]
       : [];
-    // compose() wraps in order: the token interceptor is outermost, signing is next to the wire.
+    // compose() wraps in order: the token interceptor is outermost, signing next, and next to the wire what tells
+    // the bank budget when a request is written (its token fetch, on the transport alone, is not a bank call).
     this.#api = this.#transport.compose(
+      sentInterceptor(),
       ...signing,
       authHeaderInterceptor(this.#tokens, resolved.auth.scheme, this.#redactor),
     );
