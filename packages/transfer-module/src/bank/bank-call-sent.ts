@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Dispatcher } from 'undici';
+import { PassThroughHandler } from './bank-dispatcher-support';
 
 // When a call the budget started reaches the bank: undici writes its request once a connection is free and open,
 // which for a new TLS connection is 100 ms or more after the call started. The budget counts a call's place in
@@ -23,34 +24,16 @@ export function sentInterceptor(): Dispatcher.DispatcherComposeInterceptor {
 }
 
 /** Passes everything through to `handler`, calling `sent` when undici starts writing the request. */
-class SentWatcher implements Dispatcher.DispatchHandler {
+class SentWatcher extends PassThroughHandler {
   constructor(
-    private readonly handler: Dispatcher.DispatchHandler,
+    handler: Dispatcher.DispatchHandler,
     private readonly sent: () => void,
-  ) {}
+  ) {
+    super(handler);
+  }
 
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+  override onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
     this.sent();
-    this.handler.onRequestStart?.(controller, context);
-  }
-
-  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
-    this.handler.onRequestUpgrade?.(...args);
-  }
-
-  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
-    this.handler.onResponseStart?.(...args);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.handler.onResponseData?.(controller, chunk);
-  }
-
-  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
-    this.handler.onResponseEnd?.(...args);
-  }
-
-  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
-    this.handler.onResponseError?.(controller, error);
+    super.onRequestStart(controller, context);
   }
 }

@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { dispatchAfter, withHeaders } from './bank-dispatcher-support';
+import { dispatchAfter, PassThroughHandler, withHeaders } from './bank-dispatcher-support';
 import type { SecretRedactor } from './secret-redactor';
 import type { TokenProvider } from './token-provider';
 
@@ -34,34 +34,16 @@ export function authHeaderInterceptor(
 }
 
 /** Passes everything through to `handler`, calling `onUnauthorized` first when the answer is a 401. */
-class UnauthorizedWatcher implements Dispatcher.DispatchHandler {
+class UnauthorizedWatcher extends PassThroughHandler {
   constructor(
-    private readonly handler: Dispatcher.DispatchHandler,
+    handler: Dispatcher.DispatchHandler,
     private readonly onUnauthorized: () => void,
-  ) {}
-
-  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
-    this.handler.onRequestStart?.(controller, context);
+  ) {
+    super(handler);
   }
 
-  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
-    this.handler.onRequestUpgrade?.(...args);
-  }
-
-  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
+  override onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
     if (args[1] === 401) this.onUnauthorized();
-    this.handler.onResponseStart?.(...args);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.handler.onResponseData?.(controller, chunk);
-  }
-
-  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
-    this.handler.onResponseEnd?.(...args);
-  }
-
-  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
-    this.handler.onResponseError?.(controller, error);
+    super.onResponseStart(...args);
   }
 }

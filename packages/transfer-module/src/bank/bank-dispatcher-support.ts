@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 
 // Shared by the undici dispatcher interceptors composed onto the bank's dispatcher (`bank-dispatcher-auth.ts`,
-// `bank-dispatcher-hmac.ts`).
+// `bank-dispatcher-hmac.ts`, `bank-call-sent.ts`).
 
 type HeaderRecord = Record<string, string | string[]>;
 
@@ -75,4 +75,33 @@ export function dispatchAfter(
     (error: Error) => handler.onResponseError?.(notStartedController, error),
   );
   return true;
+}
+
+/** A handler that passes everything through to `handler`: an interceptor's watcher overrides what it watches. */
+export class PassThroughHandler implements Dispatcher.DispatchHandler {
+  constructor(protected readonly handler: Dispatcher.DispatchHandler) {}
+
+  onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void {
+    this.handler.onRequestStart?.(controller, context);
+  }
+
+  onRequestUpgrade(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestUpgrade']>>): void {
+    this.handler.onRequestUpgrade?.(...args);
+  }
+
+  onResponseStart(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>): void {
+    this.handler.onResponseStart?.(...args);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.handler.onResponseData?.(controller, chunk);
+  }
+
+  onResponseEnd(...args: Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseEnd']>>): void {
+    this.handler.onResponseEnd?.(...args);
+  }
+
+  onResponseError(controller: Dispatcher.DispatchController, error: Error): void {
+    this.handler.onResponseError?.(controller, error);
+  }
 }
