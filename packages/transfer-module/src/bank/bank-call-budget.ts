@@ -9,12 +9,12 @@ import { runBankCall } from './bank-call-sent';
  * The rate is a sliding window: at most `ratePerSecond` calls are written to
  * the bank in any 1 050 ms, wherever that window begins, so that at most that
  * many reach it in any second, however their delays on the way vary by up to
- * 50 ms — which is how banks state their limits. A call is counted from when
- * undici writes it (runBankCall): a call waiting for a new TLS connection can
- * be written 100 ms or more after it started, together with later ones. Until
- * then it takes a place in every window, as it may be written at any moment. A token bucket would allow its burst
- * on top of its rate within one second: up to twice the rate at the bank. The
- * price is 5 % of the rate.
+ * 50 ms — which is how banks state their limits. A token bucket would allow
+ * its burst on top of its rate within one second: up to twice the rate at the
+ * bank. The price is 5 % of the rate. A call is counted from when undici
+ * writes it (runBankCall): a call waiting for a new TLS connection can be
+ * written 100 ms or more after it started, together with later ones. Until
+ * then it takes a place in every window, as it may be written at any moment.
  *
  * The options are the deployment's: with N live replicas on one database each
  * process takes its part (`setShare(rank, N)`, kept by ReplicaHeartbeat) — the
