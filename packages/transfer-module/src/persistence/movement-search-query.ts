@@ -280,7 +280,8 @@ interface PlanNode {
 
 /**
  * The planner's estimate of the movements whose description is LIKE each pattern (of all of them, for undefined),
- * in one round trip: the `EXPLAIN` of their counts' `UNION ALL`, whose Append node has one child a pattern.
+ * in one round trip: the `EXPLAIN` of their counts' `UNION ALL`, whose Append node has one child a pattern (at
+ * least two patterns: one alone would be planned without an Append).
  */
 async function plannedRows(manager: EntityManager, patterns: (string | undefined)[]): Promise<number[]> {
   const parameters: string[] = [];
@@ -293,9 +294,7 @@ async function plannedRows(manager: EntityManager, patterns: (string | undefined
     `EXPLAIN (FORMAT JSON) ${branches.join(' UNION ALL ')}`,
     parameters,
   );
-  const { Plan: plan } = row['QUERY PLAN'][0];
-  // One branch alone is planned without an Append.
-  return branches.length === 1 ? [plan['Plan Rows']] : (plan.Plans ?? []).map((branch) => branch['Plan Rows']);
+  return (row['QUERY PLAN'][0].Plan.Plans ?? []).map((branch) => branch['Plan Rows']);
 }
 
 /** The text as one FTS5 phrase (its quotes doubled, as FTS5 quotes them), or none under three characters. */
