@@ -11,6 +11,7 @@ import {
   toMovementRecord,
 } from './movement-records';
 import { movementSearchQuery } from './movement-search-query';
+import { TrigramEstimates } from './postgres-text-pattern';
 import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
@@ -21,7 +22,11 @@ const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
 
 /** MovementStore's reads of movements: one with its details, pages of them, and counts. */
 export class MovementListing {
-  constructor(private readonly context: StoreContext) {}
+  private readonly trigramEstimates: TrigramEstimates;
+
+  constructor(private readonly context: StoreContext) {
+    this.trigramEstimates = new TrigramEstimates(() => context.nowMs());
+  }
 
   /** The movement with its history (oldest first) and its cancellation; null when unknown. */
   async findByOriginId(originId: number): Promise<MovementDetails | null> {
@@ -36,13 +41,13 @@ export class MovementListing {
 
   /** A page of the movements a search finds (all of them without filters), by originId or creation time. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
-    const query = movementSearchQuery(options);
+    const query = movementSearchQuery(options, this.trigramEstimates);
     return this.context.transactions.read(async (manager) => query.page(await query.rows(manager), toMovementRecord));
   }
 
   /** `list`, each movement with its history and cancellation (two more queries for the whole page). */
   async listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
-    const query = movementSearchQuery(options);
+    const query = movementSearchQuery(options, this.trigramEstimates);
     return this.context.transactions.read(async (manager) => {
       const { items, nextCursor } = query.page(await query.rows(manager), (row) => row);
       return { items: await withDetails(manager, items), nextCursor };

@@ -3,6 +3,7 @@ import { amountToCents, isDecimalAmount } from '../domain';
 import { engineOf } from './engine/database-engine';
 import { MovementEntity } from './entities';
 import { StoreArgumentError } from './persistence.errors';
+import type { TrigramEstimates } from './postgres-text-pattern';
 import { checkDate, checkInteger, checkNetworkId, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
 import { type ListMovementsOptions, MOVEMENT_SORTS, type MovementPage, type MovementSort } from './store-types';
 
@@ -31,7 +32,7 @@ const SEARCH_SETTINGS =
   "SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)";
 
 /** Checks a search's options now (before any transaction) and builds its query and its page. */
-export function movementSearchQuery(options: ListMovementsOptions) {
+export function movementSearchQuery(options: ListMovementsOptions, trigramEstimates: TrigramEstimates) {
   const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
   const sort = checkSort(options.sort);
   const after = options.after === undefined ? undefined : parseCursor(options.after, sort);
@@ -45,7 +46,10 @@ export function movementSearchQuery(options: ListMovementsOptions) {
       const byIndex = {
         amountByIndex: amount.byIndex,
         textCandidates: await textCandidates(manager, filter.textPhrase),
-        textTrigrams: await rareTrigrams(manager, filter.text),
+        textIndexPattern:
+          filter.text !== undefined && engineOf(manager.connection) === 'postgres'
+            ? await trigramEstimates.patternFor(manager, filter.text)
+            : undefined,
       };
       const query = manager.createQueryBuilder(MovementEntity, 'm').limit(limit + 1);
       filter.apply(query, byIndex);
@@ -125,7 +129,7 @@ function checkedFilter(options: ListMovementsOptions): {
     status,
     text,
     textPhrase,
-    apply(query, { amountByIndex, textCandidates, textTrigrams } = { amountByIndex: true }) {
+    apply(query, { amountByIndex, textCandidates, textIndexPattern } = { amountByIndex: true }) {
       for (const [condition, parameters] of conditions) {
         // `x + 0`: the same value, but SQLite no longer reads the term as a range of x's index.
         query.andWhere(
@@ -133,14 +137,10 @@ function checkedFilter(options: ListMovementsOptions): {
           parameters,
         );
       }
-      if (textTrigrams !== undefined) {
-        // The uncommon trigrams for the trigram index, then the whole text on each candidate: `strpos`, which the
-        // index does not serve, so the planner does not read the text's other trigrams after all.
-        textTrigrams.forEach((trigram, index) => {
-          query.andWhere(`LOWER(m.description) LIKE :textTrigram${index} ESCAPE '\\'`, {
-            [`textTrigram${index}`]: containing(trigram),
-          });
-        });
+      if (textIndexPattern !== undefined) {
+        // The text's uncommon stretches for the trigram index, then the whole text on each candidate: `strpos`,
+        // which the index does not serve, so the planner does not read the text's common trigrams after all.
+        query.andWhere("LOWER(m.description) LIKE :textIndexPattern ESCAPE '\\'", { textIndexPattern });
         query.andWhere('STRPOS(LOWER(m.description), :text) > 0', { text });
       } else if (textPattern !== undefined) {
         query.andWhere("LOWER(m.description) LIKE :text ESCAPE '\\'", { text: textPattern });
@@ -159,8 +159,8 @@ interface ByIndex {
   amountByIndex: boolean;
   /** The originIds whose description may hold a rare text (SQLite's text index), or undefined. */
   textCandidates?: number[] | undefined;
-  /** The trigrams of the text that Postgres's trigram index reads, or undefined: the whole text, as the planner sees fit. */
-  textTrigrams?: string[] | undefined;
+  /** The part of the text Postgres's trigram index is given (postgres-text-pattern.ts), or undefined: the whole text. */
+  textIndexPattern?: string | undefined;
 }
 
 /**
@@ -213,7 +213,7 @@ async function amountReading(
  * text's candidates are then looked up by originId and sorted (passed as one JSON array: the index is not read
  * twice); a common one, found in TEXT_PROBE movements or more, is read along the page's order, where a page's worth
  * of matches comes within a few thousand rows — as is a text of fewer than three characters, which has no
- * trigram. Postgres's trigram index is weighed by its planner.
+ * trigram. Postgres's trigram index: postgres-text-pattern.ts.
  */
 const TEXT_PROBE = 5_000;
 
@@ -224,77 +224,6 @@ async function textCandidates(manager: EntityManager, phrase: string | undefined
     [phrase],
   );
   return rows.length < TEXT_PROBE ? rows.map((row) => Number(row.id)) : undefined;
-}
-
-/**
- * Text on Postgres. Its trigram index, read as a bitmap, reads the whole posting list of each trigram it is given,
- * and a trigram shared by much of the table has a long one: "embargo" holds `emb`, as every "septiembre",
- * "noviembre" and "diciembre" does (7 of its 12 ms at 10 M movements read that list), and an invoice number
- * (`A-0001-03000316`) holds `000` and `001`, as every invoice does (50 ms, where its other trigrams alone read 85
- * index pages: 2 ms). So the trigrams of the text's words (runs of letters or digits: pg_trgm splits a text there)
- * are weighed by the planner's own estimates, all in one `EXPLAIN` (the statistics of the index's expression, no row
- * read), and the index is given those under COMMON_TRIGRAM_SHARE of the table, each as its own `LIKE`; `STRPOS`
- * then checks the whole text. The estimates only tell the common from the rest (a trigram absent from the
- * statistics' sample gets the planner's floor, however frequent), so every uncommon one is kept: together they
- * narrow the candidates. A text with no uncommon trigram is left to the planner as it is.
- */
-const COMMON_TRIGRAM_SHARE = 0.01;
-/** The trigrams weighed for one text, in the order they come: a long text's first ones are enough to narrow it. */
-const MAX_WEIGHED_TRIGRAMS = 16;
-const WORD = /[\p{L}\p{N}]{3,}/gu;
-
-async function rareTrigrams(manager: EntityManager, text: string | undefined): Promise<string[] | undefined> {
-  if (text === undefined || engineOf(manager.connection) !== 'postgres') return undefined;
-  const trigrams = trigramsOf(text).slice(0, MAX_WEIGHED_TRIGRAMS);
-  if (trigrams.length === 0) return undefined;
-  const [movements, ...estimates] = await plannedRows(manager, [undefined, ...trigrams.map(containing)]);
-  return uncommonTrigrams(
-    trigrams.map((trigram, index) => ({ trigram, rows: estimates[index] })),
-    movements,
-  );
-}
-
-/** The distinct trigrams of a text's words (lowercased), in the order they come. */
-export function trigramsOf(text: string): string[] {
-  const trigrams = new Set<string>();
-  for (const word of text.toLowerCase().match(WORD) ?? []) {
-    const letters = [...word];
-    for (let at = 0; at + 3 <= letters.length; at++) trigrams.add(letters.slice(at, at + 3).join(''));
-  }
-  return [...trigrams];
-}
-
-/** The trigrams the index is given, by the planner's estimates; undefined when every one is common. */
-export function uncommonTrigrams(
-  estimates: { trigram: string; rows: number }[],
-  movements: number,
-): string[] | undefined {
-  const uncommon = estimates.filter((estimate) => estimate.rows < COMMON_TRIGRAM_SHARE * movements);
-  return uncommon.length === 0 ? undefined : uncommon.map((estimate) => estimate.trigram);
-}
-
-interface PlanNode {
-  'Plan Rows': number;
-  Plans?: PlanNode[];
-}
-
-/**
- * The planner's estimate of the movements whose description is LIKE each pattern (of all of them, for undefined),
- * in one round trip: the `EXPLAIN` of their counts' `UNION ALL`, whose Append node has one child a pattern (at
- * least two patterns: one alone would be planned without an Append).
- */
-async function plannedRows(manager: EntityManager, patterns: (string | undefined)[]): Promise<number[]> {
-  const parameters: string[] = [];
-  const branches = patterns.map((pattern) => {
-    if (pattern === undefined) return 'SELECT 1 FROM "giro_movements"';
-    parameters.push(pattern);
-    return `SELECT 1 FROM "giro_movements" WHERE LOWER("description") LIKE $${parameters.length} ESCAPE '\\'`;
-  });
-  const [row]: { 'QUERY PLAN': [{ Plan: PlanNode }] }[] = await manager.query(
-    `EXPLAIN (FORMAT JSON) ${branches.join(' UNION ALL ')}`,
-    parameters,
-  );
-  return (row['QUERY PLAN'][0].Plan.Plans ?? []).map((branch) => branch['Plan Rows']);
 }
 
 /** The text as one FTS5 phrase (its quotes doubled, as FTS5 quotes them), or none under three characters. */
