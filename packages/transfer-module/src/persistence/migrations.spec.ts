@@ -50,6 +50,7 @@ const ALL_MIGRATIONS = [
   'MovementText1796760000000',
   'MovementStatusAmount1796846400000',
   'MovementAmountText1796932800000',
+  'MovementWords1797019200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -206,6 +207,11 @@ describeEachEngine('transfer migrations', (engine) => {
         .find((index) => index.name === 'IDX_giro_movements_amount')
         ?.columnNames.sort();
     try {
+      const wordTables = async () =>
+        [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      expect(await wordTables()).toBe(engine.kind === 'postgres' ? 2 : 0);
+      await dataSource.undoLastMigration();
+      expect(await wordTables()).toBe(0);
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
       await dataSource.undoLastMigration();
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
@@ -332,3 +338,41 @@ async function textIndexOf(dataSource: DataSource): Promise<boolean> {
       : await dataSource.query(`SELECT COUNT(*) AS "found" FROM sqlite_master WHERE name = 'giro_movement_text'`);
   return Number(row.found) === 1;
 }
+
+describeWithPostgres('the words of descriptions (MovementWords1797019200000)', () => {
+  it('are filled for the movements stored before, then kept when a movement is stored or its description changes', async () => {
+    const database = await createTestDatabase();
+    const dataSource = await new DataSource(dataSourceOptionsFromUrl(database.url)).initialize();
+    try {
+      await runTransferMigrations(dataSource);
+      await dataSource.undoLastMigration();
+      const store = new MovementStore(dataSource, systemClock);
+      const record = async (originId: number, description: string) => {
+        const { intent, fingerprint } = sampleIntent(originId, { description });
+        await store.recordIntent(intent, fingerprint, { sendNow: false });
+      };
+      await record(1, 'Embargo judicial, FC A-0001-42');
+      await runTransferMigrations(dataSource);
+      await record(2, 'Sueldo JUDICIAL judicial');
+      const wordsOf = async (originId: number) =>
+        (
+          await dataSource.query(
+            `SELECT "w"."word" FROM "giro_movement_words" "w" JOIN "giro_movements" "m" USING ("origin_id")
+             WHERE "w"."origin_id" = $1 AND "w"."created_at_ms" = "m"."created_at_ms" ORDER BY 1`,
+            [originId],
+          )
+        ).map((row: { word: string }) => row.word);
+      const vocabulary = async () =>
+        (await dataSource.query('SELECT "word" FROM "giro_words" ORDER BY 1')).map((row: { word: string }) => row.word);
+      expect(await wordsOf(1)).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial']);
+      expect(await wordsOf(2)).toEqual(['judicial', 'sueldo']);
+      expect(await vocabulary()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'sueldo']);
+      await dataSource.query(`UPDATE "giro_movements" SET "description" = 'Sueldo marzo' WHERE "origin_id" = 2`);
+      expect(await wordsOf(2)).toEqual(['marzo', 'sueldo']);
+      expect(await vocabulary()).toContain('marzo');
+    } finally {
+      await dataSource.destroy();
+      await database.drop();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { engineOf } from './engine/database-engine';
 import { MovementEntity } from './entities';
 import { StoreArgumentError } from './persistence.errors';
 import type { TrigramEstimates } from './postgres-text-pattern';
+import { wordPageKeys, wordsContaining } from './postgres-word-page';
 import { checkDate, checkInteger, checkNetworkId, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
 import { type ListMovementsOptions, MOVEMENT_SORTS, type MovementPage, type MovementSort } from './store-types';
 
@@ -43,12 +44,17 @@ export function movementSearchQuery(options: ListMovementsOptions, trigramEstima
     async rows(manager: EntityManager): Promise<MovementEntity[]> {
       if (engineOf(manager.connection) === 'postgres') await manager.query(SEARCH_SETTINGS);
       const amount = await amountReading(manager, filter.amountRange, filter.status, filter.text !== undefined);
-      const byIndex = {
+      const textIndexPattern =
+        filter.text !== undefined && engineOf(manager.connection) === 'postgres'
+          ? await trigramEstimates.patternFor(manager, filter.text)
+          : undefined;
+      const byIndex: ByIndex = {
         amountByIndex: amount.byIndex,
         textCandidates: await textCandidates(manager, filter.textPhrase),
-        textIndexPattern:
-          filter.text !== undefined && engineOf(manager.connection) === 'postgres'
-            ? await trigramEstimates.patternFor(manager, filter.text)
+        textIndexPattern,
+        textWords:
+          filter.text !== undefined && filter.textAlone && personId === undefined && textIndexPattern !== undefined
+            ? await wordsContaining(manager, filter.text, textIndexPattern)
             : undefined,
       };
       const query = manager.createQueryBuilder(MovementEntity, 'm').limit(limit + 1);
@@ -59,7 +65,10 @@ export function movementSearchQuery(options: ListMovementsOptions, trigramEstima
         ordered(keys, sort, after);
         keys.limit(limit + 1);
       };
-      if (personId !== undefined) eitherParty(manager, query, personId, page);
+      if (byIndex.textWords !== undefined) {
+        const keys = wordPageKeys(byIndex.textWords, sort, after, limit + 1);
+        query.andWhere(`m.originId IN (${keys.sql})`, keys.parameters);
+      } else if (personId !== undefined) eitherParty(manager, query, personId, page);
       else if (filter.amountRange !== undefined) {
         // A rare text's candidates are looked up by originId instead.
         keysFirst(manager, query, page, byIndex.textCandidates === undefined ? amount.countedAlong : undefined);
@@ -85,6 +94,8 @@ function checkedFilter(options: ListMovementsOptions): {
   amountRange: { min: number; max: number } | undefined;
   status: string | undefined;
   text: string | undefined;
+  /** Whether the text (if any) is the only filter. */
+  textAlone: boolean;
   textPhrase: string | undefined;
 } {
   const conditions: [string, Record<string, unknown>][] = [];
@@ -132,8 +143,9 @@ function checkedFilter(options: ListMovementsOptions): {
     amountRange,
     status,
     text,
+    textAlone: conditions.length === 0,
     textPhrase,
-    apply(query, { amountByIndex, textCandidates, textIndexPattern } = { amountByIndex: true }) {
+    apply(query, { amountByIndex, textCandidates, textIndexPattern, textWords } = { amountByIndex: true }) {
       for (const [condition, parameters] of conditions) {
         // `x + 0`: the same value, but SQLite no longer reads the term as a range of x's index.
         query.andWhere(
@@ -141,7 +153,10 @@ function checkedFilter(options: ListMovementsOptions): {
           parameters,
         );
       }
-      if (textIndexPattern !== undefined) {
+      if (textWords !== undefined) {
+        // The page's keys come from the words that contain the text (rows()); checked again on the page's rows.
+        query.andWhere('STRPOS(LOWER(m.description), :text) > 0', { text });
+      } else if (textIndexPattern !== undefined) {
         // The text's uncommon stretches for the trigram index, then the whole text on each candidate: `strpos`,
         // which the index does not serve, so the planner does not read the text's common trigrams after all.
         query.andWhere("LOWER(m.description) LIKE :textIndexPattern ESCAPE '\\'", { textIndexPattern });
@@ -165,6 +180,8 @@ interface ByIndex {
   textCandidates?: number[] | undefined;
   /** The part of the text Postgres's trigram index is given (postgres-text-pattern.ts), or undefined: the whole text. */
   textIndexPattern?: string | undefined;
+  /** The words that contain a text searched alone on Postgres, whose movements give the page (postgres-word-page.ts). */
+  textWords?: string[] | undefined;
 }
 
 /**

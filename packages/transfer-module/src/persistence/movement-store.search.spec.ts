@@ -4,6 +4,7 @@ import {
   MovementSearch1796673600000,
   MovementStatusAmount1796846400000,
   MovementText1796760000000,
+  MovementWords1797019200000,
 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
@@ -122,6 +123,7 @@ describeEachEngine('MovementStore search', (engine) => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
+      await new MovementWords1797019200000().down(runner);
       await new MovementAmountText1796932800000().down(runner);
       await new MovementStatusAmount1796846400000().down(runner);
       await new MovementText1796760000000().down(runner);
@@ -130,12 +132,17 @@ describeEachEngine('MovementStore search', (engine) => {
       await new MovementText1796760000000().up(runner);
       await new MovementStatusAmount1796846400000().up(runner);
       await new MovementAmountText1796932800000().up(runner);
+      await new MovementWords1797019200000().up(runner);
     } finally {
       await runner.release();
     }
     expect(await fixture.search({ limit: 10, text: 'alquiler', toAddress: SAMPLE_DESTINATION.address })).toEqual([
       1, 3, 6,
     ]);
+    // Alone, a word is read from the words' table on Postgres (filled by its migration).
+    const alone = await fixture.search({ limit: 10, text: 'alquiler' });
+    expect(alone).toEqual(expect.arrayContaining([1, 3, 6]));
+    expect(alone).toEqual(await fixture.search({ limit: 10, text: 'alquiler', createdFrom: new Date(0) }));
     expect(
       await fixture.search({ limit: 10, amountMin: '2500.50' as DecimalAmount, personId: OTHER_DESTINATION.personId }),
     ).toEqual([2]);

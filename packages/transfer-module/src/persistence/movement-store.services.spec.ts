@@ -31,6 +31,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementText1796760000000',
       'MovementStatusAmount1796846400000',
       'MovementAmountText1796932800000',
+      'MovementWords1797019200000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

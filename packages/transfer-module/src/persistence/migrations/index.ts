@@ -17,6 +17,7 @@ import { MovementSearch1796673600000 } from './1796673600000-movement-search';
 import { MovementText1796760000000 } from './1796760000000-movement-text';
 import { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 import { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
+import { MovementWords1797019200000 } from './1797019200000-movement-words';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -37,6 +38,7 @@ export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 export { MovementText1796760000000 } from './1796760000000-movement-text';
 export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 export { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
+export { MovementWords1797019200000, POSTGRES_WORDS_BACKFILL } from './1797019200000-movement-words';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -59,4 +61,5 @@ export const TRANSFER_MIGRATIONS = [
   MovementText1796760000000,
   MovementStatusAmount1796846400000,
   MovementAmountText1796932800000,
+  MovementWords1797019200000,
 ];
