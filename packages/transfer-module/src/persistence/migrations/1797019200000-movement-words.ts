@@ -30,10 +30,11 @@ BEGIN
     WHERE "word" IN (SELECT "w"."word" FROM ${WORDS_OF('OLD')})
       AND "created_at_ms" = OLD."created_at_ms" AND "origin_id" = OLD."origin_id";
   END IF;
-  INSERT INTO "giro_words" ("word")
-  SELECT DISTINCT "w"."word" FROM ${WORDS_OF('NEW')} WHERE "w"."word" <> '' ON CONFLICT DO NOTHING;
+  -- One statement: the description split once, for the vocabulary and the movement's rows.
+  WITH "new_words" AS (SELECT DISTINCT "w"."word" FROM ${WORDS_OF('NEW')} WHERE "w"."word" <> ''),
+    "vocabulary" AS (INSERT INTO "giro_words" ("word") SELECT "word" FROM "new_words" ON CONFLICT DO NOTHING)
   INSERT INTO "giro_movement_words" ("word", "created_at_ms", "origin_id")
-  SELECT DISTINCT "w"."word", NEW."created_at_ms", NEW."origin_id" FROM ${WORDS_OF('NEW')} WHERE "w"."word" <> '';
+  SELECT "word", NEW."created_at_ms", NEW."origin_id" FROM "new_words";
   RETURN NULL;
 END
 $$`;
