@@ -46,6 +46,22 @@ const CANNOT_CREATE_TRIGRAMS = new Set(['42501', '58P01', '42704']);
 
 export const POSTGRES_TEXT_INDEX = 'IDX_giro_movements_description_trgm';
 
+/** Runs statements that need pg_trgm, all or none: none, and no error, where pg_trgm cannot be used. */
+export async function unlessTrigramsCannotBeUsed(queryRunner: QueryRunner, statements: string[]): Promise<void> {
+  // Migrations run in one transaction (unless a host chose otherwise): a savepoint keeps the others when the
+  // extension cannot be created.
+  const savepoint = queryRunner.isTransactionActive;
+  if (savepoint) await queryRunner.query('SAVEPOINT "giro_trigrams"');
+  try {
+    for (const statement of statements) await queryRunner.query(statement);
+    if (savepoint) await queryRunner.query('RELEASE SAVEPOINT "giro_trigrams"');
+  } catch (error) {
+    if (!CANNOT_CREATE_TRIGRAMS.has((error as { driverError?: { code?: string } }).driverError?.code ?? ''))
+      throw error;
+    if (savepoint) await queryRunner.query('ROLLBACK TO SAVEPOINT "giro_trigrams"');
+  }
+}
+
 export class MovementText1796760000000 implements MigrationInterface {
   name = 'MovementText1796760000000';
 
@@ -54,21 +70,10 @@ export class MovementText1796760000000 implements MigrationInterface {
       for (const statement of SQLITE_UP) await queryRunner.query(statement);
       return;
     }
-    // Migrations run in one transaction (unless a host chose otherwise): a savepoint keeps the others when the
-    // extension cannot be created.
-    const savepoint = queryRunner.isTransactionActive;
-    if (savepoint) await queryRunner.query('SAVEPOINT "giro_text_index"');
-    try {
-      await queryRunner.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-      await queryRunner.query(
-        `CREATE INDEX "${POSTGRES_TEXT_INDEX}" ON "giro_movements" USING gin (LOWER("description") gin_trgm_ops)`,
-      );
-      if (savepoint) await queryRunner.query('RELEASE SAVEPOINT "giro_text_index"');
-    } catch (error) {
-      if (!CANNOT_CREATE_TRIGRAMS.has((error as { driverError?: { code?: string } }).driverError?.code ?? ''))
-        throw error;
-      if (savepoint) await queryRunner.query('ROLLBACK TO SAVEPOINT "giro_text_index"');
-    }
+    await unlessTrigramsCannotBeUsed(queryRunner, [
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+      `CREATE INDEX "${POSTGRES_TEXT_INDEX}" ON "giro_movements" USING gin (LOWER("description") gin_trgm_ops)`,
+    ]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

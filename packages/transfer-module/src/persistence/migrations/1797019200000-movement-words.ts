@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
+import { unlessTrigramsCannotBeUsed } from './1796760000000-movement-text';
 
 // Postgres: each word's movements in creation order, for a text few movements hold (issue 21). The trigram index
 // finds them in no order, so the newest page of the 2 045 movements holding "embargo" (10 M movements) read every
@@ -53,9 +54,6 @@ const POSTGRES_UP = [
    EXECUTE FUNCTION "giro_movement_words_kept"()`,
 ];
 
-/** pg_trgm's error codes, as in MovementText1796760000000: without it the vocabulary is read whole. */
-const CANNOT_USE_TRIGRAMS = new Set(['42501', '58P01', '42704']);
-
 export const POSTGRES_VOCABULARY_INDEX = 'IDX_giro_words_trgm';
 
 export class MovementWords1797019200000 implements MigrationInterface {
@@ -64,17 +62,10 @@ export class MovementWords1797019200000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     if (engineOf(queryRunner.connection) !== 'postgres') return;
     for (const statement of POSTGRES_UP) await queryRunner.query(statement);
-    const savepoint = queryRunner.isTransactionActive;
-    if (savepoint) await queryRunner.query('SAVEPOINT "giro_words_index"');
-    try {
-      await queryRunner.query(
-        `CREATE INDEX "${POSTGRES_VOCABULARY_INDEX}" ON "giro_words" USING gin ("word" gin_trgm_ops)`,
-      );
-      if (savepoint) await queryRunner.query('RELEASE SAVEPOINT "giro_words_index"');
-    } catch (error) {
-      if (!CANNOT_USE_TRIGRAMS.has((error as { driverError?: { code?: string } }).driverError?.code ?? '')) throw error;
-      if (savepoint) await queryRunner.query('ROLLBACK TO SAVEPOINT "giro_words_index"');
-    }
+    // Without pg_trgm (MovementText1796760000000) the vocabulary is read whole.
+    await unlessTrigramsCannotBeUsed(queryRunner, [
+      `CREATE INDEX "${POSTGRES_VOCABULARY_INDEX}" ON "giro_words" USING gin ("word" gin_trgm_ops)`,
+    ]);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
