@@ -10,8 +10,9 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
-import { movementSearchQuery } from './movement-search-query';
+import { movementSearchQuery, type SearchMemory } from './movement-search-query';
 import { TrigramEstimates } from './postgres-text-pattern';
+import { CommonTexts } from './sqlite-common-texts';
 import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
@@ -22,10 +23,13 @@ const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
 
 /** MovementStore's reads of movements: one with its details, pages of them, and counts. */
 export class MovementListing {
-  private readonly trigramEstimates: TrigramEstimates;
+  private readonly searchMemory: SearchMemory;
 
   constructor(private readonly context: StoreContext) {
-    this.trigramEstimates = new TrigramEstimates(() => context.nowMs());
+    this.searchMemory = {
+      trigramEstimates: new TrigramEstimates(() => context.nowMs()),
+      commonTexts: new CommonTexts(),
+    };
   }
 
   /** The movement with its history (oldest first) and its cancellation; null when unknown. */
@@ -41,13 +45,13 @@ export class MovementListing {
 
   /** A page of the movements a search finds (all of them without filters), by originId or creation time. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
-    const query = movementSearchQuery(options, this.trigramEstimates);
+    const query = movementSearchQuery(options, this.searchMemory);
     return this.context.transactions.read(async (manager) => query.page(await query.rows(manager), toMovementRecord));
   }
 
   /** `list`, each movement with its history and cancellation (two more queries for the whole page). */
   async listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
-    const query = movementSearchQuery(options, this.trigramEstimates);
+    const query = movementSearchQuery(options, this.searchMemory);
     return this.context.transactions.read(async (manager) => {
       const { items, nextCursor } = query.page(await query.rows(manager), (row) => row);
       return { items: await withDetails(manager, items), nextCursor };

@@ -6,12 +6,16 @@ import { movementSearchQuery } from './movement-search-query';
 import { MovementStore } from './movement-store';
 import { TrigramEstimates } from './postgres-text-pattern';
 import { runTransferMigrations } from './run-transfer-migrations';
+import { CommonTexts } from './sqlite-common-texts';
 import { sampleIntent } from './testing/sample-intent';
 
 describeWithPostgres('a search on Postgres (its read transaction)', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
-  const estimates = new TrigramEstimates(() => Date.parse('2026-09-01T12:00:00Z'));
+  const memory = {
+    trigramEstimates: new TrigramEstimates(() => Date.parse('2026-09-01T12:00:00Z')),
+    commonTexts: new CommonTexts(),
+  };
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -40,7 +44,7 @@ describeWithPostgres('a search on Postgres (its read transaction)', () => {
     try {
       const query = jest.spyOn(runner, 'query');
       await runner.startTransaction();
-      const rows = await movementSearchQuery({ limit: 10, text: 'EMBARGO JUDICIAL' }, estimates).rows(runner.manager);
+      const rows = await movementSearchQuery({ limit: 10, text: 'EMBARGO JUDICIAL' }, memory).rows(runner.manager);
       await runner.commitTransaction();
       expect(rows.map((row) => row.originId)).toEqual([1]);
       // "emb" is in every "septiembre": weighed, then left out of the page's query; the rest goes to the index.
@@ -104,7 +108,7 @@ describeWithPostgres('a search on Postgres (its read transaction)', () => {
       const before = await settings(runner);
       expect(before.workers).not.toBe('0');
       await runner.startTransaction();
-      await movementSearchQuery({ limit: 10, text: 'alquiler' }, estimates).rows(runner.manager);
+      await movementSearchQuery({ limit: 10, text: 'alquiler' }, memory).rows(runner.manager);
       expect(await settings(runner)).toEqual({ jit: 'off', workers: '0' });
       await runner.commitTransaction();
       expect(await settings(runner)).toEqual(before);

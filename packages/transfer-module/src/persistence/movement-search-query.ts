@@ -5,6 +5,7 @@ import { MovementEntity } from './entities';
 import { StoreArgumentError } from './persistence.errors';
 import type { TrigramEstimates } from './postgres-text-pattern';
 import { wordPageKeys, wordsContaining } from './postgres-word-page';
+import type { CommonTexts } from './sqlite-common-texts';
 import { checkDate, checkInteger, checkNetworkId, checkOriginId, checkStatus, MAX_BATCH_SIZE } from './store-arguments';
 import { type ListMovementsOptions, MOVEMENT_SORTS, type MovementPage, type MovementSort } from './store-types';
 
@@ -32,8 +33,14 @@ type Cursor = { originId: number } | { createdAtMs: number; originId: number };
 const SEARCH_SETTINGS =
   "SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)";
 
+/** What a store's searches learn and keep between them: only their plans depend on it, never what they find. */
+export interface SearchMemory {
+  trigramEstimates: TrigramEstimates;
+  commonTexts: CommonTexts;
+}
+
 /** Checks a search's options now (before any transaction) and builds its query and its page. */
-export function movementSearchQuery(options: ListMovementsOptions, trigramEstimates: TrigramEstimates) {
+export function movementSearchQuery(options: ListMovementsOptions, memory: SearchMemory) {
   const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
   const sort = checkSort(options.sort);
   const after = options.after === undefined ? undefined : parseCursor(options.after, sort);
@@ -46,11 +53,11 @@ export function movementSearchQuery(options: ListMovementsOptions, trigramEstima
       const amount = await amountReading(manager, filter.amountRange, filter.status, filter.text !== undefined);
       const textIndexPattern =
         filter.text !== undefined && engineOf(manager.connection) === 'postgres'
-          ? await trigramEstimates.patternFor(manager, filter.text)
+          ? await memory.trigramEstimates.patternFor(manager, filter.text)
           : undefined;
       const byIndex: ByIndex = {
         amountByIndex: amount.byIndex,
-        textCandidates: await textCandidates(manager, filter.textPhrase),
+        textCandidates: await textCandidates(manager, filter.textPhrase, memory.commonTexts),
         textIndexPattern,
         textWords:
           filter.text !== undefined && filter.textAlone && personId === undefined && textIndexPattern !== undefined
@@ -234,17 +241,27 @@ async function amountReading(
  * text's candidates are then looked up by originId and sorted (passed as one JSON array: the index is not read
  * twice); a common one, found in TEXT_PROBE movements or more, is read along the page's order, where a page's worth
  * of matches comes within a few thousand rows — as is a text of fewer than three characters, which has no
- * trigram. Postgres's trigram index: postgres-text-pattern.ts.
+ * trigram. A common text is remembered (CommonTexts): it is not asked again. Postgres's trigram index:
+ * postgres-text-pattern.ts.
  */
 const TEXT_PROBE = 5_000;
 
-async function textCandidates(manager: EntityManager, phrase: string | undefined): Promise<number[] | undefined> {
-  if (phrase === undefined || engineOf(manager.connection) !== 'sqlite') return undefined;
+async function textCandidates(
+  manager: EntityManager,
+  phrase: string | undefined,
+  commonTexts: CommonTexts,
+): Promise<number[] | undefined> {
+  // FTS5's trigram tokenizer folds case: so does the memory's key.
+  if (phrase === undefined || engineOf(manager.connection) !== 'sqlite' || commonTexts.has(phrase.toLowerCase())) {
+    return undefined;
+  }
   const rows: { id: number }[] = await manager.query(
     `SELECT "rowid" AS "id" FROM "giro_movement_text" WHERE "giro_movement_text" MATCH ? LIMIT ${TEXT_PROBE}`,
     [phrase],
   );
-  return rows.length < TEXT_PROBE ? rows.map((row) => Number(row.id)) : undefined;
+  if (rows.length < TEXT_PROBE) return rows.map((row) => Number(row.id));
+  commonTexts.add(phrase.toLowerCase());
+  return undefined;
 }
 
 /** The text as one FTS5 phrase (its quotes doubled, as FTS5 quotes them), or none under three characters. */

@@ -1,3 +1,4 @@
+import { EntityManager } from 'typeorm';
 import type { DecimalAmount } from '../domain';
 import {
   MovementAmountText1796932800000,
@@ -9,7 +10,7 @@ import {
 import { StoreArgumentError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
 import { storeFixture, T0 } from './testing/store-fixture';
-import { describeEachEngine } from './testing/test-engines';
+import { describeEachEngine, describeOnSqlite } from './testing/test-engines';
 
 const MINUTE = 60_000;
 
@@ -146,5 +147,31 @@ describeEachEngine('MovementStore search', (engine) => {
     expect(
       await fixture.search({ limit: 10, amountMin: '2500.50' as DecimalAmount, personId: OTHER_DESTINATION.personId }),
     ).toEqual([2]);
+  });
+});
+
+describeOnSqlite('MovementStore search, a common text (SQLite)', (engine) => {
+  it('asks the text index once whether a text is common, then reads it along the page’s order', async () => {
+    const { dataSource, search } = await searchFixture(engine);
+    // The FTS5 index alone is asked for candidates: 5 000 entries of "alquiler" there make it common.
+    await dataSource.query(
+      `WITH RECURSIVE "n"("i") AS (SELECT 1000 UNION ALL SELECT "i" + 1 FROM "n" WHERE "i" < 5999)
+       INSERT INTO "giro_movement_text" ("rowid", "description") SELECT "i", 'alquiler' FROM "n"`,
+    );
+    const query = jest.spyOn(EntityManager.prototype, 'query');
+    const asked = () => query.mock.calls.filter(([sql]) => String(sql).includes('MATCH')).length;
+    try {
+      expect(await search({ limit: 10, text: 'alquiler' })).toEqual([1, 3, 6]);
+      expect(asked()).toBe(1);
+      expect(await search({ limit: 2, text: 'ALQUILER' })).toEqual([1, 3]);
+      expect(await search({ limit: 10, text: 'alquiler', amountMin: '1000.00' as DecimalAmount })).toEqual([3, 6]);
+      expect(asked()).toBe(1);
+      // A rare text is asked each time: it may become common.
+      expect(await search({ limit: 10, text: 'sueldo' })).toEqual([4]);
+      expect(await search({ limit: 10, text: 'sueldo' })).toEqual([4]);
+      expect(asked()).toBe(3);
+    } finally {
+      query.mockRestore();
+    }
   });
 });
