@@ -51,6 +51,7 @@ const ALL_MIGRATIONS = [
   'MovementStatusAmount1796846400000',
   'MovementAmountText1796932800000',
   'MovementWords1797019200000',
+  'MovementCreatedCovering1797105600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -207,6 +208,14 @@ describeEachEngine('transfer migrations', (engine) => {
         .find((index) => index.name === 'IDX_giro_movements_amount')
         ?.columnNames.sort();
     try {
+      // The creation time's index (TypeORM reads Postgres's columns in the table's order, not the index's).
+      const createdIndexColumns = async () =>
+        (await runner.getTable('giro_movements'))?.indices
+          .find((index) => index.name === 'IDX_giro_movements_created')
+          ?.columnNames.sort();
+      expect(await createdIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
+      await dataSource.undoLastMigration();
+      expect(await createdIndexColumns()).toEqual(['created_at_ms', 'origin_id']);
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
       expect(await wordTables()).toBe(engine.kind === 'postgres' ? 2 : 0);
