@@ -51,7 +51,7 @@ const ALL_MIGRATIONS = [
   'MovementStatusAmount1796846400000',
   'MovementAmountText1796932800000',
   'MovementWords1797019200000',
-  'MovementCreatedCovering1797105600000',
+  'MovementOrderCovering1797105600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -208,14 +208,16 @@ describeEachEngine('transfer migrations', (engine) => {
         .find((index) => index.name === 'IDX_giro_movements_amount')
         ?.columnNames.sort();
     try {
-      // The creation time's index (TypeORM reads Postgres's columns in the table's order, not the index's).
-      const createdIndexColumns = async () =>
-        (await runner.getTable('giro_movements'))?.indices
-          .find((index) => index.name === 'IDX_giro_movements_created')
-          ?.columnNames.sort();
+      // The creation time's indexes (TypeORM reads Postgres's columns in the table's order, not the index's).
+      const indexColumns = async (name: string) =>
+        (await runner.getTable('giro_movements'))?.indices.find((index) => index.name === name)?.columnNames.sort();
+      const createdIndexColumns = () => indexColumns('IDX_giro_movements_created');
+      const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       expect(await createdIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
+      expect(await statusIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id', 'status']);
       await dataSource.undoLastMigration();
       expect(await createdIndexColumns()).toEqual(['created_at_ms', 'origin_id']);
+      expect(await statusIndexColumns()).toEqual(['created_at_ms', 'origin_id', 'status']);
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
       expect(await wordTables()).toBe(engine.kind === 'postgres' ? 2 : 0);

@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import type { DecimalAmount } from '../domain';
 import {
   MovementAmountText1796932800000,
-  MovementCreatedCovering1797105600000,
+  MovementOrderCovering1797105600000,
   MovementSearch1796673600000,
   MovementStatusAmount1796846400000,
   MovementText1796760000000,
@@ -125,7 +125,7 @@ describeEachEngine('MovementStore search', (engine) => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
-      await new MovementCreatedCovering1797105600000().down(runner);
+      await new MovementOrderCovering1797105600000().down(runner);
       await new MovementWords1797019200000().down(runner);
       await new MovementAmountText1796932800000().down(runner);
       await new MovementStatusAmount1796846400000().down(runner);
@@ -136,7 +136,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new MovementStatusAmount1796846400000().up(runner);
       await new MovementAmountText1796932800000().up(runner);
       await new MovementWords1797019200000().up(runner);
-      await new MovementCreatedCovering1797105600000().up(runner);
+      await new MovementOrderCovering1797105600000().up(runner);
     } finally {
       await runner.release();
     }

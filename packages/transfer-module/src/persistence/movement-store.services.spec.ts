@@ -32,7 +32,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementStatusAmount1796846400000',
       'MovementAmountText1796932800000',
       'MovementWords1797019200000',
-      'MovementCreatedCovering1797105600000',
+      'MovementOrderCovering1797105600000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -15,9 +15,10 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
 // The operators' search (MovementSearch1796673600000): newest first, alone or within one value of a filter.
-// Its last columns check an amount and a text from the index along the creation time (MovementCreatedCovering1797105600000).
+// The last columns of these two check an amount (and a text) from the index along the creation time
+// (MovementOrderCovering1797105600000).
 @Index('IDX_giro_movements_created', ['createdAtMs', 'originId', 'amountCents', 'description'])
-@Index('IDX_giro_movements_status_created', ['status', 'createdAtMs', 'originId'])
+@Index('IDX_giro_movements_status_created', ['status', 'createdAtMs', 'originId', 'amountCents'])
 @Index('IDX_giro_movements_from_address', ['fromAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])

@@ -18,7 +18,7 @@ import { MovementText1796760000000 } from './1796760000000-movement-text';
 import { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 import { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 import { MovementWords1797019200000 } from './1797019200000-movement-words';
-import { MovementCreatedCovering1797105600000 } from './1797105600000-movement-created-covering';
+import { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -40,7 +40,7 @@ export { MovementText1796760000000 } from './1796760000000-movement-text';
 export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 export { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 export { MovementWords1797019200000, POSTGRES_WORDS_BACKFILL } from './1797019200000-movement-words';
-export { MovementCreatedCovering1797105600000 } from './1797105600000-movement-created-covering';
+export { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -64,5 +64,5 @@ export const TRANSFER_MIGRATIONS = [
   MovementStatusAmount1796846400000,
   MovementAmountText1796932800000,
   MovementWords1797019200000,
-  MovementCreatedCovering1797105600000,
+  MovementOrderCovering1797105600000,
 ];
