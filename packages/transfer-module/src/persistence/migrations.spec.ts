@@ -12,7 +12,7 @@ import { POSTGRES_TEXT_INDEX } from './migrations/1796760000000-movement-text';
 import { MovementStore } from './movement-store';
 import { runTransferMigrations } from './run-transfer-migrations';
 import { sampleIntent } from './testing/sample-intent';
-import { describeEachEngine } from './testing/test-engines';
+import { describeEachEngine, describeOnPostgres } from './testing/test-engines';
 
 const TABLES = [
   'giro_movements',
@@ -350,40 +350,35 @@ async function textIndexOf(dataSource: DataSource): Promise<boolean> {
   return Number(row.found) === 1;
 }
 
-describeWithPostgres('the words of descriptions (MovementWords1797019200000)', () => {
+describeOnPostgres('the words of descriptions (MovementWords1797019200000)', (engine) => {
   it('are filled for the movements stored before, then kept when a movement is stored or its description changes', async () => {
-    const database = await createTestDatabase();
-    const dataSource = await new DataSource(dataSourceOptionsFromUrl(database.url)).initialize();
-    try {
-      await runTransferMigrations(dataSource);
-      await dataSource.undoLastMigration();
-      const store = new MovementStore(dataSource, systemClock);
-      const record = async (originId: number, description: string) => {
-        const { intent, fingerprint } = sampleIntent(originId, { description });
-        await store.recordIntent(intent, fingerprint, { sendNow: false });
-      };
-      await record(1, 'Embargo judicial, FC A-0001-42');
-      await runTransferMigrations(dataSource);
-      await record(2, 'Sueldo JUDICIAL judicial');
-      const wordsOf = async (originId: number) =>
-        (
-          await dataSource.query(
-            `SELECT "w"."word" FROM "giro_movement_words" "w" JOIN "giro_movements" "m" USING ("origin_id")
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    // MovementOrderCovering1797105600000, then MovementWords1797019200000: the words come with the second.
+    await dataSource.undoLastMigration();
+    await dataSource.undoLastMigration();
+    const store = new MovementStore(dataSource, systemClock);
+    const record = async (originId: number, description: string) => {
+      const { intent, fingerprint } = sampleIntent(originId, { description });
+      await store.recordIntent(intent, fingerprint, { sendNow: false });
+    };
+    await record(1, 'Embargo judicial, FC A-0001-42');
+    await runTransferMigrations(dataSource);
+    await record(2, 'Sueldo JUDICIAL judicial');
+    const wordsOf = async (originId: number) =>
+      (
+        await dataSource.query(
+          `SELECT "w"."word" FROM "giro_movement_words" "w" JOIN "giro_movements" "m" USING ("origin_id")
              WHERE "w"."origin_id" = $1 AND "w"."created_at_ms" = "m"."created_at_ms" ORDER BY 1`,
-            [originId],
-          )
-        ).map((row: { word: string }) => row.word);
-      const vocabulary = async () =>
-        (await dataSource.query('SELECT "word" FROM "giro_words" ORDER BY 1')).map((row: { word: string }) => row.word);
-      expect(await wordsOf(1)).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial']);
-      expect(await wordsOf(2)).toEqual(['judicial', 'sueldo']);
-      expect(await vocabulary()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'sueldo']);
-      await dataSource.query(`UPDATE "giro_movements" SET "description" = 'Sueldo marzo' WHERE "origin_id" = 2`);
-      expect(await wordsOf(2)).toEqual(['marzo', 'sueldo']);
-      expect(await vocabulary()).toContain('marzo');
-    } finally {
-      await dataSource.destroy();
-      await database.drop();
-    }
+          [originId],
+        )
+      ).map((row: { word: string }) => row.word);
+    const vocabulary = async () =>
+      (await dataSource.query('SELECT "word" FROM "giro_words" ORDER BY 1')).map((row: { word: string }) => row.word);
+    expect(await wordsOf(1)).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial']);
+    expect(await wordsOf(2)).toEqual(['judicial', 'sueldo']);
+    expect(await vocabulary()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'sueldo']);
+    await dataSource.query(`UPDATE "giro_movements" SET "description" = 'Sueldo marzo' WHERE "origin_id" = 2`);
+    expect(await wordsOf(2)).toEqual(['marzo', 'sueldo']);
+    expect(await vocabulary()).toContain('marzo');
   });
 });

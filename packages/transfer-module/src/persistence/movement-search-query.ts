@@ -2,6 +2,7 @@ import type { EntityManager, SelectQueryBuilder } from 'typeorm';
 import { amountToCents, isDecimalAmount } from '../domain';
 import { engineOf } from './engine/database-engine';
 import { MovementEntity } from './entities';
+import { escapeLike } from './like-pattern';
 import { StoreArgumentError } from './persistence.errors';
 import type { TrigramEstimates } from './postgres-text-pattern';
 import { wordPageKeys, wordsContaining } from './postgres-word-page';
@@ -387,5 +388,5 @@ function containing(text: unknown): string {
   if (typeof text !== 'string' || text.length === 0 || text.length > MAX_TEXT_LENGTH) {
     throw new StoreArgumentError('text', 'length', `must be from 1 to ${MAX_TEXT_LENGTH} characters`);
   }
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+  return `%${escapeLike(text.toLowerCase())}%`;
 }

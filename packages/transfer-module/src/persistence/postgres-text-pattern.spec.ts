@@ -1,8 +1,5 @@
-import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
-import { DataSource } from 'typeorm';
-import { dataSourceOptionsFromUrl } from './data-source-options';
 import { ESTIMATE_LIFETIME_MS, TrigramEstimates, trigramsOf, uncommonPattern } from './postgres-text-pattern';
-import { runTransferMigrations } from './run-transfer-migrations';
+import { describeOnPostgres } from './testing/test-engines';
 
 describe('trigramsOf (the trigrams of a text pg_trgm indexes)', () => {
   it('takes each word’s trigrams, lowercased, in order, with where each starts in the text', () => {
@@ -70,21 +67,9 @@ describe('uncommonPattern (Postgres: what its trigram index is given)', () => {
   });
 });
 
-describeWithPostgres('TrigramEstimates (the planner’s estimates, kept for a while)', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    dataSource = await new DataSource(dataSourceOptionsFromUrl(database.url)).initialize();
-    await runTransferMigrations(dataSource);
-  });
-  afterAll(async () => {
-    await dataSource?.destroy();
-    await database?.drop();
-  });
-
+describeOnPostgres('TrigramEstimates (the planner’s estimates, kept for a while)', (engine) => {
   it('weighs a text’s trigrams in one EXPLAIN, then again only those not weighed within the lifetime', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
     let now = Date.parse('2026-09-01T12:00:00Z');
     const estimates = new TrigramEstimates(() => now);
     const query = jest.spyOn(dataSource.manager, 'query');

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { escapeLike } from './like-pattern';
 
 /**
  * Text in the description on Postgres: which part of the text its trigram index (GIN, `pg_trgm`, over
@@ -72,10 +73,6 @@ export function uncommonPattern(
     end = to;
   }
   return kept.length === 0 ? undefined : `%${kept.map(escapeLike).join('%')}%`;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 /**
