@@ -85,7 +85,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await waitShown(page.getByText('No hay destinos registrados.'));
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await goTo(page, 'new');
-    await expect(page.getByText('Tu rol no permite usar esta página.').isVisible()).resolves.toBe(true);
+    await waitShown(page.getByText('Tu rol no permite usar esta página.'));
     expect(await page.locator('form').count()).toBe(0);
 
     // The page offers nothing, and the API would not do it either.
@@ -207,6 +207,8 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     const secret = await page.getByLabel('Secreto de firma').inputValue();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const row = page.getByRole('row').filter({ hasText: 'https://hooks.example.com/giro' });
+    // The list is read again after the registration: wait for the row, not for the secret's box alone.
+    await waitShown(row);
     expect(await row.locator('td').allTextContents()).toEqual([
       'https://hooks.example.com/giro',
       'conciliación',
