@@ -70,7 +70,7 @@ export const VARIABLES = {
   BANK_KEY_FILE: file({
     topic: 'bank',
     unset: 'required with a bank',
-    doc: 'the client certificate’s key, PEM; it must match `BANK_CERT_FILE`',
+    doc: "the client certificate's key, PEM; it must match `BANK_CERT_FILE`",
   }),
   BANK_KEY_PASSPHRASE: secretText({ topic: 'bank', unset: 'none', doc: 'passphrase of an encrypted client key' }),
   BANK_TOKEN: secretText({
@@ -100,7 +100,7 @@ export const VARIABLES = {
   BANK_HMAC_ALGORITHM: oneOf(['sha256', 'sha512'], {
     topic: 'bank',
     unset: code('sha256'),
-    doc: 'the signature’s hash',
+    doc: "the signature's hash",
   }),
   BANK_HMAC_PRESET: oneOf(HMAC_PRESETS, {
     topic: 'bank',
@@ -110,17 +110,17 @@ export const VARIABLES = {
   BANK_HMAC_TIMESTAMP_HEADER: text({
     topic: 'bank',
     unset: code('X-Timestamp'),
-    doc: 'the timestamp’s header name (an HTTP header name, distinct from the others); not with `single-header`',
+    doc: "the timestamp's header name (an HTTP header name, distinct from the others); not with `single-header`",
   }),
   BANK_HMAC_SIGNATURE_HEADER: text({
     topic: 'bank',
     unset: '`X-Signature` (`Signature` with `single-header`)',
-    doc: 'the signature’s header name (an HTTP header name, distinct from the others)',
+    doc: "the signature's header name (an HTTP header name, distinct from the others)",
   }),
   BANK_HMAC_KEY_ID_HEADER: text({
     topic: 'bank',
     unset: code('X-Key-Id'),
-    doc: 'the key id’s header name (an HTTP header name, distinct from the others); not with `single-header`',
+    doc: "the key id's header name (an HTTP header name, distinct from the others); not with `single-header`",
   }),
   BANK_DUPLICATE_CODES: list({
     topic: 'bank',

@@ -1,0 +1,111 @@
+import { serviceBanner } from '../start-banner';
+import { parseDuration } from './durations';
+import { readEnvironment } from './environment';
+import { ConfigError, reconcilerConfigFromEnv } from './reconciler-config';
+import { TOPICS, type Variable } from './variable-kinds';
+import { defaultText, variableTable } from './variable-table';
+import { VARIABLES } from './variables';
+
+type Bounded = Variable<unknown> & { min?: number | string; max?: number | string };
+const declared = Object.entries(VARIABLES) as [string, Bounded][];
+const secrets = declared.filter(([, variable]) => variable.secret);
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    reconcilerConfigFromEnv(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return [error.message, ...error.problems];
+    throw error;
+  }
+}
+
+describe('the declared variables', () => {
+  it.each(declared)('%s is documented: a topic, a kind, one line, what unset means', (_name, variable) => {
+    expect(Object.keys(TOPICS)).toContain(variable.topic);
+    expect(variable.kind).not.toBe('');
+    expect(variable.doc).toMatch(/^\S[^\n]*\S$/);
+    expect(variable.default !== undefined || variable.unset !== undefined).toBe(true);
+  });
+
+  it('are the documented names, each once (programs outside this repository set them)', () => {
+    const names = declared.map(([name]) => name);
+    expect(names.length).toBeGreaterThanOrEqual(64);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(/^[A-Z][A-Z0-9_]*$/);
+  });
+
+  const bounded = declared.filter(([, variable]) => variable.min !== undefined || variable.max !== undefined);
+  it.each(bounded)('%s keeps to its bounds, naming the variable', (name, variable) => {
+    // A duration's bounds are written as durations (`1h`); every bound is tried as a number of milliseconds.
+    const [min, max] = [variable.min, variable.max].map((bound) =>
+      typeof bound === 'string' ? parseDuration(bound) : bound,
+    );
+    const refused = [min === undefined ? undefined : min - 1, max === undefined ? undefined : max + 1, 'ten', '1.5'];
+    for (const value of refused.filter((value) => value !== undefined)) {
+      const read = readEnvironment({ [name]: String(value) });
+      expect(read).toEqual({ ok: false, problems: [expect.stringMatching(new RegExp(`^${name} (must be|item 1) `))] });
+    }
+    for (const [written, value] of [
+      [variable.min, min],
+      [variable.max, max],
+    ].filter(([written]) => written !== undefined)) {
+      const read = readEnvironment({ [name]: String(written) });
+      const expected = variable.kind.startsWith('durations') ? [value] : value;
+      expect(read.ok && read.environment[name as keyof typeof read.environment]).toEqual(expected);
+    }
+  });
+
+  it('give every defaulted variable its default when unset or empty', () => {
+    const read = readEnvironment({ PORT: '' });
+    if (!read.ok) throw new Error(read.problems.join());
+    for (const [name, variable] of declared) {
+      expect(read.environment[name as keyof typeof read.environment]).toEqual(variable.default);
+    }
+  });
+});
+
+describe('a secret', () => {
+  it('is declared for every credential', () => {
+    expect(secrets.map(([name]) => name).sort()).toEqual([
+      'ADMIN_TOKEN',
+      'BANK_CLIENT_SECRET',
+      'BANK_HMAC_SECRET',
+      'BANK_KEY_PASSPHRASE',
+      'BANK_TOKEN',
+      'METRICS_TOKEN',
+      'WEBHOOK_SECRET',
+    ]);
+  });
+
+  it.each(secrets)('%s has no default value, so the table never shows one', (_name, variable) => {
+    expect(variable.default).toBeUndefined();
+    expect(defaultText(variable)).toBe(variable.unset);
+  });
+
+  it.each(secrets)('%s is never printed in a problem, whatever rule its value breaks', (name) => {
+    const value = 'short-Zq9';
+    const scenarios = [
+      { [name]: value }, // too short, or a bank variable without BANK_BASE_URL
+      { [name]: value, BANK_BASE_URL: 'https://bank.example.com' }, // with a bank, missing everything else
+      { [name]: value, WEBHOOK_URL: 'https://hooks.example.com/giro' }, // not a webhook secret
+    ];
+    for (const env of scenarios) {
+      const problems = problemsOf(env);
+      expect(problems.length).toBeGreaterThan(0);
+      expect(problems.join('\n')).not.toContain(value);
+    }
+  });
+
+  it('is never printed in the banner', () => {
+    const env = {
+      ADMIN_TOKEN: 'admin-token-Zq9-of-16',
+      METRICS_TOKEN: 'metrics-token-Zq9-16',
+      WEBHOOK_URL: 'https://hooks.example.com/giro',
+      WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+    };
+    const banner = serviceBanner('http://127.0.0.1:3000', reconcilerConfigFromEnv(env));
+    for (const value of [env.ADMIN_TOKEN, env.METRICS_TOKEN, env.WEBHOOK_SECRET]) expect(banner).not.toContain(value);
+    expect(variableTable()).not.toContain('Zq9');
+  });
+});
