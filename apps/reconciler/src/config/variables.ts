@@ -10,7 +10,9 @@ import {
   HMAC_PRESETS,
   MAX_BATCH_SIZE,
   SWEEP_DEFAULTS,
+  WEBHOOK_RETRY_DELAYS_MS,
 } from '@giro/transfer-module';
+import { formatDuration } from './durations';
 import {
   amount,
   boolean,
@@ -397,7 +399,7 @@ export const VARIABLES = {
     max: '7d',
     maxItems: 50,
     example: '5s,30s,2m',
-    unset: code('5s,30s,2m,10m,30m,1h,3h,6h,12h,24h,24h'),
+    unset: code(WEBHOOK_RETRY_DELAYS_MS.map(formatDuration).join(',')),
     doc: 'the waits before each retry, comma-separated durations (`ms`, `s`, `m`, `h`, `d`, or a bare number of milliseconds); after the last one the delivery is dead (each wait + up to 10 % jitter)',
   }),
   WEBHOOK_MAX_IN_FLIGHT: integer({
