@@ -163,6 +163,21 @@ export function reconcilerConfigFromEnv(
   };
 }
 
+/**
+ * DATABASE_URL alone (its default when unset or empty), for the commands that only open the database: `migrate`,
+ * `keys`, `audit`. A ConfigError naming it when it is not a database URL.
+ */
+export function databaseUrlFromEnv(env: Record<string, string | undefined>): string {
+  const text = env.DATABASE_URL;
+  const url = text === undefined || text === '' ? VARIABLES.DATABASE_URL.default : text;
+  try {
+    dataSourceOptionsFromUrl(url);
+  } catch (error) {
+    throw new ConfigError([(error as Error).message]);
+  }
+  return url;
+}
+
 function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): PollingSettings {
   const defaults = sandbox ? DEMO_POLLING : SPEC_POLLING;
   const minIntervalMs = vars.POLL_MIN_INTERVAL_MS ?? defaults.minIntervalMs;
