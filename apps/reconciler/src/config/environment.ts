@@ -1,8 +1,6 @@
 import type { ValueOf, Variable } from './variable-kinds';
 import { VARIABLES, type VariableName } from './variables';
 
-export { LOG_LEVELS, type LogLevel } from './variables';
-
 /** The reconciler's variables, read and typed (`variables.ts`): a variable with a default always has a value. */
 export type ReconcilerEnvironment = { readonly [Name in VariableName]: ValueOf<(typeof VARIABLES)[Name]> };
 

@@ -6,13 +6,13 @@ import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/
 import { DEMO_PAYER } from '../demo/demo-batch';
 import {
   ConfigError,
-  DEMO_POLLING,
   databaseUrlFromEnv,
   type ReconcilerConfig,
   reconcilerConfigFromEnv,
   SPEC_POLLING,
 } from './reconciler-config';
 import { DEFAULT_SERVER_SETTINGS } from './server-environment';
+import { DEMO_POLLING } from './variables';
 
 const ADMIN = 'admin-token-of-at-least-16';
 

@@ -12,16 +12,14 @@ import {
 } from '@giro/transfer-module';
 import { approvalsFromEnvironment } from './approvals-environment';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
-import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+import { type ReconcilerEnvironment, readEnvironment } from './environment';
 import { limitsFromEnvironment } from './limits-environment';
 import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
 import { transferRulesFromEnvironment } from './transfer-rules-environment';
-import { DEMO_POLLING, VARIABLES, type VariableName } from './variables';
+import { DEMO_POLLING, type LogLevel, VARIABLES, type VariableName } from './variables';
 import { type WebhookSettings, webhookSettingsFromEnvironment } from './webhook-environment';
-
-export { DEMO_POLLING } from './variables';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
 export const SPEC_POLLING = {
@@ -116,11 +114,7 @@ export function reconcilerConfigFromEnv(
   const problems: string[] = [];
 
   const databaseUrl = vars.DATABASE_URL;
-  try {
-    dataSourceOptionsFromUrl(databaseUrl);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
+  problems.push(...databaseUrlProblems(databaseUrl));
 
   const sandbox = vars.BANK_BASE_URL === undefined;
   const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
@@ -170,12 +164,19 @@ export function reconcilerConfigFromEnv(
 export function databaseUrlFromEnv(env: Record<string, string | undefined>): string {
   const text = env.DATABASE_URL;
   const url = text === undefined || text === '' ? VARIABLES.DATABASE_URL.default : text;
+  const problems = databaseUrlProblems(url);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return url;
+}
+
+/** What the module finds wrong with a database URL; its messages name DATABASE_URL, never the rest of the URL. */
+function databaseUrlProblems(url: string): string[] {
   try {
     dataSourceOptionsFromUrl(url);
+    return [];
   } catch (error) {
-    throw new ConfigError([(error as Error).message]);
+    return [(error as Error).message];
   }
-  return url;
 }
 
 function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): PollingSettings {

@@ -44,7 +44,7 @@ export type ValueOf<V> = V extends Variable<infer T> ? (V extends { default: T }
 
 type WithDefault<T, O> = O extends { default: T } ? { default: T } : unknown;
 
-function declare<T, O extends About & { default?: T }>(
+function makeVariable<T, O extends About & { default?: T }>(
   options: O,
   kind: string,
   read: (text: string) => Reading<T>,
@@ -56,18 +56,18 @@ const must = (rule: string) => ({ problem: `must be ${rule}` });
 
 /** Any text: a name, a code, a path prefix… (checked later, where its rule lives). */
 export function text<const O extends About & { default?: string }>(options: O) {
-  return declare<string, O>(options, 'text', (value) => ({ value }));
+  return makeVariable<string, O>(options, 'text', (value) => ({ value }));
 }
 
 /** A file's path; the file is read and checked before the start, where it is used. */
 export function file<const O extends About>(options: O) {
-  return declare<string, O>(options, 'file', (value) => ({ value }));
+  return makeVariable<string, O>(options, 'file', (value) => ({ value }));
 }
 
 /** A credential: never printed, never in a message, never defaulted. */
-export function secretText<const O extends About & { minLength?: number }>(options: O) {
+export function secret<const O extends About & { minLength?: number }>(options: O) {
   const { minLength } = options;
-  const variable = declare<string, O>(
+  const variable = makeVariable<string, O>(
     options,
     minLength === undefined ? 'secret' : `secret, ≥ ${minLength} characters`,
     (value) =>
@@ -88,7 +88,7 @@ interface UrlOptions extends About {
 /** An absolute URL of one protocol, with a host. */
 export function url<const O extends UrlOptions>(options: O) {
   const rule = `${options.what ?? `an ${options.protocol} URL`}${options.example ? `, e.g. ${options.example}` : ''}`;
-  return declare<string, O>(options, `${options.protocol} URL`, (value) => {
+  return makeVariable<string, O>(options, `${options.protocol} URL`, (value) => {
     if (!value.toLowerCase().startsWith(`${options.protocol}://`)) return must(rule);
     try {
       return new URL(value).hostname === '' ? must(rule) : { value };
@@ -126,13 +126,17 @@ function readInteger(options: IntegerOptions): (text: string) => Reading<number>
 /** A whole number within its bounds. */
 export function integer<const O extends IntegerOptions>(options: O) {
   const bounds = boundsText(options.min, options.max, ' … ');
-  return declare<number, O>(options, `integer${bounds && `, ${bounds}`}`, readInteger(options));
+  return makeVariable<number, O>(options, `integer${bounds && `, ${bounds}`}`, readInteger(options));
 }
 
 /** A whole number of milliseconds within its bounds. */
 export function ms<const O extends Omit<IntegerOptions, 'unit'>>(options: O) {
   const bounds = boundsText(options.min, options.max, ' … ');
-  return declare<number, O>(options, `ms${bounds && `, ${bounds}`}`, readInteger({ ...options, unit: 'milliseconds' }));
+  return makeVariable<number, O>(
+    options,
+    `ms${bounds && `, ${bounds}`}`,
+    readInteger({ ...options, unit: 'milliseconds' }),
+  );
 }
 
 interface NumberOptions extends About {
@@ -145,7 +149,7 @@ interface NumberOptions extends About {
 /** A finite decimal number above a bound (`0.5`, `20`). */
 export function decimal<const O extends NumberOptions>(options: O) {
   const rule = `a number of ${options.unit} > ${options.above}, e.g. ${options.example}`;
-  return declare<number, O>(options, `number, > ${options.above}`, (text) => {
+  return makeVariable<number, O>(options, `number, > ${options.above}`, (text) => {
     const value = text.trim() === '' ? Number.NaN : Number(text);
     return Number.isFinite(value) && value > options.above ? { value } : must(rule);
   });
@@ -153,7 +157,7 @@ export function decimal<const O extends NumberOptions>(options: O) {
 
 /** `true` or `false`. */
 export function boolean<const O extends About & { default?: boolean }>(options: O) {
-  return declare<boolean, O>(options, '`true` or `false`', (text) =>
+  return makeVariable<boolean, O>(options, '`true` or `false`', (text) =>
     text === 'true' || text === 'false' ? { value: text === 'true' } : must('true or false'),
   );
 }
@@ -164,19 +168,21 @@ export function oneOf<const Values extends readonly string[], const O extends Ab
   options: O,
 ) {
   const rule = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(', ')}`;
-  return declare<Values[number], O>(options, `one of ${values.map((value) => `\`${value}\``).join(', ')}`, (text) =>
-    values.includes(text) ? { value: text as Values[number] } : must(rule),
+  return makeVariable<Values[number], O>(
+    options,
+    `one of ${values.map((value) => `\`${value}\``).join(', ')}`,
+    (text) => (values.includes(text) ? { value: text as Values[number] } : must(rule)),
   );
 }
 
 /** A decimal amount as text (`50000.00`), blanks around it dropped; the module's amount rules check it. */
 export function amount<const O extends About>(options: O) {
-  return declare<string, O>(options, 'amount', (text) => ({ value: text.trim() }));
+  return makeVariable<string, O>(options, 'amount', (text) => ({ value: text.trim() }));
 }
 
 /** A comma-separated list, each item trimmed (an empty item stays, for its rule to name it). */
 export function list<const O extends About>(options: O) {
-  return declare<string[], O>(options, 'list', (text) => ({ value: text.split(',').map((item) => item.trim()) }));
+  return makeVariable<string[], O>(options, 'list', (text) => ({ value: text.split(',').map((item) => item.trim()) }));
 }
 
 const DURATION_FORMAT = 'a whole number with a unit (ms, s, m, h, d) or of milliseconds';
@@ -196,7 +202,7 @@ export function duration<const O extends DurationOptions>(options: O) {
     min !== undefined && max !== undefined
       ? `a duration from ${min} to ${max}, ${DURATION_FORMAT}, e.g. ${example}`
       : `a duration like ${example}`;
-  return declare<number, O>(options, `duration${min && max ? `, ${min} … ${max}` : ''}`, (text) => {
+  return makeVariable<number, O>(options, `duration${min && max ? `, ${min} … ${max}` : ''}`, (text) => {
     const value = parseDuration(text);
     const inside = value !== undefined && (low === undefined || value >= low) && (high === undefined || value <= high);
     return inside ? { value } : must(rule);
@@ -214,7 +220,7 @@ export function durations<const O extends DurationListOptions>(options: O) {
   const { min, max, maxItems, example } = options;
   const [low, high] = [min, max].map((bound) => parseDuration(bound) as number);
   const rule = `a comma-separated list of at most ${maxItems} waits between ${min} and ${max}, each ${DURATION_FORMAT}, e.g. ${example}`;
-  return declare<number[], O>(options, `durations, ${min} … ${max}, ≤ ${maxItems}`, (text) => {
+  return makeVariable<number[], O>(options, `durations, ${min} … ${max}, ≤ ${maxItems}`, (text) => {
     const parsed = parseDurationList(text);
     if (!parsed.ok) return { problem: `item ${parsed.item} is not a duration: ${rule}` };
     const outside = parsed.ms.findIndex((value) => value < low || value > high);
@@ -228,7 +234,7 @@ const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[
 
 /** An address to listen on: an IP address or a host name. */
 export function listenAddress<const O extends About & { default?: string }>(options: O) {
-  return declare<string, O>(options, 'address', (value) =>
+  return makeVariable<string, O>(options, 'address', (value) =>
     isIP(value) !== 0 || HOST_NAME.test(value)
       ? { value }
       : must('an IP address or a host name to listen on, e.g. 127.0.0.1, or 0.0.0.0 for every interface'),

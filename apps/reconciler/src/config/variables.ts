@@ -25,7 +25,7 @@ import {
   listenAddress,
   ms,
   oneOf,
-  secretText,
+  secret,
   text,
   url,
 } from './variable-kinds';
@@ -74,8 +74,8 @@ export const VARIABLES = {
     unset: 'required with a bank',
     doc: "the client certificate's key, PEM; it must match `BANK_CERT_FILE`",
   }),
-  BANK_KEY_PASSPHRASE: secretText({ topic: 'bank', unset: 'none', doc: 'passphrase of an encrypted client key' }),
-  BANK_TOKEN: secretText({
+  BANK_KEY_PASSPHRASE: secret({ topic: 'bank', unset: 'none', doc: 'passphrase of an encrypted client key' }),
+  BANK_TOKEN: secret({
     topic: 'bank',
     unset: 'none',
     doc: 'a static access token; or OAuth2 client credentials (the next three): exactly one of the two ways',
@@ -87,13 +87,13 @@ export const VARIABLES = {
     doc: 'OAuth2 client credentials (RFC 6749 §4.4): the token endpoint; needs `BANK_CLIENT_ID` and `BANK_CLIENT_SECRET`',
   }),
   BANK_CLIENT_ID: text({ topic: 'bank', unset: 'none', doc: 'OAuth2 client credentials: the client id' }),
-  BANK_CLIENT_SECRET: secretText({ topic: 'bank', unset: 'none', doc: 'OAuth2 client credentials: the client secret' }),
+  BANK_CLIENT_SECRET: secret({ topic: 'bank', unset: 'none', doc: 'OAuth2 client credentials: the client secret' }),
   BANK_AUTH_SCHEME: text({
     topic: 'bank',
     unset: code('Bearer'),
     doc: 'the word before the token in `Authorization` (e.g. `JWT`)',
   }),
-  BANK_HMAC_SECRET: secretText({
+  BANK_HMAC_SECRET: secret({
     topic: 'bank',
     unset: 'no signing',
     doc: 'signs every request ([the default scheme](../../docs/bank-api.md#the-default-hmac-scheme)); the other `BANK_HMAC_*` need it',
@@ -304,7 +304,7 @@ export const VARIABLES = {
   }),
 
   // The HTTP server of the admin API, /health, /metrics and /docs (server-environment.ts).
-  ADMIN_TOKEN: secretText({
+  ADMIN_TOKEN: secret({
     topic: 'server',
     minLength: 16,
     unset: 'generated in sandbox mode',
@@ -337,7 +337,7 @@ export const VARIABLES = {
     unset: 'plain HTTP',
     doc: 'the PEM key of `ADMIN_TLS_CERT_FILE`',
   }),
-  METRICS_TOKEN: secretText({
+  METRICS_TOKEN: secret({
     topic: 'server',
     minLength: 16,
     unset: '`/metrics` open',
@@ -367,7 +367,7 @@ export const VARIABLES = {
     unset: 'none (endpoints through the admin API only)',
     doc: 'one webhook endpoint from the environment, with `WEBHOOK_SECRET` (both or neither): an https URL (a safe target, see [webhooks](../../docs/webhooks.md#registering-an-endpoint)), registered as `ep_environment` at every start, disabled when it is removed. Never logged',
   }),
-  WEBHOOK_SECRET: secretText({
+  WEBHOOK_SECRET: secret({
     topic: 'webhooks',
     unset: 'none',
     doc: "the `WEBHOOK_URL` endpoint's `whsec_…` secret (base64 of 24–64 bytes). Never logged",
