@@ -1,5 +1,10 @@
+import {
+  SWEEP_OPTIONS,
+  TRANSFER_MODULE_OPTIONS,
+  WEBHOOK_OPTIONS,
+} from '@giro/transfer-module/options/option-declarations';
 import { serviceBanner } from '../start-banner';
-import { parseDuration } from './durations';
+import { formatDuration, parseDuration } from './durations';
 import { readEnvironment } from './environment';
 import { ConfigError, reconcilerConfigFromEnv } from './reconciler-config';
 import { TOPICS, type Variable } from './variable-kinds';
@@ -62,6 +67,31 @@ describe('the declared variables', () => {
     for (const [name, variable] of declared) {
       expect(read.environment[name as keyof typeof read.environment]).toEqual(variable.default);
     }
+  });
+});
+
+describe("the variables that set the module's options", () => {
+  // The module's declarations are not on its public surface, so the table repeats these bounds and defaults.
+  const code = (value: number) => `\`${value}\``;
+  it.each([
+    ['DATABASE_START_TIMEOUT_MS', TRANSFER_MODULE_OPTIONS.databaseStartTimeoutMs],
+    ['SWEEP_BATCH_SIZE', SWEEP_OPTIONS.batchSize],
+    ['SWEEP_CONCURRENCY', SWEEP_OPTIONS.concurrency],
+    ['WEBHOOK_TIMEOUT_MS', WEBHOOK_OPTIONS.timeoutMs],
+    ['WEBHOOK_MAX_IN_FLIGHT', WEBHOOK_OPTIONS.maxInFlight],
+  ] as const)('%s keeps to the bounds and default of its option', (name, option) => {
+    const variable = VARIABLES[name] as Bounded;
+    expect([variable.min, variable.max]).toEqual([option.min, option.max]);
+    expect(defaultText(variable)).toBe(code(option.default));
+  });
+
+  it('WEBHOOK_RETENTION keeps to the bounds and default of webhooks.retentionMs', () => {
+    const { min, max } = VARIABLES.WEBHOOK_RETENTION as Bounded;
+    expect([parseDuration(String(min)), parseDuration(String(max))]).toEqual([
+      WEBHOOK_OPTIONS.retentionMs.min,
+      WEBHOOK_OPTIONS.retentionMs.max,
+    ]);
+    expect(defaultText(VARIABLES.WEBHOOK_RETENTION)).toBe(`\`${formatDuration(WEBHOOK_OPTIONS.retentionMs.default)}\``);
   });
 });
 

@@ -36,9 +36,9 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Sandbox mode only: the polling rule scaled down so the demo batch settles in seconds (the sandbox bank audits it). */
 export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 } as const;
 
-/** The module's bound on sweep.concurrency. */
+/** The module's bound on sweep.concurrency (variables.spec.ts checks it agrees). */
 const MAX_SWEEP_CONCURRENCY = 1000;
-/** The module's bounds of `webhooks.*` (webhook-options.ts). */
+/** The module's bounds of `webhooks.*` (its declarations are not public; variables.spec.ts checks these agree). */
 const WEBHOOK_TIMEOUT_MS = { min: 100, max: 60_000 };
 const WEBHOOK_MAX_IN_FLIGHT = { min: 1, max: 1000 };
 
