@@ -54,9 +54,12 @@ function makeVariable<T, O extends About & { default?: T }>(
 
 const must = (rule: string) => ({ problem: `must be ${rule}` });
 
-/** Any text: a name, a code, a path prefix… (checked later, where its rule lives). */
-export function text<const O extends About & { default?: string }>(options: O) {
-  return makeVariable<string, O>(options, 'text', (value) => ({ value }));
+/**
+ * Text whose rule lives where it is used (a header name, a path prefix, a database URL…: the bank client's or the
+ * module's rules check it after the reading, naming the variable); `kind` says what it is in the README.
+ */
+export function text<const O extends About & { kind?: string; default?: string }>(options: O) {
+  return makeVariable<string, O>(options, options.kind ?? 'text', (value) => ({ value }));
 }
 
 /** A file's path; the file is read and checked before the start, where it is used. */

@@ -1,11 +1,11 @@
 import {
+  BANK_CLIENT_DEFAULTS,
   BUDGET_DEFAULTS,
   CONCEPT_CODES,
   DEFAULT_DATABASE_START_TIMEOUT_MS,
   DEFAULT_DATABASE_URL,
   DEFAULT_MAX_AMOUNT,
   DEFAULT_MAX_DESCRIPTION_LENGTH,
-  DEFAULT_PATH_PREFIX,
   DEFAULT_POLLING_OPTIONS,
   HMAC_PRESETS,
   MAX_BATCH_SIZE,
@@ -57,7 +57,7 @@ export const VARIABLES = {
     protocol: 'https',
     example: 'https://bank.example.com',
     unset: 'sandbox mode',
-    doc: `the bank's https base URL (the API is under ${code(DEFAULT_PATH_PREFIX)}); unset, the reconciler starts the sandbox bank and a demo batch`,
+    doc: `the bank's https base URL (the API is under ${code(BANK_CLIENT_DEFAULTS.pathPrefix)}); unset, the reconciler starts the sandbox bank and a demo batch`,
   }),
   BANK_CA_FILE: file({
     topic: 'bank',
@@ -90,7 +90,7 @@ export const VARIABLES = {
   BANK_CLIENT_SECRET: secret({ topic: 'bank', unset: 'none', doc: 'OAuth2 client credentials: the client secret' }),
   BANK_AUTH_SCHEME: text({
     topic: 'bank',
-    unset: code('Bearer'),
+    unset: code(BANK_CLIENT_DEFAULTS.authScheme),
     doc: 'the word before the token in `Authorization` (e.g. `JWT`)',
   }),
   BANK_HMAC_SECRET: secret({
@@ -101,25 +101,28 @@ export const VARIABLES = {
   BANK_HMAC_KEY_ID: text({ topic: 'bank', unset: 'none', doc: 'the key id sent with each signature' }),
   BANK_HMAC_ALGORITHM: oneOf(['sha256', 'sha512'], {
     topic: 'bank',
-    unset: code('sha256'),
+    unset: code(BANK_CLIENT_DEFAULTS.hmacAlgorithm),
     doc: "the signature's hash",
   }),
   BANK_HMAC_PRESET: oneOf(HMAC_PRESETS, {
     topic: 'bank',
-    unset: code('default'),
+    unset: code(BANK_CLIENT_DEFAULTS.hmacPreset),
     doc: 'the signing scheme: `default`, or `single-header` ([one header `keyId=…,ts=…,sig=…`](../../docs/bank-api.md#the-single-header-hmac-preset))',
   }),
   BANK_HMAC_TIMESTAMP_HEADER: text({
+    kind: 'header name',
     topic: 'bank',
     unset: code('X-Timestamp'),
     doc: "the timestamp's header name (an HTTP header name, distinct from the others); not with `single-header`",
   }),
   BANK_HMAC_SIGNATURE_HEADER: text({
+    kind: 'header name',
     topic: 'bank',
     unset: '`X-Signature` (`Signature` with `single-header`)',
     doc: "the signature's header name (an HTTP header name, distinct from the others)",
   }),
   BANK_HMAC_KEY_ID_HEADER: text({
+    kind: 'header name',
     topic: 'bank',
     unset: code('X-Key-Id'),
     doc: "the key id's header name (an HTTP header name, distinct from the others); not with `single-header`",
@@ -143,20 +146,22 @@ export const VARIABLES = {
     doc: '`http://host:port` of a forward proxy (a VPN gateway): requests go through a CONNECT tunnel, TLS still end to end with the bank',
   }),
   BANK_PATH_PREFIX: text({
+    kind: 'path',
     topic: 'bank',
-    unset: code(DEFAULT_PATH_PREFIX),
+    unset: code(BANK_CLIENT_DEFAULTS.pathPrefix),
     doc: 'the path both operations are under: `/` and segments of letters, digits, `.`, `_`, `~`, `-`',
   }),
   BANK_DEBIN_ID_FIELD: text({
+    kind: 'field name',
     topic: 'bank',
-    unset: code('debinId'),
+    unset: code(BANK_CLIENT_DEFAULTS.debinIdField),
     doc: 'the get-movement field that carries a DEBIN id (the bank does not name it): a JSON field name (letters, digits, `_`), not `originId`, `networkId` or `getRawData`',
   }),
   BANK_TIMEOUT_MS: ms({
     topic: 'bank',
     min: 100,
     max: 600_000,
-    unset: '`10000` connect, `30000` answer',
+    unset: `${code(BANK_CLIENT_DEFAULTS.timeouts.connectMs)} connect, ${code(BANK_CLIENT_DEFAULTS.timeouts.headersMs)} answer`,
     doc: "connect, headers and body timeouts of bank calls, one figure for all three; leases outlast the longest call, so shorter timeouts also hand a dead process's movements over sooner",
   }),
 
@@ -206,6 +211,7 @@ export const VARIABLES = {
     doc: 'the most a source account may send in one day (Buenos Aires calendar day: it starts at 03:00 UTC), e.g. `1000000.00`; a transfer that would pass it: 422 with `rule: daily_amount` and what remains today. FAILED transfers give their share back',
   }),
   LIMIT_DAILY_COUNT: text({
+    kind: 'count',
     topic: 'limits',
     unset: 'none',
     doc: 'the most transfers a source account may send in one day (whole number ≥ 1); beyond it, 422 with `rule: daily_count`',
@@ -291,6 +297,7 @@ export const VARIABLES = {
   }),
 
   DATABASE_URL: text({
+    kind: 'database URL',
     topic: 'database',
     default: DEFAULT_DATABASE_URL,
     doc: '`sqlite:<file path>` or `postgres://…`',
@@ -323,6 +330,7 @@ export const VARIABLES = {
     doc: 'the address to listen on: loopback only by default; `0.0.0.0` (or `::`) for every interface, e.g. behind a reverse proxy on another host (see [Security](#security))',
   }),
   TRUST_PROXY: text({
+    kind: 'proxies',
     topic: 'server',
     unset: 'no proxy trusted',
     doc: 'Express `trust proxy`: whose `X-Forwarded-For` gives the client address the rate limits count by: `true` (every hop: only when nothing reaches giro but the proxy), a number of hops, or comma-separated proxy addresses and subnets (`loopback`, `10.0.0.0/8`, `fd00::/8`…)',
@@ -363,6 +371,7 @@ export const VARIABLES = {
 
   // Webhooks (webhook-environment.ts checks the endpoint with the module's rules).
   WEBHOOK_URL: text({
+    kind: 'https URL',
     topic: 'webhooks',
     unset: 'none (endpoints through the admin API only)',
     doc: 'one webhook endpoint from the environment, with `WEBHOOK_SECRET` (both or neither): an https URL (a safe target, see [webhooks](../../docs/webhooks.md#registering-an-endpoint)), registered as `ep_environment` at every start, disabled when it is removed. Never logged',
