@@ -70,6 +70,27 @@ describe('the declared variables', () => {
   });
 });
 
+describe("the bank's variables (topic bank)", () => {
+  const valid: Record<string, string> = {
+    BANK_TOKEN_URL: 'https://bank.example.com/token',
+    BANK_PROXY_URL: 'http://proxy.internal:3128',
+    BANK_HMAC_ALGORITHM: 'sha512',
+    BANK_HMAC_PRESET: 'single-header',
+    BANK_TIMEOUT_MS: '1000',
+  };
+  const bankOnly = declared.filter(([name, variable]) => variable.topic === 'bank' && name !== 'BANK_BASE_URL');
+
+  it.each(bankOnly)('%s without BANK_BASE_URL is refused, not taken for sandbox mode', (name) => {
+    expect(problemsOf({ [name]: valid[name] ?? 'x' })).toContain(
+      `${name} is set but BANK_BASE_URL is not: set BANK_BASE_URL, or unset the BANK_* variables to run against the sandbox bank`,
+    );
+  });
+
+  it("leave out BANK_MAX_IN_FLIGHT and BANK_RATE_PER_SECOND, which limit the sandbox bank's calls too", () => {
+    expect(problemsOf({ BANK_MAX_IN_FLIGHT: '2', BANK_RATE_PER_SECOND: '5' })).toEqual([]);
+  });
+});
+
 describe("the variables that set the module's options", () => {
   // The module's declarations are not on its public surface, so the table repeats these bounds and defaults.
   const code = (value: number) => `\`${value}\``;
