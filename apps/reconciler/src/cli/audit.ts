@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import {
   AuditService,
   AuditTrail,
-  DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
   systemClock,
 } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
+import { databaseUrlFromEnv } from '../config/reconciler-config';
 
 export const AUDIT_USAGE = `usage: giro-reconciler audit verify
 
@@ -22,7 +22,7 @@ export async function audit(args: readonly string[]): Promise<void> {
     return;
   }
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const dataSource = new DataSource(dataSourceOptionsFromUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL));
+  const dataSource = new DataSource(dataSourceOptionsFromUrl(databaseUrlFromEnv(process.env)));
   await dataSource.initialize();
   try {
     await runTransferMigrations(dataSource);

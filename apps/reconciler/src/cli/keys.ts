@@ -7,12 +7,12 @@ import {
   type ApiKeyView,
   AuditService,
   AuditTrail,
-  DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
   systemClock,
 } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
+import { databaseUrlFromEnv } from '../config/reconciler-config';
 import { CLI_ACTOR } from './cli-actor';
 import { KEYS_USAGE, type KeysCommand, KeysUsageError, parseKeysArgs } from './keys-args';
 
@@ -44,7 +44,7 @@ export async function keys(args: readonly string[], output: KeysOutput = process
     return;
   }
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const dataSource = new DataSource(dataSourceOptionsFromUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL));
+  const dataSource = new DataSource(dataSourceOptionsFromUrl(databaseUrlFromEnv(process.env)));
   await dataSource.initialize();
   try {
     await runTransferMigrations(dataSource);

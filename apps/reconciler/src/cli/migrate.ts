@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { DEFAULT_DATABASE_URL, dataSourceOptionsFromUrl, runTransferMigrations } from '@giro/transfer-module';
+import { dataSourceOptionsFromUrl, runTransferMigrations } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
+import { databaseUrlFromEnv } from '../config/reconciler-config';
 
 /**
  * `giro-reconciler migrate`: applies giro's pending migrations to DATABASE_URL and exits, printing the names
@@ -9,7 +10,7 @@ import { DataSource } from 'typeorm';
  */
 export async function migrate(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const dataSource = new DataSource(dataSourceOptionsFromUrl(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL));
+  const dataSource = new DataSource(dataSourceOptionsFromUrl(databaseUrlFromEnv(process.env)));
   await dataSource.initialize();
   try {
     const ran = await runTransferMigrations(dataSource);

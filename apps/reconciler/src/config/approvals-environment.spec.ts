@@ -1,8 +1,11 @@
 import { approvalsFromEnvironment } from './approvals-environment';
+import { readEnvironment } from './environment';
 
-function read(vars: Record<string, string>) {
+function read(env: Record<string, string>) {
+  const read = readEnvironment(env);
+  if (!read.ok) return { approvals: undefined, problems: read.problems };
   const problems: string[] = [];
-  return { approvals: approvalsFromEnvironment(vars, problems), problems };
+  return { approvals: approvalsFromEnvironment(read.environment, problems), problems };
 }
 
 describe('approvals from the environment', () => {

@@ -1,5 +1,4 @@
 import { type ApprovalOptions, ApprovalPolicy } from '@giro/transfer-module';
-import { parseDuration } from './durations';
 import type { ReconcilerEnvironment } from './environment';
 
 // Maker–checker from the environment: APPROVAL_REQUIRED_ABOVE (an amount; 0: every transfer) turns approvals on,
@@ -13,21 +12,16 @@ const VARIABLE_OF: Record<string, string> = {
 
 /** The module's `approvals` option; undefined when APPROVAL_REQUIRED_ABOVE is not set. Problems go to `problems`. */
 export function approvalsFromEnvironment(vars: ReconcilerEnvironment, problems: string[]): ApprovalOptions | undefined {
-  const threshold = vars.APPROVAL_REQUIRED_ABOVE?.trim();
-  const expiry = vars.APPROVAL_EXPIRES_AFTER?.trim();
+  const threshold = vars.APPROVAL_REQUIRED_ABOVE;
+  const expiry = vars.APPROVAL_EXPIRES_AFTER;
   if (threshold === undefined) {
     if (expiry !== undefined) problems.push('APPROVAL_EXPIRES_AFTER is set but APPROVAL_REQUIRED_ABOVE is not');
     return undefined;
   }
-  const options: ApprovalOptions = { requiredAbove: threshold };
-  if (expiry !== undefined) {
-    const ms = parseDuration(expiry);
-    if (ms === undefined) {
-      problems.push('APPROVAL_EXPIRES_AFTER must be a duration like 30m, 24h or 2d');
-      return undefined;
-    }
-    options.expiresAfterMs = ms;
-  }
+  const options: ApprovalOptions = {
+    requiredAbove: threshold,
+    ...(expiry !== undefined && { expiresAfterMs: expiry }),
+  };
   try {
     ApprovalPolicy.from(options);
   } catch (error) {

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { environmentOf } from '@test-support/reconciler-environment';
 import { DEMO_PAYER } from '../demo/demo-batch';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
-import type { ReconcilerEnvironment } from './environment';
 import { reconcilerConfigFromEnv } from './reconciler-config';
 
 // The bank client's settings for what the bank leaves open, from BANK_* variables.
@@ -14,19 +14,19 @@ const BASE = {
   BANK_CERT_FILE: 'client.pem',
   BANK_KEY_FILE: 'client-key.pem',
   BANK_TOKEN: 'static-token-value',
-} as ReconcilerEnvironment;
+};
 
 describe('the bank settings of the environment', () => {
   it('passes the proxy, the path prefix, the not-found codes and the DEBIN id field to the bank client', () => {
     const problems: string[] = [];
     const options = bankClientOptionsFromEnvironment(
-      {
+      environmentOf({
         ...BASE,
         BANK_PROXY_URL: 'http://proxy.internal:3128',
         BANK_PATH_PREFIX: '/gateway/v2/apibank',
         BANK_NOT_FOUND_CODES: ' MOVEMENT_NOT_FOUND , 4040 ,',
         BANK_DEBIN_ID_FIELD: 'idDebin',
-      } as ReconcilerEnvironment,
+      }),
       problems,
     );
     expect(problems).toEqual([]);
@@ -39,7 +39,7 @@ describe('the bank settings of the environment', () => {
   });
 
   it('leaves them to the bank client defaults when unset', () => {
-    const options = bankClientOptionsFromEnvironment(BASE, []);
+    const options = bankClientOptionsFromEnvironment(environmentOf(BASE), []);
     for (const key of ['proxyUrl', 'pathPrefix', 'notFoundCodes', 'debinIdField'])
       expect(options).not.toHaveProperty(key);
   });

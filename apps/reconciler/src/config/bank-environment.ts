@@ -46,12 +46,9 @@ export function bankClientOptionsFromEnvironment(
   };
 }
 
-/** A comma-separated list of codes, blanks dropped. */
-function codeList(value: string | undefined): string[] | undefined {
-  return value
-    ?.split(',')
-    .map((code) => code.trim())
-    .filter((code) => code !== '');
+/** The codes of a list, blanks dropped. */
+function codeList(codes: string[] | undefined): string[] | undefined {
+  return codes?.filter((code) => code !== '');
 }
 
 /**

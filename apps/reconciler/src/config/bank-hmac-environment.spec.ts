@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
+import { environmentOf } from '@test-support/reconciler-environment';
 import { DEMO_PAYER } from '../demo/demo-batch';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
-import type { ReconcilerEnvironment } from './environment';
 import { ConfigError, reconcilerConfigFromEnv } from './reconciler-config';
 
 // The HMAC preset and header names from BANK_HMAC_* variables, checked by the bank client, named by variable.
@@ -15,7 +15,7 @@ const BASE = {
   BANK_KEY_FILE: 'client-key.pem',
   BANK_TOKEN: 'static-token-value',
   BANK_HMAC_SECRET: 'hmac-secret-value',
-} as ReconcilerEnvironment;
+};
 
 describe('the HMAC settings of the environment', () => {
   let dir: string;
@@ -55,12 +55,12 @@ describe('the HMAC settings of the environment', () => {
   it('passes the preset and the header names to the bank client', () => {
     const problems: string[] = [];
     const options = bankClientOptionsFromEnvironment(
-      {
+      environmentOf({
         ...BASE,
         BANK_HMAC_TIMESTAMP_HEADER: 'X-Bank-Time',
         BANK_HMAC_SIGNATURE_HEADER: 'X-Bank-Sig',
         BANK_HMAC_KEY_ID_HEADER: 'X-Bank-Key',
-      } as ReconcilerEnvironment,
+      }),
       problems,
     );
     expect(problems).toEqual([]);
@@ -75,13 +75,13 @@ describe('the HMAC settings of the environment', () => {
   });
 
   it('leaves the preset and the header names to the bank client defaults when unset', () => {
-    const options = bankClientOptionsFromEnvironment(BASE, []);
+    const options = bankClientOptionsFromEnvironment(environmentOf(BASE), []);
     expect(options?.hmac).not.toHaveProperty('preset');
     expect(options?.hmac).not.toHaveProperty('headers');
   });
 
   it.each([
-    ['BANK_HMAC_PRESET', 'aws', 'BANK_HMAC_PRESET must be one of default, single-header'],
+    ['BANK_HMAC_PRESET', 'aws', 'BANK_HMAC_PRESET must be default or single-header'],
     ['BANK_HMAC_SIGNATURE_HEADER', 'X Sig', 'BANK_HMAC_SIGNATURE_HEADER must be an HTTP header name, e.g. X-Signature'],
     [
       'BANK_HMAC_KEY_ID_HEADER',
@@ -106,12 +106,12 @@ describe('the HMAC settings of the environment', () => {
   it('names each HMAC variable set without BANK_HMAC_SECRET', () => {
     const problems: string[] = [];
     bankClientOptionsFromEnvironment(
-      {
+      environmentOf({
         ...BASE,
         BANK_HMAC_SECRET: undefined,
         BANK_HMAC_PRESET: 'single-header',
         BANK_HMAC_SIGNATURE_HEADER: 'Sig',
-      } as ReconcilerEnvironment,
+      }),
       problems,
     );
     expect(problems).toEqual([

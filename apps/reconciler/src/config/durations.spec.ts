@@ -1,4 +1,4 @@
-import { parseDuration, parseDurationList } from './durations';
+import { formatDuration, parseDuration, parseDurationList } from './durations';
 
 describe('durations in variables', () => {
   it('reads a whole number with a unit, or a bare number of milliseconds', () => {
@@ -19,5 +19,18 @@ describe('durations in variables', () => {
     expect(parseDurationList('5s, 30s,2m')).toEqual({ ok: true, ms: [5_000, 30_000, 120_000] });
     expect(parseDurationList('5s,,2m')).toEqual({ ok: false, item: 2 });
     expect(parseDurationList('5s,30s,soon')).toEqual({ ok: false, item: 3 });
+  });
+
+  it('writes milliseconds in the largest unit they are a whole number of, as they are read back', () => {
+    for (const [ms, text] of [
+      [250, '250ms'],
+      [5_000, '5s'],
+      [90_000, '90s'],
+      [7_200_000, '2h'],
+      [86_400_000, '1d'],
+    ] as const) {
+      expect(formatDuration(ms)).toBe(text);
+      expect(parseDuration(text)).toBe(ms);
+    }
   });
 });

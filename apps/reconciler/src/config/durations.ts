@@ -11,6 +11,14 @@ export function parseDuration(text: string): number | undefined {
   return Number(match[1]) * UNIT_MS[match[2] ?? 'ms'];
 }
 
+/** A number of milliseconds as it would be written: in the largest unit it is a whole number of (`86400000` → `1d`). */
+export function formatDuration(ms: number): string {
+  const [unit, size] = Object.entries(UNIT_MS)
+    .sort(([, a], [, b]) => b - a)
+    .find(([, size]) => ms % size === 0 && ms >= size) ?? ['ms', 1];
+  return `${ms / size}${unit}`;
+}
+
 /** `5s, 30s, 2m` → milliseconds; or the position (from 1) of the first item that is not a duration. */
 export function parseDurationList(text: string): { ok: true; ms: number[] } | { ok: false; item: number } {
   const items = text.split(',');

@@ -1,5 +1,5 @@
 import { completeCbuCvu, type SourceAccount } from '@giro/transfer-module';
-import type { ReconcilerEnvironment } from './environment';
+import { environmentOf } from '@test-support/reconciler-environment';
 import { limitsFromEnvironment } from './limits-environment';
 
 const A = '0000003110000000000175';
@@ -9,9 +9,9 @@ const SOURCES: SourceAccount[] = [
   { address: B, ownerPersonId: '20123456786' },
 ];
 
-function read(vars: Partial<ReconcilerEnvironment>, sources = { accounts: SOURCES, psp: false }) {
+function read(env: Record<string, string>, sources = { accounts: SOURCES, psp: false }) {
   const problems: string[] = [];
-  const limits = limitsFromEnvironment(vars as ReconcilerEnvironment, sources, problems);
+  const limits = limitsFromEnvironment(environmentOf(env), sources, problems);
   return { limits, problems };
 }
 

@@ -52,16 +52,13 @@ export function limitsFromEnvironment(
 }
 
 function accountsFromEnvironment(
-  text: string | undefined,
+  entries: string[] | undefined,
   sources: { accounts: SourceAccount[] | undefined; psp: boolean },
   problems: string[],
 ): Record<string, AccountLimitsOptions> | undefined {
-  if (text === undefined) return undefined;
+  if (entries === undefined) return undefined;
   const accounts: Record<string, AccountLimitsOptions> = {};
-  for (const [index, entry] of text
-    .split(',')
-    .map((part) => part.trim())
-    .entries()) {
+  for (const [index, entry] of entries.entries()) {
     const name = `SOURCE_ACCOUNT_LIMITS entry ${index + 1}`;
     const [address, values, ...rest] = entry.split(':').map((part) => part.trim());
     const parts = values?.split('/').map((part) => part.trim());

@@ -12,7 +12,7 @@ const FLOORS = [
 
 /** Whether intervals below the bank's are accepted: in sandbox mode, or with ALLOW_POLLING_BELOW_SPEC=true. */
 export function pollingBelowSpecAllowed(vars: ReconcilerEnvironment, sandbox: boolean): boolean {
-  return sandbox || vars.ALLOW_POLLING_BELOW_SPEC === 'true';
+  return sandbox || vars.ALLOW_POLLING_BELOW_SPEC;
 }
 
 /** The intervals below the bank's minimums, each naming its variable and the minimum; none when allowed. */

@@ -6,12 +6,13 @@ import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/
 import { DEMO_PAYER } from '../demo/demo-batch';
 import {
   ConfigError,
-  DEMO_POLLING,
+  databaseUrlFromEnv,
   type ReconcilerConfig,
   reconcilerConfigFromEnv,
   SPEC_POLLING,
 } from './reconciler-config';
 import { DEFAULT_SERVER_SETTINGS } from './server-environment';
+import { DEMO_POLLING } from './variables';
 
 const ADMIN = 'admin-token-of-at-least-16';
 
@@ -297,5 +298,25 @@ describe('reconcilerConfigFromEnv', () => {
         }),
       ),
     ).toEqual(['BANK_KEY_FILE could not be decrypted with BANK_KEY_PASSPHRASE']);
+  });
+});
+
+describe('databaseUrlFromEnv (migrate, keys, audit)', () => {
+  it('reads DATABASE_URL, its default when unset or empty', () => {
+    expect(databaseUrlFromEnv({ DATABASE_URL: 'postgres://giro@db/giro' })).toBe('postgres://giro@db/giro');
+    expect(databaseUrlFromEnv({})).toBe('sqlite:./data/giro.sqlite');
+    expect(databaseUrlFromEnv({ DATABASE_URL: '' })).toBe('sqlite:./data/giro.sqlite');
+  });
+
+  it('names DATABASE_URL in a ConfigError without showing the rest of the URL', () => {
+    let problem: unknown;
+    try {
+      databaseUrlFromEnv({ DATABASE_URL: 'mysql://root:db-password@host/giro' });
+    } catch (error) {
+      problem = error;
+    }
+    expect(problem).toBeInstanceOf(ConfigError);
+    expect((problem as ConfigError).problems).toEqual([expect.stringContaining('DATABASE_URL must be sqlite:')]);
+    expect((problem as Error).message).not.toContain('db-password');
   });
 });

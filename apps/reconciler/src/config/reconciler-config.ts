@@ -2,26 +2,23 @@ import {
   type ApprovalOptions,
   type BankClientOptions,
   BankOptionsError,
-  BUDGET_DEFAULTS,
-  DEFAULT_DATABASE_START_TIMEOUT_MS,
-  DEFAULT_DATABASE_URL,
   DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
   PollingPolicy,
   resolveBankClientOptions,
   type SourceAccount,
   type SourceAccountLimitsOptions,
-  SWEEP_DEFAULTS,
   type TransferIntentRules,
 } from '@giro/transfer-module';
 import { approvalsFromEnvironment } from './approvals-environment';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
-import { type LogLevel, type ReconcilerEnvironment, readEnvironment } from './environment';
+import { type ReconcilerEnvironment, readEnvironment } from './environment';
 import { limitsFromEnvironment } from './limits-environment';
 import { pollingBelowSpecAllowed, pollingFloorProblems } from './polling-floor';
 import { type ServerSettings, serverSettingsFromEnvironment } from './server-environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
 import { transferRulesFromEnvironment } from './transfer-rules-environment';
+import { DEMO_POLLING, type LogLevel, VARIABLES, type VariableName } from './variables';
 import { type WebhookSettings, webhookSettingsFromEnvironment } from './webhook-environment';
 
 /** The bank's polling rule (docs/bank-api.md#states-and-polling): what the reconciler uses unless told otherwise. */
@@ -29,21 +26,6 @@ export const SPEC_POLLING = {
   minIntervalMs: DEFAULT_POLLING_OPTIONS.minIntervalMs,
   delayedMinIntervalMs: DEFAULT_POLLING_OPTIONS.delayedMinIntervalMs,
 } as const;
-
-/**
- * Sandbox mode only: the polling rule scaled down so the demo batch settles in seconds. The sandbox bank
- * audits lookups against the same figures (`pollsTooEarly`).
- */
-export const DEMO_POLLING = { minIntervalMs: 1_000, delayedMinIntervalMs: 4_000 } as const;
-
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_SWEEP_INTERVAL_MS = 1_000;
-/** The transfer module's own defaults (budget.maxInFlight, sweep.batchSize, sweep.concurrency), for the banner. */
-export const DEFAULT_BANK_MAX_IN_FLIGHT = BUDGET_DEFAULTS.maxInFlight;
-export const DEFAULT_SWEEP_BATCH_SIZE = SWEEP_DEFAULTS.batchSize;
-export const DEFAULT_SWEEP_CONCURRENCY = SWEEP_DEFAULTS.concurrency;
-/** Admin requests the admin token may make per minute, from any address; probes and scrapes are not counted. */
-export const DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE = 600;
 
 export interface PollingSettings {
   minIntervalMs: number;
@@ -131,12 +113,8 @@ export function reconcilerConfigFromEnv(
   const vars = read.environment;
   const problems: string[] = [];
 
-  const databaseUrl = vars.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  try {
-    dataSourceOptionsFromUrl(databaseUrl);
-  } catch (error) {
-    problems.push((error as Error).message);
-  }
+  const databaseUrl = vars.DATABASE_URL;
+  problems.push(...databaseUrlProblems(databaseUrl));
 
   const sandbox = vars.BANK_BASE_URL === undefined;
   const bank = sandbox ? undefined : bankClientOptionsFromEnvironment(vars, problems);
@@ -144,7 +122,7 @@ export function reconcilerConfigFromEnv(
   problems.push(...pollingFloorProblems(vars, sandbox));
   const sourceAccounts = sourceAccountsFromEnvironment(vars, sandbox, problems);
   const transferRules = transferRulesFromEnvironment(vars, problems);
-  const limits = limitsFromEnvironment(vars, { accounts: sourceAccounts, psp: vars.PSP_MODE === 'true' }, problems);
+  const limits = limitsFromEnvironment(vars, { accounts: sourceAccounts, psp: vars.PSP_MODE }, problems);
   const approvals = approvalsFromEnvironment(vars, problems);
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
@@ -155,31 +133,50 @@ export function reconcilerConfigFromEnv(
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
-    port: vars.PORT ?? DEFAULT_PORT,
+    port: vars.PORT,
     databaseUrl,
-    databaseStartTimeoutMs: vars.DATABASE_START_TIMEOUT_MS ?? DEFAULT_DATABASE_START_TIMEOUT_MS,
+    databaseStartTimeoutMs: vars.DATABASE_START_TIMEOUT_MS,
     adminToken: vars.ADMIN_TOKEN,
     bank,
     ...(sourceAccounts && { sourceAccounts }),
-    ...(vars.PSP_MODE === 'true' && { psp: true }),
+    ...(vars.PSP_MODE && { psp: true }),
     ...(transferRules && { transferRules }),
     ...(limits && { limits }),
     ...(approvals && { approvals }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
-      maxInFlight: vars.BANK_MAX_IN_FLIGHT ?? DEFAULT_BANK_MAX_IN_FLIGHT,
+      maxInFlight: vars.BANK_MAX_IN_FLIGHT,
       ratePerSecond: vars.BANK_RATE_PER_SECOND,
     },
-    sweepIntervalMs: vars.SWEEP_INTERVAL_MS ?? DEFAULT_SWEEP_INTERVAL_MS,
-    sweep: {
-      batchSize: vars.SWEEP_BATCH_SIZE ?? DEFAULT_SWEEP_BATCH_SIZE,
-      concurrency: vars.SWEEP_CONCURRENCY ?? DEFAULT_SWEEP_CONCURRENCY,
-    },
-    adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_ADMIN_RATE_LIMIT_PER_MINUTE,
+    sweepIntervalMs: vars.SWEEP_INTERVAL_MS,
+    sweep: { batchSize: vars.SWEEP_BATCH_SIZE, concurrency: vars.SWEEP_CONCURRENCY },
+    adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE,
     server,
-    logLevel: vars.LOG_LEVEL ?? 'info',
+    logLevel: vars.LOG_LEVEL,
     webhooks,
   };
+}
+
+/**
+ * DATABASE_URL alone (its default when unset or empty), for the commands that only open the database: `migrate`,
+ * `keys`, `audit`. A ConfigError naming it when it is not a database URL.
+ */
+export function databaseUrlFromEnv(env: Record<string, string | undefined>): string {
+  const text = env.DATABASE_URL;
+  const url = text === undefined || text === '' ? VARIABLES.DATABASE_URL.default : text;
+  const problems = databaseUrlProblems(url);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return url;
+}
+
+/** What the module finds wrong with a database URL; its messages name DATABASE_URL, never the rest of the URL. */
+function databaseUrlProblems(url: string): string[] {
+  try {
+    dataSourceOptionsFromUrl(url);
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
 }
 
 function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): PollingSettings {
@@ -195,17 +192,14 @@ function pollingSettings(vars: ReconcilerEnvironment, sandbox: boolean): Polling
   };
 }
 
-/** BANK_* variables that are not about reaching the bank: they limit calls, which the sandbox bank gets too. */
-const BUDGET_VARIABLES: readonly string[] = ['BANK_MAX_IN_FLIGHT', 'BANK_RATE_PER_SECOND'];
-
 /**
- * Bank variables without BANK_BASE_URL are a mistake, not a request for the sandbox: starting the sandbox
- * then would look like a working setup that sends nothing to the bank.
+ * The bank's variables (topic `bank`) without BANK_BASE_URL are a mistake, not a request for the sandbox: starting
+ * the sandbox then would look like a working setup that sends nothing to the bank. (BANK_MAX_IN_FLIGHT and
+ * BANK_RATE_PER_SECOND limit calls, which the sandbox bank gets too: their topic is the pace.)
  */
 function variablesNeedingABank(vars: ReconcilerEnvironment): string[] {
-  return Object.keys(vars)
-    .filter((name) => name.startsWith('BANK_') && !BUDGET_VARIABLES.includes(name))
-    .filter((name) => vars[name as keyof ReconcilerEnvironment] !== undefined)
+  return (Object.keys(VARIABLES) as VariableName[])
+    .filter((name) => VARIABLES[name].topic === 'bank' && vars[name] !== undefined)
     .map(
       (name) =>
         `${name} is set but BANK_BASE_URL is not: set BANK_BASE_URL, or unset the BANK_* variables to run against the sandbox bank`,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import type { ReconcilerEnvironment } from './environment';
+import { VARIABLES } from './variables';
 
 /** Express's `trust proxy`: false (none), true (every hop), a number of hops, or the proxies' addresses and subnets. */
 export type TrustProxy = boolean | number | string[];
@@ -26,20 +27,14 @@ export interface ServerSettings {
   unauthenticatedRateLimitPerMinute: number;
 }
 
-/** Loopback only: exposing the admin API is a decision (HOST=0.0.0.0 behind a proxy, or TLS). */
-export const DEFAULT_HOST = '127.0.0.1';
-/** Token-less or wrong-token requests per client address and minute: enough for a person, not for guessing. */
-export const DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = 60;
-
+/** The settings when no server variable is set: loopback only (exposing the admin API is a decision), plain HTTP. */
 export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
-  host: DEFAULT_HOST,
+  host: VARIABLES.HOST.default,
   trustProxy: false,
   tls: undefined,
   metricsToken: undefined,
-  unauthenticatedRateLimitPerMinute: DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+  unauthenticatedRateLimitPerMinute: VARIABLES.ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE.default,
 };
-
-const HOST_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
 /** Express's names for address ranges (proxy-addr). */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -48,19 +43,12 @@ const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
  * ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE. Problems are pushed to `problems`, naming the variable, never a value.
  */
 export function serverSettingsFromEnvironment(vars: ReconcilerEnvironment, problems: string[]): ServerSettings {
-  const host = vars.HOST ?? DEFAULT_HOST;
-  if (isIP(host) === 0 && !HOST_NAME.test(host)) {
-    problems.push(
-      'HOST must be an IP address or a host name to listen on, e.g. 127.0.0.1, or 0.0.0.0 for every interface',
-    );
-  }
   return {
-    host,
+    host: vars.HOST,
     trustProxy: trustProxyFromEnvironment(vars.TRUST_PROXY, problems),
     tls: tlsFilesFromEnvironment(vars, problems),
     metricsToken: vars.METRICS_TOKEN,
-    unauthenticatedRateLimitPerMinute:
-      vars.ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ?? DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+    unauthenticatedRateLimitPerMinute: vars.ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
   };
 }
 

@@ -1,12 +1,12 @@
+import { environmentOf } from '@test-support/reconciler-environment';
 import { DEMO_PAYER } from '../demo/demo-batch';
-import type { ReconcilerEnvironment } from './environment';
 import { sourceAccountsFromEnvironment } from './source-accounts-environment';
 
 const OWN = `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`;
 
 function read(SOURCE_ACCOUNTS: string | undefined, sandbox = false) {
   const problems: string[] = [];
-  const accounts = sourceAccountsFromEnvironment({ SOURCE_ACCOUNTS } as ReconcilerEnvironment, sandbox, problems);
+  const accounts = sourceAccountsFromEnvironment(environmentOf({ SOURCE_ACCOUNTS }), sandbox, problems);
   return { accounts, problems };
 }
 

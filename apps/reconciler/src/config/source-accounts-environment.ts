@@ -22,7 +22,7 @@ export function sourceAccountsFromEnvironment(
     return undefined;
   }
   const accounts: SourceAccount[] = [];
-  for (const entry of vars.SOURCE_ACCOUNTS.split(',').map((text) => text.trim())) {
+  for (const entry of vars.SOURCE_ACCOUNTS) {
     const [address, ownerPersonId, ...rest] = entry.split(':').map((text) => text.trim());
     if (entry === '' || ownerPersonId === undefined || rest.length > 0) {
       problems.push(`SOURCE_ACCOUNTS must be ${FORMAT}; "${entry}" is not address:ownerPersonId`);

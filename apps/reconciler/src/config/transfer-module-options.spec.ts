@@ -2,13 +2,13 @@ import { createDevCertificates } from '@giro/sandbox-bank/certs/dev-certificates
 import { type BankClientOptions, PollingPolicy } from '@giro/transfer-module';
 import { resolveTransferModuleOptions } from '@giro/transfer-module/options/transfer-module.options';
 import { ManualClock } from '@giro/transfer-module/testing';
-import {
-  DEFAULT_BANK_MAX_IN_FLIGHT,
-  DEFAULT_SWEEP_BATCH_SIZE,
-  DEFAULT_SWEEP_CONCURRENCY,
-  reconcilerConfigFromEnv,
-} from './reconciler-config';
+import { reconcilerConfigFromEnv } from './reconciler-config';
 import { transferModuleOptions } from './transfer-module-options';
+import { VARIABLES } from './variables';
+
+const DEFAULT_BANK_MAX_IN_FLIGHT = VARIABLES.BANK_MAX_IN_FLIGHT.default;
+const DEFAULT_SWEEP_BATCH_SIZE = VARIABLES.SWEEP_BATCH_SIZE.default;
+const DEFAULT_SWEEP_CONCURRENCY = VARIABLES.SWEEP_CONCURRENCY.default;
 
 let bank: BankClientOptions;
 

@@ -36,9 +36,8 @@ export function transferRulesFromEnvironment(
   if (vars.TRANSFER_MAX_DESCRIPTION_LENGTH !== undefined)
     rules.maxDescriptionLength = vars.TRANSFER_MAX_DESCRIPTION_LENGTH;
   for (const [variable, rule] of LIST_VARIABLES) {
-    const text = vars[variable];
-    if (text === undefined) continue;
-    const codes = text.split(',').map((code) => code.trim());
+    const codes = vars[variable];
+    if (codes === undefined) continue;
     check(variable, () => transferLimitsOf({ [rule]: codes }));
     rules[rule] = codes;
   }

@@ -140,7 +140,7 @@ describe('WEBHOOK_* variables', () => {
 
   it.each(['30m', 'forever', '3651d'])('name WEBHOOK_RETENTION and its rule: %s', (value) => {
     expect(problemsOf({ WEBHOOK_RETENTION: value })).toEqual([
-      'WEBHOOK_RETENTION must be a duration from 1h to 3650d, a whole number with a unit (h, d), e.g. 30d',
+      'WEBHOOK_RETENTION must be a duration from 1h to 3650d, a whole number with a unit (ms, s, m, h, d) or of milliseconds, e.g. 30d',
     ]);
   });
 });

@@ -4,7 +4,6 @@ import {
   type TransferWebhookOptions,
   WEBHOOK_EVENT_TYPES,
 } from '@giro/transfer-module';
-import { parseDuration, parseDurationList } from './durations';
 import type { ReconcilerEnvironment } from './environment';
 
 /** The one endpoint of the environment (WEBHOOK_URL, WEBHOOK_SECRET), registered as `ep_environment` at start. */
@@ -23,15 +22,6 @@ export interface WebhookSettings {
   environmentEndpoint?: EnvironmentWebhookEndpoint;
 }
 
-/** The bounds the transfer module checks (`webhooks.*`), so that a bad variable is named here, before the start. */
-export const WEBHOOK_LIMITS = {
-  timeoutMs: { min: 100, max: 60_000 },
-  maxInFlight: { min: 1, max: 1000 },
-  retryDelayMs: { min: 1, max: 7 * 86_400_000 },
-  retries: 50,
-  retentionMs: { min: 3_600_000, max: 3650 * 86_400_000 },
-} as const;
-
 const SUBSCRIBABLE = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'webhook.test');
 
 /**
@@ -45,15 +35,13 @@ export function webhookSettingsFromEnvironment(
   problems: string[],
 ): WebhookSettings {
   const options: TransferWebhookOptions = {
-    allowLoopback: vars.WEBHOOK_ALLOW_LOOPBACK === undefined ? sandbox : vars.WEBHOOK_ALLOW_LOOPBACK === 'true',
-    allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === 'true',
+    allowLoopback: vars.WEBHOOK_ALLOW_LOOPBACK ?? sandbox,
+    allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE,
     ...(vars.WEBHOOK_TIMEOUT_MS !== undefined && { timeoutMs: vars.WEBHOOK_TIMEOUT_MS }),
     ...(vars.WEBHOOK_MAX_IN_FLIGHT !== undefined && { maxInFlight: vars.WEBHOOK_MAX_IN_FLIGHT }),
+    ...(vars.WEBHOOK_RETRY_DELAYS !== undefined && { retryDelaysMs: vars.WEBHOOK_RETRY_DELAYS }),
+    ...(vars.WEBHOOK_RETENTION !== undefined && { retentionMs: vars.WEBHOOK_RETENTION }),
   };
-  const retryDelaysMs = retryDelaysFromEnvironment(vars.WEBHOOK_RETRY_DELAYS, problems);
-  if (retryDelaysMs !== undefined) options.retryDelaysMs = retryDelaysMs;
-  const retentionMs = retentionFromEnvironment(vars.WEBHOOK_RETENTION, problems);
-  if (retentionMs !== undefined) options.retentionMs = retentionMs;
   const environmentEndpoint = environmentEndpointFrom(vars, options, problems);
   return { options, ...(environmentEndpoint && { environmentEndpoint }) };
 }
@@ -92,9 +80,8 @@ function withoutAddress(problem: string): string {
   return problem.replace(/^\S+ (is (?:a|not) )/, 'names an address that $1');
 }
 
-function eventTypesFromEnvironment(value: string | undefined, problems: string[]): string[] | undefined {
-  if (value === undefined) return undefined;
-  const types = value.split(',').map((type) => type.trim());
+function eventTypesFromEnvironment(types: string[] | undefined, problems: string[]): string[] | undefined {
+  if (types === undefined) return undefined;
   const bad = types.findIndex((type) => !(SUBSCRIBABLE as readonly string[]).includes(type));
   if (bad >= 0) {
     problems.push(
@@ -103,36 +90,4 @@ function eventTypesFromEnvironment(value: string | undefined, problems: string[]
     return undefined;
   }
   return [...new Set(types)];
-}
-
-function retryDelaysFromEnvironment(value: string | undefined, problems: string[]): number[] | undefined {
-  if (value === undefined) return undefined;
-  const { min, max } = WEBHOOK_LIMITS.retryDelayMs;
-  const rule = `a comma-separated list of at most ${WEBHOOK_LIMITS.retries} waits between 1ms and 7d, each a whole number with a unit (ms, s, m, h, d) or of milliseconds, e.g. 5s,30s,2m`;
-  const parsed = parseDurationList(value);
-  if (!parsed.ok) {
-    problems.push(`WEBHOOK_RETRY_DELAYS item ${parsed.item} is not a duration: ${rule}`);
-    return undefined;
-  }
-  const outside = parsed.ms.findIndex((ms) => ms < min || ms > max);
-  if (outside >= 0) {
-    problems.push(`WEBHOOK_RETRY_DELAYS item ${outside + 1} is out of range: ${rule}`);
-    return undefined;
-  }
-  if (parsed.ms.length > WEBHOOK_LIMITS.retries) {
-    problems.push(`WEBHOOK_RETRY_DELAYS has ${parsed.ms.length} waits: ${rule}`);
-    return undefined;
-  }
-  return parsed.ms;
-}
-
-function retentionFromEnvironment(value: string | undefined, problems: string[]): number | undefined {
-  if (value === undefined) return undefined;
-  const { min, max } = WEBHOOK_LIMITS.retentionMs;
-  const ms = parseDuration(value);
-  if (ms === undefined || ms < min || ms > max) {
-    problems.push('WEBHOOK_RETENTION must be a duration from 1h to 3650d, a whole number with a unit (h, d), e.g. 30d');
-    return undefined;
-  }
-  return ms;
 }

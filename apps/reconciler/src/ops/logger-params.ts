@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
-import type { LogLevel } from '../config/environment';
+import type { LogLevel } from '../config/variables';
 import { redactApiKeysIn } from './api-key-log-redaction';
 import { REDACTED } from './redacted';
 import { redactHeaders, redactUrl } from './request-log-redaction';

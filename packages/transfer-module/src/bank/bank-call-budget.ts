@@ -27,7 +27,7 @@ import { runBankCall } from './bank-call-sent';
 export type BankCallPriority = 'create' | 'query';
 
 export interface BankCallBudgetOptions {
-  /** Calls allowed in flight at once (≥ 1). */
+  /** Calls allowed in flight at once (≥ 1; TransferModule's `budget` has default 8). */
   maxInFlight: number;
   /** Calls started in any second; omit for no rate limit. */
   ratePerSecond?: number;

@@ -21,6 +21,19 @@ export function checkInteger(value: unknown, name: string, fallback: number, min
   return value;
 }
 
+/** An integer option checked against its declaration (option-declarations.ts): its default and bounds. */
+export function checkDeclaredInteger(
+  value: unknown,
+  name: string,
+  declared: { default?: number; min?: number; max?: number },
+  fallback = declared.default,
+): number {
+  if (fallback === undefined || declared.min === undefined || declared.max === undefined) {
+    throw new Error(`the declaration of ${name} needs a default and both bounds`);
+  }
+  return checkInteger(value, name, fallback, declared.min, declared.max);
+}
+
 export function fail(name: string, rule: string): never {
   throw new TransferModuleOptionsError(`${name} ${rule}`);
 }

@@ -23,8 +23,9 @@ import {
   type TransferIntentRules,
   transferLimitsOf,
 } from '../domain';
-import { DEFAULT_DATABASE_START_TIMEOUT_MS, dataSourceOptionsFromUrl, MAX_BATCH_SIZE } from '../persistence';
-import { checkBoolean, checkInteger, checkObject, fail } from './option-checks';
+import { dataSourceOptionsFromUrl } from '../persistence';
+import { checkBoolean, checkDeclaredInteger, checkObject, fail } from './option-checks';
+import { POLLING_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
 import { type ResolvedWebhookOptions, resolveWebhookOptions, type TransferWebhookOptions } from './webhook-options';
 
@@ -63,7 +64,7 @@ export interface TransferModuleOptions {
   databaseUrl?: string;
   /**
    * With a Postgres `databaseUrl`: how long the start-up waits while the server cannot be reached yet (refused,
-   * starting up), trying again with growing pauses; 0 fails at once. Default 60 000 ms.
+   * starting up), trying again with growing pauses; 0 fails at once. Default 60000 ms (a minute).
    */
   databaseStartTimeoutMs?: number;
   /** Run giro's pending migrations at start-up (default false: run them with runTransferMigrations). */
@@ -75,6 +76,7 @@ export interface TransferModuleOptions {
   polling?: TransferPollingOptions;
   /** One budget for every bank call of this process (default `{ maxInFlight: 8 }`, no rate limit). */
   budget?: BankCallBudgetOptions;
+  /** How a sweep claims and works through the due movements (each field has its default). */
   sweep?: TransferSweepOptions;
   /**
    * Limits of a transfer request the bank leaves open: maximum amount, description length, accepted currencies
@@ -155,26 +157,16 @@ export interface ResolvedTransferOptions {
 /** Injection token of the ResolvedTransferOptions. */
 export const RESOLVED_TRANSFER_OPTIONS = Symbol('giro:ResolvedTransferOptions');
 
-const OPTION_KEYS = [
-  'bank',
-  'databaseUrl',
-  'databaseStartTimeoutMs',
-  'runMigrations',
-  'polling',
-  'budget',
-  'sweep',
-  'transferRules',
-  'sourceAccounts',
-  'psp',
-  'limits',
-  'approvals',
-  'webhooks',
-  'clock',
-] as const;
-const SWEEP_KEYS = ['batchSize', 'concurrency', 'leaseMs'] as const;
+const OPTION_KEYS = Object.keys(TRANSFER_MODULE_OPTIONS);
+const SWEEP_KEYS = Object.keys(SWEEP_OPTIONS);
 const TRANSFER_RULE_KEYS = ['maxAmount', 'maxDescriptionLength', 'currencies', 'concepts'] as const;
-export const SWEEP_DEFAULTS = { batchSize: 100, concurrency: 8 } as const;
-export const BUDGET_DEFAULTS: Readonly<BankCallBudgetOptions> = { maxInFlight: 8 };
+/** The sweep's declared defaults (option-declarations.ts). */
+export const SWEEP_DEFAULTS = {
+  batchSize: SWEEP_OPTIONS.batchSize.default,
+  concurrency: SWEEP_OPTIONS.concurrency.default,
+} as const;
+/** The budget's declared default (option-declarations.ts). */
+export const BUDGET_DEFAULTS: Readonly<BankCallBudgetOptions> = TRANSFER_MODULE_OPTIONS.budget.default;
 
 /** Validates the options at start-up (every message names the option) and applies the defaults. */
 export function resolveTransferModuleOptions(options: TransferModuleOptions): ResolvedTransferOptions {
@@ -183,8 +175,7 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     if (key === 'dataSourceName' || key === 'isGlobal') {
       fail(key, 'must be given to forRootAsync beside useFactory, not returned by the factory');
     }
-    if (!(OPTION_KEYS as readonly string[]).includes(key))
-      fail(key, `is not an option (known: ${OPTION_KEYS.join(', ')})`);
+    if (!OPTION_KEYS.includes(key)) fail(key, `is not an option (known: ${OPTION_KEYS.join(', ')})`);
   }
   const clock = input.clock ?? systemClock;
   if (typeof (clock as Clock).now !== 'function') fail('clock', 'must have a now() method');
@@ -197,18 +188,16 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
   const { policy: polling, options: pollingOptions } = resolvePolling(input.polling);
   const callGuardMs = timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs + polling.minIntervalMs;
   const sourceAccounts = resolveSourceAccounts(input.sourceAccounts);
-  const psp = checkBoolean(input.psp, 'psp', false);
+  const psp = checkBoolean(input.psp, 'psp', TRANSFER_MODULE_OPTIONS.psp.default);
   return {
     bank,
     ...(input.databaseUrl !== undefined && { databaseUrl: resolveDatabaseUrl(input.databaseUrl) }),
-    databaseStartTimeoutMs: checkInteger(
+    databaseStartTimeoutMs: checkDeclaredInteger(
       input.databaseStartTimeoutMs,
       'databaseStartTimeoutMs',
-      DEFAULT_DATABASE_START_TIMEOUT_MS,
-      0,
-      3_600_000,
+      TRANSFER_MODULE_OPTIONS.databaseStartTimeoutMs,
     ),
-    runMigrations: checkBoolean(input.runMigrations, 'runMigrations', false),
+    runMigrations: checkBoolean(input.runMigrations, 'runMigrations', TRANSFER_MODULE_OPTIONS.runMigrations.default),
     polling: pollingOptions,
     budget: resolveBudget(input.budget),
     sweep: resolveSweep(input.sweep, callGuardMs),
@@ -237,7 +226,7 @@ function resolvePolling(value: unknown): { policy: PollingPolicy; options: Polli
   const { allowBelowSpec, ...options } = (
     value === undefined ? {} : checkObject(value, 'polling')
   ) as TransferPollingOptions;
-  const allowed = checkBoolean(allowBelowSpec, 'polling.allowBelowSpec', false);
+  const allowed = checkBoolean(allowBelowSpec, 'polling.allowBelowSpec', POLLING_OPTIONS.allowBelowSpec.default);
   let policy: PollingPolicy;
   try {
     policy = new PollingPolicy(options);
@@ -275,10 +264,9 @@ function resolveBudget(value: unknown): BankCallBudgetOptions {
 function resolveSweep(value: unknown, callGuardMs: number): Required<TransferSweepOptions> {
   const sweep = value === undefined ? {} : checkObject(value, 'sweep');
   for (const key of Object.keys(sweep)) {
-    if (!(SWEEP_KEYS as readonly string[]).includes(key))
-      fail(`sweep.${key}`, `is not an option (known: ${SWEEP_KEYS.join(', ')})`);
+    if (!SWEEP_KEYS.includes(key)) fail(`sweep.${key}`, `is not an option (known: ${SWEEP_KEYS.join(', ')})`);
   }
-  const leaseMs = checkInteger(sweep.leaseMs, 'sweep.leaseMs', 2 * callGuardMs, 1, 86_400_000);
+  const leaseMs = checkDeclaredInteger(sweep.leaseMs, 'sweep.leaseMs', SWEEP_OPTIONS.leaseMs, 2 * callGuardMs);
   if (leaseMs <= callGuardMs) {
     fail(
       'sweep.leaseMs',
@@ -286,8 +274,8 @@ function resolveSweep(value: unknown, callGuardMs: number): Required<TransferSwe
     );
   }
   return {
-    batchSize: checkInteger(sweep.batchSize, 'sweep.batchSize', SWEEP_DEFAULTS.batchSize, 1, MAX_BATCH_SIZE),
-    concurrency: checkInteger(sweep.concurrency, 'sweep.concurrency', SWEEP_DEFAULTS.concurrency, 1, 1000),
+    batchSize: checkDeclaredInteger(sweep.batchSize, 'sweep.batchSize', SWEEP_OPTIONS.batchSize),
+    concurrency: checkDeclaredInteger(sweep.concurrency, 'sweep.concurrency', SWEEP_OPTIONS.concurrency),
     leaseMs,
   };
 }

@@ -1,4 +1,7 @@
-import { checkBoolean, checkInteger, checkObject, fail } from './option-checks';
+import { checkBoolean, checkDeclaredInteger, checkInteger, checkObject, fail } from './option-checks';
+import { WEBHOOK_OPTIONS } from './option-declarations';
+
+export { WEBHOOK_RETRY_DELAYS_MS } from './option-declarations';
 
 /**
  * Webhooks (Standard Webhooks, from a transactional outbox). Given: every change of a movement writes its events
@@ -18,17 +21,17 @@ export interface TransferWebhookOptions {
    * the last one fails the delivery is dead. Each wait gets up to 10 % of jitter.
    */
   retryDelaysMs?: number[];
-  /** The longest attempt: connecting, sending and reading the answer (default 10 000 ms). */
+  /** The longest attempt: connecting, sending and reading the answer (default 10000 ms). */
   timeoutMs?: number;
   /** Attempts in flight at once in this process (default 64). */
   maxInFlight?: number;
   /** When nothing wakes it, the dispatcher looks for due deliveries this often (default 250 ms). */
   pollIntervalMs?: number;
-  /** How long the previous secret keeps signing after a rotation (default 24 h). */
+  /** How long the previous secret keeps signing after a rotation (default 86400000 ms, 24 h). */
   secretGraceMs?: number;
   /**
    * How long an event is kept once no delivery of it is pending (delivered or dead), with its deliveries and
-   * their attempts (default 30 days): the outbox does not grow without end.
+   * their attempts (default 2592000000 ms, 30 days): the outbox does not grow without end.
    */
   retentionMs?: number;
 }
@@ -38,61 +41,43 @@ export type ResolvedWebhookOptions = Required<TransferWebhookOptions> & {
   leaseMs: number;
 };
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-
-/** 12 attempts over about 3 days (70 h 42 min of waits, before jitter). */
-export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
-  5 * SECOND,
-  30 * SECOND,
-  2 * MINUTE,
-  10 * MINUTE,
-  30 * MINUTE,
-  HOUR,
-  3 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  24 * HOUR,
-  24 * HOUR,
-];
-
-const WEBHOOK_KEYS = [
-  'allowLoopback',
-  'allowPrivate',
-  'retryDelaysMs',
-  'timeoutMs',
-  'maxInFlight',
-  'pollIntervalMs',
-  'secretGraceMs',
-  'retentionMs',
-] as const;
+const WEBHOOK_KEYS = Object.keys(WEBHOOK_OPTIONS);
+/** Room to record an attempt's outcome after its longest wait. */
+const LEASE_MARGIN_MS = 5_000;
+/** The retry delays' own bounds: at most this many waits, each from 1 ms to 7 days. */
+const MAX_RETRIES = 50;
+const RETRY_DELAY = { min: 1, max: 7 * 86_400_000 };
 
 export function resolveWebhookOptions(value: unknown): ResolvedWebhookOptions | undefined {
   if (value === undefined) return undefined;
   const options = checkObject(value, 'webhooks');
   for (const key of Object.keys(options)) {
-    if (!(WEBHOOK_KEYS as readonly string[]).includes(key)) {
+    if (!WEBHOOK_KEYS.includes(key)) {
       fail(`webhooks.${key}`, `is not an option (known: ${WEBHOOK_KEYS.join(', ')})`);
     }
   }
-  const timeoutMs = checkInteger(options.timeoutMs, 'webhooks.timeoutMs', 10_000, 100, 60_000);
+  const declared = WEBHOOK_OPTIONS;
+  const integer = (key: 'timeoutMs' | 'maxInFlight' | 'pollIntervalMs' | 'secretGraceMs' | 'retentionMs') =>
+    checkDeclaredInteger(options[key], `webhooks.${key}`, declared[key]);
+  const timeoutMs = integer('timeoutMs');
   return {
-    allowLoopback: checkBoolean(options.allowLoopback, 'webhooks.allowLoopback', false),
-    allowPrivate: checkBoolean(options.allowPrivate, 'webhooks.allowPrivate', false),
+    allowLoopback: checkBoolean(options.allowLoopback, 'webhooks.allowLoopback', declared.allowLoopback.default),
+    allowPrivate: checkBoolean(options.allowPrivate, 'webhooks.allowPrivate', declared.allowPrivate.default),
     retryDelaysMs: resolveRetryDelays(options.retryDelaysMs),
     timeoutMs,
-    maxInFlight: checkInteger(options.maxInFlight, 'webhooks.maxInFlight', 64, 1, 1000),
-    pollIntervalMs: checkInteger(options.pollIntervalMs, 'webhooks.pollIntervalMs', 250, 10, 60_000),
-    secretGraceMs: checkInteger(options.secretGraceMs, 'webhooks.secretGraceMs', 24 * HOUR, 0, 30 * 24 * HOUR),
-    retentionMs: checkInteger(options.retentionMs, 'webhooks.retentionMs', 30 * 24 * HOUR, HOUR, 3650 * 24 * HOUR),
-    leaseMs: 2 * timeoutMs + 5 * SECOND,
+    maxInFlight: integer('maxInFlight'),
+    pollIntervalMs: integer('pollIntervalMs'),
+    secretGraceMs: integer('secretGraceMs'),
+    retentionMs: integer('retentionMs'),
+    leaseMs: 2 * timeoutMs + LEASE_MARGIN_MS,
   };
 }
 
 function resolveRetryDelays(value: unknown): number[] {
-  if (value === undefined) return [...WEBHOOK_RETRY_DELAYS_MS];
-  if (!Array.isArray(value) || value.length > 50)
-    fail('webhooks.retryDelaysMs', 'must be an array of at most 50 waits');
-  return value.map((delay, index) => checkInteger(delay, `webhooks.retryDelaysMs[${index}]`, 0, 1, 7 * 24 * HOUR));
+  if (value === undefined) return [...WEBHOOK_OPTIONS.retryDelaysMs.default];
+  if (!Array.isArray(value) || value.length > MAX_RETRIES)
+    fail('webhooks.retryDelaysMs', `must be an array of at most ${MAX_RETRIES} waits`);
+  return value.map((delay, index) =>
+    checkInteger(delay, `webhooks.retryDelaysMs[${index}]`, 0, RETRY_DELAY.min, RETRY_DELAY.max),
+  );
 }
