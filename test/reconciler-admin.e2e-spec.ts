@@ -103,7 +103,7 @@ describe('reconciler admin API', () => {
         body: transferRequest({ originId: 1002, amount: '1.00' }),
       });
       expect(conflict.status).toBe(409);
-      expect(conflict.json).toMatchObject({ statusCode: 409, originId: 1002 });
+      expect(conflict.json).toMatchObject({ statusCode: 409, code: 'TRANSFER_CONFLICT', originId: 1002 });
       expect(conflict.json.message).toContain('1002');
       expect(r.bank.counters()).toMatchObject({ processed, duplicates: 0 });
       expect((await r.request('GET', '/admin/transfers/1002')).json.amount).toBe('1234.50');
@@ -407,6 +407,8 @@ describe('reconciler health with the bank down', () => {
       const answer = await r.request('GET', '/health', { token: null });
       expect(answer.status).toBe(503);
       expect(answer.json).toMatchObject({
+        statusCode: 503,
+        code: 'SERVICE_UNAVAILABLE',
         status: 'error',
         info: { database: { status: 'up' } },
         error: { bank: { status: 'down', message: expect.stringContaining('not reachable') } },

@@ -117,12 +117,15 @@ describe('limits per source account over the admin API', () => {
     expect(refused.status).toBe(422);
     expect(refused.json).toEqual({
       statusCode: 422,
+      code: 'LIMIT_EXCEEDED',
       error: 'Unprocessable Entity',
+      errorName: 'TransferLimitError',
       message: `body.amount the daily amount of ${from} would pass 100.00: 20.00 remain today`,
       violations: [
         {
           field: 'body.amount',
           rule: 'daily_amount',
+          params: { address: from, limit: '100.00', remaining: '20.00' },
           message: `the daily amount of ${from} would pass 100.00: 20.00 remain today`,
         },
       ],

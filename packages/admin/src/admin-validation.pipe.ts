@@ -1,30 +1,14 @@
 import type { Violation } from '@giro/transfer-module';
 import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import type { ValidationError } from 'class-validator';
+import { violationsBody } from './error-body';
 
 /**
- * The body of every 400 of the admin API — the pipe's (query and path parameters) and TransferValidationError's
- * (the transfer request, the list cursor): `violations` as the domain's Violation, `message` repeating them in
- * one line for people reading logs. An unknown field is answered "is not a known field", as the admin API always
- * has: the fields it accepts are in its OpenAPI document (the domain's message lists them too, for callers of
- * TransferService that have none).
+ * A 400 of the admin API — the pipe's (query and path parameters): `violations` as the domain's Violation, in the
+ * admin API's error body (VALIDATION_FAILED).
  */
-export function badRequestBody(violations: readonly Violation[]) {
-  const answered = violations.map((violation) =>
-    violation.rule === 'unknown_field' ? { ...violation, message: 'is not a known field' } : violation,
-  );
-  return {
-    statusCode: 400,
-    error: 'Bad Request',
-    message: answered
-      .map((violation) => `${violation.field === '' ? '(request)' : violation.field} ${violation.message}`)
-      .join('; '),
-    violations: answered,
-  };
-}
-
 export function badRequest(violations: readonly Violation[]): BadRequestException {
-  return new BadRequestException(badRequestBody(violations));
+  return new BadRequestException(violationsBody(400, 'VALIDATION_FAILED', violations));
 }
 
 /** class-validator's nested errors as flat violations named by their dotted path (`body.amount`). */
@@ -37,6 +21,8 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
       .map(([rule, message]) => ({
         field,
         rule: rule === 'whitelistValidation' ? 'unknown_field' : rule,
+        // class-validator gives its messages, not the values they name.
+        params: {},
         message: withoutLeadingName(message, error.property),
       }));
     return [...own, ...flattenValidationErrors(error.children ?? [], field)];
