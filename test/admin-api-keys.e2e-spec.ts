@@ -95,7 +95,12 @@ describe('admin API keys', () => {
     const badRole = await createKey('someone', 'root');
     expect(badRole.status).toBe(400);
     expect(badRole.json.violations).toEqual([
-      { field: 'role', rule: 'role', message: 'must be one of viewer, operator, approver, admin' },
+      {
+        field: 'role',
+        rule: 'role',
+        params: { allowed: ['viewer', 'operator', 'approver', 'admin'] },
+        message: 'must be one of viewer, operator, approver, admin',
+      },
     ]);
     const badName = await createKey('Some One', 'viewer');
     expect(badName.json).toMatchObject({ code: 'VALIDATION_FAILED' });

@@ -184,7 +184,8 @@ describe('approvals over the admin API', () => {
     });
     expect((await decide(5007, 'approve', keys.checker)).json).toMatchObject({
       statusCode: 409,
-      code: 'APPROVAL_EXPIRED',
+      code: 'APPROVAL_NOT_AWAITED',
+      status: 'REJECTED',
     });
     expect(r.bank.ledger.entry(5007)).toBeUndefined();
   });

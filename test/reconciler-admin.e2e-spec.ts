@@ -126,11 +126,21 @@ describe('reconciler admin API', () => {
       expect(answer.status).toBe(400);
       expect(answer.json.violations).toEqual(
         expect.arrayContaining([
-          { field: 'extra', rule: 'unknown_field', message: 'is not a known field' },
-          { field: 'from', rule: 'type', message: 'must be an object, got string' },
-          { field: 'to.address', rule: 'cbu_cvu', message: expect.stringContaining('check digit') },
-          { field: 'body.tip', rule: 'unknown_field', message: 'is not a known field' },
-          { field: 'body.amount', rule: 'amount', message: expect.stringContaining('2') },
+          { field: 'extra', rule: 'unknown_field', params: expect.any(Object), message: 'is not a known field' },
+          {
+            field: 'from',
+            rule: 'type',
+            params: { expected: 'object', actual: 'string' },
+            message: 'must be an object, got string',
+          },
+          {
+            field: 'to.address',
+            rule: 'cbu_cvu',
+            params: expect.objectContaining({ reason: expect.stringMatching(/^check_digits?$/) }),
+            message: expect.stringContaining('check digit'),
+          },
+          { field: 'body.tip', rule: 'unknown_field', params: expect.any(Object), message: 'is not a known field' },
+          { field: 'body.amount', rule: 'amount', params: expect.any(Object), message: expect.stringContaining('2') },
         ]),
       );
       expect(answer.json.violations).toHaveLength(5);

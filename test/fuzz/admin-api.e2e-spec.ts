@@ -401,8 +401,14 @@ describe('bad input to the admin API and the transfer request’s validation', (
             expect(violation).toEqual({
               field: expect.any(String),
               rule: expect.stringMatching(/^\w+$/),
+              params: expect.any(Object),
               message: expect.stringMatching(/./),
             });
+            // Values, never prose: a number, a flag, a text, or a list of texts.
+            for (const value of Object.values(violation.params)) {
+              const values = Array.isArray(value) ? value : [value];
+              for (const one of values) expect(['string', 'number', 'boolean']).toContain(typeof one);
+            }
           }
         }),
         { numRuns: 1_000 },
