@@ -6,13 +6,26 @@ import { VIOLATION_RULES } from './violation-rules';
 
 const escapePipes = (text: string) => text.replace(/\|/g, '\\|');
 
+/** A Markdown table, its columns padded as the repository's formatter (Biome) lays them out. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column])).join(' | ')} |`;
+  return [line(header), line(widths.map((width) => '-'.repeat(width))), ...rows.map(line)];
+}
+
 /** The text of docs/errors.md. */
 export function errorsDoc(): string {
-  const codes = Object.entries(ERROR_CODES).map(
-    ([code, { status, doc }]) => `| \`${code}\` | ${status} | ${escapePipes(doc)} |`,
+  const codes = table(
+    ['code', 'HTTP status', 'meaning'],
+    Object.entries(ERROR_CODES).map(([code, { status, doc }]) => [`\`${code}\``, String(status), escapePipes(doc)]),
   );
-  const rules = Object.entries(VIOLATION_RULES).map(
-    ([rule, { params, doc }]) => `| \`${rule}\` | ${escapePipes(params)} | ${escapePipes(doc)} |`,
+  const rules = table(
+    ['rule', 'params', 'meaning'],
+    Object.entries(VIOLATION_RULES).map(([rule, { params, doc }]) => [
+      `\`${rule}\``,
+      escapePipes(params),
+      escapePipes(doc),
+    ]),
   );
   return [
     '# Errors',
@@ -23,9 +36,19 @@ export function errorsDoc(): string {
     "Every error answer of the admin API (and of the reconciler's server) has one body:",
     '',
     '```json',
-    '{ "statusCode": 400, "code": "VALIDATION_FAILED", "message": "body.amount must be at most 1000000.00, got 2000000",',
-    '  "violations": [{ "field": "body.amount", "rule": "max", "params": { "max": "1000000.00", "value": "2000000" },',
-    '                  "message": "must be at most 1000000.00, got 2000000" }] }',
+    '{',
+    '  "statusCode": 400,',
+    '  "code": "VALIDATION_FAILED",',
+    '  "message": "body.amount must be at most 1000000.00, got 2000000",',
+    '  "violations": [',
+    '    {',
+    '      "field": "body.amount",',
+    '      "rule": "max",',
+    '      "params": { "max": "1000000.00", "value": "2000000" },',
+    '      "message": "must be at most 1000000.00, got 2000000"',
+    '    }',
+    '  ]',
+    '}',
     '```',
     '',
     '`code` is stable: a program acts on it, never on `message`, which is English for people reading logs.',
@@ -37,8 +60,6 @@ export function errorsDoc(): string {
     '',
     '## Codes',
     '',
-    '| code | HTTP status | meaning |',
-    '|---|---|---|',
     ...codes,
     '',
     '## Violation rules',
@@ -46,8 +67,6 @@ export function errorsDoc(): string {
     "The admin API's query and path parameters are checked by class-validator: their rules are its own (`isInt`,",
     '`max`, `isIn`…) and carry no params.',
     '',
-    '| rule | params | meaning |',
-    '|---|---|---|',
     ...rules,
     '',
   ].join('\n');
