@@ -48,10 +48,16 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
     doc: 'Not an amount: a JSON number or a decimal string, greater than 0, at most 2 decimals.',
   },
   max: { params: '`max`, `value`', doc: 'The amount is above the maximum per transfer.' },
-  length: { params: '`max`, `actual` (in Unicode characters)', doc: 'The description is too long.' },
+  length: {
+    params: '`max`, `actual` (a description, in Unicode characters); `min`, `max` (a note)',
+    doc: 'The text is too long (or empty).',
+  },
+  range: { params: '`min`, `max`, `value`', doc: 'Not an integer from `min` to `max` (a page size…).' },
+  status: { params: '`allowed`', doc: 'Not a status.' },
+  cursor: { params: '—', doc: 'Not the `nextCursor` of a previous page.' },
   characters: {
     params:
-      '`reason`: `control_character` (`codePoint`, `position`), `bidirectional_control`, `invisible_character` (`codePoint`, `name` when Unicode has one, `position`)',
+      '`reason`: `control_character` (`codePoint`, `position`; a note: none), `control_character_or_line_break`, `bidirectional_control`, `invisible_character` (`codePoint`, `name` when Unicode has one, `position`)',
     doc: 'The text has a character it may not carry: a control character, or one a reader cannot see.',
   },
   source_account: {
