@@ -71,7 +71,7 @@ describe('admin anomalies and cancellations', () => {
       body: { note: 'looks fine' },
     });
     expect(refused.status).toBe(403);
-    expect(refused.json).toMatchObject({ requiredRole: 'operator', role: 'viewer' });
+    expect(refused.json).toMatchObject({ code: 'FORBIDDEN', requiredRole: 'operator', role: 'viewer' });
 
     // A bad note is refused naming `note`; nothing is resolved.
     for (const body of [{}, { note: '' }, { note: '   ' }, { note: 'x'.repeat(501) }, { note: 5 }]) {
@@ -104,10 +104,14 @@ describe('admin anomalies and cancellations', () => {
 
     const again = await r.request('POST', `/admin/anomalies/${first}/resolve`, { body: { note: 'me too' } });
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ anomalyId: first, resolution: { by: { name: 'payments-bot' } } });
+    expect(again.json).toMatchObject({
+      code: 'ANOMALY_ALREADY_RESOLVED',
+      anomalyId: first,
+      resolution: { by: { name: 'payments-bot' } },
+    });
     const unknown = await r.request('POST', '/admin/anomalies/999999/resolve', { body: { note: 'x' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ anomalyId: 999999 });
+    expect(unknown.json).toMatchObject({ code: 'ANOMALY_NOT_FOUND', anomalyId: 999999 });
     expect((await r.request('POST', '/admin/anomalies/abc/resolve', { body: { note: 'x' } })).json.violations).toEqual([
       expect.objectContaining({ field: 'id' }),
     ]);

@@ -47,6 +47,7 @@ describe('admin API keys', () => {
     expect(refused.status).toBe(403);
     expect(refused.json).toEqual({
       statusCode: 403,
+      code: 'FORBIDDEN',
       error: 'Forbidden',
       message: 'this route needs the operator role (operator or admin); key "auditor" has viewer',
       requiredRole: 'operator',
@@ -94,18 +95,29 @@ describe('admin API keys', () => {
     const badRole = await createKey('someone', 'root');
     expect(badRole.status).toBe(400);
     expect(badRole.json.violations).toEqual([
-      { field: 'role', rule: 'role', message: 'must be one of viewer, operator, approver, admin' },
+      {
+        field: 'role',
+        rule: 'role',
+        params: { allowed: ['viewer', 'operator', 'approver', 'admin'] },
+        message: 'must be one of viewer, operator, approver, admin',
+      },
     ]);
     const badName = await createKey('Some One', 'viewer');
+    expect(badName.json).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(badName.json.violations).toEqual([expect.objectContaining({ field: 'name', rule: 'key_name' })]);
     const extra = await r.request('POST', '/admin/keys', { body: { name: 'x', role: 'viewer', key: 'mine' } });
     expect(extra.json.violations).toEqual([expect.objectContaining({ field: 'key', rule: 'unknown_field' })]);
     const taken = await createKey('ops', 'viewer');
     expect(taken.status).toBe(409);
-    expect(taken.json).toMatchObject({ statusCode: 409, error: 'Conflict', name: 'ops' });
+    expect(taken.json).toMatchObject({ statusCode: 409, code: 'API_KEY_NAME_TAKEN', error: 'Conflict', name: 'ops' });
     const unknown = await r.request('POST', '/admin/keys/nobody/revoke');
     expect(unknown.status).toBe(404);
-    expect(unknown.json).toMatchObject({ statusCode: 404, message: 'no API key is named "nobody"', name: 'nobody' });
+    expect(unknown.json).toMatchObject({
+      statusCode: 404,
+      code: 'API_KEY_NOT_FOUND',
+      message: 'no API key is named "nobody"',
+      name: 'nobody',
+    });
     expect((await r.request('GET', '/admin/keys')).json.length).toBe(before);
   });
 

@@ -52,17 +52,21 @@ describe('client sub-accounts over the admin API', () => {
       });
       expect(cbu.status).toBe(400);
       expect(cbu.json.message).toMatch(/only a CVU/);
+      expect(cbu.json).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        violations: [{ field: 'address', rule: 'cvu', params: { reason: 'cbu' } }],
+      });
       const other = completeCbuCvu('0000003', '2000000000013');
       await r.request('POST', '/admin/sub-accounts', { body: { address: other, ownerPersonId: HOLDER } });
       const taken = await r.request('POST', '/admin/sub-accounts', {
         body: { address: other, ownerPersonId: '27123456780' },
       });
-      expect(taken.status).toBe(409);
+      expect(taken.json).toMatchObject({ statusCode: 409, code: 'SUB_ACCOUNT_CONFLICT', address: other });
       const unknown = await r.request(
         'POST',
         `/admin/sub-accounts/${completeCbuCvu('0000003', '2000000000021')}/disable`,
       );
-      expect(unknown.status).toBe(404);
+      expect(unknown.json).toMatchObject({ statusCode: 404, code: 'SUB_ACCOUNT_NOT_FOUND' });
     });
   });
 

@@ -71,7 +71,7 @@ describe('POST /admin/transfers/batch', () => {
           row: 3,
           originId: 9002,
           outcome: 'invalid',
-          violations: [{ field: 'toCuit', rule: 'cuit', message: expect.any(String) }],
+          violations: [{ field: 'toCuit', rule: 'cuit', params: expect.any(Object), message: expect.any(String) }],
         },
         { row: 4, originId: 9003, outcome: 'valid' },
         // The limits as they stand: the run may still differ if other transfers use them first.
@@ -147,7 +147,14 @@ describe('POST /admin/transfers/batch', () => {
         row: 4,
         originId: 9005,
         outcome: 'invalid',
-        violations: [{ field: 'originId', rule: 'unique', message: 'repeats originId 9005 of row 3' }],
+        violations: [
+          {
+            field: 'originId',
+            rule: 'unique',
+            params: { originId: 9005, row: 3 },
+            message: 'repeats originId 9005 of row 3',
+          },
+        ],
       },
     ]);
     expect((await r.request('GET', '/admin/transfers/9001')).json.amount).toBe('100.00');
@@ -179,8 +186,14 @@ describe('POST /admin/transfers/batch', () => {
     const before = await storedOriginIds();
     const unknownColumn = await sendCsv(`${HEADER},memo\n${csvRow(9201, '1.00')},x\n`);
     expect(unknownColumn.status).toBe(400);
+    expect(unknownColumn.json).toMatchObject({ code: 'VALIDATION_FAILED', errorName: 'BatchRefusedError' });
     expect(unknownColumn.json.violations).toEqual([
-      { field: 'header', rule: 'unknown_column', message: expect.stringContaining('"memo"') },
+      {
+        field: 'header',
+        rule: 'unknown_column',
+        params: { columns: ['memo'] },
+        message: expect.stringContaining('"memo"'),
+      },
     ]);
     expect((await sendCsv('')).json.violations).toEqual([expect.objectContaining({ rule: 'empty' })]);
     expect((await sendCsv(`${HEADER}\n"9201,unclosed\n`)).json.violations).toEqual([
@@ -188,6 +201,7 @@ describe('POST /admin/transfers/batch', () => {
     ]);
     const tooLarge = await sendCsv(`${HEADER}\n${`${csvRow(9201, '1.00')}\n`.repeat(1001)}`);
     expect(tooLarge.status).toBe(413);
+    expect(tooLarge.json.code).toBe('PAYLOAD_TOO_LARGE');
     expect(tooLarge.json.violations).toEqual([expect.objectContaining({ rule: 'rows' })]);
     const plain = await r.request('POST', '/admin/transfers/batch', {
       rawBody: 'hello',
@@ -195,6 +209,7 @@ describe('POST /admin/transfers/batch', () => {
       headers: { 'content-type': 'text/plain' },
     });
     expect(plain.status).toBe(415);
+    expect(plain.json.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const notArray = await r.request('POST', '/admin/transfers/batch', { token: operator, body: transferRequest() });
     expect(notArray.status).toBe(400);
     expect(notArray.json.violations).toEqual([expect.objectContaining({ field: 'body', rule: 'array' })]);

@@ -95,7 +95,11 @@ describe('approvals over the admin API', () => {
 
     const again = await decide(5002, 'approve', keys['second-checker']);
     expect(again.status).toBe(409);
-    expect(again.json).toMatchObject({ originId: 5002, status: expect.not.stringMatching('AWAITING_APPROVAL') });
+    expect(again.json).toMatchObject({
+      code: 'APPROVAL_NOT_AWAITED',
+      originId: 5002,
+      status: expect.not.stringMatching('AWAITING_APPROVAL'),
+    });
   });
 
   it('rejects with a reason: REJECTED, never sent; a reason is required', async () => {
@@ -178,7 +182,11 @@ describe('approvals over the admin API', () => {
       status: 'REJECTED',
       approval: { decision: 'expired', decidedBy: null, reason: expect.stringMatching(/^not approved by /) },
     });
-    expect((await decide(5007, 'approve', keys.checker)).status).toBe(409);
+    expect((await decide(5007, 'approve', keys.checker)).json).toMatchObject({
+      statusCode: 409,
+      code: 'APPROVAL_NOT_AWAITED',
+      status: 'REJECTED',
+    });
     expect(r.bank.ledger.entry(5007)).toBeUndefined();
   });
 });

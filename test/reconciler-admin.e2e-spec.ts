@@ -103,7 +103,7 @@ describe('reconciler admin API', () => {
         body: transferRequest({ originId: 1002, amount: '1.00' }),
       });
       expect(conflict.status).toBe(409);
-      expect(conflict.json).toMatchObject({ statusCode: 409, originId: 1002 });
+      expect(conflict.json).toMatchObject({ statusCode: 409, code: 'TRANSFER_CONFLICT', originId: 1002 });
       expect(conflict.json.message).toContain('1002');
       expect(r.bank.counters()).toMatchObject({ processed, duplicates: 0 });
       expect((await r.request('GET', '/admin/transfers/1002')).json.amount).toBe('1234.50');
@@ -126,11 +126,21 @@ describe('reconciler admin API', () => {
       expect(answer.status).toBe(400);
       expect(answer.json.violations).toEqual(
         expect.arrayContaining([
-          { field: 'extra', rule: 'unknown_field', message: 'is not a known field' },
-          { field: 'from', rule: 'type', message: 'must be an object, got string' },
-          { field: 'to.address', rule: 'cbu_cvu', message: expect.stringContaining('check digit') },
-          { field: 'body.tip', rule: 'unknown_field', message: 'is not a known field' },
-          { field: 'body.amount', rule: 'amount', message: expect.stringContaining('2') },
+          { field: 'extra', rule: 'unknown_field', params: expect.any(Object), message: 'is not a known field' },
+          {
+            field: 'from',
+            rule: 'type',
+            params: { expected: 'object', actual: 'string' },
+            message: 'must be an object, got string',
+          },
+          {
+            field: 'to.address',
+            rule: 'cbu_cvu',
+            params: expect.objectContaining({ reason: expect.stringMatching(/^check_digits?$/) }),
+            message: expect.stringContaining('check digit'),
+          },
+          { field: 'body.tip', rule: 'unknown_field', params: expect.any(Object), message: 'is not a known field' },
+          { field: 'body.amount', rule: 'amount', params: expect.any(Object), message: expect.stringContaining('2') },
         ]),
       );
       expect(answer.json.violations).toHaveLength(5);
@@ -407,6 +417,8 @@ describe('reconciler health with the bank down', () => {
       const answer = await r.request('GET', '/health', { token: null });
       expect(answer.status).toBe(503);
       expect(answer.json).toMatchObject({
+        statusCode: 503,
+        code: 'SERVICE_UNAVAILABLE',
         status: 'error',
         info: { database: { status: 'up' } },
         error: { bank: { status: 'down', message: expect.stringContaining('not reachable') } },

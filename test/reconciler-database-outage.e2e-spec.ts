@@ -35,11 +35,17 @@ async function expectUnavailable(reconciler: ReconcilerProcess, method: string, 
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
     ...(body !== undefined && { body: JSON.stringify(body) }),
   });
-  const json = (await response.json()) as { error?: string };
-  expect({ status: response.status, retryAfter: response.headers.get('retry-after'), error: json.error }).toEqual({
+  const json = (await response.json()) as { error?: string; code?: string };
+  expect({
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    error: json.error,
+    code: json.code,
+  }).toEqual({
     status: 503,
     retryAfter: '5',
     error: 'Service Unavailable',
+    code: 'DATABASE_UNAVAILABLE',
   });
 }
 
@@ -130,6 +136,7 @@ function outageSuite(setup: () => Promise<Outage>) {
     database.cut();
     const cut = await answer;
     expect(cut.status).toBe(503);
+    expect(cut.json.code).toBe('BATCH_INTERRUPTED');
     // At most BATCH_CONCURRENCY (8) rows were in flight when the 40th reached the bank.
     expect(cut.json.row).toBeGreaterThan(40 - 8);
     expect(cut.json.row).toBeLessThan(rows);

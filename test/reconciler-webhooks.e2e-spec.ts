@@ -121,9 +121,10 @@ describe('reconciler webhooks admin API', () => {
       const answer = await r.request('POST', '/admin/webhooks', { body });
       expect({ body, status: answer.status }).toEqual({ body, status: 400 });
       expect(answer.json.violations).toEqual(
-        expect.arrayContaining([{ field, rule, message: expect.stringMatching(message) }]),
+        expect.arrayContaining([{ field, rule, params: expect.any(Object), message: expect.stringMatching(message) }]),
       );
       expect(answer.json.message).toContain(field);
+      expect(answer.json.code).toBe('VALIDATION_FAILED');
     }
     expect((await r.request('GET', '/admin/webhooks')).json).toHaveLength(before);
   });

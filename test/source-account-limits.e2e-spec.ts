@@ -44,6 +44,7 @@ describeOnEachEngine('limits per source account', (engine) => {
       {
         field: 'body.amount',
         rule: 'per_transfer',
+        params: { address: own.address, limit: '5000.00', amount: '5000.01' },
         message: `5000.01 would pass the per-transfer maximum of ${own.address}, 5000.00`,
       },
     ]);
@@ -56,6 +57,7 @@ describeOnEachEngine('limits per source account', (engine) => {
       {
         field: 'body.amount',
         rule: 'daily_amount',
+        params: { address: own.address, limit: '10000.00', remaining: '1000.00' },
         message: `the daily amount of ${own.address} would pass 10000.00: 1000.00 remain today`,
       },
     ]);
@@ -92,6 +94,7 @@ describeOnEachEngine('limits per source account', (engine) => {
       {
         field: 'from.address',
         rule: 'daily_count',
+        params: { address: own.address, limit: 3, remaining: 0 },
         message: `the daily count of ${own.address} would pass 3 transfers: 0 remain today`,
       },
     ]);
@@ -117,12 +120,15 @@ describe('limits per source account over the admin API', () => {
     expect(refused.status).toBe(422);
     expect(refused.json).toEqual({
       statusCode: 422,
+      code: 'LIMIT_EXCEEDED',
       error: 'Unprocessable Entity',
+      errorName: 'TransferLimitError',
       message: `body.amount the daily amount of ${from} would pass 100.00: 20.00 remain today`,
       violations: [
         {
           field: 'body.amount',
           rule: 'daily_amount',
+          params: { address: from, limit: '100.00', remaining: '20.00' },
           message: `the daily amount of ${from} would pass 100.00: 20.00 remain today`,
         },
       ],

@@ -44,6 +44,7 @@ describeOnEachEngine('source accounts', (engine) => {
       {
         field: 'from.address',
         rule: 'source_account',
+        params: { cvu: true },
         message: expect.stringMatching(/reserved to payment service providers registered with the central bank/),
       },
     ]);

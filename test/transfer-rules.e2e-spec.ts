@@ -40,10 +40,20 @@ describeOnEachEngine('transfer rules', (engine) => {
 
   it('refuses a currency or a concept it does not accept, storing and sending nothing', async () => {
     expect(await refusal(withBody(701, { currencyId: '840' }))).toEqual([
-      { field: 'body.currencyId', rule: 'currency', message: 'must be one of 032, got "840"' },
+      {
+        field: 'body.currencyId',
+        rule: 'currency',
+        params: { allowed: ['032'], value: '840' },
+        message: 'must be one of 032, got "840"',
+      },
     ]);
     expect(await refusal(withBody(702, { concept: 'HON' }))).toEqual([
-      { field: 'body.concept', rule: 'concept', message: 'must be one of VAR, ALQ, got "HON"' },
+      {
+        field: 'body.concept',
+        rule: 'concept',
+        params: { allowed: ['VAR', 'ALQ'], value: 'HON' },
+        message: 'must be one of VAR, ALQ, got "HON"',
+      },
     ]);
     expect(bank.ledger.size).toBe(0);
     expect((await giro.transfers.listMovements({}, { limit: 10 })).items).toEqual([]);

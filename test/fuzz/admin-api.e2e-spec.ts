@@ -133,9 +133,17 @@ describe('bad input to the admin API and the transfer request’s validation', (
             const answer = await post(text);
             expect({ status: answer.status, text }).toMatchObject({ status: 400 });
             // An empty body (a cut at 0) is a missing request, not broken JSON.
-            expect(JSON.parse(answer.text).violations).toEqual([
-              { field: '', rule: expect.stringMatching(/^(json|depth|type|required)$/), message: expect.any(String) },
-            ]);
+            expect(JSON.parse(answer.text)).toMatchObject({
+              code: 'VALIDATION_FAILED',
+              violations: [
+                {
+                  field: '',
+                  rule: expect.stringMatching(/^(json|depth|type|required)$/),
+                  params: expect.any(Object),
+                  message: expect.any(String),
+                },
+              ],
+            });
             expect(await footprint()).toEqual(before);
           },
         ),
@@ -207,7 +215,7 @@ describe('bad input to the admin API and the transfer request’s validation', (
             const answer = await post(text);
             expect({ depth, status: answer.status }).toEqual({ depth, status: 400 });
             expect(JSON.parse(answer.text).violations).toEqual([
-              { field: '', rule: 'depth', message: expect.any(String) },
+              { field: '', rule: 'depth', params: { max: 10 }, message: expect.any(String) },
             ]);
           },
         ),
@@ -225,13 +233,17 @@ describe('bad input to the admin API and the transfer request’s validation', (
         ]);
         const answer = await post(text);
         expect(answer.status).toBe(413);
-        expect(JSON.parse(answer.text).violations).toEqual([{ field: '', rule: 'size', message: expect.any(String) }]);
+        expect(JSON.parse(answer.text)).toMatchObject({
+          code: 'PAYLOAD_TOO_LARGE',
+          violations: [{ field: '', rule: 'size', params: { max: 16 * 1024 }, message: expect.any(String) }],
+        });
       }
       figures.oversized += 1;
       const plain = await post(JSON.stringify(transferRequest({ originId: ++originId })), {
         'content-type': 'text/plain',
       });
       expect(plain.status).toBe(415);
+      expect(JSON.parse(plain.text)).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE' });
       expect(await footprint()).toEqual(before);
     }));
 
@@ -389,8 +401,14 @@ describe('bad input to the admin API and the transfer request’s validation', (
             expect(violation).toEqual({
               field: expect.any(String),
               rule: expect.stringMatching(/^\w+$/),
+              params: expect.any(Object),
               message: expect.stringMatching(/./),
             });
+            // Values, never prose: a number, a flag, a text, or a list of texts.
+            for (const value of Object.values(violation.params)) {
+              const values = Array.isArray(value) ? value : [value];
+              for (const one of values) expect(['string', 'number', 'boolean']).toContain(typeof one);
+            }
           }
         }),
         { numRuns: 1_000 },

@@ -31,6 +31,7 @@ describe('admin rate limits', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.json).toEqual({
         statusCode: 429,
+        code: 'RATE_LIMITED',
         error: 'Too Many Requests',
         message: expect.stringMatching(/^too many requests: 60 a minute from one address without a valid token/),
       });

@@ -27,9 +27,11 @@ describe('hostile request bodies', () => {
       status,
       body: {
         statusCode: status,
+        code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED',
         error: expect.any(String),
         message: expect.stringMatching(/^\(request\) /),
-        violations: [{ field: '', rule, message: expect.any(String) }],
+        violations: [{ field: '', rule, params: expect.any(Object), message: expect.any(String) }],
+        ...(rule === 'type' && { errorName: 'TransferValidationError' }),
       },
     });
   };
@@ -61,7 +63,12 @@ describe('hostile request bodies', () => {
       expect({ type, status: answer.status, body: answer.json }).toEqual({
         type,
         status: 415,
-        body: { statusCode: 415, error: 'Unsupported Media Type', message: expect.any(String) },
+        body: {
+          statusCode: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          error: 'Unsupported Media Type',
+          message: expect.any(String),
+        },
       });
     }
     expect(await stored()).toBe(0);
@@ -80,7 +87,9 @@ describe('hostile request bodies', () => {
       expect({ field, status: answer.status, violations: answer.json?.violations }).toEqual({
         field,
         status: 400,
-        violations: [{ field, rule: 'unknown_field', message: 'is not a known field' }],
+        violations: [
+          { field, rule: 'unknown_field', params: { allowed: expect.any(Array) }, message: 'is not a known field' },
+        ],
       });
     }
     expect(await stored()).toBe(0);
@@ -96,6 +105,7 @@ describe('hostile request bodies', () => {
         {
           field: 'body.amount',
           rule: 'max',
+          params: { max: '999999999999.99', value: expect.stringMatching(/^1234567890123456/) },
           message: expect.stringMatching(/^must be at most 999999999999\.99, got /),
         },
       ]);
@@ -116,7 +126,12 @@ describe('hostile request bodies', () => {
       });
       expect({ named, status: answer.status }).toEqual({ named, status: 400 });
       expect(answer.json.violations).toEqual([
-        { field: 'body.description', rule: 'characters', message: expect.stringContaining(named) },
+        {
+          field: 'body.description',
+          rule: 'characters',
+          params: expect.objectContaining({ codePoint: named.slice(0, 6) }),
+          message: expect.stringContaining(named),
+        },
       ]);
     }
     expect(await stored()).toBe(0);
@@ -151,24 +166,32 @@ describe('hostile request bodies', () => {
     expect(answer.status).toBe(401);
     expect(JSON.parse(answer.body)).toEqual({
       statusCode: 401,
+      code: 'UNAUTHORIZED',
       error: 'Unauthorized',
       message: 'missing bearer token (Authorization: Bearer <API key or ADMIN_TOKEN>)',
     });
   });
 
   it('answers every other 4xx in the same shape: 401, 404 of a route and of a movement, 400 of a parameter', async () => {
-    const shape = (status: number) => ({ statusCode: status, error: expect.any(String), message: expect.any(String) });
-    expect((await r.request('GET', '/admin/transfers', { token: 'wrong-token-0123456789' })).json).toEqual(shape(401));
-    expect((await r.request('GET', '/admin/nothing-here')).json).toEqual(shape(404));
-    // A refusal of giro's own also names itself, for programs (`errorName`).
+    const shape = (status: number, code: string) => ({
+      statusCode: status,
+      code,
+      error: expect.any(String),
+      message: expect.any(String),
+    });
+    expect((await r.request('GET', '/admin/transfers', { token: 'wrong-token-0123456789' })).json).toEqual(
+      shape(401, 'UNAUTHORIZED'),
+    );
+    expect((await r.request('GET', '/admin/nothing-here')).json).toEqual(shape(404, 'NOT_FOUND'));
+    // A refusal of giro's own has its own code, and names its class too (`errorName`).
     expect((await r.request('GET', '/admin/transfers/424242')).json).toEqual({
-      ...shape(404),
+      ...shape(404, 'TRANSFER_NOT_FOUND'),
       errorName: 'MovementNotFoundError',
       originId: 424242,
     });
     expect((await r.request('GET', '/admin/transfers?limit=0')).json).toEqual({
-      ...shape(400),
-      violations: [{ field: 'limit', rule: expect.any(String), message: expect.any(String) }],
+      ...shape(400, 'VALIDATION_FAILED'),
+      violations: [{ field: 'limit', rule: 'min', params: { min: 1 }, message: expect.any(String) }],
     });
   });
 });

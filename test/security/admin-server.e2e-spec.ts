@@ -71,7 +71,12 @@ describe('the admin server', () => {
       expect((await r.request('GET', '/metrics', { token: null })).status).toBe(401);
       const wrong = await r.request('GET', '/metrics', { token: ADMIN_TOKEN });
       expect(wrong.status).toBe(401);
-      expect(wrong.json).toEqual({ statusCode: 401, error: 'Unauthorized', message: expect.any(String) });
+      expect(wrong.json).toEqual({
+        statusCode: 401,
+        code: 'UNAUTHORIZED',
+        error: 'Unauthorized',
+        message: expect.any(String),
+      });
       const scrape = await r.request('GET', '/metrics', { token: metricsToken });
       expect(scrape.status).toBe(200);
       expect(scrape.text).toContain('giro_movements');

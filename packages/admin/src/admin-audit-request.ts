@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuditRequest } from '@giro/transfer-module';
+import { type AuditRequest, GiroError } from '@giro/transfer-module';
 import { type ExecutionContext, HttpException, HttpStatus } from '@nestjs/common';
-import { FILTER_CATCH_EXCEPTIONS, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { Reflector } from '@nestjs/core';
 import { actorOf } from './admin-actor';
 import { AUDITED_ACTION } from './audited.decorator';
-import { replyFor, TransferErrorsFilter } from './transfer-errors.filter';
 
 // What the audit trail records of an admin request: which requests (those that may change something), as which
 // action, under which request id, from which address, and how a failure reads.
@@ -67,17 +66,10 @@ function routeOf(context: ExecutionContext): string {
   return `${method} /${parts.join('/')}`;
 }
 
-/** The errors the admin error filter answers (its `@Catch` list): their status is the filter's. */
-const FILTERED_ERRORS: (new (...args: never[]) => Error)[] =
-  Reflect.getMetadata(FILTER_CATCH_EXCEPTIONS, TransferErrorsFilter) ?? [];
-
 /** The HTTP status and message a failed admin request is answered with, as its `refused` row records them. */
 export function describeAdminError(error: unknown): { statusCode: number; message: string } {
   if (error instanceof HttpException) return { statusCode: error.getStatus(), message: httpMessage(error) };
-  if (FILTERED_ERRORS.some((type) => error instanceof type)) {
-    const reply = replyFor(error as Parameters<typeof replyFor>[0]);
-    return { statusCode: reply.status, message: (error as Error).message };
-  }
+  if (error instanceof GiroError) return { statusCode: error.httpStatusCode, message: error.message };
   // Anything else is answered 500 by Nest, without its message: the trail keeps its name only.
   return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: error instanceof Error ? error.name : 'error' };
 }

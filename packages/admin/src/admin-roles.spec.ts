@@ -251,6 +251,7 @@ describe('admin routes and roles', () => {
         expect(reply.status).toBe(403);
         expect(reply.json).toEqual({
           statusCode: 403,
+          code: 'FORBIDDEN',
           error: 'Forbidden',
           message: expect.stringContaining(`needs the ${needed} role`),
           requiredRole: needed,

@@ -1,30 +1,14 @@
-import type { Violation } from '@giro/transfer-module';
+import type { Violation, ViolationParams } from '@giro/transfer-module';
 import { BadRequestException, ValidationPipe } from '@nestjs/common';
-import type { ValidationError } from 'class-validator';
+import { getMetadataStorage, type ValidationError } from 'class-validator';
+import { violationsBody } from './error-body';
 
 /**
- * The body of every 400 of the admin API — the pipe's (query and path parameters) and TransferValidationError's
- * (the transfer request, the list cursor): `violations` as the domain's Violation, `message` repeating them in
- * one line for people reading logs. An unknown field is answered "is not a known field", as the admin API always
- * has: the fields it accepts are in its OpenAPI document (the domain's message lists them too, for callers of
- * TransferService that have none).
+ * A 400 of the admin API — the pipe's (query and path parameters): `violations` as the domain's Violation, in the
+ * admin API's error body (VALIDATION_FAILED).
  */
-export function badRequestBody(violations: readonly Violation[]) {
-  const answered = violations.map((violation) =>
-    violation.rule === 'unknown_field' ? { ...violation, message: 'is not a known field' } : violation,
-  );
-  return {
-    statusCode: 400,
-    error: 'Bad Request',
-    message: answered
-      .map((violation) => `${violation.field === '' ? '(request)' : violation.field} ${violation.message}`)
-      .join('; '),
-    violations: answered,
-  };
-}
-
 export function badRequest(violations: readonly Violation[]): BadRequestException {
-  return new BadRequestException(badRequestBody(violations));
+  return new BadRequestException(violationsBody(400, 'VALIDATION_FAILED', violations));
 }
 
 /** class-validator's nested errors as flat violations named by their dotted path (`body.amount`). */
@@ -37,10 +21,35 @@ export function flattenValidationErrors(errors: ValidationError[], parent = ''):
       .map(([rule, message]) => ({
         field,
         rule: rule === 'whitelistValidation' ? 'unknown_field' : rule,
+        params: paramsOf(error, rule),
         message: withoutLeadingName(message, error.property),
       }));
     return [...own, ...flattenValidationErrors(error.children ?? [], field)];
   });
+}
+
+/** The params of class-validator's rules that take a value, by the name docs/errors.md gives them. */
+const PARAM_NAMES: Readonly<Record<string, string[]>> = {
+  min: ['min'],
+  max: ['max'],
+  minLength: ['min'],
+  maxLength: ['max'],
+  isLength: ['min', 'max'],
+  isIn: ['allowed'],
+};
+
+/**
+ * The values a class-validator rule names (`@Max(500)`: `{ max: 500 }`), read from the rule's declaration on the
+ * parameters' class; none for a rule that takes none, or whose message it computes itself.
+ */
+function paramsOf(error: ValidationError, rule: string): ViolationParams {
+  const names = PARAM_NAMES[rule];
+  if (names === undefined || typeof error.target !== 'object' || error.target === null) return {};
+  const declared = getMetadataStorage()
+    .getTargetValidationMetadatas(error.target.constructor, '', true, false)
+    .find((metadata) => metadata.propertyName === error.property && metadata.name === rule);
+  if (declared === undefined) return {};
+  return Object.fromEntries(names.map((name, index) => [name, declared.constraints[index]]));
 }
 
 /** "amount must be a number" → "must be a number": the field is named by its full path instead. */
@@ -59,7 +68,8 @@ export function adminValidationPipe(): ValidationPipe {
     transform: true,
     // One message per field: the first rule it breaks.
     stopAtFirstError: true,
-    validationError: { target: false, value: false },
+    // The target (the parameters' object) names its class, whose rules give the violations' params.
+    validationError: { target: true, value: false },
     exceptionFactory: (errors) => badRequest(flattenValidationErrors(errors)),
   });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { HttpStatus } from '@nestjs/common';
 import { readBatchCsv } from './batch-csv';
 import type { BatchInput } from './batch-entries';
-import { batchRefused } from './batch-errors';
+import { BatchRefusedError } from './batch-errors';
 import { readBatchJson } from './batch-json';
 
 /** Largest batch body: 1 000 rows of a transfer are about 250 KiB of CSV, well under this. */
@@ -22,9 +22,10 @@ export async function readBatchBody(request: RequestWithBody): Promise<BatchInpu
   if (mediaType === 'application/json') {
     return readBatchJson(request.body !== undefined ? request.body : parseJson(await bodyText(request)));
   }
-  throw batchRefused(HttpStatus.UNSUPPORTED_MEDIA_TYPE, {
+  throw new BatchRefusedError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, {
     field: 'body',
     rule: 'media_type',
+    params: { allowed: ['text/csv', 'application/json'], actual: mediaType.slice(0, 60) },
     message: `must be text/csv or application/json, got ${mediaType === '' ? 'no Content-Type' : JSON.stringify(mediaType.slice(0, 60))}`,
   });
 }
@@ -33,7 +34,12 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw batchRefused(HttpStatus.BAD_REQUEST, { field: 'body', rule: 'json', message: 'is not valid JSON' });
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
+      field: 'body',
+      rule: 'json',
+      params: {},
+      message: 'is not valid JSON',
+    });
   }
 }
 
@@ -42,9 +48,10 @@ async function bodyText(request: RequestWithBody): Promise<string> {
   if (typeof request.body === 'string') return request.body;
   if (Buffer.isBuffer(request.body)) return decoded(request.body);
   const tooLarge = () =>
-    batchRefused(HttpStatus.PAYLOAD_TOO_LARGE, {
+    new BatchRefusedError(HttpStatus.PAYLOAD_TOO_LARGE, {
       field: 'body',
       rule: 'size',
+      params: { max: MAX_BATCH_BYTES },
       message: `must be at most ${MAX_BATCH_BYTES} bytes`,
     });
   if (Number(request.headers['content-length'] ?? 0) > MAX_BATCH_BYTES) throw tooLarge();
@@ -63,9 +70,10 @@ function decoded(bytes: Buffer): string {
     // `fatal`: a file saved in another encoding (Latin-1 from an old spreadsheet) is refused, not garbled.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw batchRefused(HttpStatus.BAD_REQUEST, {
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
       field: 'body',
       rule: 'encoding',
+      params: { expected: 'UTF-8' },
       message: 'must be UTF-8 (save the spreadsheet as "CSV UTF-8")',
     });
   }

@@ -1,5 +1,5 @@
-import { HttpException } from '@nestjs/common';
 import { csvColumnOf, readBatchCsv } from './batch-csv';
+import { BatchRefusedError } from './batch-errors';
 
 const HEADER = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
 const ROW = '7001,0000003110000000000175,30712345671,2850590994009004181356,20123456786,032,1234.50,rent May,ALQ';
@@ -9,9 +9,9 @@ function refusal(text: string) {
   try {
     readBatchCsv(text);
   } catch (error) {
-    if (!(error instanceof HttpException)) throw error;
-    const body = error.getResponse() as { violations: { field: string; rule: string; message: string }[] };
-    return { status: error.getStatus(), ...body.violations[0] };
+    if (!(error instanceof BatchRefusedError)) throw error;
+    const { params: _params, ...violation } = error.violations[0];
+    return { status: error.httpStatusCode, code: error.code, ...violation };
   }
   throw new Error('the file was not refused');
 }
@@ -66,13 +66,21 @@ describe('readBatchCsv', () => {
     const { entries } = readBatchCsv(`${HEADER}\n${ROW}\n${ROW},extra\n`);
     expect(entries[1]).toEqual({
       row: 3,
-      unreadable: [{ field: 'row', rule: 'cells', message: 'has 10 cells, the header names 9 columns' }],
+      unreadable: [
+        {
+          field: 'row',
+          rule: 'cells',
+          params: { expected: 9, actual: 10 },
+          message: 'has 10 cells, the header names 9 columns',
+        },
+      ],
     });
   });
 
   it('refuses a header with an unknown column, naming it (names are case-sensitive)', () => {
     expect(refusal(`${HEADER},memo\n${ROW},x\n`)).toMatchObject({
       status: 400,
+      code: 'VALIDATION_FAILED',
       field: 'header',
       rule: 'unknown_column',
       message: expect.stringContaining('"memo"'),
@@ -106,7 +114,11 @@ describe('readBatchCsv', () => {
   });
 
   it('refuses more than 1 000 rows with 413', () => {
-    expect(refusal(`${HEADER}\n${`${ROW}\n`.repeat(1001)}`)).toMatchObject({ status: 413, rule: 'rows' });
+    expect(refusal(`${HEADER}\n${`${ROW}\n`.repeat(1001)}`)).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      rule: 'rows',
+    });
     expect(readBatchCsv(`${HEADER}\n${`${ROW}\n`.repeat(1000)}`).entries).toHaveLength(1000);
   });
 

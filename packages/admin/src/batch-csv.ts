@@ -1,7 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { CsvError, parse } from 'csv-parse/sync';
 import { type BatchEntry, type BatchInput, MAX_BATCH_ROWS } from './batch-entries';
-import { batchRefused } from './batch-errors';
+import { BatchRefusedError } from './batch-errors';
 
 // A batch of transfers as a spreadsheet saves it: one transfer per row, under a header row naming the columns
 // (packages/admin/README.md, "A batch from a CSV file"). Each row becomes the request `POST /admin/transfers`
@@ -42,21 +42,28 @@ export function csvColumnOf(requestPath: string): string {
 export function readBatchCsv(text: string): BatchInput {
   const records = parseRecords(text);
   if (records.length === 0) {
-    throw batchRefused(HttpStatus.BAD_REQUEST, { field: 'body', rule: 'empty', message: 'has no header row' });
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
+      field: 'body',
+      rule: 'empty',
+      params: {},
+      message: 'has no header row',
+    });
   }
   const [header, ...rows] = records;
   const columns = checkedHeader(header.record);
   if (rows.length === 0) {
-    throw batchRefused(HttpStatus.BAD_REQUEST, {
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
       field: 'body',
       rule: 'empty',
+      params: {},
       message: 'has no row under its header',
     });
   }
   if (rows.length > MAX_BATCH_ROWS) {
-    throw batchRefused(HttpStatus.PAYLOAD_TOO_LARGE, {
+    throw new BatchRefusedError(HttpStatus.PAYLOAD_TOO_LARGE, {
       field: 'body',
       rule: 'rows',
+      params: { max: MAX_BATCH_ROWS, actual: rows.length },
       message: `must have at most ${MAX_BATCH_ROWS} rows, has ${rows.length}`,
     });
   }
@@ -69,6 +76,7 @@ export function readBatchCsv(text: string): BatchInput {
           {
             field: 'row',
             rule: 'cells',
+            params: { expected: columns.length, actual: record.length },
             message: `has ${record.length} cells, the header names ${columns.length} columns`,
           },
         ],
@@ -97,19 +105,25 @@ function parseRecords(text: string): ParsedRecord[] {
     if (!(error instanceof CsvError)) throw error;
     // csv-parse's message names the line ("… at line 4"); the start of a cell it quotes is enough.
     const message = error.message.length > 200 ? `${error.message.slice(0, 200)}…` : error.message;
-    throw batchRefused(HttpStatus.BAD_REQUEST, { field: 'body', rule: 'csv', message: `is not valid CSV: ${message}` });
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
+      field: 'body',
+      rule: 'csv',
+      params: {},
+      message: `is not valid CSV: ${message}`,
+    });
   }
 }
 
 /** The header's columns, in order; a 400 naming what is wrong with it. */
 function checkedHeader(names: string[]): BatchColumn[] {
-  const refuse = (rule: string, message: string) =>
-    batchRefused(HttpStatus.BAD_REQUEST, { field: 'header', rule, message });
+  const refuse = (rule: string, columns: string[], message: string) =>
+    new BatchRefusedError(HttpStatus.BAD_REQUEST, { field: 'header', rule, params: { columns }, message });
   const expected = `the columns are ${BATCH_CSV_COLUMNS.join(', ')} (names are case-sensitive)`;
   const unknown = names.filter((name) => !(name in COLUMN_FIELDS));
   if (unknown.length > 0) {
     throw refuse(
       'unknown_column',
+      unknown,
       `names unknown columns ${unknown.map((name) => JSON.stringify(name)).join(', ')}; ${expected}`,
     );
   }
@@ -117,12 +131,13 @@ function checkedHeader(names: string[]): BatchColumn[] {
   if (repeated.length > 0) {
     throw refuse(
       'duplicate_column',
+      [...new Set(repeated)],
       `names ${[...new Set(repeated)].map((n) => JSON.stringify(n)).join(', ')} more than once`,
     );
   }
   const missing = BATCH_CSV_COLUMNS.filter((column) => !OPTIONAL_COLUMNS.includes(column) && !names.includes(column));
   if (missing.length > 0) {
-    throw refuse('missing_column', `lacks the required columns ${missing.join(', ')}; ${expected}`);
+    throw refuse('missing_column', missing, `lacks the required columns ${missing.join(', ')}; ${expected}`);
   }
   return names as BatchColumn[];
 }

@@ -1,15 +1,24 @@
-import { STATUS_CODES } from 'node:http';
-import type { Violation } from '@giro/transfer-module';
-import { HttpException, HttpStatus } from '@nestjs/common';
-import { badRequestBody } from './admin-validation.pipe';
+import { type ErrorCode, GiroError, type Violation } from '@giro/transfer-module';
+import { HttpStatus } from '@nestjs/common';
+
+type RefusalStatus = HttpStatus.BAD_REQUEST | HttpStatus.PAYLOAD_TOO_LARGE | HttpStatus.UNSUPPORTED_MEDIA_TYPE;
+
+const CODE_OF: Record<RefusalStatus, ErrorCode> = {
+  [HttpStatus.BAD_REQUEST]: 'VALIDATION_FAILED',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'PAYLOAD_TOO_LARGE',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 /**
  * A batch refused as a whole, before any of its rows was looked at (its body, its CSV header, its size): nothing
- * changed. The admin API's 400 shape, with the status that says why (413 too large, 415 neither CSV nor JSON).
+ * changed. Answered with its one violation and the status that says why (413 too large, 415 neither CSV nor JSON).
  */
-export function batchRefused(
-  status: HttpStatus.BAD_REQUEST | HttpStatus.PAYLOAD_TOO_LARGE | HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-  violation: Violation,
-): HttpException {
-  return new HttpException({ ...badRequestBody([violation]), statusCode: status, error: STATUS_CODES[status] }, status);
+export class BatchRefusedError extends GiroError {
+  override readonly name = 'BatchRefusedError';
+  override readonly violations: readonly Violation[];
+
+  constructor(status: RefusalStatus, violation: Violation) {
+    super(CODE_OF[status], `batch refused: ${violation.field} ${violation.message}`);
+    this.violations = [violation];
+  }
 }

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { type BatchInput, MAX_BATCH_ROWS } from './batch-entries';
-import { batchRefused } from './batch-errors';
+import { BatchRefusedError } from './batch-errors';
 
 /**
  * The rows of a JSON batch: an array of transfer requests, each as `POST /admin/transfers` takes it; row n is the
@@ -8,19 +8,26 @@ import { batchRefused } from './batch-errors';
  */
 export function readBatchJson(value: unknown): BatchInput {
   if (!Array.isArray(value)) {
-    throw batchRefused(HttpStatus.BAD_REQUEST, {
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
       field: 'body',
       rule: 'array',
+      params: {},
       message: 'must be a JSON array of transfer requests (or a CSV file, sent as text/csv)',
     });
   }
   if (value.length === 0) {
-    throw batchRefused(HttpStatus.BAD_REQUEST, { field: 'body', rule: 'empty', message: 'has no transfer request' });
+    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
+      field: 'body',
+      rule: 'empty',
+      params: {},
+      message: 'has no transfer request',
+    });
   }
   if (value.length > MAX_BATCH_ROWS) {
-    throw batchRefused(HttpStatus.PAYLOAD_TOO_LARGE, {
+    throw new BatchRefusedError(HttpStatus.PAYLOAD_TOO_LARGE, {
       field: 'body',
       rule: 'rows',
+      params: { max: MAX_BATCH_ROWS, actual: value.length },
       message: `must have at most ${MAX_BATCH_ROWS} transfer requests, has ${value.length}`,
     });
   }

@@ -99,7 +99,9 @@ describe('ConsoleController', () => {
   ])('serves no other file: %s is 404', async (path) => {
     const response = await fetch(`${url}${path}`);
     expect(response.status).toBe(404);
-    expect(await response.text()).not.toContain('not for the browser');
+    const text = await response.text();
+    expect(text).not.toContain('not for the browser');
+    expect(JSON.parse(text)).toMatchObject({ statusCode: 404, code: 'NOT_FOUND' });
   });
 
   it('says the console is not built when its files are missing', async () => {

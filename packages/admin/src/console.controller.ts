@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { type ConsoleAsset, ConsoleAssets, type ConsoleFileName, isConsoleFileName } from './console-assets';
+import { errorBody } from './error-body';
 
 /**
  * The console's own policy, stricter than an application's (the reconciler's helmet allows inline styles for
@@ -87,5 +88,5 @@ function notFound(response: ServerResponse, message: string): void {
   response.statusCode = 404;
   response.setHeader('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
   response.setHeader('Content-Type', 'application/json; charset=utf-8');
-  response.end(JSON.stringify({ statusCode: 404, error: 'Not Found', message }));
+  response.end(JSON.stringify(errorBody(404, 'NOT_FOUND', message)));
 }

@@ -5,6 +5,7 @@ export { actorOf, GIRO_ACTOR_PROPERTY } from './admin-actor';
 export { AdminAuthentication } from './admin-authentication';
 export { type AdminOpenApiOptions, setupAdminOpenApi } from './admin-openapi';
 export { RequiresRole } from './admin-role.decorator';
+export type { ErrorBody } from './error-body';
 export { SweepUnavailableError } from './sweep-unavailable.error';
 export { TransferAdminModule } from './transfer-admin.module';
 export {
@@ -12,3 +13,4 @@ export {
   type TransferAdminModuleOptions,
   TransferAdminModuleOptionsError,
 } from './transfer-admin.options';
+export { type ErrorReply, errorReply, writeErrorReply } from './transfer-errors.filter';

@@ -8,6 +8,8 @@ const ROOT = [
   'AdminAuthentication',
   'AdminOpenApiOptions',
   'AdminSweepRunner',
+  'ErrorBody',
+  'ErrorReply',
   'GIRO_ACTOR_PROPERTY',
   'RequiresRole',
   'SweepUnavailableError',
@@ -15,7 +17,9 @@ const ROOT = [
   'TransferAdminModuleOptions',
   'TransferAdminModuleOptionsError',
   'actorOf',
+  'errorReply',
   'setupAdminOpenApi',
+  'writeErrorReply',
 ];
 
 describe('the public API of @giro/admin', () => {

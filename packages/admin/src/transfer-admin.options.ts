@@ -1,4 +1,4 @@
-import type { SweepReport } from '@giro/transfer-module';
+import { GiroError, type SweepReport } from '@giro/transfer-module';
 
 /** How `POST /admin/reconcile` runs one sweep; it answers with the report. */
 export type AdminSweepRunner = () => Promise<SweepReport>;
@@ -19,11 +19,11 @@ export interface TransferAdminModuleOptions {
 }
 
 /** A TransferAdminModule option is missing or invalid; the message names it (never its value). */
-export class TransferAdminModuleOptionsError extends Error {
+export class TransferAdminModuleOptionsError extends GiroError {
   override readonly name = 'TransferAdminModuleOptionsError';
 
   constructor(message: string) {
-    super(`TransferAdminModule option ${message}`);
+    super('INVALID_OPTIONS', `TransferAdminModule option ${message}`);
   }
 }
 

@@ -91,6 +91,7 @@ export class TransferBatchController {
       // changed" would take this answer over, and here rows before `row` were done.
       throw new ServiceUnavailableException({
         statusCode: 503,
+        code: 'BATCH_INTERRUPTED',
         error: 'Service Unavailable',
         message: error.message,
         row: error.row,

@@ -30,9 +30,13 @@ function transfersStandIn() {
   const cents = (transfer: TransferInput) => Math.round(Number(transfer.amount) * 100);
   const usedCents = () => [...stored.values()].reduce((sum, transfer) => sum + cents(transfer), 0);
   const overLimit = () =>
-    new TransferLimitError([{ field: 'from.address', rule: 'daily_amount', message: 'would pass the daily amount' }]);
+    new TransferLimitError([
+      { field: 'from.address', rule: 'daily_amount', params: {}, message: 'would pass the daily amount' },
+    ]);
   const noClient = () =>
-    new TransferValidationError([{ field: 'from.address', rule: 'sub_account', message: 'is no client sub-account' }]);
+    new TransferValidationError([
+      { field: 'from.address', rule: 'sub_account', params: {}, message: 'is no client sub-account' },
+    ]);
   const view = (transfer: TransferInput) => ({ ...transfer, status: 'PENDING' }) as unknown as MovementView;
   return {
     stored,
@@ -143,14 +147,16 @@ describe('runTransferBatch', () => {
         row: 4,
         originId: 3,
         outcome: 'invalid',
-        violations: [{ field: 'fromAddress', rule: 'sub_account', message: 'is no client sub-account' }],
+        violations: [{ field: 'fromAddress', rule: 'sub_account', params: {}, message: 'is no client sub-account' }],
       },
       // 1 000 used, 3 000 more above it: 1 500 would pass the day's 5 000.
       {
         row: 5,
         originId: 4,
         outcome: 'refused',
-        violations: [{ field: 'fromAddress', rule: 'daily_amount', message: 'would pass the daily amount' }],
+        violations: [
+          { field: 'fromAddress', rule: 'daily_amount', params: {}, message: 'would pass the daily amount' },
+        ],
       },
     ]);
     expect(dry.summary).toMatchObject({ valid: 3, invalid: 1, refused: 1 });
@@ -162,7 +168,7 @@ describe('runTransferBatch', () => {
   it('makes a repeated originId the later row’s violation, and requires an originId in a batch', async () => {
     const transfers = transfersStandIn();
     const result = await runTransferBatch(transfers, csv(row('1'), row(''), row('1', '5.00')), { dryRun: false, by });
-    expect(result.rows).toEqual([
+    expect(result.rows).toMatchObject([
       { row: 2, originId: 1, outcome: 'created', status: 'PENDING' },
       {
         row: 3,
@@ -188,7 +194,9 @@ describe('runTransferBatch', () => {
         row: 2,
         originId: 1,
         outcome: 'refused',
-        violations: [{ field: 'fromAddress', rule: 'daily_amount', message: 'would pass the daily amount' }],
+        violations: [
+          { field: 'fromAddress', rule: 'daily_amount', params: {}, message: 'would pass the daily amount' },
+        ],
       },
       { row: 3, originId: 2, outcome: 'created', status: 'PENDING' },
     ]);

@@ -78,6 +78,7 @@ type CheckedRow =
 const ORIGIN_ID_REQUIRED: Violation = {
   field: 'originId',
   rule: 'required',
+  params: {},
   message: 'is required in a batch: it makes sending the same batch again create nothing twice',
 };
 
@@ -160,7 +161,12 @@ function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow
       const first = firstRowOf.get(originId);
       if (first === undefined) firstRowOf.set(originId, entry.row);
       else {
-        violations.push({ field: 'originId', rule: 'unique', message: `repeats originId ${originId} of row ${first}` });
+        violations.push({
+          field: 'originId',
+          rule: 'unique',
+          params: { originId, row: first },
+          message: `repeats originId ${originId} of row ${first}`,
+        });
       }
     }
     if (violations.length > 0 || transfer === undefined || originId === null) {

@@ -91,6 +91,9 @@ export { type Clock, systemClock } from './domain/clock';
 export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
 export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/cuit';
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
+// Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
+export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
+export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,
   amountToWire,
@@ -127,7 +130,7 @@ export {
   type TransferLimits,
   transferLimitsOf,
 } from './domain/transfer-rules';
-export type { Violation } from './domain/violation';
+export type { Violation, ViolationParams } from './domain/violation';
 export type {
   BankAccountRoutingView,
   BankCounterpartyView,

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AdminAuthentication } from '@giro/admin';
-import type { Violation } from '@giro/transfer-module';
+import type { ErrorCode, Violation } from '@giro/transfer-module';
 import { HttpException, HttpStatus, Injectable, type NestMiddleware } from '@nestjs/common';
 import getRawBody from 'raw-body';
-import { errorBody, violationsBody } from './error-body';
 import { nestsDeeperThan } from './json-depth';
 
 /** Largest request body: a transfer request is well under 1 KiB. */
@@ -32,15 +31,20 @@ export class JsonBodyMiddleware implements NestMiddleware {
     checkMediaType(request);
     const text = await readBody(request);
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw refused(HttpStatus.BAD_REQUEST, {
+      throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', {
         rule: 'depth',
+        params: { max: MAX_JSON_DEPTH },
         message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} deep`,
       });
     }
     try {
       request.body = JSON.parse(text);
     } catch {
-      throw refused(HttpStatus.BAD_REQUEST, { rule: 'json', message: 'is not valid JSON' });
+      throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', {
+        rule: 'json',
+        params: {},
+        message: 'is not valid JSON',
+      });
     }
     next();
   }
@@ -57,10 +61,7 @@ function checkMediaType(request: IncomingMessage): void {
   const type = mediaType.trim().toLowerCase();
   if (type !== 'application/json') {
     throw new HttpException(
-      errorBody(
-        HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-        `Content-Type must be application/json, got ${type === '' ? 'none' : JSON.stringify(type.slice(0, 60))}`,
-      ),
+      `Content-Type must be application/json, got ${type === '' ? 'none' : JSON.stringify(type.slice(0, 60))}`,
       HttpStatus.UNSUPPORTED_MEDIA_TYPE,
     );
   }
@@ -71,10 +72,7 @@ function checkMediaType(request: IncomingMessage): void {
     .replace(/"/g, '');
   const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
   if ((charset !== undefined && charset !== 'utf-8') || encoding !== 'identity') {
-    throw new HttpException(
-      errorBody(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'the body must be UTF-8 JSON without Content-Encoding'),
-      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-    );
+    throw new HttpException('the body must be UTF-8 JSON without Content-Encoding', HttpStatus.UNSUPPORTED_MEDIA_TYPE);
   }
 }
 
@@ -87,16 +85,25 @@ async function readBody(request: IncomingMessage): Promise<string> {
     });
   } catch (error) {
     if ((error as { type?: string }).type === 'entity.too.large') {
-      throw refused(HttpStatus.PAYLOAD_TOO_LARGE, {
+      throw refused(HttpStatus.PAYLOAD_TOO_LARGE, 'PAYLOAD_TOO_LARGE', {
         rule: 'size',
+        params: { max: BODY_LIMIT_BYTES },
         message: `must be at most ${BODY_LIMIT_BYTES} bytes`,
       });
     }
     // Aborted, or shorter or longer than its Content-Length.
-    throw refused(HttpStatus.BAD_REQUEST, { rule: 'body', message: 'could not be read in full' });
+    throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', {
+      rule: 'body',
+      params: {},
+      message: 'could not be read in full',
+    });
   }
 }
 
-function refused(status: HttpStatus, violation: Omit<Violation, 'field'>): HttpException {
-  return new HttpException(violationsBody(status, [{ field: '', ...violation }]), status);
+/** The body refused as a whole (`field` ''), by `violation`: the error body's message repeats it. */
+function refused(status: HttpStatus, code: ErrorCode, violation: Omit<Violation, 'field'>): HttpException {
+  return new HttpException(
+    { code, message: `(request) ${violation.message}`, violations: [{ field: '', ...violation }] },
+    status,
+  );
 }

@@ -1,5 +1,3 @@
-import type { Violation } from '@giro/transfer-module';
-
 /** How a repeated originId on transfer-request is answered (it is never processed again either way). */
 export const DUPLICATE_MODES = ['return-existing', 'conflict'] as const;
 export type DuplicateMode = (typeof DUPLICATE_MODES)[number];
@@ -183,7 +181,14 @@ function explainValue(rule: FieldRule, value: unknown): string | undefined {
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export type ConfigPatchResult = { ok: true; config: SandboxConfig } | { ok: false; violations: Violation[] };
+/** A refused setting of the sandbox's control API: which, by which rule, and why. */
+export interface SandboxViolation {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+export type ConfigPatchResult = { ok: true; config: SandboxConfig } | { ok: false; violations: SandboxViolation[] };
 
 /**
  * `current` with `patch` applied, or every violation (field, rule, why) when the patch is not valid;
@@ -193,7 +198,7 @@ export function applyConfigPatch(current: SandboxConfig, patch: unknown): Config
   if (!isPlainObject(patch)) {
     return { ok: false, violations: [{ field: '', rule: 'type', message: 'the configuration must be a JSON object' }] };
   }
-  const violations: Violation[] = [];
+  const violations: SandboxViolation[] = [];
   const next = structuredClone(current) as unknown as Record<string, Record<string, unknown> | unknown>;
 
   for (const [key, value] of Object.entries(patch)) {

@@ -1,5 +1,6 @@
-import { explainOriginId, type Violation } from '@giro/transfer-module';
+import { explainOriginId } from '@giro/transfer-module';
 import { validateTransferRequest } from '../api/transfer-request.validation';
+import type { SandboxViolation } from '../config/sandbox-config';
 import type { AcceptedTransfer } from '../ledger/movement';
 import { type Scenario, scenarioOf } from '../ledger/scenario';
 import { errorReply, type JsonReply } from '../server/http-io';
@@ -43,9 +44,11 @@ export function seedMovements(state: SandboxState, body: unknown): JsonReply {
   return { status: 200, body: { seeded: count, firstOriginId, lastOriginId } };
 }
 
-function readSeedRequest(body: unknown): { ok: true; request: SeedRequest } | { ok: false; violations: Violation[] } {
+function readSeedRequest(
+  body: unknown,
+): { ok: true; request: SeedRequest } | { ok: false; violations: SandboxViolation[] } {
   const { firstOriginId, count, transfer } = isObject(body) ? body : ({} as Record<string, unknown>);
-  const violations: Violation[] = [];
+  const violations: SandboxViolation[] = [];
   const originIdProblem = explainOriginId(firstOriginId);
   if (originIdProblem) {
     violations.push({ field: 'firstOriginId', rule: 'origin_id', message: `firstOriginId ${originIdProblem}` });

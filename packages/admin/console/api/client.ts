@@ -8,6 +8,8 @@ export class ApiError extends Error {
     message: string,
     /** The refusal's name (`ApprovalExpiredError`, …) when the admin API gave one. */
     readonly errorName: string | undefined,
+    /** The refusal's code (`APPROVAL_EXPIRED`, …: docs/errors.md), when the answer is the admin API's. */
+    readonly code: string | undefined,
     /** The fields at fault (400, 422), as the admin API names them. */
     readonly violations: Violation[],
     /** A 429's wait: the polling rule's (`Retry-After`), or the rate limit's. */
@@ -87,12 +89,14 @@ async function apiErrorOf(response: Response): Promise<ApiError> {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = typeof fields.message === 'string' ? fields.message : text || response.statusText;
   const errorName = typeof fields.errorName === 'string' ? fields.errorName : undefined;
+  const code = typeof fields.code === 'string' ? fields.code : undefined;
   const violations = Array.isArray(fields.violations) ? (fields.violations as Violation[]) : [];
   const retryAfter = Number(response.headers.get('Retry-After'));
   return new ApiError(
     response.status,
     message,
     errorName,
+    code,
     violations,
     Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : undefined,
     body,

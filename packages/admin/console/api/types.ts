@@ -138,10 +138,11 @@ export interface Overview {
   awaitingApproval: number;
 }
 
-/** A field the API refused, as every 400 (and a limit's 422) names it. */
+/** A field the API refused, as every 400 (and a limit's 422) names it: `params` are the values `message` names. */
 export interface Violation {
   field: string;
   rule: string;
+  params?: Record<string, string | number | boolean | string[]>;
   message: string;
 }
 
@@ -149,7 +150,7 @@ export interface Violation {
 export interface DecisionItem {
   originId: number;
   outcome: 'approved' | 'rejected' | 'refused';
-  error?: { name: string; message: string };
+  error?: { name: string; code?: string; message: string };
 }
 
 /** `POST /admin/transfers/batch[?dryRun=true]`: one row per line of the file. */

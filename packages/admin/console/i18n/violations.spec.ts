@@ -20,7 +20,7 @@ describe('violationText', () => {
 
 describe('fieldErrorText', () => {
   it('explains the first violation of the field asked for, and nothing for another field or error', () => {
-    const error = new ApiError(400, 'Bad Request', undefined, [checkDigit], undefined, {});
+    const error = new ApiError(400, 'Bad Request', undefined, 'VALIDATION_FAILED', [checkDigit], undefined, {});
     expect(fieldErrorText(error, 'to.address', 'en')).toBe(checkDigit.message);
     expect(fieldErrorText(error, 'from.address', 'en')).toBeUndefined();
     expect(fieldErrorText(new Error('network'), 'to.address', 'en')).toBeUndefined();

@@ -10,6 +10,7 @@ import {
   ROLES,
   type Role,
   systemClock,
+  typeProblem,
   type Violation,
 } from '../domain';
 import { type ApiKeyRecord, ApiKeyStore, type AuditTrail } from '../persistence';
@@ -102,7 +103,9 @@ export class ApiKeyService {
 
 function readKeyRequest(input: unknown): { name: string; role: Role } {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ApiKeyValidationError([{ field: '', rule: 'type', message: 'must be an object { name, role }' }]);
+    throw new ApiKeyValidationError([
+      { field: '', rule: 'type', ...typeProblem('object', input), message: 'must be an object { name, role }' },
+    ]);
   }
   const fields = input as Record<string, unknown>;
   const violations: Violation[] = Object.keys(fields)
@@ -110,12 +113,18 @@ function readKeyRequest(input: unknown): { name: string; role: Role } {
     .map((key) => ({
       field: key,
       rule: 'unknown_field',
+      params: { allowed: REQUEST_FIELDS },
       message: `is not a field (known: ${REQUEST_FIELDS.join(', ')})`,
     }));
   const name = explainApiKeyName(fields.name);
   if (name !== undefined) violations.push(name);
   if (!isRole(fields.role)) {
-    violations.push({ field: 'role', rule: 'role', message: `must be one of ${ROLES.join(', ')}` });
+    violations.push({
+      field: 'role',
+      rule: 'role',
+      params: { allowed: ROLES },
+      message: `must be one of ${ROLES.join(', ')}`,
+    });
   }
   if (violations.length > 0) throw new ApiKeyValidationError(violations);
   return { name: fields.name as string, role: fields.role as Role };

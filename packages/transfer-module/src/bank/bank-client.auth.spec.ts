@@ -299,7 +299,7 @@ describe('BankClient signing and authentication', () => {
       const error = await client.createTransferRequest(transferRequest(1001)).catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(BankAuthError);
-      expect(error).toMatchObject({ httpStatus: 401, code: 'invalid_token', bankMessage: 'token revoked' });
+      expect(error).toMatchObject({ httpStatus: 401, bankCode: 'invalid_token', bankMessage: 'token revoked' });
       expect(tokenRequests()).toHaveLength(2);
       expect(apiRequests()).toHaveLength(2);
     });
@@ -313,7 +313,7 @@ describe('BankClient signing and authentication', () => {
       const error = await client.createTransferRequest(transferRequest(1001)).catch((e: unknown) => e);
 
       expect(error).toBeInstanceOf(BankAuthError);
-      expect(error).toMatchObject({ operation: 'token', httpStatus: 401, code: 'invalid_client' });
+      expect(error).toMatchObject({ operation: 'token', httpStatus: 401, bankCode: 'invalid_client' });
       expect(apiRequests()).toHaveLength(0);
     });
 

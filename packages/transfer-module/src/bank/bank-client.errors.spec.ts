@@ -26,7 +26,7 @@ describe('BankClient errors, by what the caller must do', () => {
     expect(error).toMatchObject({
       operation: 'create-transfer-request',
       httpStatus: 422,
-      code: 'INSUFFICIENT_FUNDS',
+      bankCode: 'INSUFFICIENT_FUNDS',
       bankMessage: 'Saldo insuficiente',
     });
     expect((error as Error).message).toBe(
@@ -120,7 +120,7 @@ describe('BankClient errors, by what the caller must do', () => {
     const forbidden = await client.getMovement({ originId: 1 }).catch((e: unknown) => e);
 
     expect(unauthorized).toBeInstanceOf(BankAuthError);
-    expect(unauthorized).toMatchObject({ httpStatus: 401, code: 'invalid_token' });
+    expect(unauthorized).toMatchObject({ httpStatus: 401, bankCode: 'invalid_token' });
     expect(forbidden).toBeInstanceOf(BankAuthError);
     expect(server().requests).toHaveLength(2);
   });
@@ -137,7 +137,7 @@ describe('BankClient errors, by what the caller must do', () => {
     const none = await client.getMovement({ originId: 1 }).catch((e: unknown) => e);
 
     expect(seconds).toBeInstanceOf(BankRateLimitedError);
-    expect(seconds).toMatchObject({ retryAfterMs: 7000, code: 'TOO_MANY' });
+    expect(seconds).toMatchObject({ retryAfterMs: 7000, bankCode: 'TOO_MANY' });
     expect(date).toMatchObject({ retryAfterMs: 90_000 });
     expect(none).toBeInstanceOf(BankRateLimitedError);
     expect((none as BankRateLimitedError).retryAfterMs).toBeUndefined();

@@ -87,9 +87,9 @@ describe('BankClient', () => {
       const other = await client.createTransferRequest(transferRequest()).catch((e: unknown) => e);
 
       expect(duplicate).toBeInstanceOf(BankConflictError);
-      expect(duplicate).toMatchObject({ code: 'DUPLICATED_ORIGIN_ID', isDuplicateCode: true, httpStatus: 409 });
+      expect(duplicate).toMatchObject({ bankCode: 'DUPLICATED_ORIGIN_ID', isDuplicateCode: true, httpStatus: 409 });
       expect(other).toBeInstanceOf(BankConflictError);
-      expect(other).toMatchObject({ code: 'ACCOUNT_LOCKED', isDuplicateCode: false });
+      expect(other).toMatchObject({ bankCode: 'ACCOUNT_LOCKED', isDuplicateCode: false });
     });
 
     it('reads a configured duplicate code on another 4xx as a duplicate, never as a rejection', async () => {
@@ -172,7 +172,7 @@ describe('BankClient', () => {
       expect(plain404).toBeInstanceOf(BankMovementNotFoundError);
       expect(plain404).toMatchObject({ operation: 'get-movement', httpStatus: 404 });
       expect(byCode).toBeInstanceOf(BankMovementNotFoundError);
-      expect(byCode).toMatchObject({ code: 'MOVEMENT_NOT_FOUND', httpStatus: 400 });
+      expect(byCode).toMatchObject({ bankCode: 'MOVEMENT_NOT_FOUND', httpStatus: 400 });
       expect(otherCode).toBeInstanceOf(BankRejectedError);
     });
 

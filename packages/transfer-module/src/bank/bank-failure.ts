@@ -61,7 +61,7 @@ export function errorFromStatus(response: ExchangeResponse, context: FailureCont
   const code = body.code === undefined ? undefined : context.redact(body.code);
   const bankMessage = body.message === undefined ? undefined : context.redact(body.message);
   const details: BankErrorDetails = { operation: context.operation, httpStatus: status };
-  if (code !== undefined) details.code = code;
+  if (code !== undefined) details.bankCode = code;
   if (bankMessage !== undefined) details.bankMessage = bankMessage;
   const summary = `HTTP ${status}${code === undefined ? '' : `, code ${code}`}${bankMessage === undefined ? '' : `: ${bankMessage}`}`;
   const operation = context.operation;

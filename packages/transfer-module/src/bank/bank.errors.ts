@@ -1,3 +1,5 @@
+import { type ErrorCode, GiroError } from '../domain';
+
 /** What a bank call was doing when it failed. `token` is the access-token request of OAuth2. */
 export type BankOperation = 'create-transfer-request' | 'get-movement' | 'token';
 
@@ -5,7 +7,7 @@ export interface BankErrorDetails {
   operation: BankOperation;
   httpStatus?: number;
   /** The bank's error code, when its answer carried one. */
-  code?: string;
+  bankCode?: string;
   /** The bank's own error message (bounded, our secrets removed). */
   bankMessage?: string;
   /** The low-level failure. Only its name, code and message are kept (see `copyCause`). */
@@ -16,35 +18,48 @@ export interface BankErrorDetails {
  * Every failure of a bank call. The subclass says what the caller must do; none of them carries a
  * secret: messages are built from the operation, the HTTP status and the bank's (redacted) text, and the
  * cause is reduced to a plain copy, so that no socket, request option or header travels with the error.
+ * Its `code` is giro's (each subclass has its own, `errorCode`); the bank's own code is `bankCode`.
  */
-export abstract class BankError extends Error {
+export abstract class BankError extends GiroError {
   readonly operation: BankOperation;
   readonly httpStatus?: number;
-  readonly code?: string;
+  readonly bankCode?: string;
   readonly bankMessage?: string;
 
   constructor(message: string, details: BankErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: copyCause(details.cause) });
-    this.name = new.target.name;
+    super(
+      (new.target as unknown as { errorCode: ErrorCode }).errorCode,
+      message,
+      details.cause === undefined ? undefined : { cause: copyCause(details.cause) },
+    );
     this.operation = details.operation;
     if (details.httpStatus !== undefined) this.httpStatus = details.httpStatus;
-    if (details.code !== undefined) this.code = details.code;
+    if (details.bankCode !== undefined) this.bankCode = details.bankCode;
     if (details.bankMessage !== undefined) this.bankMessage = details.bankMessage;
+  }
+
+  override answerFields() {
+    return { bankCode: this.bankCode ?? null };
   }
 }
 
 /** Failed before any byte of the request left (DNS, refused, connect timeout, TLS handshake): safe to retry. */
-export class BankNotSentError extends BankError {}
+export class BankNotSentError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_NOT_SENT';
+}
 
 /**
  * The bank answered 4xx: it refused the request, which therefore did not go out. For a transfer request
  * that is final (FAILED); for a get-movement it only says the query was refused — never that the
  * transfer failed.
  */
-export class BankRejectedError extends BankError {}
+export class BankRejectedError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_REJECTED';
+}
 
-/** HTTP 409: a duplicate originId when `isDuplicateCode`, else read `code` (docs/bank-api.md#repeated-originids). */
+/** HTTP 409: a duplicate originId when `isDuplicateCode`, else read `bankCode` (docs/bank-api.md#repeated-originids). */
 export class BankConflictError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_CONFLICT';
   readonly isDuplicateCode: boolean;
 
   constructor(message: string, details: BankErrorDetails & { isDuplicateCode: boolean }) {
@@ -54,19 +69,28 @@ export class BankConflictError extends BankError {
 }
 
 /** The request may have been processed (timeout or reset after sending, 5xx, 408): resolve it with a lookup. */
-export class BankOutcomeUnknownError extends BankError {}
+export class BankOutcomeUnknownError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_OUTCOME_UNKNOWN';
+}
 
 /** A 2xx answer we cannot trust (unparseable, HTML, unknown status, wrong types): still outcome unknown, never final. */
-export class BankMalformedAnswerError extends BankOutcomeUnknownError {}
+export class BankMalformedAnswerError extends BankOutcomeUnknownError {
+  static override readonly errorCode: ErrorCode = 'BANK_MALFORMED_ANSWER';
+}
 
 /** get-movement found nothing (404 or a configured not-found code). Right after a create this is not FAILED. */
-export class BankMovementNotFoundError extends BankError {}
+export class BankMovementNotFoundError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_MOVEMENT_NOT_FOUND';
+}
 
 /** 401/403 (after one token refresh and retry), or the token endpoint refused our credentials. */
-export class BankAuthError extends BankError {}
+export class BankAuthError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_AUTH_FAILED';
+}
 
 /** HTTP 429. `retryAfterMs` comes from Retry-After (seconds or HTTP date) when the bank sent one. */
 export class BankRateLimitedError extends BankError {
+  static readonly errorCode: ErrorCode = 'BANK_RATE_LIMITED';
   readonly retryAfterMs?: number;
 
   constructor(message: string, details: BankErrorDetails & { retryAfterMs?: number }) {
@@ -76,10 +100,9 @@ export class BankRateLimitedError extends BankError {
 }
 
 /** A bank client option is missing or invalid; the message names the option. */
-export class BankOptionsError extends Error {
+export class BankOptionsError extends GiroError {
   constructor(message: string) {
-    super(message);
-    this.name = 'BankOptionsError';
+    super('INVALID_OPTIONS', message);
   }
 }
 

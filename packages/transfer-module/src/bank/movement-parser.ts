@@ -196,8 +196,9 @@ function assignTexts<T extends object>(target: T, fields: [keyof T, unknown, str
   }
 }
 
+/** What is wrong with the bank's answer, for its log line and `lastError` (no params: it is never an API answer). */
 function problem(field: string, rule: string, message: string): Violation {
-  return { field, rule, message };
+  return { field, rule, params: {}, message };
 }
 
 /** A value from the answer, for a message: JSON, cut short. */

@@ -125,7 +125,7 @@ export class OAuth2ClientCredentialsProvider implements TokenProvider {
       const details = {
         operation: 'token' as const,
         httpStatus: response.status,
-        ...(code !== undefined && { code: redact(code) }),
+        ...(code !== undefined && { bankCode: redact(code) }),
         ...(message !== undefined && { bankMessage: redact(message) }),
       };
       const summary = `HTTP ${response.status}${code ? `, ${redact(code)}` : ''}${message ? `: ${redact(message)}` : ''}`;

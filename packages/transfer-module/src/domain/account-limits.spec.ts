@@ -66,6 +66,7 @@ describe('checkLimits', () => {
     expect(limitViolation(refusal as NonNullable<typeof refusal>)).toEqual({
       field: 'body.amount',
       rule: 'daily_amount',
+      params: { address: A, limit: '1000.00', remaining: '400.00' },
       message: `the daily amount of ${A} would pass 1000.00: 400.00 remain today`,
     });
   });
@@ -76,6 +77,7 @@ describe('checkLimits', () => {
     expect(limitViolation(refusal as NonNullable<typeof refusal>)).toEqual({
       field: 'from.address',
       rule: 'daily_count',
+      params: { address: A, limit: 3, remaining: 0 },
       message: `the daily count of ${A} would pass 3 transfers: 0 remain today`,
     });
   });

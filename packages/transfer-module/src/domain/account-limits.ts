@@ -151,18 +151,21 @@ export function limitViolation(refusal: LimitRefusal): Violation {
       return {
         field: 'body.amount',
         rule: refusal.rule,
+        params: { address: refusal.address, limit: refusal.limit, amount: refusal.amount },
         message: `${refusal.amount} would pass the per-transfer maximum of ${refusal.address}, ${refusal.limit}`,
       };
     case 'daily_amount':
       return {
         field: 'body.amount',
         rule: refusal.rule,
+        params: { address: refusal.address, limit: refusal.limit, remaining: refusal.remaining },
         message: `the daily amount of ${refusal.address} would pass ${refusal.limit}: ${refusal.remaining} remain today`,
       };
     case 'daily_count':
       return {
         field: 'from.address',
         rule: refusal.rule,
+        params: { address: refusal.address, limit: refusal.limit, remaining: refusal.remaining },
         message: `the daily count of ${refusal.address} would pass ${refusal.limit} transfers: ${refusal.remaining} remain today`,
       };
   }

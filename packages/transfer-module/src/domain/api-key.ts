@@ -71,14 +71,23 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 
 /** Why `name` cannot name a key (the field and the rule), or undefined when it can. */
 export function explainApiKeyName(name: unknown): Violation | undefined {
-  const violation = (message: string): Violation => ({ field: 'name', rule: 'key_name', message });
-  if (typeof name !== 'string' || name.length === 0) return violation('is required: a name for the key');
+  const violation = (message: string, params: Violation['params']): Violation => ({
+    field: 'name',
+    rule: 'key_name',
+    params,
+    message,
+  });
+  if (typeof name !== 'string' || name.length === 0) {
+    return violation('is required: a name for the key', { reason: 'required' });
+  }
   if (name.length > MAX_API_KEY_NAME_LENGTH || !NAME_PATTERN.test(name)) {
     return violation(
       `must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters: lowercase letters, digits, '.', '-', '_', starting with a letter or digit`,
+      { reason: 'format', max: MAX_API_KEY_NAME_LENGTH },
     );
   }
-  if (name === BOOTSTRAP_ADMIN_ACTOR.name)
-    return violation(`"${name}" is reserved: it names the bootstrap ADMIN_TOKEN`);
+  if (name === BOOTSTRAP_ADMIN_ACTOR.name) {
+    return violation(`"${name}" is reserved: it names the bootstrap ADMIN_TOKEN`, { reason: 'reserved', name });
+  }
   return undefined;
 }

@@ -1,4 +1,5 @@
-import { explainDigitString, weightedSum } from './digits';
+import { digitStringProblem, weightedSum } from './digits';
+import type { Problem } from './violation';
 
 // CUIT (tax id) / CUIL (labour id): 2-digit type prefix + 8-digit number + check digit, 11 digits, no hyphens.
 const WEIGHTS = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2] as const;
@@ -18,19 +19,38 @@ function checkDigit(first10: string): number | undefined {
 
 /** Why `value` is not a valid CUIT/CUIL, or undefined when it is. */
 export function explainCuit(value: string): string | undefined {
-  const shape = explainDigitString(value, CUIT_LENGTH);
+  return cuitProblem(value)?.message;
+}
+
+/**
+ * Why `value` is not a valid CUIT/CUIL, with its params: the digits' shape (`reason` `type`, `characters`,
+ * `length`), a `prefix` not allowed (`prefix`, `allowed`), a base without a check digit (`check_value`), or a
+ * wrong check digit (`check_digit`: `position`, `expected`, `actual`).
+ */
+export function cuitProblem(value: string): Problem | undefined {
+  const shape = digitStringProblem(value, CUIT_LENGTH);
   if (shape !== undefined) return shape;
 
   const prefix = value.slice(0, 2);
   if (!(CUIT_PREFIXES as readonly string[]).includes(prefix)) {
-    return `prefix ${prefix} is not a CUIT/CUIL type (allowed: ${CUIT_PREFIXES.join(', ')})`;
+    return {
+      message: `prefix ${prefix} is not a CUIT/CUIL type (allowed: ${CUIT_PREFIXES.join(', ')})`,
+      params: { reason: 'prefix', prefix, allowed: CUIT_PREFIXES },
+    };
   }
   const expected = checkDigit(value.slice(0, 10));
   if (expected === undefined) {
-    return 'the first 10 digits give check value 10, which no valid CUIT/CUIL has';
+    return {
+      message: 'the first 10 digits give check value 10, which no valid CUIT/CUIL has',
+      params: { reason: 'check_value' },
+    };
   }
-  if (Number(value[10]) !== expected) {
-    return `check digit (position 11) is ${value[10]}, expected ${expected}`;
+  const actual = Number(value[10]);
+  if (actual !== expected) {
+    return {
+      message: `check digit (position 11) is ${actual}, expected ${expected}`,
+      params: { reason: 'check_digit', position: 11, expected, actual },
+    };
   }
   return undefined;
 }
@@ -44,9 +64,9 @@ export function isValidCuit(value: string): boolean {
  * exists for that base). The prefix is not checked here. For generators and the sandbox bank.
  */
 export function completeCuit(first10: string): string | undefined {
-  const problem = explainDigitString(first10, 10);
+  const problem = digitStringProblem(first10, 10);
   if (problem !== undefined) {
-    throw new RangeError(`completeCuit: the first 10 digits ${problem}`);
+    throw new RangeError(`completeCuit: the first 10 digits ${problem.message}`);
   }
   const check = checkDigit(first10);
   return check === undefined ? undefined : `${first10}${check}`;

@@ -1,19 +1,28 @@
+import type { Problem } from './violation';
+
 // Helpers shared by the check-digit identifiers (CBU/CVU, CUIT/CUIL). Not exported from the barrel.
 
 const ONLY_DIGITS = /^[0-9]*$/;
 
 /** Says why `value` is not exactly `length` ASCII digits, or undefined when it is. */
-export function explainDigitString(value: unknown, length: number): string | undefined {
+export function digitStringProblem(value: unknown, length: number): Problem | undefined {
   if (typeof value !== 'string') {
-    return `must be a string of ${length} digits, got ${describeType(value)}`;
+    const type = describeType(value);
+    return { message: `must be a string of ${length} digits, got ${type}`, params: { reason: 'type', length, type } };
   }
   if (!ONLY_DIGITS.test(value)) {
     const index = [...value].findIndex((char) => char < '0' || char > '9');
-    const char = [...value][index];
-    return `must contain only digits, found ${JSON.stringify(char)} at position ${index + 1}`;
+    const character = [...value][index];
+    return {
+      message: `must contain only digits, found ${JSON.stringify(character)} at position ${index + 1}`,
+      params: { reason: 'characters', character, position: index + 1 },
+    };
   }
   if (value.length !== length) {
-    return `must be ${length} digits, got ${value.length}`;
+    return {
+      message: `must be ${length} digits, got ${value.length}`,
+      params: { reason: 'length', expected: length, actual: value.length },
+    };
   }
   return undefined;
 }

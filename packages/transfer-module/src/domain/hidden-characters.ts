@@ -1,3 +1,5 @@
+import type { Problem } from './violation';
+
 // Characters a reader cannot see but that change what a text shows: bidirectional controls, which reorder
 // the text around them (U+202E makes "txt.exe" read "exe.txt"), and invisible characters (zero-width spaces
 // and joiners, fillers, tags), which make two texts that look the same differ. A description the recipient of a
@@ -48,7 +50,7 @@ const HIDDEN = /\p{Cf}|\u034F|[\u115F\u1160\u17B4\u17B5\u3164\uFFA0]/u;
 
 /** `U+202E RIGHT-TO-LEFT OVERRIDE`: the code point and, when known, its Unicode name. */
 export function describeCodePoint(codePoint: number): string {
-  const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  const hex = codePointLabel(codePoint);
   const name = BIDI_CONTROLS.get(codePoint) ?? INVISIBLE.get(codePoint);
   return name === undefined ? `${hex} (an invisible format character)` : `${hex} ${name}`;
 }
@@ -58,10 +60,33 @@ export function describeCodePoint(codePoint: number): string {
  * with its position in Unicode characters — or undefined when it has none.
  */
 export function explainHiddenCharacter(value: string): string | undefined {
+  return hiddenCharacterProblem(value)?.message;
+}
+
+/**
+ * The same, with its params: `reason` (`bidirectional_control`, `invisible_character`), `codePoint` (`U+202E`),
+ * `name` when Unicode has one, and `position` in Unicode characters.
+ */
+export function hiddenCharacterProblem(value: string): Problem | undefined {
   const found = HIDDEN.exec(value);
   if (!found) return undefined;
   const codePoint = found[0].codePointAt(0) as number;
   const position = [...value.slice(0, found.index)].length + 1;
-  const kind = BIDI_CONTROLS.has(codePoint) ? 'bidirectional control' : 'invisible character';
-  return `must not contain bidirectional controls or invisible characters, found ${kind} ${describeCodePoint(codePoint)} at position ${position}`;
+  const bidirectional = BIDI_CONTROLS.has(codePoint);
+  const kind = bidirectional ? 'bidirectional control' : 'invisible character';
+  const name = BIDI_CONTROLS.get(codePoint) ?? INVISIBLE.get(codePoint);
+  return {
+    message: `must not contain bidirectional controls or invisible characters, found ${kind} ${describeCodePoint(codePoint)} at position ${position}`,
+    params: {
+      reason: bidirectional ? 'bidirectional_control' : 'invisible_character',
+      codePoint: codePointLabel(codePoint),
+      ...(name !== undefined && { name }),
+      position,
+    },
+  };
+}
+
+/** `U+202E`: how a code point is named in messages and params. */
+export function codePointLabel(codePoint: number): string {
+  return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }

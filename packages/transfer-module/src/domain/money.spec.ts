@@ -140,7 +140,7 @@ describe('money', () => {
     ['an array', [1], 'must be a JSON number or a decimal string, got array'],
     ['a bigint', 100n, 'must be a JSON number or a decimal string, got bigint'],
   ])('refuses %s', (_case, input, reason) => {
-    expect(parseAmount(input)).toEqual({ ok: false, rule: 'amount', reason });
+    expect(parseAmount(input)).toMatchObject({ ok: false, rule: 'amount', reason });
   });
 
   it.each([
@@ -165,17 +165,29 @@ describe('money', () => {
       'must be at most 999999999999.99, got 12345678901234567000',
     ],
   ])('refuses %s with the max rule', (_case, input, reason) => {
-    expect(parseAmount(input)).toEqual({ ok: false, rule: 'max', reason });
+    expect(parseAmount(input)).toMatchObject({ ok: false, rule: 'max', reason });
   });
 
   it('uses a configured maximum, inclusive', () => {
     expect(parsed('500.00', { max: '500' })).toBe('500.00');
-    expect(parseAmount(500.01, { max: '500' })).toEqual({
+    expect(parseAmount(500.01, { max: '500' })).toMatchObject({
       ok: false,
       rule: 'max',
       reason: 'must be at most 500.00, got 500.01',
+      params: { max: '500.00', value: '500.01' },
     });
     expect(DEFAULT_MAX_AMOUNT).toBe('999999999999.99');
+  });
+
+  it('gives the values each refusal is built from, for a client to say it in its own language', () => {
+    expect(parseAmount('1.001')).toMatchObject({ params: { reason: 'decimals', decimals: 3, value: '1.001' } });
+    expect(parseAmount('')).toMatchObject({ params: { reason: 'empty' } });
+    expect(parseAmount(null)).toMatchObject({ params: { reason: 'type', type: 'null' } });
+    expect(parseAmount('0')).toMatchObject({ params: { reason: 'not_positive', value: '0' } });
+    expect(parseAmount('2000000', { max: '1000000' })).toMatchObject({
+      rule: 'max',
+      params: { max: '1000000.00', value: '2000000' },
+    });
   });
 
   it.each([['0'], ['-1'], ['1.001'], ['abc'], ['10000000000000.00']])('refuses %p as a configured maximum', (max) => {

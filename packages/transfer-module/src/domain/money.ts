@@ -1,4 +1,5 @@
 import { describeType } from './digits';
+import type { ViolationParams } from './violation';
 
 // Amounts are decimals kept as canonical strings ("1234.50": no sign, no exponent, exactly 2 decimals) or
 // as integer cents (bigint). They become a JSON number only at the wire, and are never computed with floats.
@@ -26,8 +27,12 @@ export interface AmountRules {
 
 export type ParseAmountResult =
   | { ok: true; value: DecimalAmount }
-  /** `rule` is `max` when only the maximum was exceeded, `amount` for every other reason. */
-  | { ok: false; rule: 'amount' | 'max'; reason: string };
+  /**
+   * `rule` is `max` when only the maximum was exceeded (`params`: `max`, `value`), `amount` for every other
+   * reason (`params.reason`: `type`, `empty`, `whitespace`, `exponent`, `not_positive`, `format`, `decimals`,
+   * `not_finite`). `reason` says it in English.
+   */
+  | { ok: false; rule: 'amount' | 'max'; reason: string; params: ViolationParams };
 
 // The JSON number grammar without sign and exponent.
 const DECIMAL = /^(0|[1-9][0-9]*)(?:\.([0-9]+))?$/;
@@ -75,48 +80,75 @@ function maxCentsOf(rules: AmountRules | undefined): bigint {
   return cents;
 }
 
-const fail = (reason: string, rule: 'amount' | 'max' = 'amount'): ParseAmountResult => ({ ok: false, rule, reason });
+/** An amount refused for `params.reason` (the `amount` rule); `value` is what was given, as the message shows it. */
+const fail = (message: string, params: ViolationParams): ParseAmountResult => ({
+  ok: false,
+  rule: 'amount',
+  reason: message,
+  params,
+});
 
-function checkPositiveAndMax(parts: DecimalParts, shown: string, maxCents: bigint): ParseAmountResult {
+function overMax(maxCents: bigint, shown: string, value: string): ParseAmountResult {
+  const max = amountFromCents(maxCents);
+  return { ok: false, rule: 'max', reason: `must be at most ${max}, got ${shown}`, params: { max, value } };
+}
+
+function checkPositiveAndMax(parts: DecimalParts, shown: string, value: string, maxCents: bigint): ParseAmountResult {
   const cents = partsToCents(parts);
-  if (cents === 0n) return fail(`must be greater than 0, got ${shown}`);
-  if (cents > maxCents) return fail(`must be at most ${amountFromCents(maxCents)}, got ${shown}`, 'max');
+  if (cents === 0n) return fail(`must be greater than 0, got ${shown}`, { reason: 'not_positive', value });
+  if (cents > maxCents) return overMax(maxCents, shown, value);
   return { ok: true, value: amountFromCents(cents) };
 }
 
 function parseAmountString(text: string, maxCents: bigint): ParseAmountResult {
   const shown = quote(text);
-  if (text === '') return fail('must not be empty');
-  if (/\s/.test(text)) return fail(`must not contain whitespace, got ${shown}`);
-  if (/[eE]/.test(text)) return fail(`must not use exponent notation, got ${shown}`);
-  if (text.startsWith('-')) return fail(`must be greater than 0, got ${shown}`);
+  const value = JSON.parse(shown) as string;
+  if (text === '') return fail('must not be empty', { reason: 'empty' });
+  if (/\s/.test(text)) return fail(`must not contain whitespace, got ${shown}`, { reason: 'whitespace', value });
+  if (/[eE]/.test(text)) return fail(`must not use exponent notation, got ${shown}`, { reason: 'exponent', value });
+  if (text.startsWith('-')) return fail(`must be greater than 0, got ${shown}`, { reason: 'not_positive', value });
   const parts = splitDecimal(text);
   if (parts === undefined) {
-    return fail(`must be a plain decimal like "1234.50" (digits, then optionally "." and 1 or 2 digits), got ${shown}`);
+    return fail(
+      `must be a plain decimal like "1234.50" (digits, then optionally "." and 1 or 2 digits), got ${shown}`,
+      { reason: 'format', value },
+    );
   }
-  if (parts.fraction.length > 2) return fail(`has ${parts.fraction.length} decimals, at most 2 allowed, got ${shown}`);
-  return checkPositiveAndMax(parts, shown, maxCents);
+  const decimals = parts.fraction.length;
+  if (decimals > 2) {
+    return fail(`has ${decimals} decimals, at most 2 allowed, got ${shown}`, { reason: 'decimals', decimals, value });
+  }
+  return checkPositiveAndMax(parts, shown, value, maxCents);
 }
 
 function parseAmountNumber(value: number, maxCents: bigint): ParseAmountResult {
-  if (!Number.isFinite(value)) return fail(`must be a finite number, got ${value}`);
-  if (Object.is(value, -0)) return fail('must be greater than 0, got -0');
-  if (value <= 0) return fail(`must be greater than 0, got ${value}`);
+  if (!Number.isFinite(value)) {
+    return fail(`must be a finite number, got ${value}`, { reason: 'not_finite', value: String(value) });
+  }
+  if (Object.is(value, -0)) return fail('must be greater than 0, got -0', { reason: 'not_positive', value: '-0' });
+  if (value <= 0) return fail(`must be greater than 0, got ${value}`, { reason: 'not_positive', value: String(value) });
   // String(n) is the shortest decimal that reads back as the same double: the exact decimal the sender
   // wrote whenever they wrote at most 15 significant digits. No float arithmetic is involved.
   const text = String(value);
   if (text.includes('e')) {
     // Exponent form: below 1e-6 (more than 2 decimals) or at least 1e21 (beyond any maximum).
     return value < 1
-      ? fail(`has more than 2 decimals, got ${text}`)
-      : fail(`must be at most ${amountFromCents(maxCents)}, got ${text}`, 'max');
+      ? fail(`has more than 2 decimals, got ${text}`, { reason: 'decimals', value: text })
+      : overMax(maxCents, text, text);
   }
   const parts = splitDecimal(text) as DecimalParts;
-  if (parts.fraction.length > 2) return fail(`has ${parts.fraction.length} decimals, at most 2 allowed, got ${text}`);
+  const decimals = parts.fraction.length;
+  if (decimals > 2) {
+    return fail(`has ${decimals} decimals, at most 2 allowed, got ${text}`, {
+      reason: 'decimals',
+      decimals,
+      value: text,
+    });
+  }
   // No precision check is needed after this one: a maximum is at most MAX_WIRE_AMOUNT, so an amount within it
   // with at most 2 decimals has at most EXACT_JSON_DIGITS digits and arrived exactly; a longer one (an 18-digit
   // integer, 123456789012345.6) is above the maximum, and its message names the maximum enforced.
-  return checkPositiveAndMax(parts, text, maxCents);
+  return checkPositiveAndMax(parts, text, text, maxCents);
 }
 
 /**
@@ -127,7 +159,8 @@ export function parseAmount(input: unknown, rules?: AmountRules): ParseAmountRes
   const maxCents = maxCentsOf(rules);
   if (typeof input === 'string') return parseAmountString(input, maxCents);
   if (typeof input === 'number') return parseAmountNumber(input, maxCents);
-  return fail(`must be a JSON number or a decimal string, got ${describeType(input)}`);
+  const type = describeType(input);
+  return fail(`must be a JSON number or a decimal string, got ${type}`, { reason: 'type', type });
 }
 
 /**

@@ -1,12 +1,14 @@
 import { describeType } from './digits';
-import type { Violation } from './violation';
+import type { Problem, Violation, ViolationParams } from './violation';
 
 // A JSON request described field by field — its objects and their fields, which fields may be absent, what
 // OpenAPI says of each value, and the domain rule each value must pass — read by `readRequest` and documented
 // by `openApiSchemaOf`. The transfer request's description is TRANSFER_REQUEST (transfer-request.ts).
 
 /** What a rule makes of a present value: the value to keep, or the rule it breaks and why. */
-export type Checked<T = unknown> = { ok: true; value: T } | { ok: false; rule: string; message: string };
+export type Checked<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; rule: string; message: string; params: ViolationParams };
 
 /** The domain rule of one field; `limits` are the configured rules (the maximum amount…). */
 export type FieldRule<Limits, T = unknown> = (value: unknown, limits: Limits) => Checked<T>;
@@ -43,34 +45,44 @@ export type ReadResult = { ok: true; value: Fields } | { ok: false; violations: 
 
 const accepted = <T>(value: T): Checked<T> => ({ ok: true, value });
 
-/** A value that breaks `rule` when `explain` finds something wrong with it. */
+/** A value that breaks `rule` when `problemOf` finds something wrong with it. */
 export function checkedBy<Limits>(
   rule: string,
-  explain: (value: unknown, limits: Limits) => string | undefined,
+  problemOf: (value: unknown, limits: Limits) => Problem | undefined,
 ): FieldRule<Limits> {
   return (value, limits) => {
-    const message = explain(value, limits);
-    return message === undefined ? accepted(value) : { ok: false, rule, message };
+    const problem = problemOf(value, limits);
+    return problem === undefined ? accepted(value) : { ok: false, rule, ...problem };
   };
 }
 
-/** A string: another type breaks the `type` rule; a string then breaks `rule` when `explain` says why. */
+/** A string: another type breaks the `type` rule; a string then breaks `rule` when `problemOf` says why. */
 export function text<Limits>(
   rule: string,
-  explain: (value: string, limits: Limits) => string | undefined,
+  problemOf: (value: string, limits: Limits) => Problem | undefined,
 ): FieldRule<Limits> {
   return (value, limits) => {
-    if (typeof value !== 'string')
-      return { ok: false, rule: 'type', message: `must be a string, got ${describeType(value)}` };
-    const message = explain(value, limits);
-    return message === undefined ? accepted(value) : { ok: false, rule, message };
+    if (typeof value !== 'string') return { ok: false, rule: 'type', ...typeProblem('string', value) };
+    const problem = problemOf(value, limits);
+    return problem === undefined ? accepted(value) : { ok: false, rule, ...problem };
+  };
+}
+
+/** `value` is not of the `expected` JSON type (`string`, `object`…): the `type` rule's message and params. */
+export function typeProblem(expected: string, value: unknown): Problem {
+  const actual = describeType(value);
+  return {
+    message: `must be ${expected === 'object' ? 'an' : 'a'} ${expected}, got ${actual}`,
+    params: { expected, actual },
   };
 }
 
 /** Exactly `expected`, a string (else the `type` rule, then `rule`). */
 export function literal<Limits>(expected: string, rule: string): FieldRule<Limits> {
   return text(rule, (value) =>
-    value === expected ? undefined : `must be ${JSON.stringify(expected)}, got ${JSON.stringify(value)}`,
+    value === expected
+      ? undefined
+      : { message: `must be ${JSON.stringify(expected)}, got ${JSON.stringify(value)}`, params: { expected, value } },
   );
 }
 
@@ -93,18 +105,18 @@ function readObject<Limits>(
   violations: Violation[],
 ): Fields | undefined {
   if (input === undefined) {
-    violations.push({ field, rule: 'required', message: 'is required' });
+    violations.push({ field, rule: 'required', params: {}, message: 'is required' });
     return undefined;
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    violations.push({ field, rule: 'type', message: `must be an object, got ${describeType(input)}` });
+    violations.push({ field, rule: 'type', ...typeProblem('object', input) });
     return undefined;
   }
   const known = Object.keys(description.fields);
   for (const key of Object.keys(input)) {
     if (!known.includes(key)) {
       const message = `is not a known field (allowed here: ${known.join(', ')})`;
-      violations.push({ field: join(field, key), rule: 'unknown_field', message });
+      violations.push({ field: join(field, key), rule: 'unknown_field', params: { allowed: known }, message });
     }
   }
   const value: Fields = {};
@@ -118,7 +130,7 @@ function readObject<Limits>(
       else value[name] = read;
     } else if (given === undefined) {
       if (child.presence === 'required') {
-        violations.push({ field: join(field, name), rule: 'required', message: 'is required' });
+        violations.push({ field: join(field, name), rule: 'required', params: {}, message: 'is required' });
         complete = false;
       } else if (child.presence !== 'optional') {
         value[name] = child.presence.default;
@@ -127,7 +139,12 @@ function readObject<Limits>(
       const checked = child.rule(given, limits);
       if (checked.ok) value[name] = checked.value;
       else {
-        violations.push({ field: join(field, name), rule: checked.rule, message: checked.message });
+        violations.push({
+          field: join(field, name),
+          rule: checked.rule,
+          params: checked.params,
+          message: checked.message,
+        });
         complete = false;
       }
     }

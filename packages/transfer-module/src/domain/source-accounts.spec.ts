@@ -22,7 +22,7 @@ describe('source accounts', () => {
   });
 
   it('names from.owner.personId when another holder is given', () => {
-    expect(explainSourceAccount(party(CBU, OTHER), accounts)).toEqual({
+    expect(explainSourceAccount(party(CBU, OTHER), accounts)).toMatchObject({
       field: 'from.owner.personId',
       rule: 'source_account_owner',
       message: `is not the holder of source account ${CBU}`,

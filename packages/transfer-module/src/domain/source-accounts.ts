@@ -49,12 +49,13 @@ export function explainSourceAccount(from: TransferParty, accounts: SourceAccoun
     const message = isCvu(from.address)
       ? "is not one of this entity's source accounts: sending from a client's virtual sub-account (CVU) is reserved to payment service providers registered with the central bank (PSP mode)"
       : "is not one of this entity's source accounts (sourceAccounts)";
-    return { field: 'from.address', rule: 'source_account', message };
+    return { field: 'from.address', rule: 'source_account', params: { cvu: isCvu(from.address) }, message };
   }
   if (owner !== from.owner.personId) {
     return {
       field: 'from.owner.personId',
       rule: 'source_account_owner',
+      params: { address: from.address },
       message: `is not the holder of source account ${from.address}`,
     };
   }

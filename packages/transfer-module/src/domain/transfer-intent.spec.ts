@@ -26,7 +26,7 @@ describe('validateTransferIntent', () => {
     expect(intentOf(requestWith('body.description', '')).description).toBe('');
   });
 
-  it.each<[string, string, unknown, Violation]>([
+  it.each<[string, string, unknown, Omit<Violation, 'params'>]>([
     ['a missing from', 'from', REMOVE, { field: 'from', rule: 'required', message: 'is required' }],
     ['a missing body', 'body', REMOVE, { field: 'body', rule: 'required', message: 'is required' }],
     ['from as a string', 'from', 'me', { field: 'from', rule: 'type', message: 'must be an object, got string' }],
@@ -173,7 +173,41 @@ describe('validateTransferIntent', () => {
       { field: 'body.description', rule: 'required', message: 'is required' },
     ],
   ])('reports %s', (_case, path, value, violation) => {
-    expect(violationsOf(requestWith(path, value))).toEqual([violation]);
+    expect(violationsOf(requestWith(path, value))).toMatchObject([violation]);
+  });
+
+  it.each<[string, string, unknown, Violation['params']]>([
+    [
+      'a wrong check digit of block 2',
+      'to.address',
+      '2850590940090418135207',
+      { reason: 'check_digit', block: 2, position: 22, expected: 1, actual: 7 },
+    ],
+    ['a CBU one digit short', 'to.address', '285059094009041813520', { reason: 'length', expected: 22, actual: 21 }],
+    [
+      'a wrong CUIT check digit',
+      'from.owner.personId',
+      '30712345678',
+      { reason: 'check_digit', position: 11, expected: 1, actual: 8 },
+    ],
+    ['an amount above the maximum', 'body.amount', '1000000000000', { max: '999999999999.99', value: '1000000000000' }],
+    ['a description too long', 'body.description', 'x'.repeat(101), { max: 100, actual: 101 }],
+    [
+      'a hidden character',
+      'body.description',
+      'ab\u202Ec',
+      { reason: 'bidirectional_control', codePoint: 'U+202E', name: 'RIGHT-TO-LEFT OVERRIDE', position: 3 },
+    ],
+    [
+      'a control character',
+      'body.description',
+      'a\nb',
+      { reason: 'control_character', codePoint: 'U+000A', position: 2 },
+    ],
+    ['a wrong type', 'body.description', 7, { expected: 'string', actual: 'number' }],
+    ['a currency not accepted', 'body.currencyId', '840', { allowed: ['032'], value: '840' }],
+  ])('gives the params of %s, the values its message is built from', (_case, path, value, params) => {
+    expect(violationsOf(requestWith(path, value))).toEqual([expect.objectContaining({ field: path, params })]);
   });
 
   it.each([
@@ -181,7 +215,7 @@ describe('validateTransferIntent', () => {
     ['an array', [validRequest()], 'must be an object, got array'],
     ['a JSON string', JSON.stringify(validRequest()), 'must be an object, got string'],
   ])('reports %s as the whole input', (_case, input, message) => {
-    expect(violationsOf(input)).toEqual([{ field: '', rule: 'type', message }]);
+    expect(violationsOf(input)).toMatchObject([{ field: '', rule: 'type', message }]);
   });
 
   it('collects every violation at once', () => {
@@ -202,7 +236,7 @@ describe('validateTransferIntent', () => {
 
   it('applies configured rules', () => {
     const rules = { maxAmount: '1000', maxDescriptionLength: 5 };
-    expect(violationsOf(validRequest(), rules)).toEqual([
+    expect(violationsOf(validRequest(), rules)).toMatchObject([
       { field: 'body.amount', rule: 'max', message: 'must be at most 1000.00, got 1234.5' },
       { field: 'body.description', rule: 'length', message: 'must be at most 5 characters, got 14' },
     ]);
@@ -212,10 +246,10 @@ describe('validateTransferIntent', () => {
     const rules = { currencies: ['032', '840'], concepts: ['VAR', 'ALQ'] };
     const dollars = requestWith('body.currencyId', '840');
     expect(validateTransferIntent(dollars, rules)).toMatchObject({ ok: true, intent: { currencyId: '840' } });
-    expect(violationsOf(requestWith('body.currencyId', '978'), rules)).toEqual([
+    expect(violationsOf(requestWith('body.currencyId', '978'), rules)).toMatchObject([
       { field: 'body.currencyId', rule: 'currency', message: 'must be one of 032, 840, got "978"' },
     ]);
-    expect(violationsOf(requestWith('body.concept', 'HON'), rules)).toEqual([
+    expect(violationsOf(requestWith('body.concept', 'HON'), rules)).toMatchObject([
       { field: 'body.concept', rule: 'concept', message: 'must be one of VAR, ALQ, got "HON"' },
     ]);
     expect(validateTransferIntent(requestWith('body.concept', REMOVE), rules)).toMatchObject({

@@ -1,10 +1,10 @@
-import { explainCbuCvu } from './cbu-cvu';
+import { cbuCvuProblem } from './cbu-cvu';
 import { CONCEPT_CODES, DEFAULT_CONCEPT } from './concept';
-import { explainCuit } from './cuit';
+import { cuitProblem } from './cuit';
 import { PESO_CURRENCY_ID } from './currency';
-import { explainHiddenCharacter } from './hidden-characters';
+import { codePointLabel, hiddenCharacterProblem } from './hidden-characters';
 import { parseAmount } from './money';
-import { explainOriginId, MAX_ORIGIN_ID } from './origin-id';
+import { MAX_ORIGIN_ID, originIdProblem } from './origin-id';
 import {
   checkedBy,
   type FieldRule,
@@ -15,6 +15,7 @@ import {
   type ValueField,
 } from './request-fields';
 import { DEFAULT_MAX_DESCRIPTION_LENGTH, type TransferLimits } from './transfer-rules';
+import type { Problem } from './violation';
 
 // The transfer request (docs/bank-api.md#request-fields), field by field: the one description of it.
 // validateTransferIntent reads requests with it (transfer-intent.ts), and the OpenAPI schema of
@@ -26,10 +27,10 @@ const FORBIDDEN_TEXT = /[\p{Cc}\p{Cs}]/u;
 /** A JSON number or a decimal string, > 0, at most 2 decimals, at most the configured maximum (`max`). */
 const amount: FieldRule<TransferLimits> = (value, limits) => {
   const parsed = parseAmount(value, { max: limits.maxAmount });
-  return parsed.ok ? parsed : { ok: false, rule: parsed.rule, message: parsed.reason };
+  return parsed.ok ? parsed : { ok: false, rule: parsed.rule, message: parsed.reason, params: parsed.params };
 };
 
-const descriptionText = text<TransferLimits>('characters', explainForbiddenText);
+const descriptionText = text<TransferLimits>('characters', forbiddenTextProblem);
 
 /**
  * Any text without control characters, unpaired surrogates, bidirectional controls or invisible characters,
@@ -44,6 +45,7 @@ const description: FieldRule<TransferLimits> = (value, limits) => {
       ok: false,
       rule: 'length',
       message: `must be at most ${limits.maxDescriptionLength} characters, got ${length}`,
+      params: { max: limits.maxDescriptionLength, actual: length },
     };
   }
   return checked;
@@ -53,19 +55,27 @@ const description: FieldRule<TransferLimits> = (value, limits) => {
  * Control characters and unpaired surrogates first (no network carries them), then bidirectional controls and
  * invisible characters (text the recipient reads must look like what it is).
  */
-function explainForbiddenText(value: string): string | undefined {
+function forbiddenTextProblem(value: string): Problem | undefined {
   const forbidden = FORBIDDEN_TEXT.exec(value);
-  if (!forbidden) return explainHiddenCharacter(value);
-  const codePoint = (forbidden[0].codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  if (!forbidden) return hiddenCharacterProblem(value);
+  const codePoint = codePointLabel(forbidden[0].codePointAt(0) as number);
   const position = [...value.slice(0, forbidden.index)].length + 1;
-  return `must not contain control characters or unpaired surrogates, found U+${codePoint} at position ${position}`;
+  return {
+    message: `must not contain control characters or unpaired surrogates, found ${codePoint} at position ${position}`,
+    params: { reason: 'control_character', codePoint, position },
+  };
 }
 
 /** A string among the configured codes (`allowed`): another type breaks the `type` rule, another string `rule`. */
 function oneOf(rule: string, allowed: (limits: TransferLimits) => readonly string[]): FieldRule<TransferLimits> {
   return text(rule, (value, limits) => {
     const codes = allowed(limits);
-    return codes.includes(value) ? undefined : `must be one of ${codes.join(', ')}, got ${JSON.stringify(value)}`;
+    return codes.includes(value)
+      ? undefined
+      : {
+          message: `must be one of ${codes.join(', ')}, got ${JSON.stringify(value)}`,
+          params: { allowed: codes, value },
+        };
   });
 }
 
@@ -83,7 +93,7 @@ const PARTY: ObjectField<TransferLimits> = {
       presence: 'required',
       schema: { type: 'string', pattern: '^[0-9]{22}$' },
       description: 'CBU or CVU (both check digits verified)',
-      rule: text('cbu_cvu', explainCbuCvu),
+      rule: text('cbu_cvu', cbuCvuProblem),
     },
     owner: {
       kind: 'object',
@@ -99,7 +109,7 @@ const PARTY: ObjectField<TransferLimits> = {
           presence: 'required',
           schema: { type: 'string', pattern: '^[0-9]{11}$' },
           description: 'CUIT or CUIL (check digit verified)',
-          rule: text('cuit', explainCuit),
+          rule: text('cuit', cuitProblem),
         },
       },
     },
@@ -111,7 +121,7 @@ const ORIGIN_ID: ValueField<TransferLimits> = {
   presence: 'optional',
   schema: { type: 'integer', minimum: 1, maximum: MAX_ORIGIN_ID },
   description: 'your idempotency key; allocated when absent',
-  rule: checkedBy('origin_id', explainOriginId),
+  rule: checkedBy('origin_id', originIdProblem),
 };
 
 /**

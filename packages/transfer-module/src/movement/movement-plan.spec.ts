@@ -224,7 +224,7 @@ describe('planCreationFailure', () => {
     const error = new BankRejectedError('rejected', {
       operation,
       httpStatus: 422,
-      code: 'TRANSFER_REJECTED',
+      bankCode: 'TRANSFER_REJECTED',
       bankMessage: 'destination closed',
     });
     const plan = planCreationFailure(record('PENDING'), error, createContext, first);
@@ -243,13 +243,13 @@ describe('planCreationFailure', () => {
     const duplicateCode = new BankConflictError('conflict', {
       operation,
       httpStatus: 409,
-      code: 'DUP',
+      bankCode: 'DUP',
       isDuplicateCode: true,
     });
     const otherCode = new BankConflictError('conflict', {
       operation,
       httpStatus: 409,
-      code: 'LIMIT',
+      bankCode: 'LIMIT',
       isDuplicateCode: false,
     });
     for (const [error, attempt] of [

@@ -139,7 +139,7 @@ export function planCreationFailure(
           lastAnswerAt: now,
           lastBankAnswer: {
             httpStatus: error.httpStatus ?? null,
-            code: error.code ?? null,
+            code: error.bankCode ?? null,
             message: error.bankMessage ?? null,
           },
         },
@@ -147,10 +147,10 @@ export function planCreationFailure(
           {
             to: 'FAILED',
             source: context.source,
-            detail: { httpStatus: error.httpStatus ?? null, code: error.code ?? null },
+            detail: { httpStatus: error.httpStatus ?? null, code: error.bankCode ?? null },
           },
         ],
-        cancellation: { code: error.code ?? null, message: error.bankMessage ?? error.message },
+        cancellation: { code: error.bankCode ?? null, message: error.bankMessage ?? error.message },
       },
       announcement: { kind: 'changed', from: record.status, to: 'FAILED', source: context.source },
       failed: false,

@@ -1,8 +1,10 @@
+import { GiroError } from '../domain';
+
 /** A TransferModule option is missing or invalid; the message names it. */
-export class TransferModuleOptionsError extends Error {
+export class TransferModuleOptionsError extends GiroError {
   override readonly name = 'TransferModuleOptionsError';
 
   constructor(message: string) {
-    super(`TransferModule option ${message}`);
+    super('INVALID_OPTIONS', `TransferModule option ${message}`);
   }
 }

@@ -1,6 +1,9 @@
-import type { LimitRefusal, MovementStatus } from '../domain';
+import { GiroError, type LimitRefusal, type MovementStatus, type ViolationParams } from '../domain';
 
-/** A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why. */
+/**
+ * A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why, `params`
+ * the values the refusal names (a TransferValidationError's violation is made of them).
+ */
 export class StoreArgumentError extends RangeError {
   override readonly name = 'StoreArgumentError';
 
@@ -8,47 +11,71 @@ export class StoreArgumentError extends RangeError {
     readonly field: string,
     readonly rule: string,
     detail: string,
+    readonly params: ViolationParams = {},
   ) {
     super(`${field} ${detail}`);
   }
 }
 
 /** No movement has this originId. */
-export class MovementNotFoundError extends Error {
+export class MovementNotFoundError extends GiroError {
   override readonly name = 'MovementNotFoundError';
 
   constructor(readonly originId: number) {
-    super(`no movement with originId ${originId}`);
+    super('TRANSFER_NOT_FOUND', `no movement with originId ${originId}`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
 /** No cancellation for this originId (the movement is unknown or has not FAILED). */
-export class CancellationNotFoundError extends Error {
+export class CancellationNotFoundError extends GiroError {
   override readonly name = 'CancellationNotFoundError';
 
   constructor(readonly originId: number) {
-    super(`no cancellation for originId ${originId}`);
+    super('CANCELLATION_NOT_FOUND', `no cancellation for originId ${originId}`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
 /** No anomaly (a history row with source `anomaly`) has this id. */
-export class AnomalyNotFoundError extends Error {
+export class AnomalyNotFoundError extends GiroError {
   override readonly name = 'AnomalyNotFoundError';
 
   constructor(readonly anomalyId: number) {
-    super(`no anomaly with id ${anomalyId}`);
+    super('ANOMALY_NOT_FOUND', `no anomaly with id ${anomalyId}`);
+  }
+
+  override answerFields() {
+    return { anomalyId: this.anomalyId };
   }
 }
 
 /** The anomaly was resolved already: its first resolution stays (who, when, the note), and is given here. */
-export class AnomalyAlreadyResolvedError extends Error {
+export class AnomalyAlreadyResolvedError extends GiroError {
   override readonly name = 'AnomalyAlreadyResolvedError';
 
   constructor(
     readonly anomalyId: number,
     readonly resolution: { at: Date; by: { keyId: string; name: string }; note: string },
   ) {
-    super(`anomaly ${anomalyId} was already resolved by "${resolution.by.name}" at ${resolution.at.toISOString()}`);
+    super(
+      'ANOMALY_ALREADY_RESOLVED',
+      `anomaly ${anomalyId} was already resolved by "${resolution.by.name}" at ${resolution.at.toISOString()}`,
+    );
+  }
+
+  override answerFields() {
+    const { at, by, note } = this.resolution;
+    return {
+      anomalyId: this.anomalyId,
+      resolution: { at: at.toISOString(), by, note },
+    };
   }
 }
 
@@ -68,38 +95,54 @@ export class MovementUpdateRejectedError extends Error {
 }
 
 /** No client sub-account is registered with this address. */
-export class SubAccountNotFoundError extends Error {
+export class SubAccountNotFoundError extends GiroError {
   override readonly name = 'SubAccountNotFoundError';
 
   constructor(readonly address: string) {
-    super(`no client sub-account ${address} is registered`);
+    super('SUB_ACCOUNT_NOT_FOUND', `no client sub-account ${address} is registered`);
+  }
+
+  override answerFields() {
+    return { address: this.address };
   }
 }
 
 /** This address is registered already, to another holder: a sub-account never changes hands. */
-export class SubAccountConflictError extends Error {
+export class SubAccountConflictError extends GiroError {
   override readonly name = 'SubAccountConflictError';
 
   constructor(readonly address: string) {
-    super(`client sub-account ${address} is registered to another holder`);
+    super('SUB_ACCOUNT_CONFLICT', `client sub-account ${address} is registered to another holder`);
+  }
+
+  override answerFields() {
+    return { address: this.address };
   }
 }
 
 /** No webhook endpoint has this id. */
-export class WebhookEndpointNotFoundError extends Error {
+export class WebhookEndpointNotFoundError extends GiroError {
   override readonly name = 'WebhookEndpointNotFoundError';
 
   constructor(readonly endpointId: string) {
-    super(`no webhook endpoint ${endpointId}`);
+    super('WEBHOOK_ENDPOINT_NOT_FOUND', `no webhook endpoint ${endpointId}`);
+  }
+
+  override answerFields() {
+    return { endpointId: this.endpointId };
   }
 }
 
 /** No webhook delivery has this id. */
-export class WebhookDeliveryNotFoundError extends Error {
+export class WebhookDeliveryNotFoundError extends GiroError {
   override readonly name = 'WebhookDeliveryNotFoundError';
 
   constructor(readonly deliveryId: number) {
-    super(`no webhook delivery ${deliveryId}`);
+    super('WEBHOOK_DELIVERY_NOT_FOUND', `no webhook delivery ${deliveryId}`);
+  }
+
+  override answerFields() {
+    return { deliveryId: this.deliveryId };
   }
 }
 
@@ -113,38 +156,50 @@ export class LimitExceededError extends Error {
 }
 
 /** The transfer is not AWAITING_APPROVAL (approved or rejected already, or it never waited): nothing was changed. */
-export class ApprovalNotAwaitedError extends Error {
+export class ApprovalNotAwaitedError extends GiroError {
   override readonly name = 'ApprovalNotAwaitedError';
 
   constructor(
     readonly originId: number,
     readonly status: MovementStatus,
   ) {
-    super(`transfer ${originId} is not awaiting approval: it is ${status}`);
+    super('APPROVAL_NOT_AWAITED', `transfer ${originId} is not awaiting approval: it is ${status}`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId, status: this.status };
   }
 }
 
 /** The transfer waited past its approval's expiry: it ends REJECTED (the next sweep writes it), never sent. */
-export class ApprovalExpiredError extends Error {
+export class ApprovalExpiredError extends GiroError {
   override readonly name = 'ApprovalExpiredError';
 
   constructor(
     readonly originId: number,
     readonly expiredAt: Date,
   ) {
-    super(`the approval of transfer ${originId} expired at ${expiredAt.toISOString()}`);
+    super('APPROVAL_EXPIRED', `the approval of transfer ${originId} expired at ${expiredAt.toISOString()}`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId, expiredAt: this.expiredAt.toISOString() };
   }
 }
 
 /** Maker–checker: the key that created a transfer cannot approve it. */
-export class SelfApprovalError extends Error {
+export class SelfApprovalError extends GiroError {
   override readonly name = 'SelfApprovalError';
 
   constructor(
     readonly originId: number,
     readonly keyId: string,
   ) {
-    super(`transfer ${originId} was created by key ${keyId}: another approver must approve it`);
+    super('SELF_APPROVAL', `transfer ${originId} was created by key ${keyId}: another approver must approve it`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
@@ -152,13 +207,17 @@ export class SelfApprovalError extends Error {
  * The movement was never sent and is not to be (AWAITING_APPROVAL, REJECTED): nothing to send again or to ask
  * the bank about. Nothing was changed.
  */
-export class UnsentMovementError extends Error {
+export class UnsentMovementError extends GiroError {
   override readonly name = 'UnsentMovementError';
 
   constructor(
     readonly originId: number,
     readonly status: MovementStatus,
   ) {
-    super(`transfer ${originId} is ${status}: it was never sent to the bank`);
+    super('UNSENT_TRANSFER', `transfer ${originId} is ${status}: it was never sent to the bank`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId, status: this.status };
   }
 }

@@ -1,18 +1,22 @@
-import { explainOriginId, isMovementStatus, MOVEMENT_STATUSES, type MovementStatus } from '../domain';
+import { isMovementStatus, MOVEMENT_STATUSES, type MovementStatus, originIdProblem } from '../domain';
 import { StoreArgumentError } from './persistence.errors';
 
 // Checks of the values callers hand to the store, so that a bad one fails with its name and rule before
 // anything is written.
 
 export function checkOriginId(value: unknown, field = 'originId'): number {
-  const problem = explainOriginId(value);
-  if (problem !== undefined) throw new StoreArgumentError(field, 'origin_id', problem);
+  const problem = originIdProblem(value);
+  if (problem !== undefined) throw new StoreArgumentError(field, 'origin_id', problem.message, problem.params);
   return value as number;
 }
 
 export function checkInteger(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new StoreArgumentError(field, 'range', `must be an integer from ${min} to ${max}, got ${String(value)}`);
+    throw new StoreArgumentError(field, 'range', `must be an integer from ${min} to ${max}, got ${String(value)}`, {
+      min,
+      max,
+      value: String(value),
+    });
   }
   return value;
 }
@@ -40,7 +44,9 @@ export function checkLeaseMs(value: unknown, field = 'leaseMs'): number {
 
 export function checkStatus(value: unknown, field: string): MovementStatus {
   if (!isMovementStatus(value)) {
-    throw new StoreArgumentError(field, 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`);
+    throw new StoreArgumentError(field, 'status', `must be one of ${MOVEMENT_STATUSES.join(', ')}`, {
+      allowed: MOVEMENT_STATUSES,
+    });
   }
   return value;
 }
@@ -54,6 +60,7 @@ export function checkNetworkId(value: unknown, field = 'networkId'): string {
       field,
       'network_id',
       `must be a non-empty string of at most ${MAX_NETWORK_ID_LENGTH} characters`,
+      { max: MAX_NETWORK_ID_LENGTH },
     );
   }
   return value;
@@ -85,11 +92,16 @@ export function checkText(value: unknown, field: string, max: number, options: {
   if (typeof value !== 'string') throw new StoreArgumentError(field, 'type', 'must be a string');
   const length = [...value].length;
   if (value.trim() === '' || length > max) {
-    throw new StoreArgumentError(field, 'length', `must be from 1 to ${max} characters, not only spaces`);
+    throw new StoreArgumentError(field, 'length', `must be from 1 to ${max} characters, not only spaces`, {
+      min: 1,
+      max,
+    });
   }
   if ((options.lineBreaks ? CONTROL : CONTROL_OR_LINE_BREAK).test(value)) {
     const what = options.lineBreaks ? 'control characters' : 'control characters or line breaks';
-    throw new StoreArgumentError(field, 'characters', `must not contain ${what}`);
+    throw new StoreArgumentError(field, 'characters', `must not contain ${what}`, {
+      reason: options.lineBreaks ? 'control_character' : 'control_character_or_line_break',
+    });
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Violation } from '../domain';
+import { typeProblem, type Violation } from '../domain';
 import { type AnomalyListItemView, toAnomalyListItemView } from '../movement';
 import { MAX_NOTE_LENGTH, MovementStore, type RecordedActor } from '../persistence';
 import { TransferValidationError } from './transfer.errors';
@@ -50,16 +50,24 @@ export class AnomalyService {
 
 function readNote(input: unknown): string {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new TransferValidationError([{ field: '', rule: 'type', message: 'must be an object { note }' }]);
+    throw new TransferValidationError([
+      { field: '', rule: 'type', ...typeProblem('object', input), message: 'must be an object { note }' },
+    ]);
   }
   const violations: Violation[] = Object.keys(input)
     .filter((field) => !RESOLUTION_FIELDS.includes(field))
-    .map((field) => ({ field, rule: 'unknown_field', message: `is not a known field (${RESOLUTION_FIELDS})` }));
+    .map((field) => ({
+      field,
+      rule: 'unknown_field',
+      params: { allowed: RESOLUTION_FIELDS },
+      message: `is not a known field (${RESOLUTION_FIELDS})`,
+    }));
   const { note } = input as { note?: unknown };
   if (note === undefined) {
     violations.unshift({
       field: 'note',
       rule: 'required',
+      params: { maxLength: MAX_NOTE_LENGTH },
       message: `is required: why the anomaly is closed, 1 to ${MAX_NOTE_LENGTH} characters`,
     });
   }

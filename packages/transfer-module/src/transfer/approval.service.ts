@@ -1,5 +1,5 @@
 import { Inject, Injectable, type LoggerService } from '@nestjs/common';
-import { explainOriginId, type Violation } from '../domain';
+import { type ErrorCode, GiroError, originIdProblem, type Violation } from '../domain';
 import {
   describeError,
   InFlightWork,
@@ -26,7 +26,7 @@ import { asValidation } from './transfer.service';
 /** One transfer of a bulk decision: decided, or refused with the error a single decision would have thrown. */
 export type ApprovalBatchItem =
   | { originId: number; outcome: 'approved' | 'rejected'; movement: MovementView }
-  | { originId: number; outcome: 'refused'; error: { name: string; message: string } };
+  | { originId: number; outcome: 'refused'; error: { name: string; code: ErrorCode; message: string } };
 
 /** The most transfers one bulk decision takes. */
 export const MAX_APPROVAL_BATCH = 100;
@@ -96,7 +96,8 @@ export class ApprovalService {
         items.push({ originId, outcome, movement: await this.decide(originId, decision) });
       } catch (error) {
         if (!(error instanceof Error)) throw error;
-        items.push({ originId, outcome: 'refused', error: { name: error.name, message: error.message } });
+        const code = error instanceof GiroError ? error.code : 'INTERNAL';
+        items.push({ originId, outcome: 'refused', error: { name: error.name, code, message: error.message } });
       }
     }
     return items;
@@ -131,8 +132,8 @@ export class ApprovalService {
 }
 
 function checkOriginId(originId: unknown): void {
-  const problem = explainOriginId(originId);
-  if (problem !== undefined) invalid([{ field: 'originId', rule: 'origin_id', message: problem }]);
+  const problem = originIdProblem(originId);
+  if (problem !== undefined) invalid([{ field: 'originId', rule: 'origin_id', ...problem }]);
 }
 
 function readOriginIds(input: unknown): number[] {
@@ -142,6 +143,7 @@ function readOriginIds(input: unknown): number[] {
       {
         field: 'originIds',
         rule: 'batch',
+        params: { min: 1, max: MAX_APPROVAL_BATCH },
         message: `must be an array of 1 to ${MAX_APPROVAL_BATCH} originIds`,
       },
     ]);
@@ -149,10 +151,10 @@ function readOriginIds(input: unknown): number[] {
   const violations: Violation[] = [];
   const seen = new Set<number>();
   originIds.forEach((originId, index) => {
-    const problem = explainOriginId(originId);
-    if (problem !== undefined) violations.push({ field: `originIds[${index}]`, rule: 'origin_id', message: problem });
+    const problem = originIdProblem(originId);
+    if (problem !== undefined) violations.push({ field: `originIds[${index}]`, rule: 'origin_id', ...problem });
     else if (seen.has(originId))
-      violations.push({ field: `originIds[${index}]`, rule: 'unique', message: 'is repeated' });
+      violations.push({ field: `originIds[${index}]`, rule: 'unique', params: {}, message: 'is repeated' });
     seen.add(originId);
   });
   if (violations.length > 0) invalid(violations);
@@ -163,7 +165,12 @@ function readReason(input: unknown): string {
   const reason = (input as { reason?: unknown } | null)?.reason;
   if (typeof reason !== 'string' || reason.trim() === '' || reason.length > MAX_NOTE_LENGTH) {
     invalid([
-      { field: 'reason', rule: 'reason', message: `must be a text of 1 to ${MAX_NOTE_LENGTH} characters saying why` },
+      {
+        field: 'reason',
+        rule: 'reason',
+        params: { min: 1, max: MAX_NOTE_LENGTH },
+        message: `must be a text of 1 to ${MAX_NOTE_LENGTH} characters saying why`,
+      },
     ]);
   }
   return reason;

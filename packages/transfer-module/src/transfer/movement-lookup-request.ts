@@ -1,5 +1,5 @@
 import type { MovementLookup } from '../bank';
-import { explainOriginId, type Violation } from '../domain';
+import { originIdProblem, type Problem, typeProblem, type Violation } from '../domain';
 import { MAX_NETWORK_ID_LENGTH } from '../persistence';
 import { TransferValidationError } from './transfer.errors';
 
@@ -15,27 +15,43 @@ const ONE_OF = LOOKUP_FIELDS.join(', ');
 export function readMovementLookup(input: unknown): MovementLookup {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new TransferValidationError([
-      { field: '', rule: 'type', message: `must be an object with exactly one of ${ONE_OF}` },
+      {
+        field: '',
+        rule: 'type',
+        ...typeProblem('object', input),
+        message: `must be an object with exactly one of ${ONE_OF}`,
+      },
     ]);
   }
   const fields = input as Record<string, unknown>;
   const violations: Violation[] = Object.keys(fields)
     .filter((key) => !(LOOKUP_FIELDS as readonly string[]).includes(key))
-    .map((key) => ({ field: key, rule: 'unknown_field', message: `is not a lookup field (known: ${ONE_OF})` }));
+    .map((key) => ({
+      field: key,
+      rule: 'unknown_field',
+      params: { allowed: LOOKUP_FIELDS },
+      message: `is not a lookup field (known: ${ONE_OF})`,
+    }));
   const given = LOOKUP_FIELDS.filter((key) => fields[key] !== undefined && fields[key] !== null);
   if (given.length === 0) {
-    violations.push({ field: '', rule: 'one_of', message: `exactly one of ${ONE_OF} is required, got none` });
+    violations.push({
+      field: '',
+      rule: 'one_of',
+      params: { allowed: LOOKUP_FIELDS, given: [] },
+      message: `exactly one of ${ONE_OF} is required, got none`,
+    });
   } else if (given.length > 1) {
     for (const field of given) {
       violations.push({
         field,
         rule: 'one_of',
+        params: { allowed: LOOKUP_FIELDS, given },
         message: `only one of ${ONE_OF} may be given, got ${given.join(' and ')}`,
       });
     }
   } else {
-    const problem = explainLookupValue(given[0], fields[given[0]]);
-    if (problem !== undefined) violations.push({ field: given[0], rule: 'lookup_value', message: problem });
+    const problem = lookupValueProblem(given[0], fields[given[0]]);
+    if (problem !== undefined) violations.push({ field: given[0], rule: 'lookup_value', ...problem });
   }
   if (violations.length > 0) throw new TransferValidationError(violations);
   const [field] = given;
@@ -44,10 +60,13 @@ export function readMovementLookup(input: unknown): MovementLookup {
   return { debinId: fields.debinId as string };
 }
 
-function explainLookupValue(field: (typeof LOOKUP_FIELDS)[number], value: unknown): string | undefined {
-  if (field === 'originId') return explainOriginId(value);
+function lookupValueProblem(field: (typeof LOOKUP_FIELDS)[number], value: unknown): Problem | undefined {
+  if (field === 'originId') return originIdProblem(value);
   if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_NETWORK_ID_LENGTH) {
-    return `must be a non-empty string of at most ${MAX_NETWORK_ID_LENGTH} characters`;
+    return {
+      message: `must be a non-empty string of at most ${MAX_NETWORK_ID_LENGTH} characters`,
+      params: { max: MAX_NETWORK_ID_LENGTH },
+    };
   }
   return undefined;
 }

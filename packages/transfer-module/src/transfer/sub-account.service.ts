@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { explainCbuCvu, explainCuit, isCvu, type TransferParty, type Violation } from '../domain';
+import { cbuCvuProblem, cuitProblem, isCvu, type TransferParty, typeProblem, type Violation } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import { MovementStore, type SubAccountRecord } from '../persistence';
 import { PspModeRequiredError, TransferValidationError } from './transfer.errors';
@@ -74,6 +74,7 @@ export async function subAccountSenderRefusal(
       {
         field: 'from.address',
         rule: 'source_account',
+        params: { subAccount: account !== null },
         message: `is neither one of this entity's source accounts nor a client sub-account registered${account ? ' and enabled' : ''} in PSP mode`,
       },
     ]);
@@ -83,6 +84,7 @@ export async function subAccountSenderRefusal(
       {
         field: 'from.owner.personId',
         rule: 'source_account_owner',
+        params: { address: from.address },
         message: `is not the holder of client sub-account ${from.address}`,
       },
     ]);
@@ -93,7 +95,12 @@ export async function subAccountSenderRefusal(
 function readRegistration(input: unknown) {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw new TransferValidationError([
-      { field: '', rule: 'type', message: 'must be an object { address, ownerPersonId, ownerName? }' },
+      {
+        field: '',
+        rule: 'type',
+        ...typeProblem('object', input),
+        message: 'must be an object { address, ownerPersonId, ownerName? }',
+      },
     ]);
   }
   const fields = input as Record<string, unknown>;
@@ -102,18 +109,23 @@ function readRegistration(input: unknown) {
     .map((key) => ({
       field: key,
       rule: 'unknown_field',
+      params: { allowed: REGISTRATION_FIELDS },
       message: `is not a field (known: ${REGISTRATION_FIELDS.join(', ')})`,
     }));
   const address = explainSubAccountAddress(fields.address);
   if (address !== undefined) violations.push(address);
   const owner = fields.ownerPersonId;
-  const ownerProblem = typeof owner === 'string' ? explainCuit(owner) : 'must be a CUIT or CUIL (11 digits)';
-  if (ownerProblem !== undefined) violations.push({ field: 'ownerPersonId', rule: 'cuit', message: ownerProblem });
+  const ownerProblem =
+    typeof owner === 'string'
+      ? cuitProblem(owner)
+      : { ...typeProblem('string', owner), message: 'must be a CUIT or CUIL (11 digits)' };
+  if (ownerProblem !== undefined) violations.push({ field: 'ownerPersonId', rule: 'cuit', ...ownerProblem });
   const name = fields.ownerName ?? null;
   if (name !== null && (typeof name !== 'string' || name.length > MAX_OWNER_NAME_LENGTH || hasControlCharacter(name))) {
     violations.push({
       field: 'ownerName',
       rule: 'owner_name',
+      params: { max: MAX_OWNER_NAME_LENGTH },
       message: `must be text of at most ${MAX_OWNER_NAME_LENGTH} characters without control characters`,
     });
   }
@@ -132,13 +144,16 @@ function hasControlCharacter(text: string): boolean {
 
 /** Only a CVU (a virtual account, entity 000) can be a client's sub-account. */
 function explainSubAccountAddress(address: unknown): Violation | undefined {
-  if (typeof address !== 'string') return { field: 'address', rule: 'cvu', message: 'must be a CVU (22 digits)' };
-  const problem = explainCbuCvu(address);
-  if (problem !== undefined) return { field: 'address', rule: 'cvu', message: problem };
+  if (typeof address !== 'string') {
+    return { field: 'address', rule: 'cvu', ...typeProblem('string', address), message: 'must be a CVU (22 digits)' };
+  }
+  const problem = cbuCvuProblem(address);
+  if (problem !== undefined) return { field: 'address', rule: 'cvu', ...problem };
   if (!isCvu(address)) {
     return {
       field: 'address',
       rule: 'cvu',
+      params: { reason: 'cbu' },
       message: 'is a CBU: only a CVU (a virtual account) can be a client sub-account',
     };
   }

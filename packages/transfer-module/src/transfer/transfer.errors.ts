@@ -1,14 +1,15 @@
-import type { Violation } from '../domain';
+import { GiroError, type Violation } from '../domain';
 
 // Errors of the TransferService, each saying what the caller must do. The not-found errors of the store
 // (MovementNotFoundError, CancellationNotFoundError) pass through unchanged.
 
 /** The input was refused; `violations` names every bad field and its rule. Nothing was stored or sent. */
-export class TransferValidationError extends Error {
+export class TransferValidationError extends GiroError {
   override readonly name = 'TransferValidationError';
 
-  constructor(readonly violations: Violation[]) {
+  constructor(override readonly violations: Violation[]) {
     super(
+      'VALIDATION_FAILED',
       `invalid transfer request: ${violations
         .map((v) => `${v.field === '' ? '(request)' : v.field} ${v.message} [${v.rule}]`)
         .join('; ')}`,
@@ -18,28 +19,38 @@ export class TransferValidationError extends Error {
 
 /**
  * The transfer would pass a limit of its source account (`violations`: the limit as `rule` — `per_transfer`,
- * `daily_amount`, `daily_count` — and what remains in the message). Nothing was stored or sent; the same
+ * `daily_amount`, `daily_count` — and what remains in its params). Nothing was stored or sent; the same
  * transfer may fit later (another day, or after a FAILED one freed its share).
  */
-export class TransferLimitError extends Error {
+export class TransferLimitError extends GiroError {
   override readonly name = 'TransferLimitError';
 
-  constructor(readonly violations: Violation[]) {
-    super(`transfer refused by a limit: ${violations.map((v) => `${v.message} [${v.rule}]`).join('; ')}`);
+  constructor(override readonly violations: Violation[]) {
+    super(
+      'LIMIT_EXCEEDED',
+      `transfer refused by a limit: ${violations.map((v) => `${v.message} [${v.rule}]`).join('; ')}`,
+    );
   }
 }
 
 /** This originId is already stored with another payload: it is never sent again with different data. */
-export class TransferConflictError extends Error {
+export class TransferConflictError extends GiroError {
   override readonly name = 'TransferConflictError';
 
   constructor(readonly originId: number) {
-    super(`originId ${originId} already exists with a different payload; an originId is never reused`);
+    super(
+      'TRANSFER_CONFLICT',
+      `originId ${originId} already exists with a different payload; an originId is never reused`,
+    );
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
 /** The polling rule does not allow asking the bank about this movement yet (docs/bank-api.md#states-and-polling). */
-export class PollTooSoonError extends Error {
+export class PollTooSoonError extends GiroError {
   override readonly name = 'PollTooSoonError';
   readonly retryAfterMs: number;
 
@@ -48,17 +59,25 @@ export class PollTooSoonError extends Error {
     readonly retryAt: Date,
     now: Date,
   ) {
-    super(`originId ${originId} may be queried again at ${retryAt.toISOString()} (polling rule)`);
+    super('POLL_TOO_SOON', `originId ${originId} may be queried again at ${retryAt.toISOString()} (polling rule)`);
     this.retryAfterMs = Math.max(0, retryAt.getTime() - now.getTime());
+  }
+
+  override answerFields() {
+    return { originId: this.originId, retryAt: this.retryAt.toISOString() };
   }
 }
 
 /** Another worker holds this movement's lease right now; try again shortly. */
-export class MovementBusyError extends Error {
+export class MovementBusyError extends GiroError {
   override readonly name = 'MovementBusyError';
 
   constructor(readonly originId: number) {
-    super(`originId ${originId} is being handled by another worker right now`);
+    super('MOVEMENT_BUSY', `originId ${originId} is being handled by another worker right now`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
@@ -66,14 +85,21 @@ export class MovementBusyError extends Error {
  * A lookup at the bank about a stored movement got no usable answer (a timeout, a 5xx, a refusal…): the movement
  * keeps its state, and `lastError` says what happened; the sweep asks again later.
  */
-export class BankLookupFailedError extends Error {
+export class BankLookupFailedError extends GiroError {
   override readonly name = 'BankLookupFailedError';
 
   constructor(
     readonly originId: number,
     readonly lastError: string | null,
   ) {
-    super(`the bank gave no usable answer about originId ${originId}${lastError ? `: ${lastError}` : ''}`);
+    super(
+      'BANK_LOOKUP_FAILED',
+      `the bank gave no usable answer about originId ${originId}${lastError ? `: ${lastError}` : ''}`,
+    );
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
   }
 }
 
@@ -81,11 +107,12 @@ export class BankLookupFailedError extends Error {
  * Client sub-accounts are PSP mode's: sending from the virtual sub-accounts of one's clients is reserved to payment
  * service providers registered with the central bank (`psp: true`, PSP_MODE=true).
  */
-export class PspModeRequiredError extends Error {
+export class PspModeRequiredError extends GiroError {
   override readonly name = 'PspModeRequiredError';
 
   constructor() {
     super(
+      'PSP_MODE_REQUIRED',
       "client sub-accounts need PSP mode: sending from clients' virtual sub-accounts is reserved to payment service providers registered with the central bank",
     );
   }

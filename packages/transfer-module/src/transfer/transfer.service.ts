@@ -3,11 +3,11 @@ import {
   amountFromCents,
   businessDayBounds,
   businessDayOf,
-  explainOriginId,
   intentFingerprint,
   isUnsentStatus,
   limitViolation,
   type MovementStatus,
+  originIdProblem,
   type SourceAccountIndex,
   type TransferInput,
   type TransferIntent,
@@ -461,9 +461,8 @@ function assertSamePayload(stored: MovementRecord, fingerprint: string): void {
 }
 
 function checkOriginId(originId: unknown): void {
-  const problem = explainOriginId(originId);
-  if (problem !== undefined)
-    throw new TransferValidationError([{ field: 'originId', rule: 'origin_id', message: problem }]);
+  const problem = originIdProblem(originId);
+  if (problem !== undefined) throw new TransferValidationError([{ field: 'originId', rule: 'origin_id', ...problem }]);
 }
 
 /** The store's argument errors (a bad limit, status, cursor) are the caller's input errors. */
@@ -475,7 +474,7 @@ export async function asValidation<T>(work: () => Promise<T>): Promise<T> {
     const message = error.message.startsWith(`${error.field} `)
       ? error.message.slice(error.field.length + 1)
       : error.message;
-    const violation: Violation = { field: error.field, rule: error.rule, message };
+    const violation: Violation = { field: error.field, rule: error.rule, params: error.params, message };
     throw new TransferValidationError([violation]);
   }
 }

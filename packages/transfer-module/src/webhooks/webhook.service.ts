@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Violation } from '../domain';
+import { typeProblem, type Violation, type ViolationParams } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions, type ResolvedWebhookOptions } from '../options';
 import {
   WEBHOOK_DELIVERY_STATES,
@@ -57,7 +57,10 @@ export class WebhookService {
   async createEndpoint(input: unknown): Promise<WebhookEndpointWithSecret> {
     const rules = this.rules();
     const fields = readEndpointFields(input, rules, { urlRequired: true });
-    if (fields.enabled !== undefined) throw invalid('enabled', 'unknown', 'is set with PATCH, after creation');
+    if (fields.enabled !== undefined)
+      throw invalid('enabled', 'unknown', 'is set with PATCH, after creation', {
+        allowed: ['url', 'eventTypes', 'description'],
+      });
     const secret = newWebhookSecret();
     const record = await this.store.createEndpoint({
       id: `ep_${randomBytes(12).toString('base64url')}`,
@@ -81,7 +84,7 @@ export class WebhookService {
     const rules = this.rules();
     const fields = readEndpointFields({ url: input.url, eventTypes: input.eventTypes }, rules, { urlRequired: true });
     const problem = explainWebhookSecret(input.secret);
-    if (problem !== undefined) throw invalid('secret', 'webhook_secret', problem);
+    if (problem !== undefined) throw invalid('secret', 'webhook_secret', problem, {});
     const record = await this.store.upsertEndpoint({
       id: ENVIRONMENT_ENDPOINT_ID,
       url: fields.url as string,
@@ -134,7 +137,9 @@ export class WebhookService {
   ): Promise<{ items: WebhookDeliveryView[]; nextCursor: string | null }> {
     this.rules();
     if (filter.state !== undefined && !(WEBHOOK_DELIVERY_STATES as readonly string[]).includes(filter.state)) {
-      throw invalid('state', 'enum', `must be one of ${WEBHOOK_DELIVERY_STATES.join(', ')}`);
+      throw invalid('state', 'enum', `must be one of ${WEBHOOK_DELIVERY_STATES.join(', ')}`, {
+        allowed: WEBHOOK_DELIVERY_STATES,
+      });
     }
     const { items, nextCursor } = await this.store.listDeliveries({
       ...filter,
@@ -222,7 +227,9 @@ function readEndpointFields(
   options: { urlRequired: boolean },
 ): EndpointFields {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw invalid('', 'type', 'the body must be a JSON object');
+    throw new WebhookValidationError([
+      { field: '', rule: 'type', ...typeProblem('object', input), message: 'the body must be a JSON object' },
+    ]);
   }
   const body = input as Record<string, unknown>;
   const violations: Violation[] = [];
@@ -231,17 +238,18 @@ function readEndpointFields(
       violations.push({
         field: key,
         rule: 'unknown',
+        params: { allowed: ENDPOINT_FIELDS },
         message: `is not a field (known: ${ENDPOINT_FIELDS.join(', ')})`,
       });
     }
   }
   const fields: EndpointFields = {};
   if (body.url === undefined) {
-    if (options.urlRequired) violations.push({ field: 'url', rule: 'required', message: 'is required' });
+    if (options.urlRequired) violations.push({ field: 'url', rule: 'required', params: {}, message: 'is required' });
   } else {
     const problem = explainWebhookUrl(body.url, rules);
     if (problem === undefined) fields.url = body.url as string;
-    else violations.push({ field: 'url', rule: 'webhook_url', message: problem });
+    else violations.push({ field: 'url', rule: 'webhook_url', params: {}, message: problem });
   }
   if (body.eventTypes !== undefined) {
     const types = body.eventTypes;
@@ -249,6 +257,7 @@ function readEndpointFields(
       violations.push({
         field: 'eventTypes',
         rule: 'event_types',
+        params: { allowed: SUBSCRIBABLE_TYPES },
         message: `must be an array of ${SUBSCRIBABLE_TYPES.join(', ')} (empty: all)`,
       });
     } else fields.eventTypes = [...new Set(types as string[])];
@@ -259,19 +268,25 @@ function readEndpointFields(
       violations.push({
         field: 'description',
         rule: 'max_length',
+        params: { max: MAX_DESCRIPTION_LENGTH },
         message: `must be a string of at most ${MAX_DESCRIPTION_LENGTH} characters, or null`,
       });
     } else fields.description = description as string | null;
   }
   if (body.enabled !== undefined) {
     if (typeof body.enabled !== 'boolean')
-      violations.push({ field: 'enabled', rule: 'type', message: 'must be true or false' });
+      violations.push({
+        field: 'enabled',
+        rule: 'type',
+        ...typeProblem('boolean', body.enabled),
+        message: 'must be true or false',
+      });
     else fields.enabled = body.enabled;
   }
   if (violations.length > 0) throw new WebhookValidationError(violations);
   return fields;
 }
 
-function invalid(field: string, rule: string, message: string): WebhookValidationError {
-  return new WebhookValidationError([{ field, rule, message }]);
+function invalid(field: string, rule: string, message: string, params: ViolationParams): WebhookValidationError {
+  return new WebhookValidationError([{ field, rule, params, message }]);
 }
