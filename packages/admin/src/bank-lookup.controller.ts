@@ -1,4 +1,4 @@
-import { TransferService } from '@giro/transfer-module';
+import { BankLookupService } from '@giro/transfer-module';
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
@@ -15,13 +15,13 @@ import { Audited } from './audited.decorator';
 
 /**
  * Asking the bank about any movement by the names it knows it by (docs/bank-api.md#get-a-movement), one giro
- * does not store included. The body is read by TransferService (exactly one of the three fields), so it has no
+ * does not store included. The body is read by BankLookupService (exactly one of the three fields), so it has no
  * DTO of its own: a 400 names the fields the way every admin 400 does.
  */
 @AdminRoutes('bank')
 @Controller('admin/bank')
 export class BankLookupController {
-  constructor(private readonly transfers: TransferService) {}
+  constructor(private readonly bankLookups: BankLookupService) {}
 
   @RequiresRole('operator')
   @Audited('bank.lookup')
@@ -55,6 +55,6 @@ export class BankLookupController {
   @ApiTooManyRequestsResponse({ description: 'a stored movement asked about sooner than the polling rule allows' })
   @ApiBadGatewayResponse({ description: 'the bank gave no usable answer' })
   lookUp(@Body() lookup: Record<string, unknown>) {
-    return this.transfers.lookUpAtBank(lookup);
+    return this.bankLookups.lookUpAtBank(lookup);
   }
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { TransferService } from '@giro/transfer-module';
+import { CancellationService } from '@giro/transfer-module';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { recordedActorOf } from './admin-actor';
@@ -22,7 +22,7 @@ import { Audited } from './audited.decorator';
 export class CancellationsController {
   private readonly logger = new Logger('TransferAdmin');
 
-  constructor(private readonly transfers: TransferService) {}
+  constructor(private readonly cancellations: CancellationService) {}
 
   /**
    * Paginated like the transfers list when asked (`limit` or `after`): `{ items, nextCursor }`. Without either, the
@@ -40,8 +40,8 @@ export class CancellationsController {
   })
   list(@Query() query: ListCancellationsQuery) {
     const filter = query.acknowledged === undefined ? {} : { acknowledged: query.acknowledged };
-    if (query.limit === undefined && query.after === undefined) return this.transfers.listCancellations(filter);
-    return this.transfers.listCancellationPage(filter, {
+    if (query.limit === undefined && query.after === undefined) return this.cancellations.listCancellations(filter);
+    return this.cancellations.listCancellationPage(filter, {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.after !== undefined && { after: query.after }),
     });
@@ -63,7 +63,7 @@ export class CancellationsController {
     @Req() request: IncomingMessage,
   ) {
     const by = recordedActorOf(request);
-    const cancellation = await this.transfers.acknowledgeCancellation(params.originId, {
+    const cancellation = await this.cancellations.acknowledgeCancellation(params.originId, {
       ...(body?.reference !== undefined && { reference: body.reference }),
       by,
     });

@@ -1,7 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SweepService, TransferService } from '@giro/transfer-module';
+import {
+  BankLookupService,
+  CancellationService,
+  MovementService,
+  SweepService,
+  TransferOverviewService,
+  TransferService,
+} from '@giro/transfer-module';
 import { Global, type INestApplication, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { CONSOLE_CONTENT_SECURITY_POLICY, ConsoleController } from './console.controller';
@@ -11,16 +18,25 @@ import { TransferAdminModule } from './transfer-admin.module';
 // The console's files over HTTP: only the three known ones, with their type, the console's own policy and cache
 // headers; and the module option that leaves the console out. The page itself: test/console (Chromium).
 
+/** The services of TransferModule the admin routes inject (none is called here). */
+const TRANSFER_SERVICES = [
+  TransferService,
+  MovementService,
+  BankLookupService,
+  CancellationService,
+  TransferOverviewService,
+];
+
 const TOKEN = 'host-admin-token-0123456789';
 const SCRIPT = Buffer.from('console.log("giro")');
 
 @Global()
 @Module({
   providers: [
-    { provide: TransferService, useValue: {} },
+    ...TRANSFER_SERVICES.map((service) => ({ provide: service, useValue: {} })),
     { provide: SweepService, useValue: {} },
   ],
-  exports: [TransferService, SweepService],
+  exports: [...TRANSFER_SERVICES, SweepService],
 })
 class StubTransferModule {}
 

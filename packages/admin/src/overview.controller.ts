@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { TransferService } from '@giro/transfer-module';
+import { TransferOverviewService } from '@giro/transfer-module';
 import { Controller, Get, Req, UnauthorizedException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { actorOf } from './admin-actor';
@@ -10,7 +10,7 @@ import { AdminRoutes } from './admin-routes.decorator';
 @AdminRoutes('overview')
 @Controller('admin')
 export class OverviewController {
-  constructor(private readonly transfers: TransferService) {}
+  constructor(private readonly overviews: TransferOverviewService) {}
 
   @RequiresRole('viewer')
   @Get('me')
@@ -33,6 +33,6 @@ export class OverviewController {
       '`{ countsByStatus, sentToday: [{ currencyId, amount, count }], oldestNonFinal: { originId, status, createdAt } | null, anomaliesOpen, cancellationsToRegister, awaitingApproval }`',
   })
   overview() {
-    return this.transfers.overview();
+    return this.overviews.overview();
   }
 }

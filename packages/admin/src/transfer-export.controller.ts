@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { businessDayOf, type MovementView, TransferService } from '@giro/transfer-module';
+import { businessDayOf, MovementService, type MovementView } from '@giro/transfer-module';
 import { Controller, Get, Logger, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify';
@@ -24,7 +24,7 @@ export const EXPORT_PAGE_SIZE = 500;
 export class TransferExportController {
   private readonly logger = new Logger('TransferAdmin');
 
-  constructor(private readonly transfers: TransferService) {}
+  constructor(private readonly movements: MovementService) {}
 
   @RequiresRole('viewer')
   @Get('export.csv')
@@ -38,7 +38,7 @@ export class TransferExportController {
   async export(@Query() query: TransferSearchQuery, @Res() response: ServerResponse): Promise<void> {
     const search = movementSearchOf(query);
     const page = (after?: string): Promise<MovementPage> =>
-      this.transfers.listMovements(search, {
+      this.movements.listMovements(search, {
         limit: EXPORT_PAGE_SIZE,
         ...(after !== undefined && { after }),
         ...(query.sort !== undefined && { sort: query.sort }),

@@ -1,4 +1,4 @@
-import { TransferService } from '@giro/transfer-module';
+import { BankLookupService } from '@giro/transfer-module';
 import { Controller, Get, Param } from '@nestjs/common';
 import {
   ApiBadGatewayResponse,
@@ -16,7 +16,7 @@ import { AdminRoutes } from './admin-routes.decorator';
 @AdminRoutes('transfers')
 @Controller('admin/transfers')
 export class TransferRawController {
-  constructor(private readonly transfers: TransferService) {}
+  constructor(private readonly bankLookups: BankLookupService) {}
 
   @RequiresRole('operator')
   @Get(':originId/raw')
@@ -31,6 +31,6 @@ export class TransferRawController {
   @ApiConflictResponse({ description: 'another worker is handling this movement right now' })
   @ApiBadGatewayResponse({ description: 'the bank gave no usable answer' })
   raw(@Param() params: OriginIdParams) {
-    return this.transfers.rawBankAnswer(params.originId);
+    return this.bankLookups.rawBankAnswer(params.originId);
   }
 }

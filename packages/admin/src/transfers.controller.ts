@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type TransferInput, TransferService, transferRequestOpenApiSchema } from '@giro/transfer-module';
+import {
+  BankLookupService,
+  MovementService,
+  type TransferInput,
+  TransferService,
+  transferRequestOpenApiSchema,
+} from '@giro/transfer-module';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
@@ -23,7 +29,11 @@ import { movementSearchOf } from './transfer-search.dto';
 @AdminRoutes('transfers')
 @Controller('admin/transfers')
 export class TransfersController {
-  constructor(private readonly transfers: TransferService) {}
+  constructor(
+    private readonly transfers: TransferService,
+    private readonly movements: MovementService,
+    private readonly bankLookups: BankLookupService,
+  ) {}
 
   /**
    * The body is validated once, by TransferRequestPipe (the domain's rules and the module's limits), and the
@@ -65,7 +75,7 @@ export class TransfersController {
     description: '`{ items, nextCursor }`; pass `nextCursor` as `after` (with the same sort) for the next page',
   })
   list(@Query() query: ListTransfersQuery) {
-    return this.transfers.listMovements(movementSearchOf(query), {
+    return this.movements.listMovements(movementSearchOf(query), {
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.after !== undefined && { after: query.after }),
       ...(query.sort !== undefined && { sort: query.sort }),
@@ -77,7 +87,7 @@ export class TransfersController {
   @ApiOperation({ summary: 'A movement with its status history and cancellation' })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
   get(@Param() params: OriginIdParams) {
-    return this.transfers.getMovement(params.originId);
+    return this.movements.getMovement(params.originId);
   }
 
   @RequiresRole('operator')
@@ -92,6 +102,6 @@ export class TransfersController {
       'another worker is handling this movement right now, or it was never sent (AWAITING_APPROVAL, REJECTED)',
   })
   refresh(@Param() params: OriginIdParams) {
-    return this.transfers.refreshMovement(params.originId);
+    return this.bankLookups.refreshMovement(params.originId);
   }
 }

@@ -1,4 +1,4 @@
-import { TransferService, WebhookService, WebhooksDisabledError } from '@giro/transfer-module';
+import { MovementService, WebhookService, WebhooksDisabledError } from '@giro/transfer-module';
 import { Controller, Get, HttpCode, Logger, Optional, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { DEFAULT_PAGE_SIZE, OriginIdParams } from './admin-queries.dto';
@@ -28,7 +28,7 @@ export class WebhookDeliveriesController {
   private readonly logger = new Logger('TransferAdmin');
 
   constructor(
-    private readonly transfers: TransferService,
+    private readonly movements: MovementService,
     // Optional: see WebhooksController.
     @Optional() private readonly webhooks?: WebhookService,
   ) {}
@@ -75,7 +75,7 @@ export class WebhookDeliveriesController {
   async forTransfer(@Param() params: OriginIdParams, @Query() query: ListWebhookDeliveriesQuery) {
     const service = this.service();
     // An unknown transfer is a 404, not an empty page.
-    await this.transfers.getMovement(params.originId);
+    await this.movements.getMovement(params.originId);
     return service.listDeliveries(
       { originId: params.originId, ...(query.state !== undefined && { state: query.state }) },
       { limit: query.limit ?? DEFAULT_PAGE_SIZE, ...(query.before !== undefined && { before: query.before }) },

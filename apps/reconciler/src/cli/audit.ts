@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import {
   AuditService,
-  AuditTrail,
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
   systemClock,
 } from '@giro/transfer-module';
+import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 
 export const AUDIT_USAGE = `usage: giro-reconciler audit verify

@@ -6,12 +6,12 @@ import {
   ApiKeyValidationError,
   type ApiKeyView,
   AuditService,
-  AuditTrail,
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
   systemClock,
 } from '@giro/transfer-module';
+import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { CLI_ACTOR } from './cli-actor';
 import { KEYS_USAGE, type KeysCommand, KeysUsageError, parseKeysArgs } from './keys-args';

@@ -3,7 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import type { Actor } from '../domain';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditTrail, AuditVerification } from '../persistence';
 import { StoreArgumentError } from '../persistence';
-import { asValidation } from '../transfer/transfer.service';
+import { asValidation } from '../transfer/store-argument-errors';
 import { type AuditRequest, runInAuditScope } from './audit-scope';
 import { AuditWriteFailures } from './audit-write-failures';
 

@@ -64,7 +64,7 @@ describeEachEngine('TransferService previews', (engine) => {
   });
 
   it('answers a stored originId as requestTransfer would, sending and storing nothing', async () => {
-    const { transfers } = await setup();
+    const { transfers, movements } = await setup();
     const originId = (await transfers.allocateOriginId()) + 1;
     const sent = await transfers.requestTransfer(sampleTransferRequest({ originId, description: 'alquiler' }));
     const same = transfers.validateRequest(sampleTransferRequest({ originId, description: 'alquiler' }));
@@ -72,11 +72,11 @@ describeEachEngine('TransferService previews', (engine) => {
     const free = transfers.validateRequest(sampleTransferRequest({ originId: originId + 1 }));
     const calls = fixture.bank.ledger.page().entries.length;
 
-    expect(await transfers.previewReplay(same)).toEqual(await transfers.getMovement(sent.movement.originId));
+    expect(await transfers.previewReplay(same)).toEqual(await movements.getMovement(sent.movement.originId));
     expect(await transfers.previewReplay(other)).toEqual(new TransferConflictError(originId));
     expect(await transfers.previewReplay(free)).toBeUndefined();
     expect(await transfers.previewReplay(transfers.validateRequest(sampleTransferRequest()))).toBeUndefined();
     expect(fixture.bank.ledger.page().entries).toHaveLength(calls);
-    await expect(transfers.getMovement(originId + 1)).rejects.toThrow(/not found|no movement/i);
+    await expect(movements.getMovement(originId + 1)).rejects.toThrow(/not found|no movement/i);
   });
 });

@@ -6,10 +6,10 @@ import { describeEachEngine } from '../persistence/testing/test-engines';
 import { transferServiceFixture } from './testing/transfer-service-fixture';
 import { PollTooSoonError, TransferValidationError } from './transfer.errors';
 
-// TransferService's lookups against the sandbox bank: a movement giro does not store, by each of its three
+// BankLookupService against the sandbox bank: a movement giro does not store, by each of its three
 // names; a stored one (a refresh); the network's raw format; and the polling rule for all of them.
 
-describeEachEngine('TransferService lookups at the bank', (engine) => {
+describeEachEngine('BankLookupService', (engine) => {
   const { fixture, setup } = transferServiceFixture(engine);
 
   /** A transfer sent to the bank by someone else than giro: the bank knows it, giro's database does not. */
@@ -23,9 +23,9 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   const lookups = () => fixture.bank.counters().requests['get-movement'] ?? {};
 
   it('names the fields of a lookup that is not exactly one of originId, networkId, debinId, asking nothing', async () => {
-    const { transfers } = await setup();
+    const { bankLookups } = await setup();
     const violations = async (lookup: unknown) => {
-      const error = await transfers.lookUpAtBank(lookup).catch((caught: unknown) => caught);
+      const error = await bankLookups.lookUpAtBank(lookup).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(TransferValidationError);
       return (error as TransferValidationError).violations.map((v) => [v.field, v.rule]);
     };
@@ -42,12 +42,12 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   });
 
   it('asks about a movement giro does not store, by each of its names, and stores nothing', async () => {
-    const { store, transfers } = await setup();
+    const { store, bankLookups } = await setup();
     const foreign = await foreignMovement(9_001);
     const entry = fixture.bank.ledger.entry(9_001);
     if (!entry) throw new Error('the bank processed it');
     for (const lookup of [{ originId: 9_001 }, { networkId: entry.networkId }, { debinId: entry.debinId }]) {
-      const view = await transfers.lookUpAtBank(lookup);
+      const view = await bankLookups.lookUpAtBank(lookup);
       expect(view).toMatchObject({
         stored: false,
         status: 'CREATED',
@@ -60,30 +60,30 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
       expect(view.answer).toMatchObject({ id: foreign.id, status: 'CREATED' });
     }
     expect(await store.findByOriginId(9_001)).toBeNull();
-    await expect(transfers.lookUpAtBank({ networkId: 'NOT-A-NETWORK-ID' })).rejects.toBeInstanceOf(
+    await expect(bankLookups.lookUpAtBank({ networkId: 'NOT-A-NETWORK-ID' })).rejects.toBeInstanceOf(
       BankMovementNotFoundError,
     );
   });
 
   it('refreshes a stored movement asked about by originId or network id, under the polling rule', async () => {
-    const { transfers } = await setup();
+    const { transfers, movements, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));
     const networkId = movement.networkId as string;
-    expect(await transfers.findByNetworkId(networkId)).toMatchObject({ originId: movement.originId });
-    expect(await transfers.findByNetworkId('UNKNOWN')).toBeNull();
-    await expect(transfers.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
+    expect(await movements.findByNetworkId(networkId)).toMatchObject({ originId: movement.originId });
+    expect(await movements.findByNetworkId('UNKNOWN')).toBeNull();
+    await expect(bankLookups.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
     expect(lookups()).toEqual({});
 
     fixture.clock.advance(POLLING.minIntervalMs + 150); // past CREATED at the bank (100 ms)
-    const view = await transfers.lookUpAtBank({ networkId });
+    const view = await bankLookups.lookUpAtBank({ networkId });
     expect(view).toMatchObject({ stored: true, status: 'IN_PROGRESS', originId: movement.originId });
-    expect(await transfers.getMovement(movement.originId)).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
-    await expect(transfers.lookUpAtBank({ originId: movement.originId })).rejects.toBeInstanceOf(PollTooSoonError);
+    expect(await movements.getMovement(movement.originId)).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
+    await expect(bankLookups.lookUpAtBank({ originId: movement.originId })).rejects.toBeInstanceOf(PollTooSoonError);
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
   it('shows what the bank said when its answer about a stored movement is an anomaly, not the answer stored before', async () => {
-    const { store, transfers } = await setup();
+    const { store, movements, bankLookups } = await setup();
     const foreign = await foreignMovement(9_200); // at the bank: 1234.50
     // giro stores originId 9200 as a transfer of other money, once answered (an answer of its own stored).
     const validated = validateTransferIntent(transferRequest('ours', { originId: 9_200, amount: '99.00' }));
@@ -103,7 +103,7 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     });
     fixture.clock.advance(POLLING.minIntervalMs);
 
-    const view = await transfers.lookUpAtBank({ originId: 9_200 });
+    const view = await bankLookups.lookUpAtBank({ originId: 9_200 });
     expect(view).toMatchObject({
       stored: true,
       status: 'IN_PROGRESS',
@@ -113,7 +113,7 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
       anomaly: "the bank's answer names the amount 1234.50, the transfer's is 99.00",
     });
     // Recorded as an anomaly, not applied: the stored answer is still the earlier one.
-    const stored = await transfers.getMovement(9_200);
+    const stored = await movements.getMovement(9_200);
     expect(stored.bank?.movementId).toBe('mov-earlier');
     expect(stored.anomalies).toHaveLength(1);
     // The anomaly shows what the bank said, on the movement too (as a refresh's result does).
@@ -121,13 +121,13 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   });
 
   it('finds from its answer that a DEBIN id names a stored movement, records it as its query, and asks by it again only under the polling rule', async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, movements, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));
     const debinId = fixture.bank.ledger.entry(movement.originId)?.debinId as string;
     fixture.clock.advance(POLLING.minIntervalMs + 150); // past CREATED at the bank (100 ms)
 
     // giro has not learned this DEBIN id: it asks, and the answer names the movement.
-    const view = await transfers.lookUpAtBank({ debinId });
+    const view = await bankLookups.lookUpAtBank({ debinId });
     expect(view).toMatchObject({ stored: true, status: 'IN_PROGRESS', originId: movement.originId, anomaly: null });
     expect(await store.findByOriginId(movement.originId)).toMatchObject({
       status: 'IN_PROGRESS',
@@ -135,41 +135,44 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
       debinId,
       lastAnswerAt: fixture.clock.now(),
     });
-    expect(await transfers.getMovement(movement.originId)).toMatchObject({
+    expect(await movements.getMovement(movement.originId)).toMatchObject({
       history: [{ to: 'PENDING' }, { to: 'CREATED' }, { to: 'IN_PROGRESS', source: 'refresh' }],
     });
 
     // Now the DEBIN id is known: the polling rule applies before asking, by it or by the originId.
     const asked = lookups().found ?? 0;
-    await expect(transfers.lookUpAtBank({ debinId })).rejects.toBeInstanceOf(PollTooSoonError);
-    await expect(transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(bankLookups.lookUpAtBank({ debinId })).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(bankLookups.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
     expect(lookups().found ?? 0).toBe(asked);
     fixture.clock.advance(POLLING.minIntervalMs);
-    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, anomaly: null });
+    await expect(bankLookups.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, anomaly: null });
     expect(await store.findByOriginId(movement.originId)).toMatchObject({ queries: 2 });
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
   it("records the answer to a network id giro had not learned (the creation answer was lost) as the movement's query", async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent [lost]'));
     expect(movement).toMatchObject({ status: 'PENDING', networkId: null });
     const networkId = fixture.bank.ledger.entry(movement.originId)?.networkId as string;
     fixture.clock.advance(POLLING.minIntervalMs + 150);
 
-    await expect(transfers.lookUpAtBank({ networkId })).resolves.toMatchObject({ stored: true, status: 'IN_PROGRESS' });
+    await expect(bankLookups.lookUpAtBank({ networkId })).resolves.toMatchObject({
+      stored: true,
+      status: 'IN_PROGRESS',
+    });
     expect(await store.findByOriginId(movement.originId)).toMatchObject({
       status: 'IN_PROGRESS',
       networkId,
       queries: 1,
     });
     const asked = lookups().found ?? 0;
-    await expect(transfers.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(bankLookups.lookUpAtBank({ networkId })).rejects.toBeInstanceOf(PollTooSoonError);
     expect(lookups().found ?? 0).toBe(asked);
   });
 
   it('does not take an answer to a DEBIN id for a stored movement when it names other money, and records nothing', async () => {
-    const { store, transfers } = await setup();
+    const { store, bankLookups } = await setup();
     await foreignMovement(9_300); // at the bank: 1234.50
     const validated = validateTransferIntent(transferRequest('ours', { originId: 9_300, amount: '99.00' }));
     if (!validated.ok) throw new Error('the request is valid');
@@ -177,19 +180,19 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     await store.recordIntent(intent, intentFingerprint(intent), { sendNow: false });
     const debinId = fixture.bank.ledger.entry(9_300)?.debinId as string;
 
-    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: false, originId: 9_300 });
+    await expect(bankLookups.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: false, originId: 9_300 });
     expect(await store.findByOriginId(9_300)).toMatchObject({ status: 'PENDING', queries: 0, debinId: null });
   });
 
   it('counts a DEBIN id lookup of a movement another worker holds, and holds that worker and the next sweep back by it', async () => {
-    const { store, sender, owner, transfers } = await setup();
+    const { store, sender, owner, transfers, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));
     const { originId } = movement;
     const debinId = fixture.bank.ledger.entry(originId)?.debinId as string;
     fixture.clock.advance(POLLING.minIntervalMs + 150);
     expect(await store.claim(originId, 'sweeping-worker', 60_000)).not.toBeNull();
 
-    await expect(transfers.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, status: 'IN_PROGRESS' });
+    await expect(bankLookups.lookUpAtBank({ debinId })).resolves.toMatchObject({ stored: true, status: 'IN_PROGRESS' });
     const heldUntil = new Date(fixture.clock.now().getTime() + POLLING.minIntervalMs);
     expect(await store.findByOriginId(originId)).toMatchObject({
       status: 'CREATED', // the answer is not applied: only the lease's owner writes one
@@ -214,28 +217,28 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   });
 
   it("returns the network's raw answer as it came, as a query under the polling rule", async () => {
-    const { transfers } = await setup();
+    const { transfers, movements, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));
-    await expect(transfers.rawBankAnswer(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
-    await expect(transfers.rawBankAnswer(999_999)).rejects.toBeInstanceOf(MovementNotFoundError);
+    await expect(bankLookups.rawBankAnswer(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(bankLookups.rawBankAnswer(999_999)).rejects.toBeInstanceOf(MovementNotFoundError);
 
     fixture.clock.advance(POLLING.minIntervalMs);
-    const raw = await transfers.rawBankAnswer(movement.originId);
+    const raw = await bankLookups.rawBankAnswer(movement.originId);
     expect(raw).toMatchObject({ formato: 'COELSA-TRF-1', transferencia: { id_origen: String(movement.originId) } });
-    const after = await transfers.getMovement(movement.originId);
+    const after = await movements.getMovement(movement.originId);
     expect(after).toMatchObject({ status: 'CREATED', queries: 1, lastAnswerAt: fixture.clock.now().toISOString() });
 
     // Its status is not read: the next query waits as after DELAYED, the longer rule.
     fixture.clock.advance(POLLING.delayedMinIntervalMs);
-    await expect(transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
+    await expect(bankLookups.refreshMovement(movement.originId)).rejects.toBeInstanceOf(PollTooSoonError);
     expect(Date.parse(after.nextQueryAt as string)).toBeGreaterThan(fixture.clock.now().getTime());
     fixture.clock.advance(1);
-    await expect(transfers.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'COMPLETED' });
+    await expect(bankLookups.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'COMPLETED' });
     expect(fixture.bank.counters().pollsTooEarly).toBe(0);
   });
 
   it('holds a raw lookup back after taking over from a worker that stopped mid-call, as a sweep would', async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent'));
     const leaseMs = 4_000;
     expect(await store.claim(movement.originId, 'stopped-worker', leaseMs)).not.toBeNull();
@@ -243,7 +246,7 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
     const expiredAt = fixture.clock.now().getTime();
     const asked = lookups().found ?? 0;
 
-    await expect(transfers.rawBankAnswer(movement.originId)).rejects.toMatchObject({
+    await expect(bankLookups.rawBankAnswer(movement.originId)).rejects.toMatchObject({
       constructor: PollTooSoonError,
       retryAt: new Date(expiredAt + POLLING.delayedMinIntervalMs + 1),
     });
@@ -252,14 +255,14 @@ describeEachEngine('TransferService lookups at the bank', (engine) => {
   });
 
   it('asks about a final movement again no sooner than the polling interval after its last answer', async () => {
-    const { transfers } = await setup();
+    const { transfers, bankLookups } = await setup();
     const { movement } = await transfers.requestTransfer(transferRequest('rent [reject]'));
     expect(movement.status).toBe('FAILED');
-    await expect(transfers.refreshMovement(movement.originId)).rejects.toMatchObject({
+    await expect(bankLookups.refreshMovement(movement.originId)).rejects.toMatchObject({
       constructor: PollTooSoonError,
       retryAfterMs: POLLING.minIntervalMs,
     });
     fixture.clock.advance(POLLING.minIntervalMs);
-    await expect(transfers.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'FAILED' });
+    await expect(bankLookups.refreshMovement(movement.originId)).resolves.toMatchObject({ status: 'FAILED' });
   });
 });
