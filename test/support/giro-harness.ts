@@ -13,7 +13,7 @@ import {
   TransferService,
 } from '@giro/transfer-module';
 import { MovementStore } from '@giro/transfer-module/persistence';
-import { ManualClock, sampleTransferRequest } from '@giro/transfer-module/testing';
+import { ManualClock, type SampleTransferOptions, sampleTransferRequest } from '@giro/transfer-module/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 
@@ -119,6 +119,6 @@ export function manualClock(): ManualClock {
  * A transfer request (docs/bank-api.md#request-fields); the sandbox picks its scenario from tags in `description`
  * ([fail], [delay]…).
  */
-export function transferRequest(description: string, options: { originId?: number; amount?: number | string } = {}) {
+export function transferRequest(description: string, options: Omit<SampleTransferOptions, 'description'> = {}) {
   return sampleTransferRequest({ ...options, description });
 }

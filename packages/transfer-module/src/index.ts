@@ -15,7 +15,6 @@ export {
 export { ApiKeyValidationError } from './access/api-key-validation.error';
 // The audit trail: who did what, chained by hashes; `runAs` attributes a host's own calls.
 export { type AuditCallOptions, AuditService, type AuditView } from './access/audit.service';
-export type { AuditRequest } from './access/audit-scope';
 // The bank client's errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy); the client
 // itself is `./bank`.
 export {
@@ -163,6 +162,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 export { MAX_BATCH_SIZE, MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
+export type { AuditRequest } from './persistence/audit-scope';
 export {
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
