@@ -35,9 +35,9 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { APP_INTERCEPTOR, DiscoveryModule, DiscoveryService, Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { actorOf } from './admin-actor';
-import { setupAdminOpenApi } from './admin-openapi';
-import { REQUIRED_ROLE } from './admin-role.decorator';
+import { actorOf } from './shared/http/admin-actor';
+import { setupAdminOpenApi } from './shared/http/admin-openapi';
+import { REQUIRED_ROLE } from './shared/http/admin-role.decorator';
 import { TransferAdminModule } from './transfer-admin.module';
 
 // Every admin route declares the role it needs, and the role guard holds it: the whole role × route matrix over

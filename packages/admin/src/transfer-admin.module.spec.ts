@@ -22,8 +22,8 @@ import {
   Post,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { setupAdminOpenApi } from './admin-openapi';
-import { SweepUnavailableError } from './sweep-unavailable.error';
+import { setupAdminOpenApi } from './shared/http/admin-openapi';
+import { SweepUnavailableError } from './sweep/sweep-unavailable.error';
 import { TransferAdminModule } from './transfer-admin.module';
 import { TransferAdminModuleOptionsError } from './transfer-admin.options';
 

@@ -2,7 +2,7 @@ import { explainOriginId, isValidOriginId } from '@giro/transfer-module';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsISO8601, IsOptional, IsString, Length, ValidateBy } from 'class-validator';
-import { PageQuery } from './admin-queries.dto';
+import { PageQuery } from '../shared/http/admin-queries.dto';
 
 export const AUDIT_OUTCOMES = ['ok', 'refused'] as const;
 

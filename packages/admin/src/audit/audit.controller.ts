@@ -1,9 +1,9 @@
 import { AuditService } from '@giro/transfer-module';
 import { Controller, Get, Optional, Query, ServiceUnavailableException } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { DEFAULT_PAGE_SIZE } from './admin-queries.dto';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
+import { DEFAULT_PAGE_SIZE } from '../shared/http/admin-queries.dto';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { ListAuditQuery } from './audit-queries.dto';
 
 /**

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Violation } from '@giro/transfer-module';
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { badRequestBody } from './admin-validation.pipe';
+import { badRequestBody } from '../shared/http/admin-validation.pipe';
 
 /**
  * A batch refused as a whole, before any of its rows was looked at (its body, its CSV header, its size): nothing

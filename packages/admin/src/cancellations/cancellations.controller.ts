@@ -2,16 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import { CancellationService } from '@giro/transfer-module';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { recordedActorOf } from './admin-actor';
+import { Audited } from '../audit/audited.decorator';
+import { recordedActorOf } from '../shared/http/admin-actor';
 import {
   AcknowledgeCancellationBody,
   DEFAULT_PAGE_SIZE,
   ListCancellationsQuery,
   OriginIdParams,
-} from './admin-queries.dto';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
-import { Audited } from './audited.decorator';
+} from '../shared/http/admin-queries.dto';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 
 /**
  * The cancellations of FAILED movements, which the host application must register on its side

@@ -21,12 +21,13 @@ export interface ConsoleAsset {
 }
 
 /**
- * Where the built console is: `dist/console` beside this file once compiled (the package as installed, the
- * reconciler's build). Run from source (Jest maps `@giro/admin` to `src/`), the same folder of the package's build.
+ * Where the built console is: `dist/console`, beside this file's folder once compiled (the package as installed,
+ * the reconciler's build). Run from source (Jest maps `@giro/admin` to `src/`), the same folder of the package's
+ * build. (This folder is not named `console`: compiled, it would share `dist/console` with the bundle.)
  */
 export function consoleAssetsDir(): string {
-  const compiled = join(__dirname, 'console');
-  return existsSync(compiled) ? compiled : join(__dirname, '..', 'dist', 'console');
+  const compiled = join(__dirname, '..', 'console');
+  return existsSync(compiled) ? compiled : join(__dirname, '..', '..', 'dist', 'console');
 }
 
 /** The built console, read once: its files change only with a new build, and a new build is a new process. */

@@ -6,7 +6,7 @@ import {
   STATUSES as CONSOLE_STATUSES,
   isFinal,
   SUBSCRIBABLE_EVENT_TYPES,
-} from '../console/api/types';
+} from '../../console/api/types';
 
 // The console's bundle cannot import the server's code, so its api/types.ts repeats the lists it shows and
 // offers; these keep each copy equal to the server's.

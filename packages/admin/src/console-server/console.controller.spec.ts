@@ -11,9 +11,9 @@ import {
 } from '@giro/transfer-module';
 import { Global, type INestApplication, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { TransferAdminModule } from '../transfer-admin.module';
 import { CONSOLE_CONTENT_SECURITY_POLICY, ConsoleController } from './console.controller';
 import { ConsoleAssets, consoleFileVersion } from './console-assets';
-import { TransferAdminModule } from './transfer-admin.module';
 
 // The console's files over HTTP: only the three known ones, with their type, the console's own policy and cache
 // headers; and the module option that leaves the console out. The page itself: test/console (Chromium).

@@ -5,11 +5,11 @@ import { businessDayOf, MovementService, type MovementView } from '@giro/transfe
 import { Controller, Get, Logger, Query, Res } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiOperation, ApiProduces, ApiResponse } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { movementSearchOf, TransferSearchQuery } from '../transfers/transfer-search.dto';
 import { type MovementPage, movementsOf } from './movement-pages';
 import { EXPORT_COLUMNS, type ExportColumn, exportRowOf } from './transfer-export-row';
-import { movementSearchOf, TransferSearchQuery } from './transfer-search.dto';
 
 /** Movements read per query while exporting: one page is held in memory at a time. */
 export const EXPORT_PAGE_SIZE = 500;

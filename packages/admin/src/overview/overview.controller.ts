@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { TransferOverviewService } from '@giro/transfer-module';
 import { Controller, Get, Req, UnauthorizedException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { actorOf } from './admin-actor';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
+import { actorOf } from '../shared/http/admin-actor';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 
 /** Who is asking, and what a back office looks at first: the console's first two requests. */
 @AdminRoutes('overview')

@@ -5,8 +5,8 @@ import {
   checkTransferAdminOptions,
   type TransferAdminModuleOptions,
   TransferAdminModuleOptionsError,
-} from './transfer-admin.options';
-import { TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
+} from '../transfer-admin.options';
+import { TRANSFER_ADMIN_MODULE_OPTIONS } from '../transfer-admin-module.definition';
 
 /** Injection token of the function `POST /admin/reconcile` calls. */
 export const ADMIN_SWEEP = Symbol('giro:AdminSweep');

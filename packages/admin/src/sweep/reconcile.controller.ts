@@ -1,10 +1,10 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
+import { Audited } from '../audit/audited.decorator';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import type { AdminSweepRunner } from '../transfer-admin.options';
 import { ADMIN_SWEEP } from './admin-sweep';
-import { Audited } from './audited.decorator';
-import type { AdminSweepRunner } from './transfer-admin.options';
 
 @AdminRoutes('reconcile')
 @Controller('admin/reconcile')

@@ -8,9 +8,9 @@ import {
   ApiOperation,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { OriginIdParams } from './admin-queries.dto';
-import { RequiresRole } from './admin-role.decorator';
-import { AdminRoutes } from './admin-routes.decorator';
+import { OriginIdParams } from '../shared/http/admin-queries.dto';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 
 /** A stored movement as the network that carried it describes it (get-movement with `getRawData: true`). */
 @AdminRoutes('transfers')

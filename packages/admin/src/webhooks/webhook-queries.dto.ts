@@ -2,7 +2,7 @@ import type { WebhookDeliveryView } from '@giro/transfer-module';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min } from 'class-validator';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './admin-queries.dto';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../shared/http/admin-queries.dto';
 
 export const WEBHOOK_DELIVERY_STATES: readonly WebhookDeliveryView['state'][] = ['pending', 'delivered', 'dead'];
 

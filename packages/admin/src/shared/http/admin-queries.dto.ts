@@ -2,7 +2,7 @@ import { explainOriginId, isValidOriginId } from '@giro/transfer-module';
 import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
-import { TransferSearchQuery } from './transfer-search.dto';
+import { TransferSearchQuery } from '../../transfers/transfer-search.dto';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 500;

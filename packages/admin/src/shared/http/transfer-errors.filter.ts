@@ -28,8 +28,8 @@ import {
   WebhookValidationError,
 } from '@giro/transfer-module';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpStatus } from '@nestjs/common';
+import { SweepUnavailableError } from '../../sweep/sweep-unavailable.error';
 import { badRequestBody } from './admin-validation.pipe';
-import { SweepUnavailableError } from './sweep-unavailable.error';
 
 type KnownError =
   | AnomalyNotFoundError
