@@ -21,11 +21,11 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import { AnomalyIdParams, DEFAULT_PAGE_SIZE, ListAnomaliesQuery } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 /**
  * The anomalies giro raised (bank answers that contradicted a final status, recorded and never applied), and

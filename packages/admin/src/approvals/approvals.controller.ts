@@ -20,11 +20,11 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import { OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 const REASON = { type: 'string', minLength: 1, maxLength: 500, description: 'why it is rejected' } as const;
 const ORIGIN_IDS = {

@@ -12,10 +12,10 @@ import {
   ApiUnsupportedMediaTypeResponse,
   type SchemaObject,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import { readBatchBody } from './batch-body';
 import { BATCH_CSV_COLUMNS } from './batch-csv';
 import { MAX_BATCH_ROWS } from './batch-entries';

@@ -2,7 +2,6 @@ import type { IncomingMessage } from 'node:http';
 import { CancellationService } from '@giro/transfer-module';
 import { Body, Controller, Get, HttpCode, Logger, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import {
   AcknowledgeCancellationBody,
@@ -12,6 +11,7 @@ import {
 } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 /**
  * The cancellations of FAILED movements, which the host application must register on its side

@@ -19,9 +19,9 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 /**
  * The admin API's keys (admin role): created — the key in the answer, once, never stored or shown again —, listed

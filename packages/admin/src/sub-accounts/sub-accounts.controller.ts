@@ -8,9 +8,9 @@ import {
   ApiNotFoundResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 /**
  * PSP mode: the clients' virtual sub-accounts (CVU) the entity may send from. The body is read by

@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Inject, Post } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import type { AdminSweepRunner } from '../transfer-admin.options';
 import { ADMIN_SWEEP } from './admin-sweep';
 

@@ -9,9 +9,9 @@ import {
   ApiOperation,
   ApiTooManyRequestsResponse,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
 /**
  * Asking the bank about any movement by the names it knows it by (docs/bank-api.md#get-a-movement), one giro

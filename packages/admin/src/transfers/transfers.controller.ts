@@ -18,11 +18,11 @@ import {
   ApiUnprocessableEntityResponse,
   type SchemaObject,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import { TransferRequestPipe } from './transfer-request.pipe';
 import { movementSearchOf } from './transfer-search.dto';
 

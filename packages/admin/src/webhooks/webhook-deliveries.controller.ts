@@ -1,10 +1,10 @@
 import { MovementService, WebhookService, WebhooksDisabledError } from '@giro/transfer-module';
 import { Controller, Get, HttpCode, Logger, Optional, Param, Post, Query } from '@nestjs/common';
 import { ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { DEFAULT_PAGE_SIZE, OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import {
   WEBHOOK_ATTEMPT_SCHEMA,
   WEBHOOK_DELIVERY_PAGE_SCHEMA,

@@ -11,10 +11,10 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
-import { Audited } from '../audit/audited.decorator';
 import { DEFAULT_PAGE_SIZE } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import {
   CREATE_WEBHOOK_ENDPOINT_SCHEMA,
   UPDATE_WEBHOOK_ENDPOINT_SCHEMA,

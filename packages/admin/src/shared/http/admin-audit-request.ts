@@ -4,9 +4,9 @@ import type { AuditRequest } from '@giro/transfer-module';
 import { type ExecutionContext, HttpException, HttpStatus } from '@nestjs/common';
 import { FILTER_CATCH_EXCEPTIONS, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { Reflector } from '@nestjs/core';
-import { actorOf } from '../shared/http/admin-actor';
-import { replyFor, TransferErrorsFilter } from '../shared/http/transfer-errors.filter';
+import { actorOf } from './admin-actor';
 import { AUDITED_ACTION } from './audited.decorator';
+import { replyFor, TransferErrorsFilter } from './transfer-errors.filter';
 
 // What the audit trail records of an admin request: which requests (those that may change something), as which
 // action, under which request id, from which address, and how a failure reads.

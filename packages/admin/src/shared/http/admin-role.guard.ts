@@ -10,8 +10,8 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { adminAuditRequest, describeAdminError, isAudited } from '../../audit/admin-audit-request';
 import { type AdminRequest, GIRO_ACTOR_PROPERTY } from './admin-actor';
+import { adminAuditRequest, describeAdminError, isAudited } from './admin-audit-request';
 import { AdminAuthentication, presentedToken } from './admin-authentication';
 import { DEFAULT_REQUIRED_ROLE, REQUIRED_ROLE } from './admin-role.decorator';
 

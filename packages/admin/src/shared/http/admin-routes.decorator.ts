@@ -1,6 +1,6 @@
 import { applyDecorators, UseFilters, UseGuards, UseInterceptors, UsePipes } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { AdminAuditInterceptor } from '../../audit/admin-audit.interceptor';
+import { AdminAuditInterceptor } from './admin-audit.interceptor';
 import { AdminRoleGuard } from './admin-role.guard';
 import { adminValidationPipe } from './admin-validation.pipe';
 import { TransferErrorsFilter } from './transfer-errors.filter';
