@@ -2,7 +2,7 @@
 // and events they answer with, the options and their types, the errors, the entities and migrations, and the
 // domain's validators. The machinery of the store and of the bank client is not here: `./bank` is the bank
 // client alone (for a host that calls the bank without the module), `./persistence` the store (for the
-// reconciler and the admin package; no compatibility promise beyond this package's version), `./testing` the
+// reconciler's commands and the repository's tests; no compatibility promise beyond this package's version), `./testing` the
 // test helpers. A spec pins each list (`public-api.spec.ts`): a change here is always a deliberate one.
 
 // Who may call the admin API: API keys (kept as hashes) and their roles (below, with the domain).

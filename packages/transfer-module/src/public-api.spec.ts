@@ -3,8 +3,8 @@ import { exportedNames } from '@test-support/exported-names';
 
 // The package's public surface, pinned: a name added to or removed from the root or a subpath fails this spec
 // until the list below changes with it — so a change to what hosts may import is always deliberate. The root is
-// what a host uses; `./bank` the bank client alone; `./persistence` the store, for the reconciler and the admin
-// package (internal: no compatibility promise beyond this package's version); `./testing` the test helpers. Each
+// what a host uses; `./bank` the bank client alone; `./persistence` the store, for the reconciler's commands and
+// the repository's tests (internal: no compatibility promise beyond this package's version); `./testing` the test helpers. Each
 // subpath is a folder's `index.ts`, the same file inside the repository (its path mappings) as in the package
 // (`exports`, `typesVersions`).
 
