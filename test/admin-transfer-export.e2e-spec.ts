@@ -1,4 +1,4 @@
-import { EXPORT_PAGE_SIZE } from '@giro/admin/transfer-export.controller';
+import { EXPORT_PAGE_SIZE } from '@giro/admin/export/transfer-export.controller';
 import { businessDayOf } from '@giro/transfer-module';
 import { parse } from 'csv-parse/sync';
 import { startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';

@@ -107,12 +107,12 @@ describeOnEachEngine('crash windows: a child process killed with SIGKILL', (engi
 
     const restarted = await restartAndSettle(databaseUrl);
 
-    const movements = (await restarted.transfers.listMovements({}, { limit: 10 })).items;
+    const movements = (await restarted.movements.listMovements({}, { limit: 10 })).items;
     expect(movements.map((m) => [m.originId, m.status])).toEqual([[left.originId, 'COMPLETED']]);
     expect(movements[0].history.map((h) => `${h.to}:${h.source}`)).toContain('CREATED:resend');
     expect(bank.counters().requests['get-movement']).toMatchObject({ 'not-found': 1 }); // looked up before re-sending
     expect(bank.ledger.page().entries.map((e) => e.originId)).toEqual([left.originId]);
-    await expectBankSawTheContract(bank, restarted.transfers);
+    await expectBankSawTheContract(bank, restarted.movements);
   });
 
   it('(b) request processed by the bank, answer never recorded: it is looked up after the restart, not re-sent', async () => {
@@ -127,11 +127,11 @@ describeOnEachEngine('crash windows: a child process killed with SIGKILL', (engi
 
     const restarted = await restartAndSettle(databaseUrl);
 
-    const movements = (await restarted.transfers.listMovements({}, { limit: 10 })).items;
+    const movements = (await restarted.movements.listMovements({}, { limit: 10 })).items;
     expect(movements.map((m) => [m.originId, m.status])).toEqual([[left.originId, 'COMPLETED']]);
     expect(movements[0].history.map((h) => h.source)).not.toContain('resend');
     expect(bank.ledger.entry(left.originId)?.duplicateRequests).toBe(0);
     expect(bank.counters()).toMatchObject({ processed: 1 });
-    await expectBankSawTheContract(bank, restarted.transfers);
+    await expectBankSawTheContract(bank, restarted.movements);
   });
 });

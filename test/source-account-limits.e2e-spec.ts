@@ -49,7 +49,7 @@ describeOnEachEngine('limits per source account', (engine) => {
       },
     ]);
     expect(bank.ledger.size).toBe(0);
-    expect((await giro.transfers.listMovements({}, { limit: 10 })).items).toEqual([]);
+    expect((await giro.movements.listMovements({}, { limit: 10 })).items).toEqual([]);
 
     await giro.transfers.requestTransfer(request(702, '5000.00'));
     await giro.transfers.requestTransfer(request(703, '4000.00'));
@@ -82,7 +82,7 @@ describeOnEachEngine('limits per source account', (engine) => {
     expect(bank.ledger.entry(713)).toBeUndefined();
 
     await sweepUntilFinal(giro, clock);
-    expect((await giro.transfers.getMovement(failing.movement.originId)).status).toBe('FAILED');
+    expect((await giro.movements.getMovement(failing.movement.originId)).status).toBe('FAILED');
     const next = await giro.transfers.requestTransfer(request(713, '2000.00'));
     expect(next.created).toBe(true);
     expect(bank.ledger.entry(713)).toBeDefined();

@@ -59,7 +59,7 @@ describeOnEachEngine('source accounts', (engine) => {
     ).toThrow(TransferValidationError);
 
     expect(bank.ledger.size).toBe(0);
-    expect((await giro.transfers.listMovements({}, { limit: 10 })).items).toEqual([]);
+    expect((await giro.movements.listMovements({}, { limit: 10 })).items).toEqual([]);
 
     const { movement } = await giro.transfers.requestTransfer(sampleTransferRequest({ originId: 503 }));
     expect(movement.status).toBe('CREATED');

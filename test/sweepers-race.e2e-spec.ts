@@ -70,10 +70,10 @@ describeOnPostgres('two sweepers on one database', (engine) => {
 
     expect(worked.a).toBeGreaterThan(0); // both really took part
     expect(worked.b).toBeGreaterThan(0);
-    const movements = await allMovements(a.transfers);
+    const movements = await allMovements(a.movements);
     expect(movements.every((m) => m.status === 'COMPLETED' || m.status === 'FAILED')).toBe(true);
     for (const movement of movements) expectNoRepeatedTransition(movement);
-    await expectBankSawTheContract(bank, a.transfers);
+    await expectBankSawTheContract(bank, a.movements);
     // The ledger's own times: consecutive lookups of a movement at least the interval apart (DELAYED: more).
     for (const entry of bank.ledger.page({ limit: 1000 }).entries) {
       for (let i = 1; i < entry.lookups.length; i++) {
@@ -111,7 +111,7 @@ describeOnPostgres('two sweepers on one database', (engine) => {
     const fromA = await sweepOfA;
     expect(fromA).toMatchObject({ claimed: 1, queried: 1, changed: 0 });
 
-    const stored = await b.transfers.getMovement(movement.originId);
+    const stored = await b.movements.getMovement(movement.originId);
     expect(stored).toMatchObject({ status: 'COMPLETED', queries: 1, anomalies: [] }); // B's write only
     expect(stored.history.map((h) => h.to)).toEqual(['PENDING', 'CREATED', 'COMPLETED']);
     expect(stored.lastAnswerAt).toBe(new Date(clock.now()).toISOString());

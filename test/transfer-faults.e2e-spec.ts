@@ -78,12 +78,12 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
     bank.configure({ faults: { [fault.rate]: 1 } });
     const report = await giro.reconcile.sweep();
     expect(report.errors).toBeGreaterThanOrEqual(1);
-    expect((await giro.transfers.getMovement(healthy.originId)).status).toBe('CREATED'); // no answer: unchanged
+    expect((await giro.movements.getMovement(healthy.originId)).status).toBe('CREATED'); // no answer: unchanged
     bank.configure({ faults: { [fault.rate]: 0 } });
 
     await sweepUntilFinal(giro, clock);
 
-    for (const movement of await allMovements(giro.transfers)) {
+    for (const movement of await allMovements(giro.movements)) {
       expect(movement.status).toBe('COMPLETED');
       expectNoRepeatedTransition(movement);
     }
@@ -96,7 +96,7 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
       expect(Date.parse(entry?.createdAt as string)).toBeGreaterThanOrEqual(START + 1_000);
     }
     expect(bank.counters().processed).toBe(2);
-    await expectBankSawTheContract(bank, giro.transfers);
+    await expectBankSawTheContract(bank, giro.movements);
   });
 
   it('reads a 409 on a first send as a business rejection, unless its code is a duplicate code (then looks it up, and never takes another transfer’s money for its own)', async () => {
@@ -133,7 +133,7 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
       clock.advance(200);
       await giro.reconcile.sweep();
     }
-    const stored = await giro.transfers.getMovement(72);
+    const stored = await giro.movements.getMovement(72);
     expect(stored.status).toBe('PENDING');
     expect(stored.lastError).toMatch(/the bank's answer names the amount 10\.00, the transfer's is 1234\.50/);
     expect(stored.anomalies.length).toBeGreaterThan(0);
@@ -148,10 +148,10 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
 
     await sweepUntilFinal(giro, clock);
 
-    const stored = await giro.transfers.getMovement(movement.originId);
+    const stored = await giro.movements.getMovement(movement.originId);
     expect(stored).toMatchObject({ status: 'COMPLETED', cancellation: null });
     expect(bank.ledger.entry(movement.originId)?.duplicateRequests).toBeGreaterThanOrEqual(1); // the 409 was seen
-    await expectBankSawTheContract(bank, giro.transfers);
+    await expectBankSawTheContract(bank, giro.movements);
   });
 
   it('settles a chaotic mix of scenarios and faults with the contract intact', async () => {
@@ -179,14 +179,14 @@ describeOnEachEngine('giro against a faulty bank', (engine) => {
     const totals = await sweepUntilFinal(giro, clock, { stepMs: 50, maxSteps: 800 });
 
     expect(totals.errors).toBeGreaterThan(0); // the faults did fire
-    for (const movement of await allMovements(giro.transfers)) {
+    for (const movement of await allMovements(giro.movements)) {
       expect({ originId: movement.originId, status: movement.status }).toEqual({
         originId: movement.originId,
         status: expected.get(movement.originId),
       });
       expectNoRepeatedTransition(movement);
     }
-    await expectBankSawTheContract(bank, giro.transfers);
-    await expectOneCancellationPerFailed(giro.transfers);
+    await expectBankSawTheContract(bank, giro.movements);
+    await expectOneCancellationPerFailed(giro);
   });
 });

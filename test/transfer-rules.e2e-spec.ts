@@ -56,7 +56,7 @@ describeOnEachEngine('transfer rules', (engine) => {
       },
     ]);
     expect(bank.ledger.size).toBe(0);
-    expect((await giro.transfers.listMovements({}, { limit: 10 })).items).toEqual([]);
+    expect((await giro.movements.listMovements({}, { limit: 10 })).items).toEqual([]);
 
     const { movement } = await giro.transfers.requestTransfer(withBody(703, { concept: 'ALQ' }));
     expect(movement).toMatchObject({ status: 'CREATED', concept: 'ALQ', currencyId: '032' });

@@ -77,13 +77,13 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     await sweepUntilFinal(giro, clock);
 
     for (const [name, { final }] of Object.entries(cases)) {
-      const movement = await giro.transfers.getMovement(originIds[name]);
+      const movement = await giro.movements.getMovement(originIds[name]);
       expect({ name, status: movement.status }).toEqual({ name, status: final });
       expectNoRepeatedTransition(movement);
     }
-    const delayed = await giro.transfers.getMovement(originIds.delay);
+    const delayed = await giro.movements.getMovement(originIds.delay);
     expect(delayed.history.map((h) => h.to)).toEqual(['PENDING', 'CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED']);
-    const rejected = await giro.transfers.getMovement(originIds.reject);
+    const rejected = await giro.movements.getMovement(originIds.reject);
     expect(rejected.cancellation?.reason).toEqual({
       code: 'TRANSFER_REJECTED',
       message: 'the destination entity rejected the transfer; nothing was sent',
@@ -94,8 +94,8 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
       expect(bank.ledger.entry(originIds[name])).toMatchObject({ creationAnswer: 'lost', duplicateRequests: 0 });
     }
     expect(bank.counters().processed).toBe(6);
-    await expectBankSawTheContract(bank, giro.transfers);
-    await expectOneCancellationPerFailed(giro.transfers);
+    await expectBankSawTheContract(bank, giro.movements);
+    await expectOneCancellationPerFailed(giro);
   });
 
   it('answers the same originId and payload with the stored movement, another payload with a conflict', async () => {
@@ -109,7 +109,7 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
 
     const other = { ...request, body: { ...request.body, amount: '99.00' } };
     await expect(giro.transfers.requestTransfer(other)).rejects.toBeInstanceOf(TransferConflictError);
-    expect(await giro.transfers.getMovement(555)).toEqual(first.movement);
+    expect(await giro.movements.getMovement(555)).toEqual(first.movement);
     expect(bank.counters()).toMatchObject({ processed: 1, duplicates: 0 });
   });
 
@@ -136,7 +136,7 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
       'body.description:characters',
       'originId:origin_id',
     ]);
-    expect(await allMovements(giro.transfers)).toEqual([]);
+    expect(await allMovements(giro.movements)).toEqual([]);
     expect(bank.counters().requests['transfer-request']).toBeUndefined();
   });
 
@@ -154,11 +154,11 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     expect(entry?.lookups[0].answered).toBe('NOT_FOUND'); // looked up first…
     expect(entry?.duplicateRequests).toBeGreaterThanOrEqual(1); // …then the SAME originId sent again
     expect(bank.ledger.size).toBe(1);
-    const stored = await giro.transfers.getMovement(movement.originId);
+    const stored = await giro.movements.getMovement(movement.originId);
     expect(stored.status).toBe('COMPLETED');
     expect(stored.history.map((h) => h.source)).toContain('resend');
     expect(stored.cancellation).toBeNull();
-    await expectBankSawTheContract(bank, giro.transfers);
+    await expectBankSawTheContract(bank, giro.movements);
   });
 
   it('sends the same originId again when the request never reached the bank (5xx before processing)', async () => {
@@ -171,25 +171,25 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
 
     expect(bank.counters().requests['get-movement']).toMatchObject({ 'not-found': 1 });
     expect(bank.ledger.page().entries.map((e) => e.originId)).toEqual([movement.originId]);
-    expect((await giro.transfers.getMovement(movement.originId)).status).toBe('COMPLETED');
-    await expectBankSawTheContract(bank, giro.transfers);
+    expect((await giro.movements.getMovement(movement.originId)).status).toBe('COMPLETED');
+    await expectBankSawTheContract(bank, giro.movements);
   });
 
   it('refreshes on demand, refusing sooner than the polling rule allows and while another worker holds it', async () => {
     const { movement } = await giro.transfers.requestTransfer(transferRequest('rent'));
-    const tooSoon = await giro.transfers.refreshMovement(movement.originId).catch((e: unknown) => e);
+    const tooSoon = await giro.bankLookups.refreshMovement(movement.originId).catch((e: unknown) => e);
     expect(tooSoon).toBeInstanceOf(PollTooSoonError);
     expect(tooSoon).toMatchObject({ retryAfterMs: 100, retryAt: new Date(START + 100) });
 
     clock.advance(100);
     expect(await giro.store.claim(movement.originId, 'another-worker', 5_000)).not.toBeNull();
-    await expect(giro.transfers.refreshMovement(movement.originId)).rejects.toBeInstanceOf(MovementBusyError);
+    await expect(giro.bankLookups.refreshMovement(movement.originId)).rejects.toBeInstanceOf(MovementBusyError);
     await giro.store.releaseLease(movement.originId, 'another-worker');
 
-    const refreshed = await giro.transfers.refreshMovement(movement.originId);
+    const refreshed = await giro.bankLookups.refreshMovement(movement.originId);
     expect(refreshed).toMatchObject({ status: 'IN_PROGRESS', queries: 1 });
     expect(refreshed.history.at(-1)).toMatchObject({ from: 'CREATED', to: 'IN_PROGRESS', source: 'refresh' });
-    await expect(giro.transfers.refreshMovement(987654321)).rejects.toBeInstanceOf(MovementNotFoundError);
+    await expect(giro.bankLookups.refreshMovement(987654321)).rejects.toBeInstanceOf(MovementNotFoundError);
     expect(bank.counters().pollsTooEarly).toBe(0);
   });
 
@@ -215,34 +215,34 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     const takenOver = await giro.store.findByOriginId(originId);
     expect(takenOver).toMatchObject({ status: 'CREATED', queries: 0, leaseOwner: null });
     expect(takenOver?.nextQueryAt).toEqual(new Date(claimedAt + leaseMs + POLLING.delayedMinIntervalMs + 1));
-    const refused = await giro.transfers.refreshMovement(originId).catch((error: unknown) => error);
+    const refused = await giro.bankLookups.refreshMovement(originId).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PollTooSoonError);
 
     await sweepUntilFinal(giro, clock);
-    expect((await giro.transfers.getMovement(originId)).status).toBe('COMPLETED');
-    await expectBankSawTheContract(bank, giro.transfers);
+    expect((await giro.movements.getMovement(originId)).status).toBe('COMPLETED');
+    await expectBankSawTheContract(bank, giro.movements);
   });
 
   it('lists movements by status with a cursor, and lets the host acknowledge cancellations', async () => {
     for (const description of ['a', 'b [reject]', 'c', 'd [reject]', 'e [reject]']) {
       await giro.transfers.requestTransfer(transferRequest(description));
     }
-    const page1 = await giro.transfers.listMovements({ status: 'FAILED' }, { limit: 2 });
+    const page1 = await giro.movements.listMovements({ status: 'FAILED' }, { limit: 2 });
     expect(page1.items.map((m) => m.description)).toEqual(['b [reject]', 'd [reject]']);
-    const page2 = await giro.transfers.listMovements(
+    const page2 = await giro.movements.listMovements(
       { status: 'FAILED' },
       { limit: 2, after: page1.nextCursor as string },
     );
     expect(page2).toMatchObject({ items: [{ description: 'e [reject]' }], nextCursor: null });
-    await expect(giro.transfers.listMovements({}, { limit: 0 })).rejects.toMatchObject({
+    await expect(giro.movements.listMovements({}, { limit: 0 })).rejects.toMatchObject({
       violations: [{ field: 'limit', rule: 'range' }],
     });
 
-    const pending = await giro.transfers.listCancellations({ acknowledged: false });
+    const pending = await giro.cancellations.listCancellations({ acknowledged: false });
     expect(pending).toHaveLength(3);
-    const acknowledged = await giro.transfers.acknowledgeCancellation(pending[0].originId);
+    const acknowledged = await giro.cancellations.acknowledgeCancellation(pending[0].originId);
     expect(acknowledged.acknowledgedAt).toBe(new Date(START).toISOString());
-    expect(await giro.transfers.listCancellations({ acknowledged: false })).toHaveLength(2);
-    expect(await giro.transfers.acknowledgeCancellation(pending[0].originId)).toEqual(acknowledged); // idempotent
+    expect(await giro.cancellations.listCancellations({ acknowledged: false })).toHaveLength(2);
+    expect(await giro.cancellations.acknowledgeCancellation(pending[0].originId)).toEqual(acknowledged); // idempotent
   });
 });

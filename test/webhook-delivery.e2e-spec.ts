@@ -38,7 +38,7 @@ async function startReceiver(answer: (request: Received) => number = () => 204) 
 async function sweepInRealTime(giro: Giro): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const counts = await giro.transfers.countByStatus();
+    const counts = await giro.overview.countByStatus();
     if (counts.PENDING + counts.CREATED + counts.IN_PROGRESS + counts.DELAYED === 0) return;
     if (Date.now() > deadline) throw new Error(`not final in time: ${JSON.stringify(counts)}`);
     await giro.reconcile.sweep();

@@ -1,4 +1,4 @@
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '@giro/admin/console.controller';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '@giro/admin/console-server/console.controller';
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';

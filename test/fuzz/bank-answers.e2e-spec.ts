@@ -124,7 +124,7 @@ describe('bad answers from the bank', () => {
           for (let step = 0; step < 8 && queues.create.length + queues.lookup.length > 0; step++) {
             clock.advance(2_000);
             await giro.reconcile.sweep();
-            expectNotFinal(await giro.transfers.getMovement(originId), history);
+            expectNotFinal(await giro.movements.getMovement(originId), history);
           }
           expect(asked.filter((request) => request.originId !== originId)).toEqual([]);
           expect(unhandled).toEqual([]);
@@ -132,14 +132,14 @@ describe('bad answers from the bank', () => {
           // A bank that answers properly again: a refresh brings the transfer to its final state (a few tries,
           // for a loaded machine where even a proper answer can miss the 200 ms timeout).
           recovering = true;
-          let status = (await giro.transfers.getMovement(originId)).status;
+          let status = (await giro.movements.getMovement(originId)).status;
           for (let attempt = 0; attempt < 5 && status !== 'COMPLETED'; attempt++) {
             clock.advance(2_000);
-            status = (await giro.transfers.refreshMovement(originId)).status;
+            status = (await giro.bankLookups.refreshMovement(originId)).status;
           }
           expect(status).toBe('COMPLETED');
           // The bank's details of that proper answer, thisSubAccount the account the transfer was sent from.
-          expect((await giro.transfers.getMovement(originId)).bank).toMatchObject({
+          expect((await giro.movements.getMovement(originId)).bank).toMatchObject({
             networkId: `net-${originId}`,
             typeDescription: 'Transferencia enviada',
             thisSubAccount: { accountRouting: { address: transferRequest('fuzz').from.address } },

@@ -85,7 +85,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
         start('A sweeps', () => a.reconcile.sweep()),
         start('B sweeps', () => b.reconcile.sweep()),
         start('A replays the lost one', () => a.transfers.requestTransfer(model.intents.get(lost)?.request)),
-        start('B refreshes the CREATED one', () => b.transfers.refreshMovement(created)),
+        start('B refreshes the CREATED one', () => b.bankLookups.refreshMovement(created)),
         start('A requests the new one', () => a.transfers.requestTransfer(payloads.same)),
         start('B requests the new one', () => b.transfers.requestTransfer(payloads.same)),
         start('B requests the new one, another payload', () => b.transfers.requestTransfer(payloads.other)),
@@ -125,7 +125,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
 
           // Exactly one request created the new transfer; the same payload replays it, the other conflicts.
           expect(forFresh.filter((outcome) => outcome === 'created')).toHaveLength(1);
-          const sameWon = (await workers.a.transfers.getMovement(fresh)).description === 'race';
+          const sameWon = (await workers.a.movements.getMovement(fresh)).description === 'race';
           const answered = forFresh.map((outcome) => (outcome === 'conflict' ? outcome : 'answered'));
           expect(answered).toEqual(
             sameWon ? ['answered', 'answered', 'conflict'] : ['conflict', 'conflict', 'answered'],
@@ -144,7 +144,7 @@ describe('concurrent sweeps, requests and refreshes, in the orders a scheduler p
 
           await sweepUntilFinal(workers.a, clock, { stepMs: 50, maxSteps: 400 });
           for (const [originId, intent] of model.intents) {
-            expect((await workers.a.transfers.getMovement(originId)).status).toBe(
+            expect((await workers.a.movements.getMovement(originId)).status).toBe(
               MODEL_SCENARIOS[intent.scenario].final,
             );
           }

@@ -38,7 +38,7 @@ export class TransferModel {
 }
 
 export interface Real {
-  giro: Pick<Giro, 'transfers' | 'reconcile' | 'store'>;
+  giro: Omit<Giro, 'app' | 'close'>;
   bank: SandboxBank;
   clock: ManualClock;
 }
@@ -77,7 +77,7 @@ export async function checkContract(model: TransferModel, real: Real): Promise<v
     processedTwice: 0,
     pollsTooEarly: 0,
   });
-  const movements = await allMovements(real.giro.transfers);
+  const movements = await allMovements(real.giro.movements);
   const numerically = (a: number, b: number) => a - b;
   expect(movements.map((movement) => movement.originId).sort(numerically)).toEqual(
     [...model.intents.keys()].sort(numerically),
@@ -85,7 +85,7 @@ export async function checkContract(model: TransferModel, real: Real): Promise<v
   const ledger = ledgerOf(real.bank);
   for (const entry of ledger.values()) expect(model.intents.has(entry.originId)).toBe(true);
 
-  const cancellations = await real.giro.transfers.listCancellations();
+  const cancellations = await real.giro.cancellations.listCancellations();
   expect(cancellations.map((c) => c.originId).sort(numerically)).toEqual(
     movements
       .filter((m) => m.status === 'FAILED')

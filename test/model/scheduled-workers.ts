@@ -2,12 +2,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxBank } from '@giro/sandbox-bank';
-import { SweepService, TransferModule, type TransferRequestWire, TransferService } from '@giro/transfer-module';
+import {
+  BankLookupService,
+  CancellationService,
+  MovementService,
+  SweepService,
+  TransferModule,
+  TransferOverviewService,
+  type TransferRequestWire,
+  TransferService,
+} from '@giro/transfer-module';
 import { BankClient, type BankMovement, type CreateTransferResult } from '@giro/transfer-module/bank';
 import { MovementStore } from '@giro/transfer-module/persistence';
 import { type ManualClock } from '@giro/transfer-module/testing';
 import { Test } from '@nestjs/testing';
-import { giroOptions } from '@test-support/giro-harness';
+import { type Giro, giroOptions } from '@test-support/giro-harness';
 import type fc from 'fast-check';
 
 // Two giro workers (two Nest applications, two lease owners) on one SQLite file, whose bank calls go through
@@ -49,11 +58,7 @@ class ScheduledBank {
   }
 }
 
-export interface Worker {
-  transfers: TransferService;
-  reconcile: SweepService;
-  store: MovementStore;
-}
+export type Worker = Omit<Giro, 'app' | 'close'>;
 
 export interface ScheduledWorkers {
   a: Worker;
@@ -82,6 +87,10 @@ export async function startScheduledWorkers(bank: SandboxBank, clock: ManualCloc
   const appB = await start('B');
   const worker = (app: typeof appA): Worker => ({
     transfers: app.get(TransferService),
+    movements: app.get(MovementService),
+    bankLookups: app.get(BankLookupService),
+    cancellations: app.get(CancellationService),
+    overview: app.get(TransferOverviewService),
     reconcile: app.get(SweepService),
     store: app.get(MovementStore),
   });

@@ -87,7 +87,7 @@ class ReplayTransfer implements TransferCommand {
     const before = bankRequests(real.bank);
     const { movement, created } = await real.giro.transfers.requestTransfer(intent.request);
     expect(created).toBe(false);
-    expect(movement).toEqual(await real.giro.transfers.getMovement(intent.originId));
+    expect(movement).toEqual(await real.giro.movements.getMovement(intent.originId));
     expect(bankRequests(real.bank)).toBe(before);
     await checkContract(model, real);
   }
@@ -104,12 +104,12 @@ class ConflictingTransfer implements TransferCommand {
   async run(model: TransferModel, real: Real): Promise<void> {
     counted('conflict');
     const intent = pick(model, this.index);
-    const stored = await real.giro.transfers.getMovement(intent.originId);
+    const stored = await real.giro.movements.getMovement(intent.originId);
     const before = bankRequests(real.bank);
     const body = intent.request.body as Record<string, unknown>;
     const other = { ...intent.request, body: { ...body, description: `${String(body.description)} (changed)` } };
     await expect(real.giro.transfers.requestTransfer(other)).rejects.toBeInstanceOf(TransferConflictError);
-    expect(await real.giro.transfers.getMovement(intent.originId)).toEqual(stored);
+    expect(await real.giro.movements.getMovement(intent.originId)).toEqual(stored);
     expect(bankRequests(real.bank)).toBe(before);
     await checkContract(model, real);
   }
@@ -127,7 +127,7 @@ class RefreshMovement implements TransferCommand {
     counted('refresh');
     const intent = pick(model, this.index);
     try {
-      await real.giro.transfers.refreshMovement(intent.originId);
+      await real.giro.bankLookups.refreshMovement(intent.originId);
     } catch (error) {
       // Anything else fails the run: MovementBusyError included, since nobody else holds a lease in a
       // sequential run (it would be a leaked lease).

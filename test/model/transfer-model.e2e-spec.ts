@@ -34,7 +34,7 @@ describe('TransferService and SweepService against a model of the bank', () => {
           real.bank.configure(BANK_BEHAVIOURS.healthy);
           await sweepUntilFinal(real.giro, real.clock, { stepMs: 50, maxSteps: 800 });
           for (const intent of model.intents.values()) {
-            const movement = await real.giro.transfers.getMovement(intent.originId);
+            const movement = await real.giro.movements.getMovement(intent.originId);
             expect({ originId: intent.originId, scenario: intent.scenario, status: movement.status }).toEqual({
               originId: intent.originId,
               scenario: intent.scenario,

@@ -170,6 +170,7 @@ describe('giro packed and installed with npm into apps outside the workspace', (
           expect(result).toMatchObject({ plain: { status: 'COMPLETED' }, failing: { status: 'FAILED' } });
           expect(result.cancellations).toEqual([failing.originId]);
           expect(result.failedEvents).toEqual([failing.originId]);
+          expect(result.subpaths).toEqual({ bank: 'function', persistence: 'function' });
           expect(app.code).toBe(0);
           expect(await sandbox.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
         },

@@ -1,36 +1,39 @@
 import type { SandboxBank } from '@giro/sandbox-bank';
-import type { MovementView, TransferService } from '@giro/transfer-module';
+import type { CancellationService, MovementService, MovementView } from '@giro/transfer-module';
 
 // The eight-point contract, checked from the outside: what the sandbox bank saw and what giro stored.
 
 /** Every movement giro stores (all pages). */
-export async function allMovements(transfers: TransferService): Promise<MovementView[]> {
-  const movements: MovementView[] = [];
+export async function allMovements(movements: MovementService): Promise<MovementView[]> {
+  const found: MovementView[] = [];
   let after: string | undefined;
   do {
-    const page = await transfers.listMovements({}, { limit: 100, ...(after !== undefined && { after }) });
-    movements.push(...page.items);
+    const page = await movements.listMovements({}, { limit: 100, ...(after !== undefined && { after }) });
+    found.push(...page.items);
     after = page.nextCursor ?? undefined;
   } while (after !== undefined);
-  return movements;
+  return found;
 }
 
 /**
  * The bank processed no originId twice, was never polled sooner than the rule allows (nor after a final
  * answer), and processed only originIds giro stores — each exactly once.
  */
-export async function expectBankSawTheContract(bank: SandboxBank, transfers: TransferService): Promise<void> {
+export async function expectBankSawTheContract(bank: SandboxBank, movements: MovementService): Promise<void> {
   expect(bank.counters()).toMatchObject({ processedTwice: 0, pollsTooEarly: 0, pollsAfterFinal: 0 });
-  const stored = new Set((await allMovements(transfers)).map((movement) => movement.originId));
+  const stored = new Set((await allMovements(movements)).map((movement) => movement.originId));
   const processed = bank.ledger.page({ limit: 1000 }).entries.map((entry) => entry.originId);
   expect(new Set(processed).size).toBe(processed.length);
   for (const originId of processed) expect(stored.has(originId)).toBe(true);
 }
 
 /** Exactly one cancellation per FAILED movement, with its amount, and none for any other. */
-export async function expectOneCancellationPerFailed(transfers: TransferService): Promise<void> {
-  const movements = await allMovements(transfers);
-  const cancellations = await transfers.listCancellations();
+export async function expectOneCancellationPerFailed(giro: {
+  movements: MovementService;
+  cancellations: CancellationService;
+}): Promise<void> {
+  const movements = await allMovements(giro.movements);
+  const cancellations = await giro.cancellations.listCancellations();
   const failed = movements.filter((movement) => movement.status === 'FAILED');
   expect(cancellations.map((c) => c.originId).sort()).toEqual(failed.map((m) => m.originId).sort());
   for (const movement of failed) {

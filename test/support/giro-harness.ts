@@ -2,14 +2,18 @@ import { type SandboxBank, type SandboxConfigPatch, startSandboxBank } from '@gi
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import {
   type BankClientOptions,
+  BankLookupService,
+  CancellationService,
   type Clock,
+  MovementService,
   SweepService,
   TransferModule,
   type TransferModuleOptions,
+  TransferOverviewService,
   TransferService,
 } from '@giro/transfer-module';
 import { MovementStore } from '@giro/transfer-module/persistence';
-import { ManualClock, sampleTransferRequest } from '@giro/transfer-module/testing';
+import { ManualClock, type SampleTransferOptions, sampleTransferRequest } from '@giro/transfer-module/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 
@@ -65,6 +69,10 @@ export async function sandboxBankOptions(url: string, overrides: Partial<BankCli
 export interface Giro {
   app: INestApplicationContext;
   transfers: TransferService;
+  movements: MovementService;
+  bankLookups: BankLookupService;
+  cancellations: CancellationService;
+  overview: TransferOverviewService;
   reconcile: SweepService;
   store: MovementStore;
   close(): Promise<void>;
@@ -79,6 +87,10 @@ export async function startGiro(options: TransferModuleOptions): Promise<Giro> {
   return {
     app,
     transfers: app.get(TransferService),
+    movements: app.get(MovementService),
+    bankLookups: app.get(BankLookupService),
+    cancellations: app.get(CancellationService),
+    overview: app.get(TransferOverviewService),
     reconcile: app.get(SweepService),
     store: app.get(MovementStore),
     close: () => app.close(),
@@ -107,6 +119,6 @@ export function manualClock(): ManualClock {
  * A transfer request (docs/bank-api.md#request-fields); the sandbox picks its scenario from tags in `description`
  * ([fail], [delay]…).
  */
-export function transferRequest(description: string, options: { originId?: number; amount?: number | string } = {}) {
+export function transferRequest(description: string, options: Omit<SampleTransferOptions, 'description'> = {}) {
   return sampleTransferRequest({ ...options, description });
 }

@@ -26,7 +26,7 @@ export interface WriteCost {
 
 /**
  * `count` lookups of random seeded movements by network id, one at a time, through the store's own query
- * (`list({ networkId, limit: 1 })`, what TransferService.findByNetworkId and a lookup by network id run).
+ * (`list({ networkId, limit: 1 })`, what MovementService.findByNetworkId and a lookup by network id run).
  */
 export async function measureLookups(
   database: BenchDatabase,

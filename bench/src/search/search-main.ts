@@ -16,7 +16,7 @@ import { dropSearchDatabase, FIRST_ORIGIN_ID, type SeededHistory, seedPostgres, 
 
 type TransferModuleMovement = typeof import('@giro/transfer-module/movement');
 const transferModuleDir = dirname(require.resolve('@giro/transfer-module/package.json'));
-// The admin route's view of a movement (TransferService.listMovements maps each page with it); not exported by
+// The admin route's view of a movement (MovementService.listMovements maps each page with it); not exported by
 // the package, read from the workspace's build as lookup-index-store.ts reads the store.
 const { toMovementView } = require(join(transferModuleDir, 'dist', 'movement')) as TransferModuleMovement;
 

@@ -2,7 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDevCertificates, type SandboxBank, startSandboxBank } from '@giro/sandbox-bank';
-import { completeCbuCvu, completeCuit, SweepService, TransferService } from '@giro/transfer-module';
+import {
+  CancellationService,
+  completeCbuCvu,
+  completeCuit,
+  MovementService,
+  SweepService,
+  TransferOverviewService,
+} from '@giro/transfer-module';
 import { ManualClock, sweepUntilFinal } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
@@ -91,9 +98,9 @@ describe('example host application', () => {
     expect(payout).toMatchObject({ status: 'in_flight', amount: '1500.00' });
     expect(bank.ledger.entry(payout.originId)).toMatchObject({ status: 'CREATED' });
 
-    await sweepUntilFinal({ reconcile: app.get(SweepService), transfers: app.get(TransferService) }, clock);
+    await sweepUntilFinal({ reconcile: app.get(SweepService), overview: app.get(TransferOverviewService) }, clock);
     await waitFor(async () => (await payouts.byOriginId(payout.originId)).status === 'paid');
-    expect((await app.get(TransferService).getMovement(payout.originId)).status).toBe('COMPLETED');
+    expect((await app.get(MovementService).getMovement(payout.originId)).status).toBe('COMPLETED');
     // The application's table and giro's live in the application's own TypeORM data sources.
     expect(await app.get<DataSource>(getDataSourceToken()).query('SELECT "status" FROM "payouts"')).toEqual([
       { status: 'paid' },
@@ -107,11 +114,11 @@ describe('example host application', () => {
     const payouts = app.get(PayoutsService);
     const payout = await payouts.payOut({ ...RECIPIENT, amount: '80.00', reference: 'refund [fail]' });
 
-    await sweepUntilFinal({ reconcile: app.get(SweepService), transfers: app.get(TransferService) }, clock);
+    await sweepUntilFinal({ reconcile: app.get(SweepService), overview: app.get(TransferOverviewService) }, clock);
     await waitFor(async () => (await payouts.byOriginId(payout.originId)).status === 'cancelled');
-    const transfers = app.get(TransferService);
-    await waitFor(async () => (await transfers.listCancellations({ acknowledged: false })).length === 0);
-    expect(await transfers.listCancellations({ acknowledged: true })).toEqual([
+    const cancellations = app.get(CancellationService);
+    await waitFor(async () => (await cancellations.listCancellations({ acknowledged: false })).length === 0);
+    expect(await cancellations.listCancellations({ acknowledged: true })).toEqual([
       expect.objectContaining({ originId: payout.originId, amount: '80.00' }),
     ]);
   });

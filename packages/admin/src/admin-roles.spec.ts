@@ -9,13 +9,17 @@ import {
   ApprovalService,
   type AuditRequest,
   AuditService,
+  BankLookupService,
+  CancellationService,
   dataSourceOptionsFromUrl,
+  MovementService,
   ROLES,
   type Role,
   roleAllows,
   runTransferMigrations,
   SubAccountService,
   SweepService,
+  TransferOverviewService,
   TransferService,
   WebhookService,
 } from '@giro/transfer-module';
@@ -31,9 +35,9 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { APP_INTERCEPTOR, DiscoveryModule, DiscoveryService, Reflector } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { actorOf } from './admin-actor';
-import { setupAdminOpenApi } from './admin-openapi';
-import { REQUIRED_ROLE } from './admin-role.decorator';
+import { actorOf } from './shared/http/admin-actor';
+import { setupAdminOpenApi } from './shared/http/admin-openapi';
+import { REQUIRED_ROLE } from './shared/http/admin-role.decorator';
 import { TransferAdminModule } from './transfer-admin.module';
 
 // Every admin route declares the role it needs, and the role guard holds it: the whole role × route matrix over
@@ -92,16 +96,15 @@ const answer = async () => ({});
 const transfers = {
   validateRequest: (body: unknown) => body,
   requestTransfer: async () => ({ movement: {}, created: true }),
-  listMovements: async () => ({ items: [], nextCursor: null }),
-  getMovement: answer,
-  refreshMovement: answer,
-  rawBankAnswer: answer,
-  lookUpAtBank: answer,
+};
+const movements = { listMovements: async () => ({ items: [], nextCursor: null }), getMovement: answer };
+const bankLookups = { refreshMovement: answer, rawBankAnswer: answer, lookUpAtBank: answer };
+const cancellations = {
   listCancellations: async () => [],
   listCancellationPage: async () => ({ items: [], nextCursor: null }),
   acknowledgeCancellation: answer,
-  overview: answer,
 };
+const overviews = { overview: answer };
 const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
@@ -166,6 +169,10 @@ describe('admin routes and roles', () => {
     @Module({
       providers: [
         { provide: TransferService, useValue: transfers },
+        { provide: MovementService, useValue: movements },
+        { provide: BankLookupService, useValue: bankLookups },
+        { provide: CancellationService, useValue: cancellations },
+        { provide: TransferOverviewService, useValue: overviews },
         { provide: SubAccountService, useValue: subAccounts },
         { provide: SweepService, useValue: sweeps },
         { provide: ApiKeyService, useValue: apiKeys },
@@ -176,6 +183,10 @@ describe('admin routes and roles', () => {
       ],
       exports: [
         TransferService,
+        MovementService,
+        BankLookupService,
+        CancellationService,
+        TransferOverviewService,
         SubAccountService,
         SweepService,
         ApiKeyService,

@@ -1,6 +1,6 @@
 import { ConfigurableModuleBuilder } from '@nestjs/common';
-import { ConsoleController } from './console.controller';
-import { ConsoleAssets } from './console-assets';
+import { ConsoleController } from './console-server/console.controller';
+import { ConsoleAssets } from './console-server/console-assets';
 import type { TransferAdminModuleOptions } from './transfer-admin.options';
 
 /**

@@ -1,8 +1,12 @@
 import {
+  BankLookupService,
+  CancellationService,
   MovementNotFoundError,
+  MovementService,
   type MovementView,
   type SweepReport,
   SweepService,
+  TransferOverviewService,
   TransferService,
   transferRequestOpenApiSchema,
   validateTransferIntent,
@@ -18,12 +22,12 @@ import {
   Post,
 } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { setupAdminOpenApi } from './admin-openapi';
-import { SweepUnavailableError } from './sweep-unavailable.error';
+import { setupAdminOpenApi } from './shared/http/admin-openapi';
+import { SweepUnavailableError } from './sweep/sweep-unavailable.error';
 import { TransferAdminModule } from './transfer-admin.module';
 import { TransferAdminModuleOptionsError } from './transfer-admin.options';
 
-// TransferAdminModule in a host application of its own, over HTTP, with TransferService and SweepService
+// TransferAdminModule in a host application of its own, over HTTP, with TransferModule's services and SweepService
 // stubbed: the bearer token, the module's pipe and filter on its routes only, the sweep option, the start-up
 // checks of its options and the OpenAPI helper. The routes against giro itself: test/reconciler-admin.
 
@@ -51,14 +55,21 @@ const movements = {
 };
 const sweeps = { sweep: jest.fn(async (): Promise<SweepReport> => REPORT) };
 
+/** The services of TransferModule the admin routes inject, stubbed (only MovementService is called here). */
+const TRANSFER_SERVICES = [
+  { provide: TransferService, useValue: {} },
+  { provide: MovementService, useValue: movements },
+  { provide: BankLookupService, useValue: {} },
+  { provide: CancellationService, useValue: {} },
+  { provide: TransferOverviewService, useValue: {} },
+];
+const SERVICE_TOKENS = TRANSFER_SERVICES.map(({ provide }) => provide);
+
 /** What TransferModule with `isGlobal: true` provides, stubbed. */
 @Global()
 @Module({
-  providers: [
-    { provide: TransferService, useValue: movements },
-    { provide: SweepService, useValue: sweeps },
-  ],
-  exports: [TransferService, SweepService],
+  providers: [...TRANSFER_SERVICES, { provide: SweepService, useValue: sweeps }],
+  exports: [...SERVICE_TOKENS, SweepService],
 })
 class StubTransferModule {}
 
@@ -212,7 +223,7 @@ describe('TransferAdminModule options', () => {
   });
 
   it('refuses to start without SweepService to default to, unless runSweep is given', async () => {
-    @Module({ providers: [{ provide: TransferService, useValue: movements }], exports: [TransferService] })
+    @Module({ providers: TRANSFER_SERVICES, exports: SERVICE_TOKENS })
     class TransfersOnly {}
     await expect(
       Test.createTestingModule({

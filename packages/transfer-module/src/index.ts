@@ -1,6 +1,9 @@
-// The public API of @giro/transfer-module: what a host application uses. Everything else (the movement store,
-// the bank exchange, the sweep's machinery) is internal and may change in any release. A spec pins this list
-// (`public-api.spec.ts`): a change here is always a deliberate one. Test helpers live under `./testing`.
+// The public API of @giro/transfer-module: what a host application uses — the module, its services, the views
+// and events they answer with, the options and their types, the errors, the entities and migrations, and the
+// domain's validators. The machinery of the store and of the bank client is not here: `./bank` is the bank
+// client alone (for a host that calls the bank without the module), `./persistence` the store (for the
+// reconciler's commands and the repository's tests; no compatibility promise beyond this package's version), `./testing` the
+// test helpers. A spec pins each list (`public-api.spec.ts`): a change here is always a deliberate one.
 
 // Who may call the admin API: API keys (kept as hashes) and their roles (below, with the domain).
 export {
@@ -12,8 +15,8 @@ export {
 export { ApiKeyValidationError } from './access/api-key-validation.error';
 // The audit trail: who did what, chained by hashes; `runAs` attributes a host's own calls.
 export { type AuditCallOptions, AuditService, type AuditView } from './access/audit.service';
-export type { AuditRequest } from './access/audit-scope';
-// The bank client: its errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy).
+// The bank client's errors and options (mutual TLS, access token or OAuth2, HMAC, timeouts, proxy); the client
+// itself is `./bank`.
 export {
   BankAuthError,
   BankConflictError,
@@ -28,7 +31,6 @@ export {
 } from './bank/bank.errors';
 export type { BankCallBudgetOptions } from './bank/bank-call-budget';
 export {
-  BANK_CLIENT_DEFAULTS,
   type BankAuthOptions,
   type BankClientOptions,
   type BankHmacOptions,
@@ -36,25 +38,20 @@ export {
   type BankTimeouts,
   resolveBankClientOptions,
 } from './bank/bank-client.options';
-export { DEFAULT_AUTH_SCHEME } from './bank/bank-dispatcher-auth';
-export { type BankPaths, DEFAULT_PATH_PREFIX } from './bank/bank-paths';
 export {
-  createHmacSigner,
   HMAC_ALGORITHMS,
   HMAC_PRESETS,
   type HmacAlgorithm,
   type HmacHeaderNames,
   type HmacPreset,
-  type HmacSignerOptions,
   type RequestSigner,
   type SignatureHeaders,
   type SigningInput,
-  stringToSign,
 } from './bank/hmac-signer';
 export type { OAuth2ClientAuthentication, OAuth2ClientCredentials } from './bank/oauth2-token-provider';
 export { Secret, type SecretInput, secret } from './bank/secret';
 export type { BankTlsOptions } from './bank/tls-material';
-export { StaticTokenProvider, type TokenProvider } from './bank/token-provider';
+export type { TokenProvider } from './bank/token-provider';
 // The domain: statuses, identifiers, money, the polling rule, the transfer request's validation and its OpenAPI
 // schema.
 export {
@@ -168,7 +165,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 export { MAX_BATCH_SIZE, MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
-export { AuditTrail } from './persistence/audit-trail';
+export type { AuditRequest } from './persistence/audit-scope';
 export {
   DEFAULT_DATABASE_URL,
   dataSourceOptionsFromUrl,
@@ -219,7 +216,10 @@ export { SweepService } from './sweep/sweep.service';
 export type { SweepReport } from './sweep/sweep-report';
 export { AnomalyService } from './transfer/anomaly.service';
 export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './transfer/approval.service';
+export { BankLookupService } from './transfer/bank-lookup.service';
 export type { BankLookupView } from './transfer/bank-lookups';
+export { CancellationService } from './transfer/cancellation.service';
+export { MovementService } from './transfer/movement.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,
@@ -232,6 +232,7 @@ export {
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
 export type { TransferOverview } from './transfer/transfer-overview';
+export { TransferOverviewService } from './transfer/transfer-overview.service';
 // The module.
 export { TransferModule } from './transfer.module';
 export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';

@@ -30,7 +30,7 @@ import type { TransferModuleOptions } from './options/transfer-module.options';
 import { dataSourceOptionsFromUrl, MovementStore, TRANSFER_ENTITIES, TRANSFER_MIGRATIONS } from './persistence';
 import { describeEachEngine, type EngineDatabase } from './persistence/testing/test-engines';
 import { SweepService } from './sweep';
-import { TransferService } from './transfer';
+import { TransferOverviewService, TransferService } from './transfer';
 import { TransferModule } from './transfer.module';
 
 // TransferModule inside host applications: the host's TypeORM data source (default or named) or its own,
@@ -182,7 +182,7 @@ describeEachEngine('TransferModule in a host application', (engine) => {
         { count: expect.anything() },
       ]);
 
-      await sweepUntilFinal({ reconcile: app.get(SweepService), transfers: app.get(TransferService) }, clock);
+      await sweepUntilFinal({ reconcile: app.get(SweepService), overview: app.get(TransferOverviewService) }, clock);
       const heard = app.get(Listener).heard;
       await waitFor(() => heard.length === 8 && heard.every((h) => h.stored !== undefined)); // async listeners
       const of = (originId: number) => heard.filter((h) => h.originId === originId);

@@ -4,14 +4,25 @@ import { ConfigurableTransferModule } from './module/transfer-module.definition'
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
 import { SweepService } from './sweep';
-import { AnomalyService, ApprovalService, SubAccountService, TransferService } from './transfer';
+import {
+  AnomalyService,
+  ApprovalService,
+  BankLookupService,
+  CancellationService,
+  MovementService,
+  SubAccountService,
+  TransferOverviewService,
+  TransferService,
+} from './transfer';
 import { WebhookDispatcher, WebhookService } from './webhooks';
 
 /**
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
- * useFactory | useClass, dataSourceName? })`. Provides TransferService, AnomalyService, ApprovalService and
- * SweepService (and the
- * MovementStore, for metrics), WebhookService, and the WebhookDispatcher a host starts beside its sweep.
+ * useFactory | useClass, dataSourceName? })`. Provides a service per concern — TransferService (creating),
+ * MovementService (reading and searching), BankLookupService (asking the bank now), CancellationService,
+ * TransferOverviewService (the counts), ApprovalService, AnomalyService, SubAccountService — and SweepService
+ * (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService, and the
+ * WebhookDispatcher a host starts beside its sweep.
  * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
  * each, in `module/transfer-module.providers.ts`.
  */
@@ -19,6 +30,10 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
   providers: TRANSFER_PROVIDERS,
   exports: [
     TransferService,
+    MovementService,
+    BankLookupService,
+    CancellationService,
+    TransferOverviewService,
     SubAccountService,
     AnomalyService,
     ApprovalService,

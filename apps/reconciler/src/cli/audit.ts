@@ -1,11 +1,6 @@
 import { existsSync } from 'node:fs';
-import {
-  AuditService,
-  AuditTrail,
-  dataSourceOptionsFromUrl,
-  runTransferMigrations,
-  systemClock,
-} from '@giro/transfer-module';
+import { AuditService, dataSourceOptionsFromUrl, runTransferMigrations, systemClock } from '@giro/transfer-module';
+import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { databaseUrlFromEnv } from '../config/reconciler-config';
 

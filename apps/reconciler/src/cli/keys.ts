@@ -6,11 +6,11 @@ import {
   ApiKeyValidationError,
   type ApiKeyView,
   AuditService,
-  AuditTrail,
   dataSourceOptionsFromUrl,
   runTransferMigrations,
   systemClock,
 } from '@giro/transfer-module';
+import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { databaseUrlFromEnv } from '../config/reconciler-config';
 import { CLI_ACTOR } from './cli-actor';

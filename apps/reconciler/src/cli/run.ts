@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
-import { ApiKeyService, TransferService, WebhookService } from '@giro/transfer-module';
+import { ApiKeyService, MovementService, TransferService, WebhookService } from '@giro/transfer-module';
 import pino from 'pino';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
@@ -84,12 +84,13 @@ export async function run(): Promise<void> {
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));
-  await runDemo(app.get(TransferService), process.stdout, { signal: demo.signal, webhooks: receiver }).catch(
-    (error: unknown) => {
-      // A demo cut short by a shutdown is not an error.
-      if (!demo.signal.aborted) throw error;
-    },
-  );
+  await runDemo({ transfers: app.get(TransferService), movements: app.get(MovementService) }, process.stdout, {
+    signal: demo.signal,
+    webhooks: receiver,
+  }).catch((error: unknown) => {
+    // A demo cut short by a shutdown is not an error.
+    if (!demo.signal.aborted) throw error;
+  });
 }
 
 async function listen(app: Awaited<ReturnType<typeof createReconcilerApp>>, port: number, host: string): Promise<void> {

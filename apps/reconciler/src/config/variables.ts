@@ -1,5 +1,4 @@
 import {
-  BANK_CLIENT_DEFAULTS,
   BUDGET_DEFAULTS,
   CONCEPT_CODES,
   DEFAULT_DATABASE_START_TIMEOUT_MS,
@@ -12,6 +11,7 @@ import {
   SWEEP_DEFAULTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from '@giro/transfer-module';
+import { BANK_CLIENT_DEFAULTS } from '@giro/transfer-module/bank';
 import { formatDuration } from './durations';
 import {
   amount,

@@ -9,10 +9,10 @@ import {
   webhookLine,
 } from './progress-display';
 
-/** What the demo needs of TransferService. */
-export interface DemoTransfers {
-  requestTransfer(input: unknown): Promise<{ movement: MovementView }>;
-  getMovement(originId: number): Promise<MovementView>;
+/** What the demo needs of giro: creating transfers (TransferService), reading them again (MovementService). */
+export interface DemoGiro {
+  transfers: { requestTransfer(input: unknown): Promise<{ movement: MovementView }> };
+  movements: { getMovement(originId: number): Promise<MovementView> };
 }
 
 export interface DemoOptions {
@@ -47,7 +47,7 @@ export interface DemoResult {
  * summary by status with the cancellations the host would have to register.
  */
 export async function runDemo(
-  transfers: DemoTransfers,
+  { transfers, movements: stored }: DemoGiro,
   out: DisplayStream,
   options: DemoOptions = {},
 ): Promise<DemoResult> {
@@ -70,7 +70,7 @@ export async function runDemo(
     movements = await Promise.all(
       movements.map(async ({ transfer, movement }) => ({
         transfer,
-        movement: isFinalStatus(movement.status) ? movement : await transfers.getMovement(movement.originId),
+        movement: isFinalStatus(movement.status) ? movement : await stored.getMovement(movement.originId),
       })),
     );
     display.update(

@@ -1,4 +1,9 @@
-import { type BankClientOptions, TransferService, WebhookDispatcher, WebhookService } from '@giro/transfer-module';
+import {
+  type BankClientOptions,
+  TransferOverviewService,
+  WebhookDispatcher,
+  WebhookService,
+} from '@giro/transfer-module';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
@@ -29,8 +34,8 @@ export class ReconcilerOpsModule {
       providers: [
         {
           provide: ReconcilerMetrics,
-          useFactory: (transfers: TransferService) => new ReconcilerMetrics(transfers),
-          inject: [TransferService],
+          useFactory: (overview: TransferOverviewService) => new ReconcilerMetrics(overview),
+          inject: [TransferOverviewService],
         },
         {
           // The outbox read at scrape time; this process's attempts as its dispatcher records them.

@@ -2,7 +2,7 @@ import type { MovementStatus } from '@giro/transfer-module';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { BankCall } from './bank-call-observer';
 
-/** What the gauges read at scrape time (TransferService has them all). */
+/** What the gauges read at scrape time (TransferOverviewService has them all). */
 export interface MovementCountsSource {
   countByStatus(): Promise<Record<MovementStatus, number>>;
   countUnacknowledgedCancellations(): Promise<number>;

@@ -1,8 +1,8 @@
 import {
+  CancellationService,
   type MovementCompletedEvent,
   type MovementFailedEvent,
   TRANSFER_EVENTS,
-  TransferService,
 } from '@giro/transfer-module';
 import { Injectable } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
@@ -17,7 +17,7 @@ import { PayoutsService } from './payouts.service';
 export class PayoutEventsListener {
   constructor(
     private readonly payouts: PayoutsService,
-    private readonly transfers: TransferService,
+    private readonly cancellations: CancellationService,
   ) {}
 
   @OnEvent(TRANSFER_EVENTS.completed, { async: true, promisify: true })
@@ -28,6 +28,6 @@ export class PayoutEventsListener {
   @OnEvent(TRANSFER_EVENTS.failed, { async: true, promisify: true })
   async onFailed(event: MovementFailedEvent): Promise<void> {
     await this.payouts.markFrom(event.originId, 'FAILED');
-    await this.transfers.acknowledgeCancellation(event.originId);
+    await this.cancellations.acknowledgeCancellation(event.originId);
   }
 }

@@ -1,6 +1,6 @@
-// The admin API's answers as the console reads them (packages/admin/src/*.controller.ts, the OpenAPI at /docs):
+// The admin API's answers as the console reads them (packages/admin/src/*/*.controller.ts, the OpenAPI at /docs):
 // only the fields shown here. The browser bundle cannot import the server's types, so these are kept by hand; the
-// lists (statuses, roles, event types) are checked against the server's by packages/admin/src/console-types.spec.ts.
+// lists (statuses, roles, event types) are checked against the server's by packages/admin/src/console-server/console-types.spec.ts.
 
 export type Role = 'viewer' | 'operator' | 'approver' | 'admin';
 export const ROLES: readonly Role[] = ['viewer', 'operator', 'approver', 'admin'];

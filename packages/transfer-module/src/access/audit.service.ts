@@ -3,8 +3,8 @@ import type { LoggerService } from '@nestjs/common';
 import type { Actor } from '../domain';
 import type { AuditEntry, AuditFilter, AuditRecord, AuditTrail, AuditVerification } from '../persistence';
 import { StoreArgumentError } from '../persistence';
-import { asValidation } from '../transfer/transfer.service';
-import { type AuditRequest, runInAuditScope } from './audit-scope';
+import { type AuditRequest, runInAuditScope } from '../persistence/audit-scope';
+import { asValidation } from '../transfer/store-argument-errors';
 import { AuditWriteFailures } from './audit-write-failures';
 
 /** An audit row as the API answers it: the time as ISO 8601. */

@@ -8,4 +8,3 @@ export {
 export { API_KEY_CACHE_ENTRIES, API_KEY_CACHE_MS, ApiKeyCache } from './api-key-cache';
 export { ApiKeyValidationError } from './api-key-validation.error';
 export { type AuditCallOptions, AuditService, type AuditView, toAuditView } from './audit.service';
-export { type ActiveAuditScope, type AuditRequest, currentAuditScope, runInAuditScope } from './audit-scope';

@@ -24,7 +24,17 @@ import {
 } from '../options';
 import { AuditTrail, engineOf, MovementStore, ReplicaRegistry, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
-import { AnomalyService, ApprovalService, BankLookups, SubAccountService, TransferService } from '../transfer';
+import {
+  AnomalyService,
+  ApprovalService,
+  BankLookupService,
+  BankLookups,
+  CancellationService,
+  MovementService,
+  SubAccountService,
+  TransferOverviewService,
+  TransferService,
+} from '../transfer';
 import { TransferEventOutbox, WebhookDispatcher, WebhookService, WebhookWakeUp } from '../webhooks';
 import {
   type HostDataSource,
@@ -192,6 +202,10 @@ export const TRANSFER_PROVIDERS: Provider[] = [
   MovementSender,
   BankLookups,
   TransferService,
+  MovementService,
+  BankLookupService,
+  CancellationService,
+  TransferOverviewService,
   SubAccountService,
   AnomalyService,
   ApprovalService,

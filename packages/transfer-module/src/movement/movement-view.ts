@@ -9,7 +9,7 @@ import type {
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 
-// What the TransferService returns: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
+// What the transfer services return: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
 // canonical decimal string), the shape the admin API sends as is.
 
 export interface CancellationView {

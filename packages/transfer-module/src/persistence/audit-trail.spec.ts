@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
-import { type AuditRequest, runInAuditScope } from '../access/audit-scope';
 import { type Actor, ManualClock } from '../domain';
 import { ApiKeyStore } from './api-key-store';
 import { auditHash, GENESIS_HASH } from './audit-hash';
+import { type AuditRequest, runInAuditScope } from './audit-scope';
 import { AuditTrail } from './audit-trail';
 import { transactionsFor } from './engine/transactions';
 import { MovementStore } from './movement-store';

@@ -1,5 +1,4 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { currentAuditScope } from '../access/audit-scope';
 import type { Clock } from '../domain';
 import { auditHash, GENESIS_HASH, type HashedAuditColumns } from './audit-hash';
 import {
@@ -14,6 +13,7 @@ import {
   hashedColumnsOf,
   MAX_AUDIT_ERROR_LENGTH,
 } from './audit-records';
+import { currentAuditScope } from './audit-scope';
 import { type DatabaseEngine, engineOf } from './engine/database-engine';
 import { placeholdersFor } from './engine/raw-rows';
 import { type Transactions, transactionsFor } from './engine/transactions';
@@ -63,7 +63,7 @@ const OUTCOMES = ['ok', 'refused'];
  *
  * Rows are appended in the transaction of the change they describe (`recordChange`, `append`): a change that rolls
  * back leaves no row, and a row is never missing for a committed change. Who made the change comes from the audit
- * scope the caller opened (access/audit-scope.ts); outside one, `recordChange` records nothing (giro's own work).
+ * scope the caller opened (audit-scope.ts, which AuditService.runAs opens); outside one, `recordChange` records nothing (giro's own work).
  */
 export class AuditTrail {
   private readonly engine: DatabaseEngine;

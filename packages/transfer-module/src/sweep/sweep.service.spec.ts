@@ -7,7 +7,7 @@ import { type SenderFixture, senderFixture } from '../movement/testing/sender-fi
 import { resolveTransferModuleOptions, type TransferModuleOptions } from '../options';
 import { sampleIntent } from '../persistence/testing/sample-intent';
 import { describeEachEngine, type TestEngine } from '../persistence/testing/test-engines';
-import { BankLookups, TransferService } from '../transfer';
+import { TransferService } from '../transfer';
 import { SweepService } from './sweep.service';
 
 /** The bank client, with every call recorded (kind, order, concurrency). */
@@ -67,13 +67,12 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     clients.push(client);
     const recording = new RecordingBank(client);
     const fixture = senderFixture(options, dataSource, recording);
-    const { store, sender, schedule, budget, work, owner, logger, events } = fixture;
-    const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
+    const { store, sender, schedule, work, owner, logger, events } = fixture;
     return {
       fixture,
       bank: recording,
       sweeper: new SweepService(options, store, sender, schedule, work, owner, logger, events),
-      transfers: new TransferService(options, store, sender, schedule, work, owner, lookups),
+      transfers: new TransferService(options, store, sender, work),
     };
   }
 

@@ -1,7 +1,7 @@
 import { isFinalStatus } from '../domain/bank-status';
 import type { ManualClock } from '../domain/clock';
 import type { SweepService } from '../sweep/sweep.service';
-import type { TransferService } from '../transfer/transfer.service';
+import type { TransferOverviewService } from '../transfer/transfer-overview.service';
 
 export interface SweepUntilFinalOptions {
   /** How far the clock moves before each sweep (default 50 ms). */
@@ -24,14 +24,14 @@ export interface SweepTotals {
  * bank (the sandbox bank) that uses the same clock, so the polling rule is followed exactly and nothing sleeps.
  */
 export async function sweepUntilFinal(
-  giro: { transfers: TransferService; reconcile: SweepService },
+  giro: { overview: TransferOverviewService; reconcile: SweepService },
   clock: ManualClock,
   options: SweepUntilFinalOptions = {},
 ): Promise<SweepTotals> {
   const { stepMs = 50, maxSteps = 400 } = options;
   const total: SweepTotals = { sweeps: 0, sent: 0, queried: 0, errors: 0, anomalies: 0 };
   for (let step = 0; step < maxSteps; step++) {
-    if (allFinal(await giro.transfers.countByStatus())) return total;
+    if (allFinal(await giro.overview.countByStatus())) return total;
     clock.advance(stepMs);
     const report = await giro.reconcile.sweep();
     total.sweeps += 1;
@@ -40,7 +40,7 @@ export async function sweepUntilFinal(
     total.errors += report.errors;
     total.anomalies += report.anomalies;
   }
-  const left = await giro.transfers.countByStatus();
+  const left = await giro.overview.countByStatus();
   if (allFinal(left)) return total;
   throw new Error(`movements still not final after ${maxSteps} sweeps: ${JSON.stringify(left)}`);
 }

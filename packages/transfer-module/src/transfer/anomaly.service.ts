@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { typeProblem, type Violation } from '../domain';
 import { type AnomalyListItemView, toAnomalyListItemView } from '../movement';
 import { MAX_NOTE_LENGTH, MovementStore, type RecordedActor } from '../persistence';
+import { asValidation } from './store-argument-errors';
 import { TransferValidationError } from './transfer.errors';
-import { asValidation } from './transfer.service';
 
 const RESOLUTION_FIELDS = ['note'];
 

@@ -20,8 +20,8 @@ import {
   MovementStore,
   type RecordedActor,
 } from '../persistence';
+import { asValidation } from './store-argument-errors';
 import { TransferValidationError } from './transfer.errors';
-import { asValidation } from './transfer.service';
 
 /** One transfer of a bulk decision: decided, or refused with the error a single decision would have thrown. */
 export type ApprovalBatchItem =

@@ -1,6 +1,9 @@
 export { AnomalyService } from './anomaly.service';
 export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './approval.service';
+export { BankLookupService } from './bank-lookup.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
+export { CancellationService } from './cancellation.service';
+export { MovementService } from './movement.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {
   BankLookupFailedError,
@@ -12,3 +15,5 @@ export {
   TransferValidationError,
 } from './transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer.service';
+export type { TransferOverview } from './transfer-overview';
+export { TransferOverviewService } from './transfer-overview.service';

@@ -1,6 +1,6 @@
 import type { DecimalAmount, MovementStatus } from '../domain';
 
-/** What a back office looks at first (`TransferService.overview`, `GET /admin/overview`). */
+/** What a back office looks at first (`TransferOverviewService.overview`, `GET /admin/overview`). */
 export interface TransferOverview {
   /** Every status, 0 included. */
   countsByStatus: Record<MovementStatus, number>;

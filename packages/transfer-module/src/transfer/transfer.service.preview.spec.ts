@@ -1,7 +1,6 @@
 import { transferRequest } from '@test-support/giro-harness';
 import { completeCbuCvu, completeCuit } from '../domain';
 import { describeEachEngine } from '../persistence/testing/test-engines';
-import { sampleTransferRequest } from '../testing/sample-transfer-request';
 import { transferServiceFixture } from './testing/transfer-service-fixture';
 import { TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
 
@@ -29,10 +28,10 @@ describeEachEngine('TransferService previews', (engine) => {
   it('answers each row in order: a sender that is not a client sub-account, a limit passed, or nothing', async () => {
     const { transfers } = await pspService();
     const rows = [
-      sampleTransferRequest({ from: CLIENT, description: 'client' }),
-      sampleTransferRequest({ from: STRANGER, description: 'stranger' }),
-      sampleTransferRequest({ description: 'own, within the limit', amount: '999999.99' }),
-      sampleTransferRequest({ description: 'own, past the limit', amount: '1000000.01' }),
+      transferRequest('client', { from: CLIENT }),
+      transferRequest('stranger', { from: STRANGER }),
+      transferRequest('own, within the limit', { amount: '999999.99' }),
+      transferRequest('own, past the limit', { amount: '1000000.01' }),
     ].map((row) => transfers.validateRequest(row));
     const answers = await transfers.previewRequests(rows);
     expect(answers[0]).toBeUndefined();
@@ -49,7 +48,7 @@ describeEachEngine('TransferService previews', (engine) => {
     const { store, transfers } = await pspService();
     const reads = jest.spyOn(store, 'findSubAccount');
     const rows = [CLIENT, STRANGER, CLIENT, CLIENT, STRANGER, undefined].map((from, index) =>
-      transfers.validateRequest(sampleTransferRequest({ ...(from && { from }), description: `row ${index}` })),
+      transfers.validateRequest(transferRequest(`row ${index}`, { ...(from && { from }) })),
     );
     const answers = await transfers.previewRequests(rows);
     expect(answers.map((answer) => answer?.constructor.name)).toEqual([
@@ -64,19 +63,21 @@ describeEachEngine('TransferService previews', (engine) => {
   });
 
   it('answers a stored originId as requestTransfer would, sending and storing nothing', async () => {
-    const { transfers } = await setup();
+    const { transfers, movements } = await setup();
     const originId = (await transfers.allocateOriginId()) + 1;
-    const sent = await transfers.requestTransfer(sampleTransferRequest({ originId, description: 'alquiler' }));
-    const same = transfers.validateRequest(sampleTransferRequest({ originId, description: 'alquiler' }));
-    const other = transfers.validateRequest(sampleTransferRequest({ originId, description: 'alquiler', amount: 1 }));
-    const free = transfers.validateRequest(sampleTransferRequest({ originId: originId + 1 }));
+    const sent = await transfers.requestTransfer(transferRequest('alquiler', { originId }));
+    const same = transfers.validateRequest(transferRequest('alquiler', { originId }));
+    const other = transfers.validateRequest(transferRequest('alquiler', { originId, amount: 1 }));
+    const free = transfers.validateRequest(transferRequest('giro test transfer', { originId: originId + 1 }));
     const calls = fixture.bank.ledger.page().entries.length;
 
-    expect(await transfers.previewReplay(same)).toEqual(await transfers.getMovement(sent.movement.originId));
+    expect(await transfers.previewReplay(same)).toEqual(await movements.getMovement(sent.movement.originId));
     expect(await transfers.previewReplay(other)).toEqual(new TransferConflictError(originId));
     expect(await transfers.previewReplay(free)).toBeUndefined();
-    expect(await transfers.previewReplay(transfers.validateRequest(sampleTransferRequest()))).toBeUndefined();
+    expect(
+      await transfers.previewReplay(transfers.validateRequest(transferRequest('giro test transfer'))),
+    ).toBeUndefined();
     expect(fixture.bank.ledger.page().entries).toHaveLength(calls);
-    await expect(transfers.getMovement(originId + 1)).rejects.toThrow(/not found|no movement/i);
+    await expect(movements.getMovement(originId + 1)).rejects.toThrow(/not found|no movement/i);
   });
 });

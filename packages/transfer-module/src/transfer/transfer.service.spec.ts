@@ -24,7 +24,7 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
   const { fixture, setup } = transferServiceFixture(engine);
 
   it('returns the movement as the create stored it, without reading it again', async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, movements } = await setup();
     const reads = jest.spyOn(store, 'findByOriginId');
     const completed = await transfers.requestTransfer(transferRequest('rent'));
     const failed = await transfers.requestTransfer(transferRequest('rent [reject]', { amount: 5 }));
@@ -33,23 +33,23 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     expect(failed.movement).toMatchObject({ status: 'FAILED', cancellation: { amount: '5.00' } });
     for (const { movement } of [completed, failed]) {
       expect(movement.history.length).toBeGreaterThanOrEqual(2);
-      expect(movement).toEqual(await transfers.getMovement(movement.originId));
+      expect(movement).toEqual(await movements.getMovement(movement.originId));
     }
   });
 
   it('replays the same originId and payload from one read of the movement', async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, movements } = await setup();
     const request = transferRequest('rent', { originId: (await transfers.allocateOriginId()) + 1 });
     const created = await transfers.requestTransfer(request);
     const calls = storeCalls(store);
     const replayed = await transfers.requestTransfer(request);
     expect(calls).toEqual(['findByOriginId']); // the movement, its history and its cancellation: one read
-    expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
+    expect(replayed).toEqual({ created: false, movement: await movements.getMovement(created.movement.originId) });
     expect(fixture.bank.ledger.page().entries).toHaveLength(1);
   });
 
   it('reads the movement once when another caller stored the same originId first', async () => {
-    const { store, transfers } = await setup();
+    const { store, transfers, movements } = await setup();
     const request = transferRequest('rent', { originId: (await transfers.allocateOriginId()) + 1 });
     const created = await transfers.requestTransfer(request);
     // As if the other caller's intent were committed just after this request looked for the originId.
@@ -57,7 +57,7 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     const calls = storeCalls(store);
     const replayed = await transfers.requestTransfer(request);
     expect(calls).toEqual(['findByOriginId', 'recordIntent', 'findByOriginId']);
-    expect(replayed).toEqual({ created: false, movement: await transfers.getMovement(created.movement.originId) });
+    expect(replayed).toEqual({ created: false, movement: await movements.getMovement(created.movement.originId) });
     expect(fixture.bank.ledger.page().entries).toHaveLength(1);
   });
 
@@ -86,14 +86,14 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
   });
 
   it('skips an originId of its block that a host has already used as its own', async () => {
-    const { transfers } = await setup();
+    const { transfers, movements } = await setup();
     const reserved = await transfers.allocateOriginId();
     // The host guesses the next id of giro's block and sends its own transfer with it.
     const hosts = await transfers.requestTransfer(transferRequest('host', { originId: reserved + 1, amount: 10 }));
     expect(hosts).toMatchObject({ created: true, movement: { originId: reserved + 1 } });
     const mine = await transfers.requestTransfer(transferRequest('rent', { amount: 20 }));
     expect(mine).toMatchObject({ created: true, movement: { originId: reserved + 2, amount: '20.00' } });
-    expect((await transfers.getMovement(reserved + 1)).amount).toBe('10.00');
+    expect((await movements.getMovement(reserved + 1)).amount).toBe('10.00');
     expect(fixture.bank.ledger.page().entries.map((entry) => entry.originId)).toEqual([reserved + 1, reserved + 2]);
   });
 });

@@ -1,56 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  amountFromCents,
-  businessDayBounds,
-  businessDayOf,
   intentFingerprint,
-  isUnsentStatus,
   limitViolation,
-  type MovementStatus,
-  originIdProblem,
   type SourceAccountIndex,
   type TransferInput,
   type TransferIntent,
-  type Violation,
 } from '../domain';
-import {
-  type CancellationView,
-  type FollowUpStep,
-  InFlightWork,
-  LEASE_OWNER,
-  MovementSender,
-  type MovementView,
-  QuerySchedule,
-  type SendFirstResult,
-  toCancellationView,
-  toMovementView,
-} from '../movement';
+import { InFlightWork, MovementSender, type MovementView, type SendFirstResult, toMovementView } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
   LimitExceededError,
   type MovementDetails,
-  MovementNotFoundError,
   type MovementRecord,
-  type MovementSearch,
-  type MovementSort,
   MovementStore,
   type RecordedActor,
-  StoreArgumentError,
-  UnsentMovementError,
 } from '../persistence';
-import { BankLookups, type BankLookupView, bankLookupView } from './bank-lookups';
-import { readMovementLookup } from './movement-lookup-request';
-import { assertQueryAllowed } from './query-rule';
+import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
-import {
-  BankLookupFailedError,
-  MovementBusyError,
-  PollTooSoonError,
-  TransferConflictError,
-  TransferLimitError,
-  TransferValidationError,
-} from './transfer.errors';
-import type { TransferOverview } from './transfer-overview';
+import { TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
@@ -60,9 +27,10 @@ export interface RequestTransferResult {
 }
 
 /**
- * Sends transfers and tells what became of them. A transfer is stored durably with its originId before
- * anything goes to the bank; an answer that never arrives leaves it non-final for the SweepService, which
- * resolves it by asking the bank about the same originId.
+ * Creates transfers: validates a request, stores its intent durably with its originId before anything goes to
+ * the bank, and sends it (or, above the approvals threshold, keeps it for an approver). An answer that never
+ * arrives leaves it non-final for the SweepService, which resolves it by asking the bank about the same
+ * originId. What became of a transfer is MovementService's to tell; asking the bank now, BankLookupService's.
  */
 @Injectable()
 export class TransferService {
@@ -75,10 +43,7 @@ export class TransferService {
     @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
     @Inject(MovementStore) private readonly store: MovementStore,
     @Inject(MovementSender) private readonly sender: MovementSender,
-    @Inject(QuerySchedule) private readonly schedule: QuerySchedule,
     @Inject(InFlightWork) private readonly work: InFlightWork,
-    @Inject(LEASE_OWNER) private readonly owner: string,
-    @Inject(BankLookups) private readonly lookups: BankLookups,
   ) {
     this.sources = { accounts: options.sourceAccounts, psp: options.psp };
   }
@@ -175,7 +140,7 @@ export class TransferService {
     if (!stored.created) {
       // Stored by another caller since the read above: its row came back without history, read here once.
       assertSamePayload(stored.movement, fingerprint);
-      return replay(await this.details(intent.originId), fingerprint);
+      return replay(await storedMovement(this.store, intent.originId), fingerprint);
     }
     return { movement: await this.viewOf(stored.recorded, intent.originId), created: true };
   }
@@ -228,203 +193,9 @@ export class TransferService {
     return originId;
   }
 
-  /** The stored movement, with its history and cancellation. */
-  async getMovement(originId: number): Promise<MovementView> {
-    return toMovementView(await this.details(originId));
-  }
-
-  /**
-   * Asks the bank about the movement now. Throws PollTooSoonError (with `retryAt`) when the polling rule
-   * does not allow it yet, MovementBusyError when another worker holds it. A final movement is asked too (an
-   * operator double-checking it), no sooner than `polling.minIntervalMs` after its last answer: a contradicting
-   * answer is recorded as an anomaly, never applied.
-   */
-  async refreshMovement(originId: number): Promise<MovementView> {
-    return toMovementView((await this.work.track(this.refresh(originId))).details);
-  }
-
-  private async refresh(originId: number): Promise<{ details: MovementDetails; step: FollowUpStep }> {
-    const { policy } = this.schedule;
-    const stored = await this.details(originId);
-    if (isUnsentStatus(stored.status)) throw new UnsentMovementError(originId, stored.status);
-    assertQueryAllowed(stored, policy, this.options.clock.now());
-    const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
-    if (claimed === null) throw new MovementBusyError(originId);
-    try {
-      assertQueryAllowed(claimed, policy, this.options.clock.now());
-    } catch (error) {
-      await this.store.releaseLease(originId, this.owner);
-      throw error;
-    }
-    const step = await this.sender.followUp(claimed, 'refresh', 0);
-    if (step.deferredUntil !== null) throw new PollTooSoonError(originId, step.deferredUntil, this.options.clock.now());
-    return { details: await this.details(originId), step };
-  }
-
-  /**
-   * Asks the bank about a movement named by exactly one of `originId`, `networkId`, `debinId`
-   * (docs/bank-api.md#get-a-movement), even one giro does not store, and returns what it answered. About a
-   * movement giro stores, known by that name (its originId, a network id from its answers, a DEBIN id learned
-   * by an earlier lookup), it is a refresh: the polling rule holds (PollTooSoonError) and the answer is applied
-   * like any other, since asking without recording it would let the next query come too soon, or after a final
-   * answer. A name giro has not learned can only be found to be a stored movement's from the answer
-   * (`details.originId`, with the same money and account): that answer is then recorded as the movement's
-   * query, and its DEBIN id kept (BankLookups.askAbout). About any other, nothing is stored. The call goes
-   * through the bank-call budget. Throws TransferValidationError naming the fields for none or several, a
-   * BankError when the bank gave no usable answer (BankLookupFailedError for a stored movement).
-   */
-  lookUpAtBank(lookup: unknown): Promise<BankLookupView> {
-    return this.work.track(this.lookUp(lookup));
-  }
-
-  private async lookUp(input: unknown): Promise<BankLookupView> {
-    const lookup = readMovementLookup(input);
-    const originId = 'originId' in lookup ? lookup.originId : await this.storedOriginIdOf(lookup);
-    const stored = originId === undefined ? null : await this.store.findByOriginId(originId);
-    if (stored === null) return this.lookups.askAbout(lookup);
-    const { details, step } = await this.refresh(stored.originId);
-    // What the bank said this time, applied or not: an answer recorded as an anomaly is not the stored last
-    // answer, which still holds the one before it.
-    if (step.failedCalls > 0 || step.answer === null)
-      throw new BankLookupFailedError(stored.originId, details.lastError);
-    return bankLookupView(step.answer, true, step.anomalyReason);
-  }
-
-  /**
-   * The bank's answer about a stored movement in the network's own format (`getRawData: true`), as it came: a
-   * query like any other for the polling rule (PollTooSoonError, MovementBusyError). Its status is not read, so
-   * the next query waits as after a DELAYED answer. A BankError when the bank gave no answer.
-   */
-  rawBankAnswer(originId: number): Promise<unknown> {
-    checkOriginId(originId);
-    return this.work.track(this.rawAnswerOfSent(originId));
-  }
-
-  private async rawAnswerOfSent(originId: number): Promise<unknown> {
-    const stored = await this.details(originId);
-    if (isUnsentStatus(stored.status)) throw new UnsentMovementError(originId, stored.status);
-    return this.lookups.rawAnswer(originId);
-  }
-
-  /** The movement the network identified by `networkId` (`details.networkId`), or null (a partial index serves it). */
-  async findByNetworkId(networkId: string): Promise<MovementView | null> {
-    const page = await asValidation(() => this.store.listDetails({ networkId, limit: 1 }));
-    return page.items.length === 0 ? null : toMovementView(page.items[0]);
-  }
-
-  /**
-   * The movements a search finds (every one without filters), a page at a time: by originId unless `sort` says
-   * by creation time (`-createdAt`: newest first); `after` = the previous page's `nextCursor` of the same sort.
-   */
-  async listMovements(
-    filter: MovementSearch,
-    page: { limit: number; after?: string; sort?: MovementSort },
-  ): Promise<{ items: MovementView[]; nextCursor: string | null }> {
-    const result = await asValidation(() => this.store.listDetails({ ...filter, ...page }));
-    return { items: result.items.map(toMovementView), nextCursor: result.nextCursor };
-  }
-
-  /** Cancellations of FAILED movements, oldest first, all of them; `acknowledged: false` = still to register. */
-  async listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationView[]> {
-    const records = await asValidation(() => this.store.listCancellations(filter));
-    return records.map(toCancellationView);
-  }
-
-  /** `listCancellations` a page at a time (`after` = the previous page's `nextCursor`). */
-  async listCancellationPage(
-    filter: { acknowledged?: boolean },
-    page: { limit: number; after?: string },
-  ): Promise<{ items: CancellationView[]; nextCursor: string | null }> {
-    const result = await asValidation(() =>
-      this.store.listCancellationPage({
-        ...(filter.acknowledged !== undefined && { acknowledged: filter.acknowledged }),
-        limit: page.limit,
-        ...(page.after !== undefined && { after: page.after }),
-      }),
-    );
-    return { items: result.items.map(toCancellationView), nextCursor: result.nextCursor };
-  }
-
-  /**
-   * The host registered the cancellation on its side: optionally its own registration id (`reference`, at most
-   * 100 characters) and who acknowledged (`by`, the admin API's actor). Idempotent: the first acknowledgement
-   * stays, with its time, reference and actor. Throws CancellationNotFoundError, TransferValidationError.
-   */
-  async acknowledgeCancellation(
-    originId: number,
-    acknowledgement: { reference?: string; by?: RecordedActor } = {},
-  ): Promise<CancellationView> {
-    checkOriginId(originId);
-    return toCancellationView(await asValidation(() => this.store.acknowledgeCancellation(originId, acknowledgement)));
-  }
-
-  /** How many movements are in each status (every status present, 0 included): for metrics and tests. */
-  countByStatus(): Promise<Record<MovementStatus, number>> {
-    return this.store.countByStatus();
-  }
-
-  /** Cancellations the host has not registered yet. */
-  countUnacknowledgedCancellations(): Promise<number> {
-    return this.store.countUnacknowledgedCancellations();
-  }
-
-  /** Anomalies no operator has resolved yet (AnomalyService lists and resolves them): for metrics. */
-  countUnresolvedAnomalies(): Promise<number> {
-    return this.store.countUnresolvedAnomalies();
-  }
-
-  /** When the oldest movement that is not final was created, or null when none is open: for metrics. */
-  oldestNonFinalCreatedAt(): Promise<Date | null> {
-    return this.store.oldestNonFinalCreatedAt();
-  }
-
-  /**
-   * What a back office looks at first: movements per status, what completed among today's (a Buenos Aires day),
-   * the oldest one still open, and what waits for someone (anomalies, cancellations to register, approvals).
-   */
-  async overview(): Promise<TransferOverview> {
-    const today = businessDayBounds(businessDayOf(this.options.clock.now()));
-    const [countsByStatus, completed, oldest, anomaliesOpen, cancellationsToRegister] = await Promise.all([
-      this.store.countByStatus(),
-      this.store.completedTotals(today.start, today.end),
-      this.store.oldestNonFinal(),
-      this.store.countUnresolvedAnomalies(),
-      this.store.countUnacknowledgedCancellations(),
-    ]);
-    return {
-      countsByStatus,
-      sentToday: completed.map((total) => ({
-        currencyId: total.currencyId,
-        amount: amountFromCents(total.cents),
-        count: total.count,
-      })),
-      oldestNonFinal: oldest && { ...oldest, createdAt: oldest.createdAt.toISOString() },
-      anomaliesOpen,
-      cancellationsToRegister,
-      awaitingApproval: countsByStatus.AWAITING_APPROVAL,
-    };
-  }
-
   /** The movement as the create wrote it, without reading it again; read when that write did not happen. */
   private async viewOf(recorded: MovementDetails | null, originId: number): Promise<MovementView> {
-    return recorded ? toMovementView(recorded) : this.getMovement(originId);
-  }
-
-  private async details(originId: number): Promise<MovementDetails> {
-    checkOriginId(originId);
-    const details = await this.store.findByOriginId(originId);
-    if (!details) throw new MovementNotFoundError(originId);
-    return details;
-  }
-
-  /**
-   * The originId of the stored movement a network id or a DEBIN id names, when giro knows that name: the network
-   * id from the bank's answers, the DEBIN id from an earlier lookup by it whose answer named the movement.
-   */
-  private async storedOriginIdOf(lookup: { networkId: string } | { debinId: string }): Promise<number | undefined> {
-    const filter = 'networkId' in lookup ? { networkId: lookup.networkId } : { debinId: lookup.debinId };
-    const page = await this.store.list({ ...filter, limit: 1 });
-    return page.items[0]?.originId;
+    return toMovementView(recorded ?? (await storedMovement(this.store, originId)));
   }
 }
 
@@ -458,25 +229,6 @@ function replay(stored: MovementDetails, fingerprint: string): RequestTransferRe
 
 function assertSamePayload(stored: MovementRecord, fingerprint: string): void {
   if (stored.fingerprint !== fingerprint) throw new TransferConflictError(stored.originId);
-}
-
-function checkOriginId(originId: unknown): void {
-  const problem = originIdProblem(originId);
-  if (problem !== undefined) throw new TransferValidationError([{ field: 'originId', rule: 'origin_id', ...problem }]);
-}
-
-/** The store's argument errors (a bad limit, status, cursor) are the caller's input errors. */
-export async function asValidation<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof StoreArgumentError)) throw error;
-    const message = error.message.startsWith(`${error.field} `)
-      ? error.message.slice(error.field.length + 1)
-      : error.message;
-    const violation: Violation = { field: error.field, rule: error.rule, params: error.params, message };
-    throw new TransferValidationError([violation]);
-  }
 }
 
 /** The store's refusal of a new intent by a limit, as the service's error (its transaction stored nothing). */

@@ -5,11 +5,13 @@ import type { ManualClock } from '../../domain';
 import { senderFixture } from '../../movement/testing/sender-fixture';
 import { resolveTransferModuleOptions, type TransferModuleOptions } from '../../options';
 import type { TestEngine } from '../../persistence/testing/test-engines';
+import { BankLookupService } from '../bank-lookup.service';
 import { BankLookups } from '../bank-lookups';
+import { MovementService } from '../movement.service';
 import { TransferService } from '../transfer.service';
 
 /**
- * A TransferService built by hand against a sandbox bank on a manual clock, one per test (call inside a
+ * The transfer services (creating, reading, asking the bank) built by hand against a sandbox bank on a manual clock, one per test (call inside a
  * describe: it registers the hooks that start and close the sandbox and the bank client).
  */
 export function transferServiceFixture(engine: TestEngine) {
@@ -32,8 +34,10 @@ export function transferServiceFixture(engine: TestEngine) {
     fixture.client = client;
     const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
     const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
-    const transfers = new TransferService(options, store, sender, schedule, work, owner, lookups);
-    return { store, client, sender, owner, transfers };
+    const transfers = new TransferService(options, store, sender, work);
+    const movements = new MovementService(store);
+    const bankLookups = new BankLookupService(options, store, sender, schedule, work, owner, lookups);
+    return { store, client, sender, owner, transfers, movements, bankLookups };
   }
 
   return { fixture, setup };

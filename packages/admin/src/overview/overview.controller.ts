@@ -1,0 +1,38 @@
+import type { IncomingMessage } from 'node:http';
+import { TransferOverviewService } from '@giro/transfer-module';
+import { Controller, Get, Req, UnauthorizedException } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { actorOf } from '../shared/http/admin-actor';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+
+/** Who is asking, and what a back office looks at first: the console's first two requests. */
+@AdminRoutes('overview')
+@Controller('admin')
+export class OverviewController {
+  constructor(private readonly overviews: TransferOverviewService) {}
+
+  @RequiresRole('viewer')
+  @Get('me')
+  @ApiOperation({ summary: 'The key of this request: its public id, name and role (what the console may offer)' })
+  @ApiOkResponse({ description: '`{ keyId, name, role }`; never the key' })
+  me(@Req() request: IncomingMessage) {
+    const actor = actorOf(request);
+    if (actor === undefined) throw new UnauthorizedException('no authenticated caller');
+    return { keyId: actor.keyId, name: actor.name, role: actor.role };
+  }
+
+  @RequiresRole('viewer')
+  @Get('overview')
+  @ApiOperation({
+    summary:
+      "Transfers per status, today's completed amounts per currency (a Buenos Aires day), the oldest open transfer, and what waits for someone: anomalies, cancellations to register, approvals",
+  })
+  @ApiOkResponse({
+    description:
+      '`{ countsByStatus, sentToday: [{ currencyId, amount, count }], oldestNonFinal: { originId, status, createdAt } | null, anomaliesOpen, cancellationsToRegister, awaitingApproval }`',
+  })
+  overview() {
+    return this.overviews.overview();
+  }
+}
