@@ -20,6 +20,7 @@ export {
 } from './data-source-options';
 export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export { type DatabaseEngine, engineOf } from './engine/database-engine';
+export { type EngineAdapter, type EngineCapabilities, engineAdapterFor } from './engine/engine-adapter';
 export { keepPostgresClientErrorsHandled } from './engine/postgres-client-errors';
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';

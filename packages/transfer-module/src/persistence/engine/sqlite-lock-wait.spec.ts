@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailable } from '../database-unavailable';
 import { OriginIdCounterEntity } from '../entities';
 import { describeOnSqlite, type EngineDatabase } from '../testing/test-engines';
-import { transactionsFor } from './transactions';
+import { transactionsFor } from './engine-adapter';
 
 // The wait itself (its pauses, its deadline, giving up at once after a wait ran out) is proven with a fake clock in
 // sqlite-lock-wait-clock.spec.ts; here, against a real second process, what only a real file lock shows.
