@@ -207,6 +207,7 @@ const ROOT = [
   'completeCuit',
   'createHmacSigner',
   'dataSourceOptionsFromUrl',
+  'engineCapabilitiesOf',
   'explainCbuCvu',
   'explainCuit',
   'explainOriginId',

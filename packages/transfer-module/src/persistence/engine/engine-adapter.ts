@@ -1,16 +1,21 @@
-import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { DataSource, DataSourceOptions, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { MovementEntity, MovementHistoryEntity } from '../entities';
 import { engineOf } from './database-engine';
 import type { DeliveryResult } from './delivery-results';
 import type { FencedWrite, FencedWriteResult } from './fenced-update';
 import type { NewMovementHistory } from './movement-insert';
 import type { OutboxStatements } from './outbox-write';
-import { PostgresEngine } from './postgres-engine';
-import { SqliteEngine } from './sqlite-engine';
+import { POSTGRES_CAPABILITIES, PostgresEngine } from './postgres-engine';
+import { SQLITE_CAPABILITIES, SqliteEngine } from './sqlite-engine';
 import type { Transactions } from './transactions';
 
 /** What an engine can do that decides how giro uses it, known from the data source's type alone. */
 export interface EngineCapabilities {
+  /**
+   * A server that may not be reachable yet when giro starts (a deployment may start giro first): worth waiting
+   * for. A file that cannot be opened is not mended by waiting.
+   */
+  waitsForServerAtStart: boolean;
   /**
    * Several processes (replicas) work on the database at once: each writes its heartbeat (`giro_replicas`), they
    * share the bank budget through it, and a replica gone silent loses its leases before their expiry. SQLite is
@@ -97,6 +102,23 @@ export interface EngineAdapter {
   ): Promise<Record<string, unknown>[]>;
   /** Records batches of attempts' results, each fenced on `owner`'s lease; the delivery ids recorded. */
   recordDeliveryResults(owner: string, batches: readonly (readonly DeliveryResult[])[]): Promise<number[]>;
+
+  // ── The database itself ─────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Runs `work` (statements TypeORM issues itself: migrations, reading their table) alone: on SQLite while no
+   * giro transaction of this process is open on the file; on Postgres, with `lockKey`, under a session advisory
+   * lock, so that replicas starting together migrate one after the other.
+   */
+  exclusively<T>(work: () => Promise<T>, lockKey?: number): Promise<T>;
+  /** Keeps a connection the server ends from crashing the process (Postgres); nothing on SQLite. Idempotent. */
+  keepConnectionErrorsHandled(): void;
+}
+
+/** The capabilities of the engine a data source's options name; undefined for a type giro does not support. */
+export function engineCapabilitiesOf(options: Pick<DataSourceOptions, 'type'>): EngineCapabilities | undefined {
+  if (options.type === 'better-sqlite3') return SQLITE_CAPABILITIES;
+  if (options.type === 'postgres') return POSTGRES_CAPABILITIES;
+  return undefined;
 }
 
 const adapters = new WeakMap<DataSource, EngineAdapter>();

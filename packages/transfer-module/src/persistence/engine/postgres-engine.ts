@@ -5,6 +5,7 @@ import { runPostgresFencedWrite } from './fenced-update';
 import { insertPostgresMovement } from './movement-insert';
 import { advancePostgresCounter } from './origin-id-counter';
 import { writePostgresOutboxRows } from './outbox-write';
+import { keepPostgresClientErrorsHandled } from './postgres-client-errors';
 import { updateBatchFor } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
 import { numberedPlaceholders } from './raw-rows';
@@ -12,6 +13,7 @@ import { silentOwnerLease, silentOwnerParameters } from './replica-takeover';
 import { postgresTransactions } from './transactions';
 
 export const POSTGRES_CAPABILITIES: EngineCapabilities = {
+  waitsForServerAtStart: true,
   sharedByReplicas: true,
   oneStatementWrites: true,
 };
@@ -111,4 +113,24 @@ export class PostgresEngine implements EngineAdapter {
 
   recordDeliveryResults: EngineAdapter['recordDeliveryResults'] = (owner, batches) =>
     recordPostgresDeliveryResults(this.transactions, owner, batches);
+
+  /** With `lockKey`: under a session advisory lock, held on a connection of its own until `work` ends. */
+  async exclusively<T>(work: () => Promise<T>, lockKey?: number): Promise<T> {
+    if (lockKey === undefined) return work();
+    const lockHolder = this.dataSource.createQueryRunner();
+    try {
+      await lockHolder.query('SELECT pg_advisory_lock($1)', [lockKey]);
+      try {
+        return await work();
+      } finally {
+        await lockHolder.query('SELECT pg_advisory_unlock($1)', [lockKey]);
+      }
+    } finally {
+      await lockHolder.release();
+    }
+  }
+
+  keepConnectionErrorsHandled(): void {
+    keepPostgresClientErrorsHandled(this.dataSource);
+  }
 }

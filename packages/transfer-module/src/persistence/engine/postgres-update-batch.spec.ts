@@ -1,11 +1,11 @@
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../domain';
-import { dataSourceOptionsFromUrl } from '../data-source-options';
 import { MovementStore } from '../movement-store';
 import { runTransferMigrations } from '../run-transfer-migrations';
 import { sampleIntent } from '../testing/sample-intent';
 import { T0 } from '../testing/store-fixture';
+import { dataSourceOptionsFromUrl } from './data-source-options';
 import { runPostgresFencedWrite } from './fenced-update';
 import { PostgresUpdateBatch } from './postgres-update-batch';
 

@@ -5,9 +5,10 @@ import { runSqliteFencedWrite } from './fenced-update';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
 import { writeSqliteOutboxRows } from './outbox-write';
-import { sqliteTransactions } from './transactions';
+import { runSqliteExclusive, sqliteTransactions } from './transactions';
 
 export const SQLITE_CAPABILITIES: EngineCapabilities = {
+  waitsForServerAtStart: false,
   sharedByReplicas: false,
   oneStatementWrites: false,
 };
@@ -22,7 +23,7 @@ export class SqliteEngine implements EngineAdapter {
   readonly capabilities = SQLITE_CAPABILITIES;
   readonly transactions;
 
-  constructor(dataSource: DataSource) {
+  constructor(private readonly dataSource: DataSource) {
     this.transactions = sqliteTransactions(dataSource);
   }
 
@@ -87,4 +88,11 @@ export class SqliteEngine implements EngineAdapter {
 
   recordDeliveryResults: EngineAdapter['recordDeliveryResults'] = (owner, batches) =>
     recordSqliteDeliveryResults(this.transactions, owner, batches);
+
+  /** Other processes are kept out by SQLite's own file lock; this process's transactions by the in-process one. */
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
+    return runSqliteExclusive(this.dataSource, work);
+  }
+
+  keepConnectionErrorsHandled(): void {}
 }

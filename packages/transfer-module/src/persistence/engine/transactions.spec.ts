@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
-import { dataSourceOptionsFromUrl } from '../data-source-options';
 import { OriginIdCounterEntity } from '../entities';
 import { describeEachEngine, describeOnSqlite } from '../testing/test-engines';
+import { dataSourceOptionsFromUrl } from './data-source-options';
 import { transactionsFor } from './engine-adapter';
 
 const counterNames = async (dataSource: DataSource) =>
