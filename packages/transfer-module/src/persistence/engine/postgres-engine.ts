@@ -10,7 +10,7 @@ import { updateBatchFor } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
 import { numberedPlaceholders } from './raw-rows';
 import { silentOwnerLease, silentOwnerParameters } from './replica-takeover';
-import { postgresTransactions } from './transactions';
+import { postgresTransactions, type Transactions } from './transactions';
 
 export const POSTGRES_CAPABILITIES: EngineCapabilities = {
   waitsForServerAtStart: true,
@@ -29,7 +29,7 @@ const MAX_SPELLED = 1000;
  */
 export class PostgresEngine implements EngineAdapter {
   readonly capabilities = POSTGRES_CAPABILITIES;
-  readonly transactions;
+  readonly transactions: Transactions;
   private readonly spelled = new Map<string, string>();
 
   constructor(private readonly dataSource: DataSource) {

@@ -5,7 +5,7 @@ import { runSqliteFencedWrite } from './fenced-update';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
 import { writeSqliteOutboxRows } from './outbox-write';
-import { runSqliteExclusive, sqliteTransactions } from './transactions';
+import { runSqliteExclusive, sqliteTransactions, type Transactions } from './transactions';
 
 export const SQLITE_CAPABILITIES: EngineCapabilities = {
   waitsForServerAtStart: false,
@@ -21,7 +21,7 @@ export const SQLITE_CAPABILITIES: EngineCapabilities = {
  */
 export class SqliteEngine implements EngineAdapter {
   readonly capabilities = SQLITE_CAPABILITIES;
-  readonly transactions;
+  readonly transactions: Transactions;
 
   constructor(private readonly dataSource: DataSource) {
     this.transactions = sqliteTransactions(dataSource);
