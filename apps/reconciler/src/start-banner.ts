@@ -1,5 +1,11 @@
 import { relative } from 'node:path';
-import { ApprovalPolicy, DEFAULT_MAX_AMOUNT, transferLimitsOf } from '@giro/transfer-module';
+import {
+  ApprovalPolicy,
+  DEFAULT_MAX_AMOUNT,
+  dataSourceOptionsFromUrl,
+  engineCapabilitiesOf,
+  transferLimitsOf,
+} from '@giro/transfer-module';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 
@@ -109,8 +115,9 @@ function workSettings(config: ReconcilerConfig): string[] {
   const lines: string[] = [];
   if (config.bankCalls) {
     const rate = config.bankCalls.ratePerSecond === undefined ? 'no rate limit' : `${config.bankCalls.ratePerSecond}/s`;
-    // On Postgres the replicas share these limits (a heartbeat each, 1/N each); SQLite is one process.
-    const shared = config.databaseUrl.startsWith('postgres') ? ', shared by the replicas on this database' : '';
+    // Where replicas share the database (Postgres), they share these limits (a heartbeat each, 1/N each).
+    const engine = engineCapabilitiesOf(dataSourceOptionsFromUrl(config.databaseUrl));
+    const shared = engine?.sharedByReplicas ? ', shared by the replicas on this database' : '';
     lines.push(`  bank calls: at most ${config.bankCalls.maxInFlight} in flight, ${rate}${shared}`);
   }
   const batches = config.sweep

@@ -167,17 +167,18 @@ export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export type { AuditRequest } from './persistence/audit-scope';
 export {
-  DEFAULT_DATABASE_URL,
-  dataSourceOptionsFromUrl,
-  type TransferDataSourceOverrides,
-} from './persistence/data-source-options';
-export {
   DatabaseStartError,
   type DatabaseStartOptions,
   DEFAULT_DATABASE_START_TIMEOUT_MS,
   initializeWhenReachable,
 } from './persistence/database-start';
 export { isDatabaseUnavailable } from './persistence/database-unavailable';
+export {
+  DEFAULT_DATABASE_URL,
+  dataSourceOptionsFromUrl,
+  type TransferDataSourceOverrides,
+} from './persistence/engine/data-source-options';
+export { engineCapabilitiesOf } from './persistence/engine/engine-adapter';
 export {
   AnomalyResolutionEntity,
   ApiKeyEntity,

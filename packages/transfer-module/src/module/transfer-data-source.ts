@@ -3,9 +3,9 @@ import type { DataSource } from 'typeorm';
 import { type ResolvedTransferOptions, TransferModuleOptionsError } from '../options';
 import {
   dataSourceOptionsFromUrl,
-  engineOf,
+  type EngineAdapter,
+  engineAdapterFor,
   initializeWhenReachable,
-  keepPostgresClientErrorsHandled,
   pendingTransferMigrations,
   runTransferMigrations,
   TRANSFER_ENTITIES,
@@ -68,12 +68,13 @@ export async function openTransferDataSource(
 
 async function prepare(dataSource: DataSource, options: ResolvedTransferOptions): Promise<void> {
   const which = options.databaseUrl === undefined ? 'the application’s data source' : 'databaseUrl';
+  let engine: EngineAdapter;
   try {
-    engineOf(dataSource);
+    engine = engineAdapterFor(dataSource);
   } catch (error) {
     throw new TransferModuleOptionsError(`${which}: ${(error as Error).message}`);
   }
-  keepPostgresClientErrorsHandled(dataSource);
+  engine.keepConnectionErrorsHandled();
   const missing = TRANSFER_ENTITIES.filter((entity) => !dataSource.hasMetadata(entity)).map((entity) => entity.name);
   if (missing.length > 0) {
     throw new TransferModuleOptionsError(

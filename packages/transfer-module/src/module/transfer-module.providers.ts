@@ -22,7 +22,7 @@ import {
   resolveTransferModuleOptions,
   type TransferModuleOptions,
 } from '../options';
-import { AuditTrail, engineOf, MovementStore, ReplicaRegistry, WebhookStore } from '../persistence';
+import { AuditTrail, engineAdapterFor, MovementStore, ReplicaRegistry, WebhookStore } from '../persistence';
 import { SweepService } from '../sweep';
 import {
   AnomalyService,
@@ -158,7 +158,7 @@ const apiKeys: Provider = {
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, AuditTrail],
 };
 
-/** On Postgres, replicas share the bank budget through their heartbeats; SQLite is one process. */
+/** Where replicas share the database (Postgres), they share the bank budget through their heartbeats. */
 const replicaHeartbeat: Provider = {
   provide: ReplicaHeartbeat,
   useFactory: (
@@ -168,7 +168,7 @@ const replicaHeartbeat: Provider = {
     owner: string,
     logger: LoggerService,
   ) => {
-    const shared = engineOf(database.dataSource) === 'postgres';
+    const shared = engineAdapterFor(database.dataSource).capabilities.sharedByReplicas;
     const registry = shared ? new ReplicaRegistry(database.dataSource, options.clock) : undefined;
     return new ReplicaHeartbeat(registry, budget, owner, logger);
   },

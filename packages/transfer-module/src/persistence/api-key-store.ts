@@ -2,7 +2,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Clock, Role } from '../domain';
 import { ApiKeyNameTakenError, ApiKeyNotFoundError } from './api-key.errors';
 import type { AuditTrail } from './audit-trail';
-import { type Transactions, transactionsFor } from './engine/transactions';
+import { transactionsFor } from './engine/engine-adapter';
+import type { Transactions } from './engine/transactions';
 import { ApiKeyEntity } from './entities';
 
 /** A stored API key, as the store returns it: never its hash outside `findCredential`. */

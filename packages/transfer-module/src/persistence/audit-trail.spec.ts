@@ -4,7 +4,7 @@ import { ApiKeyStore } from './api-key-store';
 import { auditHash, GENESIS_HASH } from './audit-hash';
 import { type AuditRequest, runInAuditScope } from './audit-scope';
 import { AuditTrail } from './audit-trail';
-import { transactionsFor } from './engine/transactions';
+import { transactionsFor } from './engine/engine-adapter';
 import { MovementStore } from './movement-store';
 import { StoreArgumentError } from './persistence.errors';
 import { sampleIntent } from './testing/sample-intent';

@@ -14,16 +14,16 @@ import {
   MAX_AUDIT_ERROR_LENGTH,
 } from './audit-records';
 import { currentAuditScope } from './audit-scope';
-import { type DatabaseEngine, engineOf } from './engine/database-engine';
-import { placeholdersFor } from './engine/raw-rows';
-import { type Transactions, transactionsFor } from './engine/transactions';
+import { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
+import type { Transactions } from './engine/transactions';
 import { StoreArgumentError } from './persistence.errors';
 import { checkDate, checkInteger, checkOriginId, MAX_BATCH_SIZE } from './store-arguments';
 
 /**
- * Key of the Postgres advisory lock every append takes in its transaction: "audit" in ASCII. One lock for the
- * whole trail puts the appends in one order, the order of `seq`: each reads the last row only once the one before
- * it has committed (or rolled back), so no two take the same `seq` and none leaves a gap.
+ * Key of the lock every append takes in its transaction (EngineAdapter.serialize: on Postgres an advisory lock),
+ * "audit" in ASCII. One lock for the whole trail puts the appends in one order, the order of `seq`: each reads the
+ * last row only once the one before it has committed (or rolled back), so no two take the same `seq` and none
+ * leaves a gap.
  */
 export const AUDIT_LOCK_KEY = 0x6175646974;
 
@@ -66,15 +66,15 @@ const OUTCOMES = ['ok', 'refused'];
  * scope the caller opened (audit-scope.ts, which AuditService.runAs opens); outside one, `recordChange` records nothing (giro's own work).
  */
 export class AuditTrail {
-  private readonly engine: DatabaseEngine;
+  private readonly engine: EngineAdapter;
   private readonly transactions: Transactions;
 
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
   ) {
-    this.engine = engineOf(dataSource);
-    this.transactions = transactionsFor(dataSource);
+    this.engine = engineAdapterFor(dataSource);
+    this.transactions = this.engine.transactions;
   }
 
   /** Whether a change made now would append a row (an audit scope is open): it then needs a transaction. */
@@ -114,7 +114,7 @@ export class AuditTrail {
    * held until that transaction ends; SQLite: its write lock already lets one writer in at a time.
    */
   async append(manager: EntityManager, entry: AuditEntry): Promise<AuditRecord> {
-    if (this.engine === 'postgres') await manager.query('SELECT pg_advisory_xact_lock($1)', [AUDIT_LOCK_KEY]);
+    await this.engine.serialize(manager, AUDIT_LOCK_KEY);
     const [last] = await manager.query('SELECT "seq", "hash" FROM "giro_audit" ORDER BY "seq" DESC LIMIT 1');
     const columns: HashedAuditColumns = {
       seq: last === undefined ? 1 : Number(last.seq) + 1,
@@ -136,7 +136,7 @@ export class AuditTrail {
     };
     const row = rowOf(columns, auditHash(columns));
     await manager.query(
-      placeholdersFor(this.engine, INSERT),
+      this.engine.sql(INSERT),
       COLUMN_NAMES.map((name) => row[name]),
     );
     return auditRecordOf(row);
@@ -153,10 +153,10 @@ export class AuditTrail {
     let previousHash = GENESIS_HASH;
     for (;;) {
       const rows: Record<string, unknown>[] = await this.transactions.read((manager) =>
-        manager.query(
-          placeholdersFor(this.engine, `SELECT ${COLUMNS} FROM "giro_audit" WHERE "seq" >= ? ORDER BY "seq" LIMIT ?`),
-          [expectedSeq, VERIFY_PAGE_SIZE],
-        ),
+        manager.query(this.engine.sql(`SELECT ${COLUMNS} FROM "giro_audit" WHERE "seq" >= ? ORDER BY "seq" LIMIT ?`), [
+          expectedSeq,
+          VERIFY_PAGE_SIZE,
+        ]),
       );
       for (const row of rows) {
         const columns = hashedColumnsOf(row);
@@ -210,7 +210,7 @@ export class AuditTrail {
     const text = `SELECT ${COLUMNS} FROM "giro_audit"${conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`}
   ORDER BY "seq" DESC LIMIT ?`;
     const rows: Record<string, unknown>[] = await this.transactions.read((manager) =>
-      manager.query(placeholdersFor(this.engine, text), [...parameters, limit + 1]),
+      manager.query(this.engine.sql(text), [...parameters, limit + 1]),
     );
     const items = rows.slice(0, limit).map(auditRecordOf);
     const nextCursor = rows.length > limit ? String(items[items.length - 1]?.seq) : null;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { CuttableProxy } from '@test-support/cuttable-proxy';
 import { describeWithPostgres } from '@test-support/postgres';
 import { TEST_POSTGRES_URL } from '@test-support/postgres-url';
-import { dataSourceOptionsFromUrl } from './data-source-options';
 import { DatabaseStartError, initializeWhenReachable } from './database-start';
+import { dataSourceOptionsFromUrl } from './engine/data-source-options';
 
 describeWithPostgres('initializeWhenReachable on Postgres', () => {
   let proxy: CuttableProxy;

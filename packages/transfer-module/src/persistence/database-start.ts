@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource, type DataSourceOptions } from 'typeorm';
 import { isDatabaseUnavailable } from './database-unavailable';
+import { engineCapabilitiesOf } from './engine/engine-adapter';
 
 /** How long giro waits at start for a Postgres server that cannot be reached yet, unless told otherwise. */
 export const DEFAULT_DATABASE_START_TIMEOUT_MS = 60_000;
@@ -33,7 +34,7 @@ export class DatabaseStartError extends Error {
 }
 
 /**
- * An initialized data source. A Postgres server that cannot be reached yet (refusing connections, starting up,
+ * An initialized data source. A database server (waitsForServerAtStart: Postgres) that cannot be reached yet (refusing connections, starting up,
  * its name not resolving yet: isDatabaseUnavailable) is tried again, waiting longer each time up to 5 s, for at
  * most `timeoutMs`: in a deployment, giro may well start before its database. Any other failure (a wrong
  * password, a database that does not exist) is thrown at once, and so is every failure to open a SQLite file,
@@ -52,7 +53,7 @@ export async function initializeWhenReachable(
       if (waiting) start.notify?.(`the database answers, after ${seconds(Date.now() - startedMs)} s`);
       return dataSource;
     } catch (error) {
-      const waitable = options.type === 'postgres' && isDatabaseUnavailable(error);
+      const waitable = engineCapabilitiesOf(options)?.waitsForServerAtStart === true && isDatabaseUnavailable(error);
       if (!waitable || start.timeoutMs === 0) throw new DatabaseStartError(undefined, error);
       const waitedMs = Date.now() - startedMs;
       if (waitedMs >= start.timeoutMs) throw new DatabaseStartError(waitedMs, error);

@@ -12,15 +12,14 @@ export type {
   AuditVerification,
 } from './audit-records';
 export { AUDIT_LOCK_KEY, AuditTrail } from './audit-trail';
+export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export {
   DEFAULT_DATABASE_URL,
   DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
-} from './data-source-options';
-export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
-export { type DatabaseEngine, engineOf } from './engine/database-engine';
-export { keepPostgresClientErrorsHandled } from './engine/postgres-client-errors';
+} from './engine/data-source-options';
+export { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';

@@ -9,9 +9,7 @@ import {
   type LimitRefusal,
   type SourceAccountLimits,
 } from '../domain';
-import type { DatabaseEngine } from './engine/database-engine';
 import { queryWithCount } from './engine/query-with-count';
-import { placeholdersFor } from './engine/raw-rows';
 import { LimitExceededError } from './persistence.errors';
 import type { StoreContext } from './store-context';
 
@@ -46,16 +44,6 @@ const FREE = `UPDATE ${USAGE} SET "amount_cents" = "amount_cents" - ?, "transfer
   WHERE "address" = ? AND "day" = ?`;
 const READ_ONE = `SELECT "amount_cents", "transfers" FROM ${USAGE} WHERE "address" = ? AND "day" = ?`;
 const READ_DAY = `SELECT "address", "amount_cents", "transfers" FROM ${USAGE} WHERE "day" = ? ORDER BY "address"`;
-
-const bySql = new Map<string, Record<DatabaseEngine, string>>();
-function sqlFor(engine: DatabaseEngine, sql: string): string {
-  let spelled = bySql.get(sql);
-  if (spelled === undefined) {
-    spelled = { sqlite: sql, postgres: placeholdersFor('postgres', sql) };
-    bySql.set(sql, spelled);
-  }
-  return spelled[engine];
-}
 
 /** A usage row's numbers (Postgres returns bigint as a string; a cents total is read exactly as a bigint). */
 function usageOf(row: Record<string, unknown> | undefined): DailyUsage {
@@ -112,10 +100,10 @@ export class LimitUsage {
     const parameters: unknown[] = [share.address, share.day, cents];
     if (limits.dailyAmount !== null) parameters.push(Number(amountToCents(limits.dailyAmount)));
     if (limits.dailyCount !== null) parameters.push(limits.dailyCount);
-    const taken = await queryWithCount(manager, sqlFor(this.context.engine, variant), parameters);
+    const taken = await queryWithCount(manager, this.context.engine.sql(variant), parameters);
     if ((taken.records ?? []).length > 0) return;
     // Refused: the row is there (on Postgres locked by the upsert); what it holds says which limit and what remains.
-    const [row] = (await queryWithCount(manager, sqlFor(this.context.engine, READ_ONE), [share.address, share.day]))
+    const [row] = (await queryWithCount(manager, this.context.engine.sql(READ_ONE), [share.address, share.day]))
       .records as Record<string, unknown>[];
     const refusal: LimitRefusal = checkLimits(limits, share.address, share.amount, usageOf(row)) ?? {
       // Unreachable unless the limits and the statement disagree; refuse rather than pass.
@@ -129,7 +117,7 @@ export class LimitUsage {
 
   /** Gives a movement's share back to its day, in the transaction of its change to FAILED. */
   async free(manager: EntityManager, share: LimitShare): Promise<void> {
-    await queryWithCount(manager, sqlFor(this.context.engine, FREE), [
+    await queryWithCount(manager, this.context.engine.sql(FREE), [
       Number(amountToCents(share.amount)),
       share.address,
       share.day,
@@ -164,7 +152,7 @@ export class LimitUsage {
 
   /** What each account has used of `day` (only the accounts with a row: the others used nothing). */
   async usageOn(day: string): Promise<LimitUsageRecord[]> {
-    const rows: Record<string, unknown>[] = await this.context.dataSource.query(sqlFor(this.context.engine, READ_DAY), [
+    const rows: Record<string, unknown>[] = await this.context.dataSource.query(this.context.engine.sql(READ_DAY), [
       day,
     ]);
     return rows.map((row) => ({ address: String(row.address), day, ...usageOf(row) }));

@@ -4,7 +4,7 @@ import { TEST_POSTGRES_URL } from '@test-support/postgres-url';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { systemClock } from '../domain';
-import { dataSourceOptionsFromUrl } from './data-source-options';
+import { dataSourceOptionsFromUrl } from './engine/data-source-options';
 import { engineOf } from './engine/database-engine';
 import { TRANSFER_ENTITIES } from './entities';
 import { MovementLookupIds1795982400000 } from './migrations';

@@ -1,5 +1,4 @@
 import type { EntityManager } from 'typeorm';
-import { placeholdersFor } from './engine/raw-rows';
 import { AnomalyResolutionEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
 import {
@@ -72,7 +71,7 @@ export class MovementAnomalies {
     const note = checkText(resolution?.note, 'note', MAX_NOTE_LENGTH, { lineBreaks: true });
     const by = checkActor(resolution?.by, 'by');
     const now = this.context.nowMs();
-    const sql = (text: string) => placeholdersFor(this.context.engine, text);
+    const sql = (text: string) => this.context.engine.sql(text);
     return this.context.transactions.write(async (manager) => {
       const [row] = await manager.query(
         sql(`SELECT ${HISTORY_COLUMNS} FROM "giro_movement_history" h WHERE h."id" = ? AND h."source" = 'anomaly'`),
@@ -121,7 +120,7 @@ export class MovementAnomalies {
       options,
     );
     const rows: Record<string, unknown>[] = await manager.query(
-      placeholdersFor(this.context.engine, `${text} ORDER BY h."id" DESC LIMIT ?`),
+      this.context.engine.sql(`${text} ORDER BY h."id" DESC LIMIT ?`),
       [...parameters, options.limit],
     );
     return rows.map((row) => toAnomalyRecord(historyOf(row), null));
@@ -140,7 +139,7 @@ export class MovementAnomalies {
       options,
     );
     const rows: Record<string, unknown>[] = await manager.query(
-      placeholdersFor(this.context.engine, `${text} ORDER BY r."history_id" DESC LIMIT ?`),
+      this.context.engine.sql(`${text} ORDER BY r."history_id" DESC LIMIT ?`),
       [...parameters, options.limit],
     );
     return rows.map((row) => toAnomalyRecord(historyOf(row), resolutionOf(row)));

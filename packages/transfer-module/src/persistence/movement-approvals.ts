@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
 import { queryWithCount } from './engine/query-with-count';
-import { historyFromRow, placeholdersFor } from './engine/raw-rows';
+import { historyFromRow } from './engine/raw-rows';
 import { type HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { writeMovementChangeEvents } from './movement-change-events';
@@ -35,12 +35,8 @@ interface ApprovalEnd {
   by: RecordedActor | null;
 }
 
-const EXPIRED = (dialect: 'sqlite' | 'postgres') =>
-  placeholdersFor(
-    dialect,
-    `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${AWAITING_APPROVAL_STATUS}'
-      AND "approval_expires_at_ms" <= ? ORDER BY "approval_expires_at_ms" LIMIT ?`,
-  );
+const EXPIRED = `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${AWAITING_APPROVAL_STATUS}'
+      AND "approval_expires_at_ms" <= ? ORDER BY "approval_expires_at_ms" LIMIT ?`;
 const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
   ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
@@ -99,8 +95,10 @@ export class MovementApprovals {
     const now = this.context.nowMs();
     const { engine } = this.context;
     const expired = await this.context.transactions.write(async (manager) => {
-      const lock = engine === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
-      const due: { origin_id: string | number }[] = await manager.query(`${EXPIRED(engine)}${lock}`, [now, limit]);
+      const due: { origin_id: string | number }[] = await manager.query(
+        engine.sql(`${EXPIRED}${engine.skipLocked()}`),
+        [now, limit],
+      );
       const outcomes: ApprovalOutcome[] = [];
       for (const { origin_id } of due) {
         const row = await this.context.getMovement(manager, Number(origin_id));
@@ -152,7 +150,7 @@ export class MovementApprovals {
       .where('"origin_id" = :originId', { originId: row.originId })
       .andWhere('"status" = :awaiting', { awaiting: AWAITING_APPROVAL_STATUS })
       .execute();
-    const result = await queryWithCount(manager, placeholdersFor(this.context.engine, INSERT_HISTORY), [
+    const result = await queryWithCount(manager, this.context.engine.sql(INSERT_HISTORY), [
       row.originId,
       AWAITING_APPROVAL_STATUS,
       end.to,

@@ -1,4 +1,4 @@
-import type { EntityManager, EntityMetadata } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import {
   AWAITING_APPROVAL_STATUS,
   amountToCents,
@@ -9,11 +9,7 @@ import {
   PENDING_STATUS,
   type TransferIntent,
 } from '../domain';
-import type { DatabaseEngine } from './engine/database-engine';
-import { queryPrepared } from './engine/prepared-statement';
-import { queryWithCount } from './engine/query-with-count';
-import { HISTORY_COLUMNS, historyFromRow, placeholdersFor } from './engine/raw-rows';
-import { MovementEntity, type MovementHistoryEntity } from './entities';
+import type { MovementEntity, MovementHistoryEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
 import { OriginIdAllocator } from './origin-id-allocator';
@@ -22,47 +18,6 @@ import { StoreArgumentError } from './persistence.errors';
 import { checkActor, checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { RecordIntentOptions, RecordIntentResult } from './store-types';
-
-const INTENT_HISTORY_COLUMNS = `"origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name"`;
-
-interface MovementInsert {
-  /**
-   * SQLite, which has no DML in a CTE: the movement's INSERT alone (its history row is a second statement).
-   * Postgres: the same INSERT feeding the intent's history row, one statement, which returns that row when the
-   * movement was inserted and nothing when its originId was already stored.
-   */
-  sql: string;
-  /** The entity's properties, in the order of the statement's placeholders (the history row's values follow). */
-  properties: (keyof MovementEntity)[];
-}
-
-// The INSERT of a new movement names every column of the entity: it is spelled once per data source (its
-// metadata), not on every insert, so the driver also finds it prepared without hashing a new text each time.
-const movementInserts = new WeakMap<EntityMetadata, MovementInsert>();
-
-function movementInsertFor(metadata: EntityMetadata, engine: DatabaseEngine): MovementInsert {
-  let insert = movementInserts.get(metadata);
-  if (insert === undefined) {
-    const columns = metadata.columns;
-    const movementSql = `INSERT INTO "giro_movements" (${columns.map((column) => `"${column.databaseName}"`).join(', ')})
-      VALUES (${columns.map(() => '?').join(', ')}) ON CONFLICT ("origin_id") DO NOTHING`;
-    const sql =
-      engine === 'sqlite'
-        ? movementSql
-        : `WITH movement AS (${movementSql} RETURNING "origin_id")
-          INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
-          SELECT movement."origin_id", NULL, ?, ?::bigint, ?, NULL, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS}`;
-    insert = {
-      sql: placeholdersFor(engine, sql),
-      properties: columns.map((column) => column.propertyName as keyof MovementEntity),
-    };
-    movementInserts.set(metadata, insert);
-  }
-  return insert;
-}
-
-const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
-  VALUES (?, NULL, ?, ?, ?, NULL, ?, ?) RETURNING *`;
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
@@ -159,9 +114,10 @@ export class MovementIntents {
       updatedAtMs: now,
     };
     const { outbox, audit } = this.context;
-    // The movement and its first history row are one statement on Postgres: alone, without BEGIN and COMMIT,
-    // unless a limit's share, the outbox's events or an audit row must be written in the same transaction.
-    if (this.context.engine === 'postgres' && !limits && !outbox && !audit?.isRecording()) {
+    // The movement and its first history row are one statement where the engine allows it (oneStatementWrites):
+    // alone, without BEGIN and COMMIT, unless a limit's share, the outbox's events or an audit row must be written
+    // in the same transaction.
+    if (this.context.engine.capabilities.oneStatementWrites && !limits && !outbox && !audit?.isRecording()) {
       const first = await this.context.transactions.writeStatement((manager) =>
         this.insertWithHistory(manager, row, by),
       );
@@ -203,24 +159,17 @@ export class MovementIntents {
    * Inserts a new movement and its first history row (null → its status), and returns that row; null when its
    * originId is already stored (nothing written).
    */
-  private async insertWithHistory(
+  private insertWithHistory(
     manager: EntityManager,
     row: MovementEntity,
     by: RecordedActor | null,
   ): Promise<MovementHistoryEntity | null> {
-    // Fixed text with placeholders, prepared once (a query builder would write the numbers into the SQL).
-    // ON CONFLICT DO NOTHING on both engines: it skips only a uniqueness conflict (NOT NULL and CHECK
-    // failures still throw), and on Postgres it leaves the transaction usable, unlike a failed INSERT.
-    const insert = movementInsertFor(manager.connection.getMetadata(MovementEntity), this.context.engine);
-    const movementValues = insert.properties.map((property) => row[property]);
-    const historyValues = [row.status, row.createdAtMs, 'intent', by?.keyId ?? null, by?.name ?? null];
-    if (this.context.engine === 'postgres') {
-      const [first] = await queryPrepared(manager, insert.sql, [...movementValues, ...historyValues]);
-      return first === undefined ? null : historyFromRow(first);
-    }
-    if ((await queryWithCount(manager, insert.sql, movementValues)).affected !== 1) return null;
-    const [first] =
-      (await queryWithCount(manager, INSERT_INTENT_HISTORY, [row.originId, ...historyValues])).records ?? [];
-    return historyFromRow(first);
+    return this.context.engine.insertMovement(manager, row, {
+      status: row.status,
+      atMs: row.createdAtMs,
+      source: 'intent',
+      actorKeyId: by?.keyId ?? null,
+      actorName: by?.name ?? null,
+    });
   }
 }

@@ -1,8 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus } from '../domain';
 import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
-import { placeholdersFor } from './engine/raw-rows';
-import { silentOwnerLease, silentOwnerParameters } from './engine/replica-takeover';
 import { MovementEntity } from './entities';
 import { type ClaimedMovement, toClaimedMovement } from './movement-records';
 import { UnsentMovementError } from './persistence.errors';
@@ -46,8 +44,7 @@ export class MovementLeases {
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       const ids = due.map((row) => row.originId);
       await manager.query(
-        placeholdersFor(
-          engine,
+        engine.sql(
           `UPDATE "giro_movements" SET "lease_owner" = ?, "lease_expires_at_ms" = ?, "updated_at_ms" = ?,
             "version" = "version" + 1 WHERE "origin_id" IN (${ids.map(() => '?').join(', ')})`,
         ),
@@ -71,8 +68,8 @@ export class MovementLeases {
 
   /**
    * Leases one movement whatever its schedule (a manual refresh). Null when someone holds an unexpired lease
-   * on it (this owner included: a lease is exclusive to one piece of work), unless on Postgres its owner has gone
-   * silent (silentOwnerLease, as for a sweep's claim): the refresh then waits DELAYED's rule from the old lease's
+   * on it (this owner included: a lease is exclusive to one piece of work), unless its owner is a replica gone
+   * silent (EngineAdapter.heldBySilentOwner, as for a sweep's claim): the refresh then waits DELAYED's rule from the old lease's
    * expiry, as after any takeover (`abandonedLeaseExpiredAt`).
    */
   async claim(originId: number, owner: string, leaseMs: number): Promise<ClaimedMovement | null> {
@@ -85,7 +82,7 @@ export class MovementLeases {
       // Whoever asks, a transfer that must not go out is never handed to a worker that could send it.
       if (isUnsentStatus(row.status)) throw new UnsentMovementError(originId, row.status);
       const leased = row.leaseExpiresAtMs !== null && row.leaseExpiresAtMs > now;
-      if (leased && !(await this.heldBySilentOwner(manager, originId, owner, now))) return null;
+      if (leased && !(await this.context.engine.heldBySilentOwner(manager, originId, owner, now))) return null;
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       await manager
         .createQueryBuilder()
@@ -95,24 +92,6 @@ export class MovementLeases {
         .execute();
       return toClaimedMovement(row, lease);
     });
-  }
-
-  /** Whether the movement's lease is held by a replica gone silent, for `claimer` to take over (Postgres only). */
-  private async heldBySilentOwner(
-    manager: EntityManager,
-    originId: number,
-    claimer: string,
-    nowMs: number,
-  ): Promise<boolean> {
-    if (this.context.engine === 'sqlite') return false;
-    const rows: unknown[] = await manager.query(
-      placeholdersFor(
-        'postgres',
-        `SELECT 1 FROM "giro_movements" m WHERE m."origin_id" = ? AND ${silentOwnerLease('m')}`,
-      ),
-      [originId, ...silentOwnerParameters(nowMs, claimer)],
-    );
-    return rows.length > 0;
   }
 
   /**

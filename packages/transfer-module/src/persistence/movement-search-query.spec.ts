@@ -1,7 +1,7 @@
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ManualClock } from '../domain';
-import { dataSourceOptionsFromUrl } from './data-source-options';
+import { dataSourceOptionsFromUrl } from './engine/data-source-options';
 import { movementSearchQuery } from './movement-search-query';
 import { MovementStore } from './movement-store';
 import { TrigramEstimates } from './postgres-text-pattern';

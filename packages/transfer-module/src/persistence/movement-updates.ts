@@ -1,6 +1,5 @@
 import { isFinalStatus, type MovementStatus } from '../domain';
-import { type FencedWrite, type FencedWriteResult, runFencedWrite } from './engine/fenced-update';
-import { type UnbatchedWrite, updateBatchFor } from './engine/postgres-update-batch';
+import type { FencedWrite, FencedWriteResult } from './engine/fenced-update';
 import { CancellationEntity, HISTORY_SOURCES, type MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { writeMovementChangeEvents } from './movement-change-events';
@@ -12,20 +11,16 @@ import type { ApplyUpdateResult, HistoryEntry, MovementPatch, MovementUpdate } f
 
 /** MovementStore's fenced updates: what was learned about a leased movement, written under its lease. */
 export class MovementUpdates {
-  /** A fenced update without history rows; on Postgres batched with the others under way (PostgresUpdateBatch). */
+  /** A fenced update without history rows, as the engine writes those (EngineAdapter.writesWithoutHistory). */
   private readonly writeWithoutHistory: (write: FencedWrite) => Promise<MovementEntity | null>;
 
   constructor(
     private readonly context: StoreContext,
     private readonly usage?: LimitUsage,
   ) {
-    const writeUnbatched: UnbatchedWrite = async (write) => (await this.writeStatement(write))?.movement ?? null;
-    if (context.engine === 'postgres') {
-      const batch = updateBatchFor(context.dataSource, writeUnbatched);
-      this.writeWithoutHistory = (write) => batch.write(write);
-    } else {
-      this.writeWithoutHistory = writeUnbatched;
-    }
+    this.writeWithoutHistory = context.engine.writesWithoutHistory(
+      async (write) => (await this.writeStatement(write))?.movement ?? null,
+    );
   }
 
   /** A fenced write that is one statement (see applyUpdate), outside any other transaction. */
@@ -39,7 +34,7 @@ export class MovementUpdates {
 
   /** The fenced write as a statement of its own (Transactions.writeStatement). */
   private writeStatement(write: FencedWrite): Promise<FencedWriteResult | null> {
-    return this.context.transactions.writeStatement((manager) => runFencedWrite(manager, this.context.engine, write));
+    return this.context.transactions.writeStatement((manager) => this.context.engine.fencedWrite(manager, write));
   }
 
   /**
@@ -78,13 +73,13 @@ export class MovementUpdates {
       guard,
     };
     // An update that writes nothing beside its own rows is ONE statement, atomic on its own: an answer that
-    // changes no status (on Postgres possibly one row of a batch statement), and on Postgres also one with
-    // history rows when no events are written with them. When it matches nothing, the transaction below only
+    // changes no status (on Postgres possibly one row of a batch statement), and where the engine writes a row and
+    // its history in one statement (oneStatementWrites) also one with history rows when no events go with them. When it matches nothing, the transaction below only
     // tells why (only the lease's owner changes a leased row, so running the same update again could not match).
     const oneStatement =
       write !== undefined &&
       !update.cancellation &&
-      (write.history.length === 0 || (this.context.engine === 'postgres' && !this.context.outbox));
+      (write.history.length === 0 || (this.context.engine.capabilities.oneStatementWrites && !this.context.outbox));
     if (oneStatement) {
       const written = await this.writeAlone(write);
       if (written) {
@@ -93,7 +88,7 @@ export class MovementUpdates {
       }
     }
     const result: ApplyUpdateResult = await this.context.transactions.write(async (manager) => {
-      const written = write && !oneStatement && (await runFencedWrite(manager, this.context.engine, write));
+      const written = write && !oneStatement && (await this.context.engine.fencedWrite(manager, write));
       if (!written) {
         // Nothing written: read the row to tell a lost lease from an update the rules refuse.
         const row = await this.context.getMovement(manager, originId, { lock: true });

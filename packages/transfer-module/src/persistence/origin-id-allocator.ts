@@ -1,8 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { type Clock, MAX_ORIGIN_ID } from '../domain';
 import { AsyncMutex } from './engine/async-mutex';
-import { engineOf } from './engine/database-engine';
-import { type Transactions, transactionsFor } from './engine/transactions';
+import { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
+import type { Transactions } from './engine/transactions';
 import { checkInteger } from './store-arguments';
 
 /**
@@ -25,27 +25,8 @@ export interface OriginIdAllocatorOptions {
 
 const COUNTER_NAME = 'originId';
 
-// One statement: it creates the counter row or moves it forward, and returns its new value. The first id
-// handed out is the largest of
-//   - the persisted counter (never hands out an id twice while the database keeps its state),
-//   - the highest originId stored + 1 (skips ids the host supplied itself),
-//   - now ms × ORIGIN_IDS_PER_MS (after a restore from an old backup the counter is old, but time has moved
-//     on: ids issued before the restore were below this floor, as long as fewer than ORIGIN_IDS_PER_MS
-//     were allocated per millisecond on average).
-// better-sqlite3 binds JS numbers as REAL: the casts keep the arithmetic in exact 64-bit integers.
-const SQLITE_ALLOCATE = `
-  INSERT INTO "giro_origin_id_counter" ("name", "next_value")
-  VALUES (?, MAX(CAST(? AS INTEGER), (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + CAST(? AS INTEGER))
-  ON CONFLICT ("name") DO UPDATE
-    SET "next_value" = MAX("giro_origin_id_counter"."next_value" + CAST(? AS INTEGER), "excluded"."next_value")
-  RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
-
-const POSTGRES_ALLOCATE = `
-  INSERT INTO "giro_origin_id_counter" ("name", "next_value")
-  VALUES ($1, GREATEST($2::bigint, (SELECT COALESCE(MAX("origin_id"), 0) + 1 FROM "giro_movements")) + $3::bigint)
-  ON CONFLICT ("name") DO UPDATE
-    SET "next_value" = GREATEST("giro_origin_id_counter"."next_value" + $3::bigint, EXCLUDED."next_value")
-  RETURNING CAST("next_value" AS TEXT) AS "next_value"`;
+// Each block moves the counter forward in one statement (EngineAdapter.advanceOriginIdCounter), never below the
+// highest originId stored + 1 nor below now ms × ORIGIN_IDS_PER_MS (see origin-id-counter.ts).
 
 /**
  * The source of originIds: strictly increasing in one allocator, never reused, across restarts, replicas and
@@ -55,7 +36,7 @@ const POSTGRES_ALLOCATE = `
  * process stops, ids taken by a caller that then died, are simply never used.
  */
 export class OriginIdAllocator {
-  private readonly engine;
+  private readonly engine: EngineAdapter;
   private readonly transactions: Transactions;
   private readonly blockSize: number;
   private readonly lock = new AsyncMutex();
@@ -69,8 +50,8 @@ export class OriginIdAllocator {
     private readonly clock: Clock,
     options: OriginIdAllocatorOptions = {},
   ) {
-    this.engine = engineOf(dataSource);
-    this.transactions = options.transactions ?? transactionsFor(dataSource);
+    this.engine = engineAdapterFor(dataSource);
+    this.transactions = options.transactions ?? this.engine.transactions;
     this.blockSize = checkInteger(
       options.blockSize ?? DEFAULT_ORIGIN_ID_BLOCK_SIZE,
       'blockSize',
@@ -121,11 +102,7 @@ export class OriginIdAllocator {
     const timeFloor = this.clock.now().getTime() * ORIGIN_IDS_PER_MS;
     return this.transactions.write(async (manager) => {
       // Read back as text: exact even beyond 2^53, where a JS number would round.
-      const rows: { next_value: string }[] =
-        this.engine === 'sqlite'
-          ? await manager.query(SQLITE_ALLOCATE, [COUNTER_NAME, timeFloor, size, size])
-          : await manager.query(POSTGRES_ALLOCATE, [COUNTER_NAME, timeFloor, size]);
-      const next = BigInt(rows[0].next_value);
+      const next = BigInt(await this.engine.advanceOriginIdCounter(manager, COUNTER_NAME, timeFloor, size));
       // Checked inside the transaction, so an exhausted range is rolled back and refused every time.
       if (next - 1n > BigInt(MAX_ORIGIN_ID)) {
         throw new RangeError(`originIds exhausted: the next ones would exceed ${MAX_ORIGIN_ID} (2^53−1)`);

@@ -1,7 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { DatabaseEngine } from './engine/database-engine';
-import { queryWithCount } from './engine/query-with-count';
-import { placeholdersFor } from './engine/raw-rows';
+import type { EngineAdapter } from './engine/engine-adapter';
 import type { HistoryRecord, MovementDetails } from './movement-records';
 
 // The transactional outbox of webhooks. The store writes a movement's events in the same transaction as the
@@ -37,21 +35,19 @@ export interface Outbox {
 
 // Each event gets one delivery per endpoint that is enabled and wants its type (`*`, or `,type,` within the
 // comma-wrapped list). An endpoint registered later gets the events written after it.
-const MATCHING_ENDPOINT: Record<DatabaseEngine, string> = {
-  sqlite: `e."disabled_at_ms" IS NULL AND (e."event_types" = '*' OR instr(e."event_types", ',' || ev."type" || ',') > 0)`,
-  postgres: `e."disabled_at_ms" IS NULL AND (e."event_types" = '*' OR strpos(e."event_types", ',' || ev."type" || ',') > 0)`,
-};
+const matchingEndpoint = (engine: EngineAdapter) =>
+  `e."disabled_at_ms" IS NULL AND (e."event_types" = '*' OR ${engine.position('e."event_types"', `',' || ev."type" || ','`)} > 0)`;
 
 const DELIVERY_COLUMNS = `"event_seq", "endpoint_id", "origin_id", "state", "attempts", "next_attempt_at_ms", "created_at_ms"`;
 
 /**
  * Writes `events` and their deliveries, due at `nowMs`, in the caller's transaction (`only.endpointId`: one
- * delivery, to that endpoint whatever the types it wants: a test event). Postgres: one statement
- * (the events' INSERT feeds the deliveries' through a CTE); SQLite, which has no DML in a CTE: two.
+ * delivery, to that endpoint whatever the types it wants: a test event), as the engine writes rows that feed
+ * others (EngineAdapter.writeOutboxRows).
  */
 export async function writeOutboxEvents(
   manager: EntityManager,
-  engine: DatabaseEngine,
+  engine: EngineAdapter,
   events: readonly OutboxEvent[],
   nowMs: number,
   only: { endpointId?: string } = {},
@@ -61,18 +57,15 @@ export async function writeOutboxEvents(
   const parameters = events.flatMap((event) => [event.id, event.type, event.originId, event.payload, nowMs]);
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms")
     VALUES ${values}`;
-  const endpoints = only.endpointId === undefined ? MATCHING_ENDPOINT[engine] : 'e."id" = ?';
+  const endpoints = only.endpointId === undefined ? matchingEndpoint(engine) : 'e."id" = ?';
   const endpointParameters = only.endpointId === undefined ? [] : [only.endpointId];
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})
     SELECT ev."seq", e."id", ev."origin_id", 'pending', 0, ?, ? FROM ${events}
     JOIN "giro_webhook_endpoints" e ON ${endpoints} ${where} ORDER BY ev."seq"`;
-  if (engine === 'postgres') {
-    const sql = `WITH ev AS (${insertEvents} RETURNING "seq", "type", "origin_id") ${deliveries('ev', '')}`;
-    await queryWithCount(manager, placeholdersFor(engine, sql), [...parameters, nowMs, nowMs, ...endpointParameters]);
-    return;
-  }
-  const inserted = await queryWithCount(manager, `${insertEvents} RETURNING "seq"`, parameters);
-  const seqs = (inserted.records ?? []).map((row: { seq: number }) => row.seq);
-  const sql = deliveries('"giro_webhook_events" ev', `WHERE ev."seq" IN (${seqs.map(() => '?').join(', ')})`);
-  await queryWithCount(manager, sql, [nowMs, nowMs, ...endpointParameters, ...seqs]);
+  await engine.writeOutboxRows(manager, {
+    insertEvents,
+    eventParameters: parameters,
+    deliveries,
+    deliveryParameters: [nowMs, nowMs, ...endpointParameters],
+  });
 }

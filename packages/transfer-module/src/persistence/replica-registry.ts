@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../domain';
-import { type DatabaseEngine, engineOf } from './engine/database-engine';
-import { placeholdersFor } from './engine/raw-rows';
-import { type Transactions, transactionsFor } from './engine/transactions';
+import { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
+import type { Transactions } from './engine/transactions';
 import { checkInteger, checkLeaseOwner } from './store-arguments';
 
 /** What a heartbeat learns of the deployment. */
@@ -16,9 +15,9 @@ export interface ReplicaCensus {
 }
 
 /**
- * Key of the Postgres advisory lock each heartbeat takes in its transaction: "beat" in ASCII. Heartbeats one after
- * another, so of two replicas starting together the second always counts the first (each alone in its own snapshot
- * would take the whole budget).
+ * Key of the lock each heartbeat takes in its transaction (EngineAdapter.serialize: on Postgres an advisory lock),
+ * "beat" in ASCII. Heartbeats one after another, so of two replicas starting together the second always counts the
+ * first (each alone in its own snapshot would take the whole budget).
  */
 export const HEARTBEAT_LOCK_KEY = 0x62656174;
 
@@ -46,15 +45,15 @@ const PRUNE = `DELETE FROM "giro_replicas" WHERE "heartbeat_at_ms" < ?`;
  * are alive and whether the bank asked them all to wait. ReplicaHeartbeat keeps the bank budget's share from it.
  */
 export class ReplicaRegistry {
-  private readonly engine: DatabaseEngine;
+  private readonly engine: EngineAdapter;
   private readonly transactions: Transactions;
 
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
   ) {
-    this.engine = engineOf(dataSource);
-    this.transactions = transactionsFor(dataSource);
+    this.engine = engineAdapterFor(dataSource);
+    this.transactions = this.engine.transactions;
   }
 
   /**
@@ -65,9 +64,9 @@ export class ReplicaRegistry {
     checkLeaseOwner(owner);
     checkInteger(liveWithinMs, 'liveWithinMs', 1, 24 * 3_600_000);
     const now = this.clock.now().getTime();
-    const sql = (text: string) => placeholdersFor(this.engine, text);
+    const sql = (text: string) => this.engine.sql(text);
     return this.transactions.write(async (manager) => {
-      if (this.engine === 'postgres') await manager.query('SELECT pg_advisory_xact_lock($1)', [HEARTBEAT_LOCK_KEY]);
+      await this.engine.serialize(manager, HEARTBEAT_LOCK_KEY);
       // A gap longer than the live window starts a new run of beats (beating_since_ms).
       await manager.query(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
       const [census] = await manager.query(sql(CENSUS), [owner, owner, now - liveWithinMs]);
@@ -84,13 +83,13 @@ export class ReplicaRegistry {
   /** Removes `owner`'s row (a graceful stop): the others take its share at their next heartbeat. */
   async leave(owner: string): Promise<void> {
     checkLeaseOwner(owner);
-    await this.transactions.write((manager) => manager.query(placeholdersFor(this.engine, LEAVE), [owner]));
+    await this.transactions.write((manager) => manager.query(this.engine.sql(LEAVE), [owner]));
   }
 
   /** Deletes the rows of replicas silent for `silentForMs` (crashed long ago); returns nothing. */
   async prune(silentForMs: number): Promise<void> {
     checkInteger(silentForMs, 'silentForMs', 1, Number.MAX_SAFE_INTEGER);
     const before = this.clock.now().getTime() - silentForMs;
-    await this.transactions.write((manager) => manager.query(placeholdersFor(this.engine, PRUNE), [before]));
+    await this.transactions.write((manager) => manager.query(this.engine.sql(PRUNE), [before]));
   }
 }

@@ -1,9 +1,8 @@
 import { type DataSource, MigrationExecutor } from 'typeorm';
-import { engineOf } from './engine/database-engine';
-import { runSqliteExclusive } from './engine/transactions';
+import { engineAdapterFor } from './engine/engine-adapter';
 import { TRANSFER_MIGRATIONS } from './migrations';
 
-/** Key of the Postgres advisory lock held while migrating: "giro" in ASCII. */
+/** Key of the lock held while migrating (EngineAdapter.exclusively; on Postgres an advisory lock): "giro" in ASCII. */
 export const MIGRATION_LOCK_KEY = 0x6769726f;
 
 /**
@@ -13,20 +12,10 @@ export const MIGRATION_LOCK_KEY = 0x6769726f;
  */
 export async function runTransferMigrations(dataSource: DataSource): Promise<string[]> {
   assertTransferMigrationsRegistered(dataSource);
-  if (engineOf(dataSource) === 'sqlite') {
-    return runSqliteExclusive(dataSource, async () => names(await dataSource.runMigrations()));
-  }
-  const lockHolder = dataSource.createQueryRunner();
-  try {
-    await lockHolder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    try {
-      return names(await dataSource.runMigrations());
-    } finally {
-      await lockHolder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-    }
-  } finally {
-    await lockHolder.release();
-  }
+  return engineAdapterFor(dataSource).exclusively(
+    async () => names(await dataSource.runMigrations()),
+    MIGRATION_LOCK_KEY,
+  );
 }
 
 /** The names of giro's migrations that have not run on this data source yet (it only reads). */
@@ -35,7 +24,7 @@ export async function pendingTransferMigrations(dataSource: DataSource): Promise
     const executed = new Set((await new MigrationExecutor(dataSource).getExecutedMigrations()).map((m) => m.name));
     return TRANSFER_MIGRATIONS.map((migration) => migration.name).filter((name) => !executed.has(name));
   };
-  return engineOf(dataSource) === 'sqlite' ? runSqliteExclusive(dataSource, read) : read();
+  return engineAdapterFor(dataSource).exclusively(read);
 }
 
 function assertTransferMigrationsRegistered(dataSource: DataSource): void {

@@ -1,20 +1,21 @@
 import type { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { Clock } from '../domain';
 import type { AuditTrail } from './audit-trail';
-import { type DatabaseEngine, engineOf } from './engine/database-engine';
-import { type Transactions, transactionsFor } from './engine/transactions';
+import { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
+import type { Transactions } from './engine/transactions';
 import { MovementEntity } from './entities';
 import type { Outbox } from './outbox';
 import { MovementNotFoundError } from './persistence.errors';
 
 /**
- * What the parts of MovementStore share: the data source, its engine and transactions, the store's clock,
+ * What the parts of MovementStore share: the data source, its engine's adapter (all that differs between SQLite
+ * and Postgres) and transactions, the store's clock,
  * the outbox its changes write their events to (none when webhooks are off), the audit trail its changes append to
  * (`audit?.recordChange` in their transactions; none when auditing is off), and the reads of one movement that
  * several of them need.
  */
 export class StoreContext {
-  readonly engine: DatabaseEngine;
+  readonly engine: EngineAdapter;
   readonly transactions: Transactions;
 
   constructor(
@@ -23,8 +24,8 @@ export class StoreContext {
     readonly outbox: Outbox | undefined = undefined,
     readonly audit: AuditTrail | undefined = undefined,
   ) {
-    this.engine = engineOf(dataSource);
-    this.transactions = transactionsFor(dataSource);
+    this.engine = engineAdapterFor(dataSource);
+    this.transactions = this.engine.transactions;
   }
 
   nowMs(): number {
@@ -39,8 +40,7 @@ export class StoreContext {
     let query: SelectQueryBuilder<MovementEntity> = manager
       .createQueryBuilder(MovementEntity, 'm')
       .where('m.originId = :originId', { originId });
-    // SQLite has no row locks: the write transaction already excludes every other writer.
-    if (options.lock && this.engine === 'postgres') query = query.setLock('pessimistic_write');
+    if (options.lock) query = this.engine.lockRows(query);
     return query.getOne();
   }
 

@@ -1,8 +1,6 @@
-import type { EntityManager } from 'typeorm';
-import type { DatabaseEngine } from './engine/database-engine';
+import type { DeliveryResult } from './engine/delivery-results';
+import type { EngineAdapter } from './engine/engine-adapter';
 import { queryWithCount } from './engine/query-with-count';
-import { placeholdersFor } from './engine/raw-rows';
-import { silentOwnerLease, silentOwnerParameters } from './engine/replica-takeover';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, type WebhookDeliveryState, WebhookEventEntity } from './entities';
 import { type OutboxEvent, writeOutboxEvents } from './outbox';
 import { StoreArgumentError, WebhookDeliveryNotFoundError, WebhookEndpointNotFoundError } from './persistence.errors';
@@ -16,20 +14,7 @@ import {
   type WebhookDeliveryRecord,
 } from './webhook-records';
 
-/** What one attempt of a leased delivery came to, and what becomes of the delivery. */
-export interface DeliveryResult {
-  deliveryId: number;
-  /** `delivered`; `retry` at `nextAttemptAtMs`; `dead`: no try left. */
-  outcome: 'delivered' | 'retry' | 'dead';
-  nextAttemptAtMs?: number;
-  attempt: {
-    atMs: number;
-    durationMs: number;
-    statusCode: number | null;
-    error: string | null;
-    response: string | null;
-  };
-}
+export type { DeliveryResult } from './engine/delivery-results';
 
 export interface ListDeliveriesOptions {
   endpointId?: string;
@@ -52,20 +37,16 @@ export interface WebhookDeliveryCounts {
 // A claim takes due pending deliveries of enabled endpoints, oldest due first, skipping any whose transfer has
 // an earlier event still pending for the same endpoint (in order per transfer: the later one waits until the
 // earlier is delivered or dead). An earlier one in flight elsewhere is pending too, so it waits for that as well.
-// A leased delivery is taken once its lease expired, or on Postgres once its owner has gone silent
-// (silentOwnerLease: a crashed replica's deliveries go out again within seconds, not at the lease's end).
-const UNLEASED: Record<DatabaseEngine, string> = {
-  sqlite: '(d."lease_expires_at_ms" IS NULL OR d."lease_expires_at_ms" <= ?)',
-  postgres: `(d."lease_expires_at_ms" IS NULL OR d."lease_expires_at_ms" <= ? OR ${silentOwnerLease('d')})`,
-};
-const claimable = (engine: DatabaseEngine) => `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id",
+// A leased delivery is taken once its lease expired, or where replicas beat once its owner has gone silent
+// (EngineAdapter.unleased: a crashed replica's deliveries go out again within seconds, not at the lease's end).
+const claimable = (engine: EngineAdapter) => `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id",
     d."endpoint_id", ev."id" AS "event_id", ev."type" AS "event_type", ev."payload",
     ev."created_at_ms" AS "event_created_at_ms", e."url", e."secret", e."previous_secret",
     e."previous_secret_expires_at_ms"
   FROM "giro_webhook_deliveries" d
   JOIN "giro_webhook_endpoints" e ON e."id" = d."endpoint_id" AND e."disabled_at_ms" IS NULL
   JOIN "giro_webhook_events" ev ON ev."seq" = d."event_seq"
-  WHERE d."state" = 'pending' AND d."next_attempt_at_ms" <= ? AND ${UNLEASED[engine]}
+  WHERE d."state" = 'pending' AND d."next_attempt_at_ms" <= ? AND ${engine.unleased('d')}
     AND (d."origin_id" IS NULL OR NOT EXISTS (SELECT 1 FROM "giro_webhook_deliveries" p
       WHERE p."state" = 'pending' AND p."endpoint_id" = d."endpoint_id" AND p."origin_id" = d."origin_id"
         AND p."event_seq" < d."event_seq"))
@@ -75,77 +56,34 @@ const claimable = (engine: DatabaseEngine) => `SELECT d."id", d."next_attempt_at
 export class WebhookDeliveries {
   constructor(private readonly context: StoreContext) {}
 
-  /** Leases up to `limit` due deliveries (Postgres: FOR UPDATE SKIP LOCKED, so replicas take different ones). */
+  /**
+   * Leases up to `limit` due deliveries (EngineAdapter.claimDeliveries; on Postgres FOR UPDATE SKIP LOCKED, so
+   * replicas take different ones).
+   */
   async claimDue(options: { owner: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> {
     const owner = checkLeaseOwner(options.owner);
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = this.context.nowMs();
     const { engine } = this.context;
-    if (engine === 'postgres') {
-      // One statement, without BEGIN and COMMIT: the rows are locked by the select (SKIP LOCKED: a concurrent
-      // claimer takes others) and leased by the update that reads it, atomically.
-      const sql = `WITH c AS (${claimable(engine)} FOR UPDATE OF d SKIP LOCKED)
-        UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
-        FROM c WHERE "giro_webhook_deliveries"."id" = c."id" RETURNING c.*`;
-      const parameters = [now, now, ...silentOwnerParameters(now, owner), limit, owner, now + leaseMs];
-      const rows: Record<string, unknown>[] = await this.context.transactions.writeStatement(
-        async (manager) => (await queryWithCount(manager, placeholdersFor(engine, sql), parameters)).records ?? [],
-      );
-      return rows
-        .sort((a, b) => Number(a.next_attempt_at_ms) - Number(b.next_attempt_at_ms))
-        .map((row) => toClaimedDelivery(row, now));
-    }
-    return this.context.transactions.write(async (manager) => {
-      const rows: Record<string, unknown>[] = await manager.query(claimable(engine), [now, now, limit]);
-      if (rows.length === 0) return [];
-      const ids = rows.map((row) => Number(row.id));
-      await manager.query(
-        `UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
-          WHERE "id" IN (${ids.map(() => '?').join(', ')})`,
-        [owner, now + leaseMs, ...ids],
-      );
-      return rows.map((row) => toClaimedDelivery(row, now));
-    });
+    const select = { sql: claimable(engine), parameters: [now, ...engine.unleasedParameters(now, owner), limit] };
+    const rows = await engine.claimDeliveries(select, owner, now + leaseMs);
+    return rows.map((row) => toClaimedDelivery(row, now));
   }
 
   /**
    * Records the results of attempts, each only if the delivery is still leased to `owner` (a dispatcher that
    * stalled past its lease may have been overtaken: its result is then dropped, the attempt repeated). Returns
-   * the ids recorded. One transaction for the whole batch.
+   * the ids recorded. One transaction for the whole batch (EngineAdapter.recordDeliveryResults).
    */
   async recordResults(owner: string, results: readonly DeliveryResult[]): Promise<number[]> {
     checkLeaseOwner(owner);
     if (results.length === 0) return [];
-    const { engine } = this.context;
     const batches: DeliveryResult[][] = [];
     for (let start = 0; start < results.length; start += MAX_BATCH_SIZE) {
       batches.push(results.slice(start, start + MAX_BATCH_SIZE));
     }
-    if (engine === 'postgres') {
-      // One statement per batch, without BEGIN and COMMIT: the update and its attempts' insert in one.
-      return this.context.transactions.writeStatement(async (manager) => {
-        const recorded: number[] = [];
-        for (const batch of batches) recorded.push(...(await recordBatch(manager, owner, batch)));
-        return recorded;
-      });
-    }
-    return this.context.transactions.write(async (manager) => {
-      const recorded: number[] = [];
-      for (const batch of batches) recorded.push(...(await updateDeliveries(manager, engine, owner, batch)));
-      const kept = new Set(recorded);
-      const attempts = results.filter((result) => kept.has(result.deliveryId));
-      if (attempts.length > 0) {
-        await manager
-          .createQueryBuilder()
-          .insert()
-          .into(WebhookAttemptEntity)
-          .values(attempts.map(({ deliveryId, attempt }) => ({ deliveryId, ...attempt })))
-          .updateEntity(false)
-          .execute();
-      }
-      return recorded;
-    });
+    return this.context.engine.recordDeliveryResults(owner, batches);
   }
 
   /** Gives up this owner's leases (a dispatcher stopping): its deliveries are due again at once for the others. */
@@ -241,15 +179,13 @@ export class WebhookDeliveries {
     const now = this.context.nowMs();
     const { engine } = this.context;
     const created = await this.context.transactions.write(async (manager) => {
-      const endpoint = await manager.query(
-        placeholdersFor(engine, 'SELECT 1 FROM "giro_webhook_endpoints" WHERE "id" = ?'),
-        [endpointId],
-      );
+      const endpoint = await manager.query(engine.sql('SELECT 1 FROM "giro_webhook_endpoints" WHERE "id" = ?'), [
+        endpointId,
+      ]);
       if (endpoint.length === 0) throw new WebhookEndpointNotFoundError(endpointId);
       await writeOutboxEvents(manager, engine, [event], now, { endpointId });
       const rows: { id: string | number }[] = await manager.query(
-        placeholdersFor(
-          engine,
+        engine.sql(
           `SELECT d."id" FROM "giro_webhook_deliveries" d JOIN "giro_webhook_events" ev ON ev."seq" = d."event_seq"
             WHERE ev."id" = ?`,
         ),
@@ -287,8 +223,7 @@ export class WebhookDeliveries {
     return this.context.transactions.write(async (manager) => {
       const deleted = await queryWithCount(
         manager,
-        placeholdersFor(
-          engine,
+        engine.sql(
           `DELETE FROM "giro_webhook_events" WHERE "seq" IN (SELECT ev."seq" FROM "giro_webhook_events" ev
             WHERE ev."created_at_ms" < ? AND NOT EXISTS (SELECT 1 FROM "giro_webhook_deliveries" d
               WHERE d."event_seq" = ev."seq" AND d."state" = 'pending')
@@ -309,61 +244,6 @@ export class WebhookDeliveries {
       leaseExpiresAtMs: null,
     };
   }
-}
-
-const RESULT_COLUMNS =
-  '"delivery_id", "state", "next_ms", "at_ms", "status_code", "error", "delivered_ms", "duration_ms", "response"';
-const RESULT_ROW = `(CAST(? AS bigint), CAST(? AS varchar(12)), CAST(? AS bigint), CAST(? AS bigint), CAST(? AS integer),
-  CAST(? AS text), CAST(? AS bigint), CAST(? AS integer), CAST(? AS text))`;
-const RESULTS_UPDATE = `UPDATE "giro_webhook_deliveries" SET "state" = v."state", "attempts" = "attempts" + 1,
-  "next_attempt_at_ms" = COALESCE(v."next_ms", "next_attempt_at_ms"), "last_attempt_at_ms" = v."at_ms",
-  "last_status_code" = v."status_code", "last_error" = v."error", "delivered_at_ms" = v."delivered_ms",
-  "lease_owner" = NULL, "lease_expires_at_ms" = NULL
-  FROM v WHERE "id" = v."delivery_id" AND "lease_owner" = ? RETURNING "id"`;
-
-function resultValues(results: readonly DeliveryResult[]): { sql: string; parameters: unknown[] } {
-  return {
-    sql: `WITH v (${RESULT_COLUMNS}) AS (VALUES ${results.map(() => RESULT_ROW).join(', ')})`,
-    parameters: results.flatMap(({ deliveryId, outcome, nextAttemptAtMs, attempt }) => [
-      deliveryId,
-      outcome === 'retry' ? 'pending' : outcome,
-      outcome === 'retry' ? (nextAttemptAtMs ?? attempt.atMs) : null,
-      attempt.atMs,
-      attempt.statusCode,
-      attempt.error,
-      outcome === 'delivered' ? attempt.atMs + attempt.durationMs : null,
-      attempt.durationMs,
-      attempt.response,
-    ]),
-  };
-}
-
-/** One UPDATE for a batch of results (their values joined in as a table); the ids it changed. */
-async function updateDeliveries(
-  manager: EntityManager,
-  engine: DatabaseEngine,
-  owner: string,
-  results: readonly DeliveryResult[],
-): Promise<number[]> {
-  const values = resultValues(results);
-  const sql = `${values.sql} ${RESULTS_UPDATE}`;
-  const updated = await queryWithCount(manager, placeholdersFor(engine, sql), [...values.parameters, owner]);
-  return (updated.records ?? []).map((row: { id: string | number }) => Number(row.id));
-}
-
-/** Postgres: the update and the insert of the attempts it recorded, in one statement; the ids recorded. */
-async function recordBatch(
-  manager: EntityManager,
-  owner: string,
-  results: readonly DeliveryResult[],
-): Promise<number[]> {
-  const values = resultValues(results);
-  const sql = `${values.sql}, u AS (${RESULTS_UPDATE})
-    INSERT INTO "giro_webhook_attempts" ("delivery_id", "at_ms", "duration_ms", "status_code", "error", "response")
-    SELECT v."delivery_id", v."at_ms", v."duration_ms", v."status_code", v."error", v."response"
-    FROM v JOIN u ON u."id" = v."delivery_id" RETURNING "delivery_id"`;
-  const inserted = await queryWithCount(manager, placeholdersFor('postgres', sql), [...values.parameters, owner]);
-  return (inserted.records ?? []).map((row: { delivery_id: string | number }) => Number(row.delivery_id));
 }
 
 function toClaimedDelivery(row: Record<string, unknown>, nowMs: number): ClaimedDelivery {

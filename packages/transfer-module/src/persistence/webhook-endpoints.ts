@@ -153,7 +153,7 @@ export class WebhookEndpoints {
     options: { lock?: boolean } = {},
   ): Promise<WebhookEndpointEntity> {
     let query = manager.createQueryBuilder(WebhookEndpointEntity, 'e').where('e.id = :id', { id });
-    if (options.lock && this.context.engine === 'postgres') query = query.setLock('pessimistic_write');
+    if (options.lock) query = this.context.engine.lockRows(query);
     const row = await query.getOne();
     if (row === null) throw new WebhookEndpointNotFoundError(id);
     return row;

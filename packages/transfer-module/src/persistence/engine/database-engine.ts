@@ -3,6 +3,10 @@ import type { DataSource } from 'typeorm';
 /** The two databases giro supports: SQLite through better-sqlite3, and Postgres through pg. */
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
+/**
+ * Which engine a data source runs on. For what keeps SQL of its own per engine (the migrations, the search) and
+ * for engineAdapterFor; a store asks its EngineAdapter instead, never which engine it has.
+ */
 export function engineOf(dataSource: Pick<DataSource, 'options'>): DatabaseEngine {
   const type = dataSource.options.type;
   if (type === 'better-sqlite3') return 'sqlite';

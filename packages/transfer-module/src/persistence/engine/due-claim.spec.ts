@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { describeEachEngine, type TestEngine } from '../testing/test-engines';
 import { dueClaimStatement, nextDueStatement } from './due-claim';
+import { engineAdapterFor } from './engine-adapter';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 const MOVEMENTS = 20_000;
@@ -50,7 +51,9 @@ describeEachEngine('the claim of due movements', (engine) => {
     const dataSource = await database.connectMigrated();
     await seedBacklog(engine, dataSource);
     const times = { dueByMs: T0 + MOVEMENTS, nowMs: T0 + MOVEMENTS };
-    const plan = (await planOf(engine, dataSource, dueClaimStatement(engine.kind, step, times, 100))).join('\n');
+    const plan = (
+      await planOf(engine, dataSource, dueClaimStatement(engineAdapterFor(dataSource), step, times, 100))
+    ).join('\n');
     const index = step === 'pending' ? 'IDX_giro_movements_pending_due' : 'IDX_giro_movements_next_query_at';
     if (engine.kind === 'postgres') {
       expect(plan).toMatch(new RegExp(`Index Scan using "${index}"`));
@@ -67,7 +70,7 @@ describeEachEngine('the claim of due movements', (engine) => {
     const database = await engine.createDatabase();
     const dataSource = await database.connectMigrated();
     await seedBacklog(engine, dataSource);
-    const plan = (await planOf(engine, dataSource, nextDueStatement(engine.kind, T0))).join('\n');
+    const plan = (await planOf(engine, dataSource, nextDueStatement(engineAdapterFor(dataSource), T0))).join('\n');
     if (engine.kind === 'postgres') {
       expect(plan).toMatch(/Index Scan using "IDX_giro_movements_next_query_at"/);
       // The silent replicas' owners (a few rows) may be read whole, once per statement: giro_movements never.

@@ -1,32 +1,21 @@
 import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, PENDING_STATUS } from '../../domain';
 import type { MovementEntity } from '../entities';
-import type { DatabaseEngine } from './database-engine';
-import { movementFromRow, placeholdersFor } from './raw-rows';
-import { silentOwnerLease, silentOwnerParameters } from './replica-takeover';
+import type { EngineAdapter } from './engine-adapter';
+import { movementFromRow } from './raw-rows';
 
 export type ClaimStep = 'pending' | 'others';
 
 const NOT_PENDING = [PENDING_STATUS, ...FINAL_STATUSES];
 
-// Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
-// claims only what was due when it started, while leases keep expiring by the clock). On Postgres, where replicas
-// beat, a lease is also free when its owner has gone silent (silentOwnerLease).
-const UNLEASED: Record<DatabaseEngine, string> = {
-  sqlite: '(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ?)',
-  postgres: `(m."lease_expires_at_ms" IS NULL OR m."lease_expires_at_ms" <= ? OR ${silentOwnerLease('m')})`,
-};
-const DUE = (engine: DatabaseEngine) =>
-  `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${UNLEASED[engine]}`;
+/** What a claim needs of the engine: its placeholders, its lease condition, its row locks. */
+export type ClaimEngine = Pick<EngineAdapter, 'sql' | 'unleased' | 'unleasedParameters' | 'skipLocked'>;
 
-/**
- * The parameters of UNLEASED: now; on Postgres also those of silentOwnerLease, for the claimer (`claimer`
- * undefined: a read that takes nothing).
- */
-function unleasedParameters(engine: DatabaseEngine, nowMs: number, claimer: string | undefined): unknown[] {
-  if (engine === 'sqlite') return [nowMs];
-  return [nowMs, ...silentOwnerParameters(nowMs, claimer ?? null)];
-}
+// Fixed text with placeholders, prepared once per step. Due by one time, the lease judged at another (a sweep
+// claims only what was due when it started, while leases keep expiring by the clock). Where replicas beat, a lease
+// is also free when its owner has gone silent (EngineAdapter.unleased).
+const DUE = (engine: ClaimEngine) =>
+  `SELECT * FROM "giro_movements" m WHERE m."next_query_at_ms" <= ? AND ${engine.unleased('m')}`;
 
 // The PENDING step names its status in the text, not as a parameter: a partial index (PENDING ones only) is
 // used only when the query's own text implies the index's condition (SQLite never looks into a parameter,
@@ -50,24 +39,22 @@ export interface ClaimTimes {
  * ordering by "PENDING first, then nextQueryAt" would scan and sort every due movement per batch):
  *  - `pending`: due PENDING movements, on the partial next_query_at_ms index of PENDING ones;
  *  - `others`: the other due ones that are not final, on the next_query_at_ms index (final ones have it null).
- * Both skip movements under an unexpired lease; on Postgres they lock what they return (SKIP LOCKED: a
- * concurrent claimer takes other rows).
+ * Both skip movements under an unexpired lease; on Postgres they lock what they return (EngineAdapter.skipLocked:
+ * a concurrent claimer takes other rows).
  */
 export function dueClaimStatement(
-  engine: DatabaseEngine,
+  engine: ClaimEngine,
   step: ClaimStep,
   times: ClaimTimes,
   limit: number,
 ): { sql: string; parameters: unknown[] } {
-  const lock = engine === 'postgres' ? ' FOR UPDATE OF m SKIP LOCKED' : '';
   return {
-    sql: placeholdersFor(
-      engine,
-      `${DUE(engine)} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${lock}`,
+    sql: engine.sql(
+      `${DUE(engine)} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${engine.skipLocked('m')}`,
     ),
     parameters: [
       times.dueByMs,
-      ...unleasedParameters(engine, times.nowMs, times.claimer),
+      ...engine.unleasedParameters(times.nowMs, times.claimer),
       ...STEP_STATUSES[step],
       limit,
     ],
@@ -77,7 +64,7 @@ export function dueClaimStatement(
 /** The due movements of one step, at most `limit`. */
 export async function selectDue(
   manager: EntityManager,
-  engine: DatabaseEngine,
+  engine: ClaimEngine,
   step: ClaimStep,
   times: ClaimTimes,
   limit: number,
@@ -96,25 +83,25 @@ export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
 }
 
 // Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
-const NEXT_DUE = (engine: DatabaseEngine) => `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
+const NEXT_DUE = (engine: ClaimEngine) => `SELECT m."next_query_at_ms" AS "next_query_at_ms" FROM "giro_movements" m
   WHERE m."next_query_at_ms" IS NOT NULL AND m."status" NOT IN (${FINAL_STATUSES.map(() => '?').join(', ')})
-  AND ${UNLEASED[engine]} ORDER BY m."next_query_at_ms" LIMIT 1`;
+  AND ${engine.unleased('m')} ORDER BY m."next_query_at_ms" LIMIT 1`;
 
 /**
  * The earliest nextQueryAt among movements a claim at `nowMs` could take when due: not final, no unexpired
  * lease (or one a silent replica held). Walks the next_query_at_ms index from its start and stops at the first such row.
  */
-export function nextDueStatement(engine: DatabaseEngine, nowMs: number): { sql: string; parameters: unknown[] } {
+export function nextDueStatement(engine: ClaimEngine, nowMs: number): { sql: string; parameters: unknown[] } {
   return {
-    sql: placeholdersFor(engine, NEXT_DUE(engine)),
-    parameters: [...FINAL_STATUSES, ...unleasedParameters(engine, nowMs, undefined)],
+    sql: engine.sql(NEXT_DUE(engine)),
+    parameters: [...FINAL_STATUSES, ...engine.unleasedParameters(nowMs, undefined)],
   };
 }
 
 /** nextDueStatement's answer in milliseconds; null when nothing is waiting. */
 export async function selectNextDueMs(
   manager: EntityManager,
-  engine: DatabaseEngine,
+  engine: ClaimEngine,
   nowMs: number,
 ): Promise<number | null> {
   const { sql, parameters } = nextDueStatement(engine, nowMs);

@@ -1,10 +1,9 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
 import { FINAL_STATUSES, type MovementStatus } from '../../domain';
 import { MovementEntity, MovementHistoryEntity } from '../entities';
-import type { DatabaseEngine } from './database-engine';
 import { queryPrepared } from './prepared-statement';
 import { queryWithCount } from './query-with-count';
-import { HISTORY_COLUMNS, historyFromRow, movementColumns, movementFromRow, placeholdersFor } from './raw-rows';
+import { HISTORY_COLUMNS, historyFromRow, movementColumns, movementFromRow, numberedPlaceholders } from './raw-rows';
 
 /** What to write, already checked and turned into column values by the store. */
 export interface FencedWrite {
@@ -39,19 +38,28 @@ export interface FencedWriteResult {
 // lease is not the caller's, or the guard refused), nothing was written and the caller reads the row to tell
 // which.
 
-/** What the write wrote, or null when nothing matched the fence and the guard (nothing written). */
-export async function runFencedWrite(
+/** SQLite: what the write wrote, or null when nothing matched the fence and the guard (nothing written). */
+export async function runSqliteFencedWrite(
   manager: EntityManager,
-  engine: DatabaseEngine,
   write: FencedWrite,
 ): Promise<FencedWriteResult | null> {
   if (write.history.length === 0) {
-    const movement = await runUpdate(manager, engine, write);
+    const movement = await runSqliteUpdate(manager, write);
     return movement && { movement, history: [] };
   }
-  return engine === 'postgres'
-    ? runPostgresWriteWithHistory(manager, write)
-    : runSqliteWriteWithHistory(manager, write);
+  return runSqliteWriteWithHistory(manager, write);
+}
+
+/** Postgres: what the write wrote, or null when nothing matched the fence and the guard (nothing written). */
+export async function runPostgresFencedWrite(
+  manager: EntityManager,
+  write: FencedWrite,
+): Promise<FencedWriteResult | null> {
+  if (write.history.length === 0) {
+    const movement = await runPostgresUpdate(manager, write);
+    return movement && { movement, history: [] };
+  }
+  return runPostgresWriteWithHistory(manager, write);
 }
 
 async function runSqliteWriteWithHistory(
@@ -71,7 +79,7 @@ async function runSqliteWriteWithHistory(
   );
   const rows = inserted.records ?? [];
   if (rows.length !== write.history.length) return null;
-  const movement = await runUpdate(manager, 'sqlite', write);
+  const movement = await runSqliteUpdate(manager, write);
   // Only reachable if the row changed between the two statements, which the write lock rules out: roll back.
   if (movement === null) throw new Error(`the history of originId ${write.originId} lost its movement`);
   return { movement, history: rows.map(historyFromRow).sort((a, b) => Number(a.id) - Number(b.id)) };
@@ -96,8 +104,7 @@ async function runPostgresWriteWithHistory(
   // when its lock is taken.
   const rows = await queryPrepared(
     manager,
-    placeholdersFor(
-      'postgres',
+    numberedPlaceholders(
       `WITH locked AS (
         SELECT m."origin_id" AS "locked_origin_id", m."status" AS "from_status" FROM "giro_movements" m
         WHERE ${condition.sql} FOR UPDATE
@@ -141,24 +148,28 @@ function historyParameters(write: FencedWrite): unknown[] {
   return write.history.flatMap((entry, index) => [entry.to, entry.source, entry.detail, index]);
 }
 
-/** The fenced UPDATE alone: the new row, or null when nothing matched. */
-async function runUpdate(
-  manager: EntityManager,
-  engine: DatabaseEngine,
-  write: FencedWrite,
-): Promise<MovementEntity | null> {
+/** The fenced UPDATE alone (`?` placeholders): its text and parameters. */
+function updateStatement(manager: EntityManager, write: FencedWrite): { sql: string; parameters: unknown[] } {
   const condition = fenceAndGuard(write);
   const update = updateOf(manager, write);
-  const sql = placeholdersFor(
-    engine,
-    `UPDATE "giro_movements" AS m SET ${update.sql} WHERE ${condition.sql}
+  return {
+    sql: `UPDATE "giro_movements" AS m SET ${update.sql} WHERE ${condition.sql}
       RETURNING ${movementColumns(manager.connection.getMetadata(MovementEntity))}`,
-  );
-  const parameters = [...update.parameters, ...condition.parameters];
-  const [raw] =
-    engine === 'postgres'
-      ? await queryPrepared(manager, sql, parameters)
-      : ((await queryWithCount(manager, sql, parameters)).records ?? []);
+    parameters: [...update.parameters, ...condition.parameters],
+  };
+}
+
+/** SQLite: the fenced UPDATE alone: the new row, or null when nothing matched. */
+async function runSqliteUpdate(manager: EntityManager, write: FencedWrite): Promise<MovementEntity | null> {
+  const { sql, parameters } = updateStatement(manager, write);
+  const [raw] = (await queryWithCount(manager, sql, parameters)).records ?? [];
+  return raw === undefined ? null : movementFromRow(raw);
+}
+
+/** Postgres: the fenced UPDATE alone, a prepared statement: the new row, or null when nothing matched. */
+async function runPostgresUpdate(manager: EntityManager, write: FencedWrite): Promise<MovementEntity | null> {
+  const { sql, parameters } = updateStatement(manager, write);
+  const [raw] = await queryPrepared(manager, numberedPlaceholders(sql), parameters);
   return raw === undefined ? null : movementFromRow(raw);
 }
 

@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { dataSourceOptionsFromUrl } from '../data-source-options';
+import { dataSourceOptionsFromUrl } from './data-source-options';
 import { keepPostgresClientErrorsHandled } from './postgres-client-errors';
 
 type Pool = EventEmitter & { connect(): Promise<EventEmitter & { release(): void }> };

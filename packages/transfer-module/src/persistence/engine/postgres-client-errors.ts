@@ -1,6 +1,5 @@
 import type { EventEmitter } from 'node:events';
 import type { DataSource } from 'typeorm';
-import { engineOf } from './database-engine';
 
 // A pg Client emits 'error' when its server connection ends under it (a terminated backend, a restart): TypeORM
 // listens while a query runner holds the client and the pool listens while it is idle, but a client the server
@@ -14,10 +13,9 @@ const ignoreEndedConnection = () => {};
 
 /**
  * Gives every client of a Postgres data source's pool, present and future, an 'error' listener, so that a
- * connection the server ends never crashes the process. Nothing for SQLite. Idempotent.
+ * connection the server ends never crashes the process. Idempotent.
  */
 export function keepPostgresClientErrorsHandled(dataSource: DataSource): void {
-  if (engineOf(dataSource) !== 'postgres') return;
   const driver = dataSource.driver as unknown as { master?: EventEmitter; slaves?: EventEmitter[] };
   for (const pool of [driver.master, ...(driver.slaves ?? [])]) {
     if (pool === undefined || guarded.has(pool)) continue;

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { isDatabaseUnavailable } from '../database-unavailable';
 import { describeEachEngine } from '../testing/test-engines';
-import { transactionsFor } from './transactions';
+import { transactionsFor } from './engine-adapter';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,12 +1,12 @@
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { DataSource } from 'typeorm';
 import { ManualClock } from '../../domain';
-import { dataSourceOptionsFromUrl } from '../data-source-options';
 import { MovementStore } from '../movement-store';
 import { runTransferMigrations } from '../run-transfer-migrations';
 import { sampleIntent } from '../testing/sample-intent';
 import { T0 } from '../testing/store-fixture';
-import { runFencedWrite } from './fenced-update';
+import { dataSourceOptionsFromUrl } from './data-source-options';
+import { runPostgresFencedWrite } from './fenced-update';
 import { PostgresUpdateBatch } from './postgres-update-batch';
 
 const LEASE = 30_000;
@@ -156,10 +156,10 @@ describeWithPostgres('PostgresUpdateBatch (Postgres)', () => {
 
   it('fails only the update that breaks a rule of the database, the others of its batch are written', async () => {
     await leased(3);
-    const alone = async (write: Parameters<typeof runFencedWrite>[2]) => {
+    const alone = async (write: Parameters<typeof runPostgresFencedWrite>[1]) => {
       const runner = dataSource.createQueryRunner();
       try {
-        return (await runFencedWrite(runner.manager, 'postgres', write))?.movement ?? null;
+        return (await runPostgresFencedWrite(runner.manager, write))?.movement ?? null;
       } finally {
         await runner.release();
       }

@@ -1,6 +1,6 @@
 import { DataSource, type EntityMetadata } from 'typeorm';
 import { MovementEntity, MovementHistoryEntity, TRANSFER_ENTITIES } from '../entities';
-import { historyFromRow, movementFromRow, placeholdersFor } from './raw-rows';
+import { historyFromRow, movementFromRow, numberedPlaceholders } from './raw-rows';
 
 // The movement and history mappers are written out by hand for speed: they must build exactly what TypeORM's
 // metadata says, column by column, with the entity's transformers, on rows as either engine returns them.
@@ -65,10 +65,9 @@ describe('movementFromRow and historyFromRow', () => {
   });
 });
 
-describe('placeholdersFor', () => {
-  it('numbers the placeholders for Postgres and leaves SQLite text as it is', () => {
+describe('numberedPlaceholders', () => {
+  it('numbers the placeholders as Postgres spells them', () => {
     const sql = 'UPDATE "t" SET "a" = ? WHERE "b" = ? AND "c" IN (?, ?)';
-    expect(placeholdersFor('sqlite', sql)).toBe(sql);
-    expect(placeholdersFor('postgres', sql)).toBe('UPDATE "t" SET "a" = $1 WHERE "b" = $2 AND "c" IN ($3, $4)');
+    expect(numberedPlaceholders(sql)).toBe('UPDATE "t" SET "a" = $1 WHERE "b" = $2 AND "c" IN ($3, $4)');
   });
 });

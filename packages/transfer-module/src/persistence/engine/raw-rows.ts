@@ -1,14 +1,12 @@
 import type { EntityMetadata } from 'typeorm';
 import type { MovementEntity, MovementHistoryEntity } from '../entities';
 import { bigintAsNumber } from '../entities/column-transformers';
-import type { DatabaseEngine } from './database-engine';
 
 // For the statements the store writes itself (fixed text with placeholders, so each is prepared once):
 // placeholders in each engine's spelling, and the rows they return read back as entities.
 
-/** The statement with its `?` placeholders as the engine wants them (Postgres: `$1, $2, …`). */
-export function placeholdersFor(engine: DatabaseEngine, sql: string): string {
-  if (engine === 'sqlite') return sql;
+/** The statement with its `?` placeholders numbered, as Postgres wants them: `$1, $2, …`. */
+export function numberedPlaceholders(sql: string): string {
   let index = 0;
   // The statements here hold no `?` inside a literal.
   return sql.replace(/\?/g, () => `$${++index}`);

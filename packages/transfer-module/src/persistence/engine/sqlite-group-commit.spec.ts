@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import type { DataSource, EntityManager } from 'typeorm';
 import { OriginIdCounterEntity } from '../entities';
 import { describeOnSqlite } from '../testing/test-engines';
+import { transactionsFor } from './engine-adapter';
 import { GroupRolledBackError, MAX_GROUP_SIZE } from './sqlite-group-commit';
-import { transactionsFor } from './transactions';
 
 const insertCounter = (name: string) => async (manager: EntityManager) => {
   await manager.createQueryBuilder().insert().into(OriginIdCounterEntity).values({ name, nextValue: 1 }).execute();

@@ -8,6 +8,15 @@ export interface SqliteBusyTimeout {
 /** The longest pause between two tries of the write lock. */
 export const MAX_LOCK_PAUSE_MS = 50;
 
+/** The time a lock wait reads and the pauses it takes (a spec gives a fake one). */
+export interface LockWaitClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+const monotonicClock: LockWaitClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
+
 /**
  * Takes SQLite's write lock (BEGIN IMMEDIATE) without stopping the process while another process holds it.
  *
@@ -25,9 +34,11 @@ export class SqliteLockWait {
   /** The connection's own busy_timeout, read once per connection (statements outside groups still use it). */
   private configured: { connection: SqliteBusyTimeout; busyTimeoutMs: number } | undefined;
 
+  constructor(private readonly clock: LockWaitClock = monotonicClock) {}
+
   async begin(connection: SqliteBusyTimeout, beginImmediate: () => Promise<unknown>): Promise<void> {
     const busyTimeoutMs = this.busyTimeoutOf(connection);
-    const deadline = performance.now() + (this.lockedOut ? 0 : busyTimeoutMs);
+    const deadline = this.clock.now() + (this.lockedOut ? 0 : busyTimeoutMs);
     connection.pragma('busy_timeout = 0');
     try {
       for (let pauseMs = 1; ; pauseMs = Math.min(2 * pauseMs, MAX_LOCK_PAUSE_MS)) {
@@ -36,13 +47,13 @@ export class SqliteLockWait {
           this.lockedOut = false;
           return;
         } catch (error) {
-          const left = deadline - performance.now();
+          const left = deadline - this.clock.now();
           if (!isBusy(error)) throw error;
           if (left <= 0) {
             this.lockedOut = true;
             throw error;
           }
-          await sleep(Math.min(pauseMs, left));
+          await this.clock.sleep(Math.min(pauseMs, left));
         }
       }
     } finally {

@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { DataSource } from 'typeorm';
-import { dataSourceOptionsFromUrl } from '../data-source-options';
 import { OriginIdCounterEntity } from '../entities';
 import { describeEachEngine, describeOnSqlite } from '../testing/test-engines';
-import { transactionsFor } from './transactions';
+import { dataSourceOptionsFromUrl } from './data-source-options';
+import { transactionsFor } from './engine-adapter';
 
 const counterNames = async (dataSource: DataSource) =>
   (await dataSource.getRepository(OriginIdCounterEntity).find({ order: { name: 'ASC' } })).map((row) => row.name);

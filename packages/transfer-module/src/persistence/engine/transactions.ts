@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AsyncMutex } from './async-mutex';
-import { engineOf } from './database-engine';
 import { postgresTransaction } from './postgres-transaction';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 
@@ -21,11 +20,8 @@ export interface Transactions {
   writeStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
 }
 
-export function transactionsFor(dataSource: DataSource): Transactions {
-  return engineOf(dataSource) === 'sqlite' ? sqliteTransactions(dataSource) : postgresTransactions(dataSource);
-}
-
-function postgresTransactions(dataSource: DataSource): Transactions {
+/** Postgres: each transaction on a connection of the pool. */
+export function postgresTransactions(dataSource: DataSource): Transactions {
   return {
     read: (work) => postgresTransaction(dataSource, work),
     write: (work) => postgresTransaction(dataSource, work),
@@ -75,7 +71,8 @@ export function runSqliteExclusive<T>(dataSource: DataSource, work: () => Promis
 // One group committer per DataSource: transactions can only share a COMMIT on the same connection.
 const groupCommits = new WeakMap<DataSource, SqliteGroupCommit>();
 
-function sqliteTransactions(dataSource: DataSource): Transactions {
+/** SQLite: every transaction serialised in this process, and those queued together share one commit. */
+export function sqliteTransactions(dataSource: DataSource): Transactions {
   // The statements are written by SqliteGroupCommit: TypeORM's own startTransaction() would issue a deferred
   // BEGIN. Inside `work`, use query builders and raw queries, not `save()`, which would try to open a
   // transaction of its own on the same connection.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase, describeWithPostgres, type TestDatabase } from '@test-support/postgres';
 import { DataSource } from 'typeorm';
-import { dataSourceOptionsFromUrl, type TransferDataSourceOverrides } from '../data-source-options';
+import { dataSourceOptionsFromUrl, type TransferDataSourceOverrides } from '../engine/data-source-options';
 import type { DatabaseEngine } from '../engine/database-engine';
 import { runTransferMigrations } from '../run-transfer-migrations';
 

@@ -1,6 +1,6 @@
 import type { DataSourceOptions, LoggerOptions } from 'typeorm';
-import { TRANSFER_ENTITIES } from './entities';
-import { TRANSFER_MIGRATIONS } from './migrations';
+import { TRANSFER_ENTITIES } from '../entities';
+import { TRANSFER_MIGRATIONS } from '../migrations';
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/giro.sqlite';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { TRANSFER_ENTITIES } from '../entities';
+import { TRANSFER_MIGRATIONS } from '../migrations';
 import { DEFAULT_DATABASE_URL, dataSourceOptionsFromUrl } from './data-source-options';
-import { TRANSFER_ENTITIES } from './entities';
-import { TRANSFER_MIGRATIONS } from './migrations';
 
 describe('dataSourceOptionsFromUrl', () => {
   it('defaults to a SQLite file under ./data, with giro’s entities and migrations and no synchronize', () => {

@@ -1,0 +1,142 @@
+import type { DataSource, DataSourceOptions, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { MovementEntity, MovementHistoryEntity } from '../entities';
+import { engineOf } from './database-engine';
+import type { DeliveryResult } from './delivery-results';
+import type { FencedWrite, FencedWriteResult } from './fenced-update';
+import type { NewMovementHistory } from './movement-insert';
+import type { OutboxStatements } from './outbox-write';
+import { POSTGRES_CAPABILITIES, PostgresEngine } from './postgres-engine';
+import { SQLITE_CAPABILITIES, SqliteEngine } from './sqlite-engine';
+import type { Transactions } from './transactions';
+
+/** What an engine can do that decides how giro uses it, known from the data source's type alone. */
+export interface EngineCapabilities {
+  /**
+   * A server that may not be reachable yet when giro starts (a deployment may start giro first): worth waiting
+   * for. A file that cannot be opened is not mended by waiting.
+   */
+  waitsForServerAtStart: boolean;
+  /**
+   * Several processes (replicas) work on the database at once: each writes its heartbeat (`giro_replicas`), they
+   * share the bank budget through it, and a replica gone silent loses its leases before their expiry. SQLite is
+   * one process's file.
+   */
+  sharedByReplicas: boolean;
+  /**
+   * A row and the rows it feeds (a movement and its history, an update and its history) are written by one
+   * statement, atomic on its own, which then needs no BEGIN and COMMIT (Postgres: DML in a CTE). SQLite has no
+   * DML in a CTE: such a write is two statements in a write transaction.
+   */
+  oneStatementWrites: boolean;
+}
+
+/**
+ * Everything that differs between SQLite and Postgres, decided once per engine: the stores call these and never
+ * ask which engine they run on. One adapter per data source (engineAdapterFor), resolved when the first store
+ * is built on it; `sqlite-engine.ts` and `postgres-engine.ts` are the two implementations.
+ */
+export interface EngineAdapter {
+  readonly capabilities: EngineCapabilities;
+  /** The data source's transactions (SQLite: serialised, with group commit; Postgres: the pool's). */
+  readonly transactions: Transactions;
+
+  // ── Statements ──────────────────────────────────────────────────────────────────────────────────────────
+  /** A fixed statement written with `?` placeholders, spelled as the engine wants them (Postgres: `$1, $2, …`). */
+  sql(text: string): string;
+  /** `haystack`'s position of `needle` (1-based, 0 when absent), as an SQL expression. */
+  position(haystack: string, needle: string): string;
+  /** The query locking the rows it reads until the transaction ends (SQLite: the write lock excludes others). */
+  lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
+  /**
+   * The clause ending a SELECT whose rows a claimer takes: locked, and skipped by a concurrent claimer (Postgres:
+   * `FOR UPDATE [OF alias] SKIP LOCKED`); empty on SQLite, where one writer at a time claims.
+   */
+  skipLocked(alias?: string): string;
+  /**
+   * Serialises, until the transaction ends, the transactions that call it with the same key (Postgres: an advisory
+   * transaction lock); nothing on SQLite, whose write transactions already run one at a time.
+   */
+  serialize(manager: EntityManager, key: number): Promise<void>;
+
+  // ── Leases ──────────────────────────────────────────────────────────────────────────────────────────────
+  /**
+   * The condition under which the lease of the row `alias` is free at a time (its first parameter): unleased,
+   * expired, or (where replicas beat) held by a replica gone silent. Its parameters: unleasedParameters.
+   */
+  unleased(alias: string): string;
+  /** The parameters of `unleased` (`claimer` undefined: a read that takes nothing, so no lease is free early). */
+  unleasedParameters(nowMs: number, claimer: string | undefined): unknown[];
+  /** Whether the lease of the movement is held by a replica gone silent, for `claimer` to take over. */
+  heldBySilentOwner(manager: EntityManager, originId: number, claimer: string, nowMs: number): Promise<boolean>;
+
+  // ── Writes ──────────────────────────────────────────────────────────────────────────────────────────────
+  /** A fenced write of a leased movement and its history rows; null when nothing matched its fence and guard. */
+  fencedWrite(manager: EntityManager, write: FencedWrite): Promise<FencedWriteResult | null>;
+  /**
+   * How fenced writes without history rows go out, each given its own statement by `alone`: on Postgres batched
+   * with the others under way (PostgresUpdateBatch); on SQLite alone, its commit shared by the group commit.
+   */
+  writesWithoutHistory(
+    alone: (write: FencedWrite) => Promise<MovementEntity | null>,
+  ): (write: FencedWrite) => Promise<MovementEntity | null>;
+  /** Inserts a new movement and its first history row; null when its originId is already stored (nothing written). */
+  insertMovement(
+    manager: EntityManager,
+    row: MovementEntity,
+    history: NewMovementHistory,
+  ): Promise<MovementHistoryEntity | null>;
+  /** Moves the originId counter `name` past `size` new ids (see OriginIdAllocator); the counter's new value, as text. */
+  advanceOriginIdCounter(manager: EntityManager, name: string, timeFloor: number, size: number): Promise<string>;
+  /** Writes outbox events and their deliveries in the caller's transaction. */
+  writeOutboxRows(manager: EntityManager, statements: OutboxStatements): Promise<void>;
+
+  // ── Webhook deliveries ──────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Leases the deliveries `select` returns (its rows: a delivery's `id` and what its dispatch needs) to `owner`
+   * until `leaseExpiresAtMs`; the rows, by next attempt time.
+   */
+  claimDeliveries(
+    select: { sql: string; parameters: unknown[] },
+    owner: string,
+    leaseExpiresAtMs: number,
+  ): Promise<Record<string, unknown>[]>;
+  /** Records batches of attempts' results, each fenced on `owner`'s lease; the delivery ids recorded. */
+  recordDeliveryResults(owner: string, batches: readonly (readonly DeliveryResult[])[]): Promise<number[]>;
+
+  // ── The database itself ─────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Runs `work` (statements TypeORM issues itself: migrations, reading their table) alone: on SQLite while no
+   * giro transaction of this process is open on the file; on Postgres, with `lockKey`, under a session advisory
+   * lock, so that replicas starting together migrate one after the other.
+   */
+  exclusively<T>(work: () => Promise<T>, lockKey?: number): Promise<T>;
+  /** Keeps a connection the server ends from crashing the process (Postgres); nothing on SQLite. Idempotent. */
+  keepConnectionErrorsHandled(): void;
+}
+
+/** The capabilities of the engine a data source's options name; undefined for a type giro does not support. */
+export function engineCapabilitiesOf(options: Pick<DataSourceOptions, 'type'>): EngineCapabilities | undefined {
+  if (options.type === 'better-sqlite3') return SQLITE_CAPABILITIES;
+  if (options.type === 'postgres') return POSTGRES_CAPABILITIES;
+  return undefined;
+}
+
+const adapters = new WeakMap<DataSource, EngineAdapter>();
+
+/**
+ * The adapter of the data source's engine, made on first use and shared by every store on it (its
+ * transactions, group commit and update batch are per data source). Throws for a type giro does not support.
+ */
+export function engineAdapterFor(dataSource: DataSource): EngineAdapter {
+  let adapter = adapters.get(dataSource);
+  if (adapter === undefined) {
+    adapter = engineOf(dataSource) === 'sqlite' ? new SqliteEngine(dataSource) : new PostgresEngine(dataSource);
+    adapters.set(dataSource, adapter);
+  }
+  return adapter;
+}
+
+/** The transactions of the data source's engine (engineAdapterFor). */
+export function transactionsFor(dataSource: DataSource): Transactions {
+  return engineAdapterFor(dataSource).transactions;
+}
