@@ -33,6 +33,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementAmountText1796932800000',
       'MovementWords1797019200000',
       'MovementOrderCovering1797105600000',
+      'SearchOnEngineIndexes1797192000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -19,6 +19,7 @@ import { MovementStatusAmount1796846400000 } from './1796846400000-movement-stat
 import { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 import { MovementWords1797019200000 } from './1797019200000-movement-words';
 import { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
+import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
@@ -39,8 +40,9 @@ export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 export { MovementText1796760000000 } from './1796760000000-movement-text';
 export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 export { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
-export { MovementWords1797019200000, POSTGRES_WORDS_BACKFILL } from './1797019200000-movement-words';
+export { MovementWords1797019200000 } from './1797019200000-movement-words';
 export { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
+export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 
 /** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
 export const TRANSFER_MIGRATIONS = [
@@ -65,4 +67,5 @@ export const TRANSFER_MIGRATIONS = [
   MovementAmountText1796932800000,
   MovementWords1797019200000,
   MovementOrderCovering1797105600000,
+  SearchOnEngineIndexes1797192000000,
 ];
