@@ -216,11 +216,10 @@ describeEachEngine('transfer migrations', (engine) => {
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
-      expect(await createdIndexColumns()).toEqual(['created_at_ms', 'origin_id']);
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
-      expect(await indexNames()).not.toContain('IDX_giro_movements_status_amount');
       expect(await wordTables()).toBe(0);
       await dataSource.undoLastMigration();
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
       expect(await createdIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
       expect(await statusIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id', 'status']);
       await dataSource.undoLastMigration();

@@ -14,15 +14,18 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
-// The operators' search (search/): newest first, alone or within one value of a filter. The status's index ends
-// with the amount, checked from it for a status within an amount range.
-@Index('IDX_giro_movements_created', ['createdAtMs', 'originId'])
+// The operators' search (search/): newest first, alone or within one value of a filter. The creation time's index
+// ends with the amount and the description, the status's with the amount: a text or a status within an amount
+// range is checked from the index.
+@Index('IDX_giro_movements_created', ['createdAtMs', 'originId', 'amountCents', 'description'])
 @Index('IDX_giro_movements_status_created', ['status', 'createdAtMs', 'originId', 'amountCents'])
 @Index('IDX_giro_movements_from_address', ['fromAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
+// A status within a narrow amount range, answered from the keys.
+@Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',
