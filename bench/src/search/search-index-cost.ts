@@ -14,10 +14,10 @@ import { dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
 import { transferRequestBody } from '../workload/transfer-request';
 
 /**
- * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N]`: what the search's indexes cost the
+ * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N] [--only sqlite|postgres] [--drop all|text|btrees]`: what the search's indexes cost the
  * writes of the create path and of the sweep. For each engine, a table of N answered movements (default 100 000),
- * then three rounds — without the search's indexes, with them (as the migrations make them), without again (the
- * third shows the drift of the machine) — each timing the create path's writes (`recordIntent`, then the first
+ * then rounds — a warm-up, then without the search's indexes and with them (as the migrations make them), twice,
+ * alternated (the repeats show the drift of the machine) — each timing the create path's writes (`recordIntent`, then the first
  * answer) and a sweep's quiet answers, 16 at once, with the CPU they took: this process's (SQLite runs in it) and,
  * on Postgres, the server's backends of the bench's database. Prints a table, writes
  * bench/results/search-index-cost.json.
@@ -37,10 +37,13 @@ const SEARCH_INDEXES = [
   'IDX_giro_movements_to_person',
   'IDX_giro_movements_amount',
 ];
+/** A first round warms the process and the server up (connections, compiled code); then each state twice, alternated. */
 const ROUNDS = [
+  { label: 'warm-up, with', indexes: true },
   { label: 'without the search indexes', indexes: false },
   { label: 'with the search indexes', indexes: true },
   { label: 'without, again', indexes: false },
+  { label: 'with, again', indexes: true },
 ] as const;
 
 interface Costed extends WriteCost {
@@ -56,8 +59,21 @@ interface RoundResult {
   answer: Costed;
 }
 
+/** Which of the search's indexes the rounds without them drop: all, the text's only, or the B-trees only. */
+type Dropped = 'all' | 'text' | 'btrees';
+
 /** The statements that drop the search's indexes and those that make them again, read from the database. */
-async function searchIndexStatements(database: BenchDatabase): Promise<{ drop: string[]; create: string[] }> {
+async function searchIndexStatements(
+  database: BenchDatabase,
+  dropped: Dropped,
+): Promise<{ drop: string[]; create: string[] }> {
+  const statements = await allSearchIndexStatements(database);
+  const isText = (sql: string) => /giro_movement_text|description_trgm/.test(sql);
+  const kept = (sql: string) => dropped === 'all' || (dropped === 'text') === isText(sql);
+  return { drop: statements.drop.filter(kept), create: statements.create.filter(kept) };
+}
+
+async function allSearchIndexStatements(database: BenchDatabase): Promise<{ drop: string[]; create: string[] }> {
   const { dataSource } = database;
   if (database.engine === 'SQLite') {
     const rows: { type: string; name: string; sql: string }[] = await dataSource.query(
@@ -108,6 +124,8 @@ async function main(args: string[]): Promise<void> {
   const movements = argument(args, '--movements', 100_000);
   const writes = argument(args, '--writes', 4_000);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+  const dropped = (args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'all') as Dropped;
+  if (!['all', 'text', 'btrees'].includes(dropped)) throw new Error('--drop must be all, text or btrees');
   const validated = validateTransferIntent(transferRequestBody(), {});
   if (!validated.ok) throw new Error('the benchmark transfer is invalid');
   const { originId: _none, ...template } = { ...validated.intent, originId: 0 };
@@ -129,7 +147,7 @@ async function main(args: string[]): Promise<void> {
       const database = await open();
       log(`${database.engine}: ${movements} movements seeded`);
       try {
-        const statements = await searchIndexStatements(database);
+        const statements = await searchIndexStatements(database, dropped);
         sizes.push({ engine: database.engine, bytes: await indexBytes(database) });
         let present = true;
         for (const round of ROUNDS) {
@@ -154,8 +172,16 @@ async function main(args: string[]): Promise<void> {
     rmSync(workDir, { recursive: true, force: true });
   }
   const machine = machineInfo();
-  writeResultsJson('search-index-cost', { machine, movements, writes, concurrency: CONCURRENCY, results, sizes });
-  console.log(render(results, sizes, { movements, writes, machine }));
+  writeResultsJson('search-index-cost', {
+    machine,
+    movements,
+    writes,
+    dropped,
+    concurrency: CONCURRENCY,
+    results,
+    sizes,
+  });
+  console.log(render(results, sizes, { movements, writes, dropped, machine }));
 }
 
 /** Bytes the search's indexes take (with the text's index), on a database that has them. */
@@ -179,7 +205,7 @@ async function indexBytes(database: BenchDatabase): Promise<number> {
 function render(
   results: RoundResult[],
   sizes: { engine: string; bytes: number }[],
-  plan: { movements: number; writes: number; machine: ReturnType<typeof machineInfo> },
+  plan: { movements: number; writes: number; dropped: Dropped; machine: ReturnType<typeof machineInfo> },
 ): string {
   const cpu = (cost: Costed) =>
     `${formatNumber(cost.processCpuMicros)}${cost.serverCpuMicros === null ? '' : ` + ${formatNumber(cost.serverCpuMicros)}`}`;
@@ -195,7 +221,7 @@ function render(
     optional(result.answer.walBytesPerOperation),
   ]);
   return [
-    `The search's indexes and the writes, ${formatNumber(plan.movements)} movements; ${formatNumber(plan.writes)} creates and ${formatNumber(plan.writes)} answers per round, ${CONCURRENCY} at once.`,
+    `The search's indexes (dropped without them: ${plan.dropped}) and the writes, ${formatNumber(plan.movements)} movements; ${formatNumber(plan.writes)} creates and ${formatNumber(plan.writes)} answers per round, ${CONCURRENCY} at once.`,
     `Machine: ${plan.machine.cpuModel}, ${plan.machine.cores} cores, Node ${plan.machine.node}, ${plan.machine.date}.`,
     `The search's indexes take ${sizes.map((size) => `${formatNumber(size.bytes / 1_048_576, 1)} MiB on ${size.engine}`).join(', ')} at ${formatNumber(plan.movements)} movements.`,
     '',
