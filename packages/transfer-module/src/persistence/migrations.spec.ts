@@ -31,6 +31,7 @@ const TABLES = [
   'giro_replicas',
 ];
 const ALL_MIGRATIONS = [
+  'TransferSchemaBaseline1795291100000',
   'CreateTransferSchema1795291200000',
   'AddDueTimeIndex1795377600000',
   'DropNetworkIdIndex1795464000000',

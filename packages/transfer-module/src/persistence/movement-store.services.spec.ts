@@ -12,6 +12,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
   it('tells which of giro’s migrations have not run yet', async () => {
     const dataSource = await (await engine.createDatabase()).connect();
     expect(await pendingTransferMigrations(dataSource)).toEqual([
+      'TransferSchemaBaseline1795291100000',
       'CreateTransferSchema1795291200000',
       'AddDueTimeIndex1795377600000',
       'DropNetworkIdIndex1795464000000',
