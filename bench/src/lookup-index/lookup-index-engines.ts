@@ -15,6 +15,7 @@ const DROP_NETWORK_ID_INDEX = 'DROP INDEX "IDX_giro_movements_network_id"';
 export interface BenchDatabase {
   engine: 'SQLite' | 'Postgres';
   store: MovementStoreInstance;
+  dataSource: DataSource;
   setIndex(present: boolean): Promise<void>;
   /** Postgres: bytes of WAL written so far (the whole server's) and of giro_movements' indexes; SQLite: null. */
   writeCounters(): Promise<{ walBytes: number; indexBytes: number } | null>;
@@ -80,6 +81,7 @@ export async function sqliteBenchDatabase(file: string, backlog: Backlog): Promi
   return {
     engine: 'SQLite',
     store: new MovementStore(dataSource, systemClock),
+    dataSource,
     async setIndex(present) {
       await dataSource.query(present ? NETWORK_ID_INDEX : DROP_NETWORK_ID_INDEX);
       await dataSource.query('ANALYZE');
@@ -91,8 +93,12 @@ export async function sqliteBenchDatabase(file: string, backlog: Backlog): Promi
   };
 }
 
-export async function postgresBenchDatabase(serverUrl: string, backlog: Backlog): Promise<BenchDatabase> {
-  const url = await createBenchDatabase(serverUrl);
+export async function postgresBenchDatabase(
+  serverUrl: string,
+  backlog: Backlog,
+  database?: string,
+): Promise<BenchDatabase> {
+  const url = await createBenchDatabase(serverUrl, database);
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -127,6 +133,7 @@ export async function postgresBenchDatabase(serverUrl: string, backlog: Backlog)
   return {
     engine: 'Postgres',
     store: new MovementStore(dataSource, systemClock),
+    dataSource,
     async setIndex(present) {
       await dataSource.query(present ? NETWORK_ID_INDEX : DROP_NETWORK_ID_INDEX);
       await dataSource.query('ANALYZE giro_movements');

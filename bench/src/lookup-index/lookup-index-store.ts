@@ -9,9 +9,7 @@ type TransferModulePersistence = typeof import('@giro/transfer-module/persistenc
 
 const transferModuleDir = dirname(require.resolve('@giro/transfer-module/package.json'));
 
-export const { MovementStore, POSTGRES_WORDS_BACKFILL } = require(
-  join(transferModuleDir, 'dist', 'persistence'),
-) as TransferModulePersistence;
+export const { MovementStore } = require(join(transferModuleDir, 'dist', 'persistence')) as TransferModulePersistence;
 export type MovementStoreInstance = InstanceType<typeof MovementStore>;
 
 /** The network id the bench gives movement `originId`: unique, the shape of the sandbox's. */

@@ -60,7 +60,7 @@ async function measureEngine(
 }
 
 /**
- * Issue 21's search API on a long history: `node bench/dist/search/search-main.js [--quick | --full] [--keep]`,
+ * The search API on a long history: `node bench/dist/search/search-main.js [--quick | --full] [--keep]`,
  * and the last part of `pnpm bench`. Seeds SQLite (1 M movements; 100 k with --quick) and Postgres (10 M; 1 M),
  * times each kind of search, prints the report, writes bench/results/search.json and puts the report in
  * BENCHMARKS.md between the `bench:search` markers.

@@ -18,7 +18,7 @@ describe('search bench', () => {
     expect(summarizeKind('none', [], [], 200).p99Ms).toBeNaN();
   });
 
-  it('meets the goal per engine only when every kind is within 20 ms at p99, naming the others', () => {
+  it('meets the goal per engine only when every kind is within 100 ms at p99, naming the others', () => {
     const kind = (name: string, p99Ms: number) => ({ ...summarizeKind(name, [1], [50], 1), p99Ms });
     const engine = (label: string, kinds: EngineRun['kinds']): EngineRun => ({
       label,
@@ -29,7 +29,7 @@ describe('search bench', () => {
       kinds,
     });
     const [sqlite, postgres] = searchGoals([
-      engine('SQLite', [kind('a', 20), kind('b', 3)]),
+      engine('SQLite', [kind('a', 100), kind('b', 3)]),
       engine('Postgres', [kind('a', 4), kind('text', 812.4)]),
     ]);
     expect(sqlite).toMatchObject({ met: true, measured: '2 of 2 kinds' });
@@ -46,7 +46,7 @@ describe('search bench', () => {
       },
       durationSeconds: 10,
       pageSize: 50,
-      engines: [engine('SQLite', [{ ...kind('slow', 30), runs: 12, planned: 200 }])],
+      engines: [engine('SQLite', [{ ...kind('slow', 130), runs: 12, planned: 200 }])],
       goals: [],
     });
     expect(report).toContain('search-main.js --quick`, 2026-11-24 12:00 UTC');

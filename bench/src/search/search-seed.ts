@@ -4,7 +4,6 @@ import { completeCbuCvu, completeCuit, dataSourceOptionsFromUrl, runTransferMigr
 import Database from 'better-sqlite3';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { POSTGRES_WORDS_BACKFILL } from '../lookup-index/lookup-index-store';
 import {
   insertHistorySql,
   insertMovementsSql,
@@ -187,8 +186,7 @@ export async function dropSearchDatabase(serverUrl: string): Promise<void> {
  * The search bench's Postgres database with `movements` movements and their history: giro's migrations, then one
  * `INSERT … SELECT` per million movements (and one for their history rows) with the indexes dropped, then the
  * indexes built again from their own definitions, then `VACUUM ANALYZE`. The seeding session skips the
- * history's foreign key triggers and the trigger that keeps the descriptions' words (`session_replication_role =
- * replica`): rows consistent by construction, and the words filled once from all of them.
+ * history's foreign key triggers (`session_replication_role = replica`): rows consistent by construction.
  */
 export async function seedPostgres(
   serverUrl: string,
@@ -232,7 +230,7 @@ export async function seedPostgres(
     const { rows: indexes } = await client.query<{ name: string; definition: string }>(
       `SELECT c.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
        FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
-       WHERE t.relname IN ('giro_movements', 'giro_movement_history', 'giro_words')
+       WHERE t.relname IN ('giro_movements', 'giro_movement_history')
          AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`,
     );
     for (const { name } of indexes) await client.query(`DROP INDEX "${name}"`);
@@ -258,16 +256,11 @@ export async function seedPostgres(
       await client.query(insertHistorySql('postgres'), [FIRST_ORIGIN_ID + low, FIRST_ORIGIN_ID + high - 1]);
       options.log(`Postgres: ${high} movements inserted (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     }
-    // The search's words (MovementWords1797019200000), which the movements' trigger would have kept.
-    for (const statement of POSTGRES_WORDS_BACKFILL) await client.query(statement);
-    options.log(`Postgres: words of the descriptions (${((performance.now() - started) / 1000).toFixed(0)} s)`);
     for (const { definition } of indexes) await client.query(definition);
     options.log(`Postgres: indexes built (${indexes.length}, ${((performance.now() - started) / 1000).toFixed(0)} s)`);
     await client.query("SET session_replication_role = 'origin'");
     await client.query('VACUUM ANALYZE giro_movements');
     await client.query('VACUUM ANALYZE giro_movement_history');
-    await client.query('VACUUM ANALYZE giro_movement_words');
-    await client.query('VACUUM ANALYZE giro_words');
     const { rows } = await client.query(
       `SELECT (SELECT COUNT(*) FROM giro_movement_history)::bigint AS history, pg_database_size(current_database())::bigint AS bytes`,
     );

@@ -13,9 +13,9 @@ const INSERT = `INSERT INTO giro_movements
   FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[]) AS seeded(id, intent, fingerprint, next_query_at_ms)`;
 
 /** The URL of the benchmark's database on the server of `serverUrl`. */
-export function benchDatabaseUrl(serverUrl: string): string {
+export function benchDatabaseUrl(serverUrl: string, database = BENCH_DATABASE): string {
   const url = new URL(serverUrl);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${database}`;
   return url.toString();
 }
 
@@ -32,13 +32,16 @@ export async function postgresReachable(serverUrl: string): Promise<boolean> {
   }
 }
 
-/** Creates the benchmark's database afresh (dropping an old one) and runs giro's migrations in it. */
-export async function createBenchDatabase(serverUrl: string): Promise<string> {
+/**
+ * Creates the benchmark's database afresh (dropping an old one) and runs giro's migrations in it. `database`: a
+ * name of the benchmark's own (a constant, not a value from outside), BENCH_DATABASE unless given.
+ */
+export async function createBenchDatabase(serverUrl: string, database = BENCH_DATABASE): Promise<string> {
   await onServer(serverUrl, async (client) => {
-    await client.query('DROP DATABASE IF EXISTS giro_bench WITH (FORCE)');
-    await client.query('CREATE DATABASE giro_bench');
+    await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${database}`);
   });
-  const url = benchDatabaseUrl(serverUrl);
+  const url = benchDatabaseUrl(serverUrl, database);
   const dataSource = await new DataSource(dataSourceOptionsFromUrl(url)).initialize();
   try {
     await runTransferMigrations(dataSource);
@@ -48,8 +51,8 @@ export async function createBenchDatabase(serverUrl: string): Promise<string> {
   return url;
 }
 
-export async function dropBenchDatabase(serverUrl: string): Promise<void> {
-  await onServer(serverUrl, (client) => client.query('DROP DATABASE IF EXISTS giro_bench WITH (FORCE)'));
+export async function dropBenchDatabase(serverUrl: string, database = BENCH_DATABASE): Promise<void> {
+  await onServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
 }
 
 /**

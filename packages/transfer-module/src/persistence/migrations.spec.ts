@@ -31,6 +31,7 @@ const TABLES = [
   'giro_replicas',
 ];
 const ALL_MIGRATIONS = [
+  'TransferSchemaBaseline1795291100000',
   'CreateTransferSchema1795291200000',
   'AddDueTimeIndex1795377600000',
   'DropNetworkIdIndex1795464000000',
@@ -52,6 +53,7 @@ const ALL_MIGRATIONS = [
   'MovementAmountText1796932800000',
   'MovementWords1797019200000',
   'MovementOrderCovering1797105600000',
+  'SearchOnEngineIndexes1797192000000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -213,13 +215,17 @@ describeEachEngine('transfer migrations', (engine) => {
         (await runner.getTable('giro_movements'))?.indices.find((index) => index.name === name)?.columnNames.sort();
       const createdIndexColumns = () => indexColumns('IDX_giro_movements_created');
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
+      const wordTables = async () =>
+        [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
+      expect(await wordTables()).toBe(0);
+      await dataSource.undoLastMigration();
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
       expect(await createdIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'description', 'origin_id']);
       expect(await statusIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id', 'status']);
       await dataSource.undoLastMigration();
       expect(await createdIndexColumns()).toEqual(['created_at_ms', 'origin_id']);
       expect(await statusIndexColumns()).toEqual(['created_at_ms', 'origin_id', 'status']);
-      const wordTables = async () =>
-        [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
       expect(await wordTables()).toBe(engine.kind === 'postgres' ? 2 : 0);
       await dataSource.undoLastMigration();
       expect(await wordTables()).toBe(0);
@@ -350,35 +356,40 @@ async function textIndexOf(dataSource: DataSource): Promise<boolean> {
   return Number(row.found) === 1;
 }
 
-describeOnPostgres('the words of descriptions (MovementWords1797019200000)', (engine) => {
-  it('are filled for the movements stored before, then kept when a movement is stored or its description changes', async () => {
-    const dataSource = await (await engine.createDatabase()).connectMigrated();
-    // MovementOrderCovering1797105600000, then MovementWords1797019200000: the words come with the second.
-    await dataSource.undoLastMigration();
-    await dataSource.undoLastMigration();
-    const store = new MovementStore(dataSource, systemClock);
-    const record = async (originId: number, description: string) => {
-      const { intent, fingerprint } = sampleIntent(originId, { description });
-      await store.recordIntent(intent, fingerprint, { sendNow: false });
-    };
-    await record(1, 'Embargo judicial, FC A-0001-42');
-    await runTransferMigrations(dataSource);
-    await record(2, 'Sueldo JUDICIAL judicial');
-    const wordsOf = async (originId: number) =>
-      (
-        await dataSource.query(
-          `SELECT "w"."word" FROM "giro_movement_words" "w" JOIN "giro_movements" "m" USING ("origin_id")
-             WHERE "w"."origin_id" = $1 AND "w"."created_at_ms" = "m"."created_at_ms" ORDER BY 1`,
-          [originId],
-        )
-      ).map((row: { word: string }) => row.word);
-    const vocabulary = async () =>
-      (await dataSource.query('SELECT "word" FROM "giro_words" ORDER BY 1')).map((row: { word: string }) => row.word);
-    expect(await wordsOf(1)).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial']);
-    expect(await wordsOf(2)).toEqual(['judicial', 'sueldo']);
-    expect(await vocabulary()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'sueldo']);
-    await dataSource.query(`UPDATE "giro_movements" SET "description" = 'Sueldo marzo' WHERE "origin_id" = 2`);
-    expect(await wordsOf(2)).toEqual(['marzo', 'sueldo']);
-    expect(await vocabulary()).toContain('marzo');
-  });
-});
+describeOnPostgres(
+  'the words of descriptions, kept by a trigger, then dropped (SearchOnEngineIndexes1797192000000)',
+  (engine) => {
+    it('go with their trigger, and come back filled when the migration is undone', async () => {
+      const dataSource = await (await engine.createDatabase()).connectMigrated();
+      await dataSource.undoLastMigration();
+      const store = new MovementStore(dataSource, systemClock);
+      const record = async (originId: number, description: string) => {
+        const { intent, fingerprint } = sampleIntent(originId, { description });
+        await store.recordIntent(intent, fingerprint, { sendNow: false });
+      };
+      await record(1, 'Embargo judicial, FC A-0001-42');
+      const words = async () =>
+        (await dataSource.query('SELECT "word" FROM "giro_movement_words" ORDER BY 1')).map(
+          (row: { word: string }) => row.word,
+        );
+      expect(await words()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial']);
+      await runTransferMigrations(dataSource);
+      const runner = dataSource.createQueryRunner();
+      try {
+        expect([await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')]).toEqual([
+          false,
+          false,
+        ]);
+      } finally {
+        await runner.release();
+      }
+      const triggers = await dataSource.query(
+        `SELECT "tgname" FROM pg_trigger WHERE "tgrelid" = '"giro_movements"'::regclass AND "tgname" LIKE '%words%'`,
+      );
+      expect(triggers).toEqual([]);
+      await record(2, 'Sueldo marzo');
+      await dataSource.undoLastMigration();
+      expect(await words()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'marzo', 'sueldo']);
+    });
+  },
+);

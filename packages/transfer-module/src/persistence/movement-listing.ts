@@ -10,9 +10,8 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
-import { movementSearchQuery, type SearchMemory } from './movement-search-query';
-import { TrigramEstimates } from './postgres-text-pattern';
-import { CommonTexts } from './sqlite-common-texts';
+import { checkedSearch, pageOf } from './search/checked-search';
+import { type MovementSearchPort, movementSearchFor } from './search/movement-search-port';
 import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
@@ -23,13 +22,10 @@ const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
 
 /** MovementStore's reads of movements: one with its details, pages of them, and counts. */
 export class MovementListing {
-  private readonly searchMemory: SearchMemory;
+  private readonly search: MovementSearchPort;
 
   constructor(private readonly context: StoreContext) {
-    this.searchMemory = {
-      trigramEstimates: new TrigramEstimates(() => context.nowMs()),
-      commonTexts: new CommonTexts(),
-    };
+    this.search = movementSearchFor(context.dataSource);
   }
 
   /** The movement with its history (oldest first) and its cancellation; null when unknown. */
@@ -45,15 +41,17 @@ export class MovementListing {
 
   /** A page of the movements a search finds (all of them without filters), by originId or creation time. */
   async list(options: ListMovementsOptions): Promise<MovementPage> {
-    const query = movementSearchQuery(options, this.searchMemory);
-    return this.context.transactions.read(async (manager) => query.page(await query.rows(manager), toMovementRecord));
+    const search = checkedSearch(options);
+    return this.context.transactions.read(async (manager) =>
+      pageOf(await this.search.rows(manager, search), search, toMovementRecord),
+    );
   }
 
   /** `list`, each movement with its history and cancellation (two more queries for the whole page). */
   async listDetails(options: ListMovementsOptions): Promise<MovementPage<MovementDetails>> {
-    const query = movementSearchQuery(options, this.searchMemory);
+    const search = checkedSearch(options);
     return this.context.transactions.read(async (manager) => {
-      const { items, nextCursor } = query.page(await query.rows(manager), (row) => row);
+      const { items, nextCursor } = pageOf(await this.search.rows(manager, search), search, (row) => row);
       return { items: await withDetails(manager, items), nextCursor };
     });
   }

@@ -12,6 +12,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
   it('tells which of giro’s migrations have not run yet', async () => {
     const dataSource = await (await engine.createDatabase()).connect();
     expect(await pendingTransferMigrations(dataSource)).toEqual([
+      'TransferSchemaBaseline1795291100000',
       'CreateTransferSchema1795291200000',
       'AddDueTimeIndex1795377600000',
       'DropNetworkIdIndex1795464000000',
@@ -33,6 +34,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementAmountText1796932800000',
       'MovementWords1797019200000',
       'MovementOrderCovering1797105600000',
+      'SearchOnEngineIndexes1797192000000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -16,8 +16,8 @@ const ALLOWED: RegExp[] = [
   new RegExp(`^${ENGINE_FOLDER}`),
   // Migrations write each engine's DDL.
   /^packages\/transfer-module\/src\/persistence\/migrations\//,
-  // The search keeps per-engine queries of its own (one implementation per engine).
-  /^packages\/transfer-module\/src\/persistence\/(movement-search-query|postgres-text-pattern|postgres-word-page|sqlite-common-texts|like-pattern)\.ts$/,
+  // The search chooses its own implementation, one per engine (search/movement-search-port.ts).
+  /^packages\/transfer-module\/src\/persistence\/search\//,
   // Test support and specs run the same suites on both engines.
   /\/testing\//,
   /\.(spec|e2e-spec)\.ts$/,

@@ -14,18 +14,17 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
-// The operators' search (MovementSearch1796673600000): newest first, alone or within one value of a filter.
-// The last columns of these two check an amount (and a text) from the index along the creation time
-// (MovementOrderCovering1797105600000).
+// The operators' search (search/): newest first, alone or within one value of a filter. The creation time's index
+// ends with the amount and the description, the status's with the amount: a text or a status within an amount
+// range is checked from the index.
 @Index('IDX_giro_movements_created', ['createdAtMs', 'originId', 'amountCents', 'description'])
 @Index('IDX_giro_movements_status_created', ['status', 'createdAtMs', 'originId', 'amountCents'])
 @Index('IDX_giro_movements_from_address', ['fromAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
-// Its last column, the description, checks a text within an amount range from the index (MovementAmountText1796932800000).
-@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId', 'description'])
-// A status with an amount range, answered from the keys (MovementStatusAmount1796846400000).
+@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
+// A status within a narrow amount range, answered from the keys.
 @Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
 export class MovementEntity {
   @PrimaryColumn({

@@ -1,3 +1,4 @@
+import { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
 import { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 import { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
 import { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
@@ -19,7 +20,10 @@ import { MovementStatusAmount1796846400000 } from './1796846400000-movement-stat
 import { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
 import { MovementWords1797019200000 } from './1797019200000-movement-words';
 import { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
+import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
+import { coveredByBaseline } from './after-baseline';
 
+export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
 export { CreateTransferSchema1795291200000 } from './1795291200000-create-transfer-schema';
 export { AddDueTimeIndex1795377600000 } from './1795377600000-add-due-time-index';
 export { DropNetworkIdIndex1795464000000 } from './1795464000000-drop-network-id-index';
@@ -39,11 +43,12 @@ export { MovementSearch1796673600000 } from './1796673600000-movement-search';
 export { MovementText1796760000000 } from './1796760000000-movement-text';
 export { MovementStatusAmount1796846400000 } from './1796846400000-movement-status-amount';
 export { MovementAmountText1796932800000 } from './1796932800000-movement-amount-text';
-export { MovementWords1797019200000, POSTGRES_WORDS_BACKFILL } from './1797019200000-movement-words';
+export { MovementWords1797019200000 } from './1797019200000-movement-words';
 export { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
+export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 
-/** Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. */
-export const TRANSFER_MIGRATIONS = [
+/** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
+export const TRANSFER_MIGRATION_STEPS = [
   CreateTransferSchema1795291200000,
   AddDueTimeIndex1795377600000,
   DropNetworkIdIndex1795464000000,
@@ -65,4 +70,15 @@ export const TRANSFER_MIGRATIONS = [
   MovementAmountText1796932800000,
   MovementWords1797019200000,
   MovementOrderCovering1797105600000,
+  SearchOnEngineIndexes1797192000000,
+];
+
+/**
+ * Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. A fresh
+ * database gets today's schema from TransferSchemaBaseline1795291100000 (the steps are recorded, and do nothing); a
+ * database made by an earlier build goes on through the steps it has not run.
+ */
+export const TRANSFER_MIGRATIONS = [
+  TransferSchemaBaseline1795291100000,
+  ...coveredByBaseline(TRANSFER_MIGRATION_STEPS),
 ];

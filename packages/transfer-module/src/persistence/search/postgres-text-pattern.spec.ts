@@ -1,5 +1,5 @@
-import { ESTIMATE_LIFETIME_MS, TrigramEstimates, trigramsOf, uncommonPattern } from './postgres-text-pattern';
-import { describeOnPostgres } from './testing/test-engines';
+import { describeOnPostgres } from '../testing/test-engines';
+import { trigramsOf, uncommonPattern, uncommonTextPattern } from './postgres-text-pattern';
 
 describe('trigramsOf (the trigrams of a text pg_trgm indexes)', () => {
   it('takes each word’s trigrams, lowercased, in order, with where each starts in the text', () => {
@@ -67,25 +67,20 @@ describe('uncommonPattern (Postgres: what its trigram index is given)', () => {
   });
 });
 
-describeOnPostgres('TrigramEstimates (the planner’s estimates, kept for a while)', (engine) => {
-  it('weighs a text’s trigrams in one EXPLAIN, then again only those not weighed within the lifetime', async () => {
+describeOnPostgres('uncommonTextPattern (the planner’s estimates, asked for each text)', (engine) => {
+  it('weighs a text’s distinct trigrams in one EXPLAIN each time, keeping nothing between texts', async () => {
     const dataSource = await (await engine.createDatabase()).connectMigrated();
-    let now = Date.parse('2026-09-01T12:00:00Z');
-    const estimates = new TrigramEstimates(() => now);
     const query = jest.spyOn(dataSource.manager, 'query');
     const explained = () => query.mock.calls.filter(([sql]) => sql.startsWith('EXPLAIN')).map(([, values]) => values);
-
-    await estimates.patternFor(dataSource.manager, 'embargo');
-    expect(explained()).toEqual([['%emb%', '%mba%', '%bar%', '%arg%', '%rgo%']]);
-
-    now += ESTIMATE_LIFETIME_MS - 1;
-    await estimates.patternFor(dataSource.manager, 'Embargo judicial');
-    expect(explained()[1]).toEqual(['%jud%', '%udi%', '%dic%', '%ici%', '%cia%', '%ial%']);
-
-    now += 1;
-    await estimates.patternFor(dataSource.manager, 'embargo');
-    expect(explained()[2]).toEqual(['%emb%', '%mba%', '%bar%', '%arg%', '%rgo%']);
-    expect(explained()).toHaveLength(3);
-    query.mockRestore();
+    try {
+      const first = await uncommonTextPattern(dataSource.manager, 'Embargo');
+      expect(explained()).toEqual([['%emb%', '%mba%', '%bar%', '%arg%', '%rgo%']]);
+      expect(await uncommonTextPattern(dataSource.manager, 'embargo')).toBe(first);
+      expect(explained()).toHaveLength(2);
+      expect(await uncommonTextPattern(dataSource.manager, 'a b')).toBeUndefined();
+      expect(explained()).toHaveLength(2);
+    } finally {
+      query.mockRestore();
+    }
   });
 });

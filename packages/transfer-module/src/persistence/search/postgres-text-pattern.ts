@@ -6,19 +6,17 @@ import { escapeLike } from './like-pattern';
  * `LOWER(description)`) is given, as one `LIKE` pattern; `STRPOS` then checks the whole text on each candidate.
  *
  * Read as a bitmap, the index reads the whole posting list of each trigram it is given, and a trigram shared by
- * much of the table has a long one: "embargo" holds `emb`, as every "septiembre", "noviembre" and "diciembre" does
- * (7 of its 12 ms at 10 M movements read that list), and an invoice number (`A-0001-03000316`) holds `000` and
- * `001`, as every invoice does (50 ms, where its other trigrams alone read 85 index pages: 2 ms). So each trigram
- * of the text's words (runs of letters or digits: pg_trgm splits a text there) is weighed by the planner's own
- * estimate, and the index is given the stretches of the text made of uncommon ones (under COMMON_TRIGRAM_SHARE of
- * the table): "embargo" becomes `%mbargo%`. The estimates only tell the common from the rest (a trigram absent
- * from the statistics' sample gets the planner's floor, however frequent), so every uncommon one is kept: together
- * they narrow the candidates.
+ * much of the table has a long one: "embargo" holds `emb`, as every "septiembre", "noviembre" and "diciembre" does,
+ * and an invoice number (`A-0001-03000316`) holds `000` and `001`, as every invoice does, where its other trigrams
+ * alone read a few index pages. So each trigram of the text's words (runs of letters or digits: pg_trgm splits a
+ * text there) is weighed by the planner's own estimate, asked for each search in one `EXPLAIN` (nothing is kept
+ * between searches), and the index is given the stretches of the text made of uncommon ones (under
+ * COMMON_TRIGRAM_SHARE of the table): "embargo" becomes `%mbargo%`. The estimates only tell the common from the rest
+ * (a trigram absent from the statistics' sample gets the planner's floor, however frequent), so every uncommon one
+ * is kept: together they narrow the candidates.
  *
  * One pattern rather than a `LIKE` a trigram: each candidate the index gives is checked again against every
- * condition it served (pg_trgm's matches are approximate), and each check lowercases the description anew, about
- * 0.7 µs in a UTF-8 locale: with four trigrams and `STRPOS`, 3.1 µs a candidate, 6 ms for the 2 045 movements that
- * hold "embargo" at 10 M.
+ * condition it served (pg_trgm's matches are approximate), and each check lowercases the description anew.
  */
 const COMMON_TRIGRAM_SHARE = 0.01;
 /** The trigrams weighed for one text, in the order they come: a long text's first ones are enough to narrow it. */
@@ -75,42 +73,14 @@ export function uncommonPattern(
   return kept.length === 0 ? undefined : `%${kept.map(escapeLike).join('%')}%`;
 }
 
-/**
- * The planner's estimates of how many movements hold each trigram, kept for ESTIMATE_LIFETIME_MS: they change only
- * when Postgres analyzes the table again, while weighing five trigrams takes 3.4 ms (one `EXPLAIN`, warm, 10 M
- * movements) and the console's live page repeats its search every few seconds. Only the plan depends on them, never
- * what the search finds.
- */
-export const ESTIMATE_LIFETIME_MS = 5 * 60_000;
-
-export class TrigramEstimates {
-  private readonly rows = new Map<string, { rows: number; until: number }>();
-  private movements: { rows: number; until: number } | undefined;
-
-  constructor(private readonly nowMs: () => number) {}
-
-  /** The pattern the index is given for a text (see uncommonPattern), or undefined. */
-  async patternFor(manager: EntityManager, text: string): Promise<string | undefined> {
-    const trigrams = trigramsOf(text).slice(0, MAX_WEIGHED_TRIGRAMS);
-    if (trigrams.length === 0) return undefined;
-    const now = this.nowMs();
-    const unknown = [...new Set(trigrams.map(({ trigram }) => trigram))].filter(
-      (trigram) => !((this.rows.get(trigram)?.until ?? 0) > now),
-    );
-    const weighMovements = !((this.movements?.until ?? 0) > now);
-    if (unknown.length > 0 || weighMovements) {
-      const [movements, ...estimates] = await plannedRows(manager, [undefined, ...unknown]);
-      const until = now + ESTIMATE_LIFETIME_MS;
-      this.movements = { rows: movements, until };
-      for (const [index, trigram] of unknown.entries()) this.rows.set(trigram, { rows: estimates[index], until });
-    }
-    const movements = this.movements?.rows ?? 0;
-    return uncommonPattern(
-      text,
-      trigrams,
-      (trigram) => (this.rows.get(trigram)?.rows ?? 0) >= COMMON_TRIGRAM_SHARE * movements,
-    );
-  }
+/** The pattern the index is given for a text (see uncommonPattern), or undefined: the text as it is. */
+export async function uncommonTextPattern(manager: EntityManager, text: string): Promise<string | undefined> {
+  const trigrams = trigramsOf(text).slice(0, MAX_WEIGHED_TRIGRAMS);
+  if (trigrams.length === 0) return undefined;
+  const distinct = [...new Set(trigrams.map(({ trigram }) => trigram))];
+  const [movements, ...estimates] = await plannedRows(manager, [undefined, ...distinct]);
+  const rows = new Map(distinct.map((trigram, index) => [trigram, estimates[index]]));
+  return uncommonPattern(text, trigrams, (trigram) => (rows.get(trigram) ?? 0) >= COMMON_TRIGRAM_SHARE * movements);
 }
 
 interface PlanNode {
