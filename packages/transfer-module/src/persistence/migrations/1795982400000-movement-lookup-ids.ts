@@ -6,10 +6,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 //   Its index is partial: only the few movements ever looked up by a DEBIN id are in it.
 // - `network_id` gets its index back (DropNetworkIdIndex1795464000000 dropped it while nothing read by it),
 //   partial, over the movements the bank has named: a lookup by network id (an operator's, and the check
-//   before asking the bank) read the whole table, 45-70 ms at 200 000 movements, on SQLite on the reconciler's
-//   event loop. Measured with `pnpm bench:lookup-index` (BENCHMARKS.md): no write cost SQLite shows; on Postgres
-//   about 80 bytes of WAL more per created transfer (3 %) and per sweep answer (7 %), as every answer is a
-//   non-HOT update that adds an entry to each index of the row.
+//   before asking the bank) read the whole table, on SQLite on the reconciler's event loop. The index's cost is
+//   on Postgres's writes: every answer is a non-HOT update that adds an entry to each index of the row
+//   (`pnpm bench:lookup-index`; figures in BENCHMARKS.md, «Lookups by network id»).
 
 export class MovementLookupIds1795982400000 implements MigrationInterface {
   name = 'MovementLookupIds1795982400000';

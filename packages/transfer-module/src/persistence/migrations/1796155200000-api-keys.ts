@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The admin API's keys (issue 17): who may call it, with which role. Only a hash of each key is stored. A table
+// The admin API's keys: who may call it, with which role. Only a hash of each key is stored. A table
 // of its own, read by key id on each request that presents a key; nothing on the create or sweep paths reads
 // it. Same DDL on both engines. The role list is written out: a migration must not change when the code does.
 

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// What an operator does about what giro raised (issue 17). Same DDL on both engines.
+// What an operator does about what giro raised. Same DDL on both engines.
 // - `giro_anomaly_resolutions`: an anomaly (a `giro_movement_history` row with source `anomaly`) closed by an
 //   operator — who (the key's id and name), when and why. A table of its own, keyed by the history row: the
 //   history stays append-only, and a resolution is at most one per anomaly (the primary key). Nothing about the

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Limits per source account (issue 17). Same DDL on both engines.
+// Limits per source account. Same DDL on both engines.
 // - `giro_limit_usage`: what each source account has used of each day's limits (a calendar day of Buenos Aires,
 //   `YYYY-MM-DD`), the amount in integer cents and the number of transfers. Keyed by (address, day): the intent's
 //   transaction takes its share with one upsert whose condition is the limit, and a change to FAILED gives it back.

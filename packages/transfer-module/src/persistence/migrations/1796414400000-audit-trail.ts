@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 
-// The audit trail (issue 17): one row per request that changes something, or tried to — who, what, when, from
+// The audit trail: one row per request that changes something, or tried to — who, what, when, from
 // where, and how it ended —, written in the same transaction as the change. Each row carries a hash chained to the
 // previous row's (persistence/audit-trail.ts). `seq` is assigned by the writer as the previous row's plus one, under
 // one lock (Postgres: an advisory lock; SQLite: the write lock), never by a sequence: a sequence would hand out

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 
-// Approvals (issue 17): two statuses more (AWAITING_APPROVAL, REJECTED: 17 characters, wider than the old 16),
+// Approvals: two statuses more (AWAITING_APPROVAL, REJECTED: 17 characters, wider than the old 16),
 // when a waiting transfer expires, and who made each history row.
 // A migration is a snapshot: the statuses are spelled out here, not imported from the domain.
 const OLD_STATUS_CHECK = `"status" IN ('PENDING', 'CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED')`;

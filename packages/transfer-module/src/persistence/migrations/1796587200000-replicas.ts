@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The live replicas of a deployment on one database (issue 19): each one's heartbeat, so they share the bank's
+// The live replicas of a deployment on one database: each one's heartbeat, so they share the bank's
 // allowance (each takes 1/N of it), and the end of a pause the bank asked for (429 with Retry-After), so every
 // replica honours it. `beating_since_ms`: since when it has beaten without a gap (a replica takes over a silent
 // one's leases only once it has itself been beating that long, so after a database outage no replica takes over

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 
-// The operators' search (issue 21): find a transfer by what they know of it, newest first, a page at a time.
+// The operators' search: find a transfer by what they know of it, newest first, a page at a time.
 // The fields they search by live in the intent's JSON text, which no index reads, so they are copied into
 // columns of their own, written with the intent and never changed (movement-intents.ts), and filled here for the
 // rows stored before. Each index leads with one filter's value and goes on with the creation time and the
@@ -10,8 +10,7 @@ import { engineOf } from '../engine/database-engine';
 // index goes on in the page's order too: one amount is read in order; a range is read as keys from the index
 // alone, or along the creation time when it is wide (movement-search-query.ts). Text in the description has an
 // index of its own (MovementText1796760000000).
-// The searches are measured in `pnpm bench` (section "search", BENCHMARKS.md); the cost these indexes add to each
-// write is not measured yet.
+// What the searches and these indexes cost is in BENCHMARKS.md («Search»).
 const COLUMNS = [
   'ADD COLUMN "amount_cents" bigint',
   'ADD COLUMN "from_address" varchar(22)',

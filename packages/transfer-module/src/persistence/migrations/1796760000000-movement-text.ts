@@ -1,8 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 
-// Text in a description found by an index (issue 21): without one, a search for a text that few movements hold
-// reads the whole table along the creation time (1.8 s on SQLite at 1 M movements, 14 s on Postgres at 10 M).
+// Text in a description found by an index: without one, a search for a text that few movements hold reads the
+// whole table along the creation time, a time that grows with the table.
 // Both engines index the description's trigrams, the three-character pieces any text of three characters or more
 // is made of, case folded; neither index is an entity's (TypeORM declares neither kind).
 //

@@ -2,9 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 import { unlessTrigramsCannotBeUsed } from './1796760000000-movement-text';
 
-// Postgres: each word's movements in creation order, for a text few movements hold (issue 21). The trigram index
-// finds them in no order, so the newest page of the 2 045 movements holding "embargo" (10 M movements) read every
-// one of their rows to sort them: 8 of the query's 10 ms. Here each word of a description (a run of letters or
+// Postgres: each word's movements in creation order, for a text few movements hold. The trigram index finds them
+// in no order, so the newest page of the movements holding a rare word read every one of their rows to sort
+// them, most of the query's time. Here each word of a description (a run of letters or
 // digits of LOWER("description")) has a row with the movement's creation time, and the primary key keeps a word's
 // movements in that order: the page is read from that index alone. The vocabulary, each word once, has a trigram
 // index, so the words that contain a text (embargo, embargos, desembargo) are found first. Kept by triggers on the

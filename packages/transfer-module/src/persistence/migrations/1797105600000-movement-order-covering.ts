@@ -1,11 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// A search read along the creation time (issue 21), alone or within a status, checked each movement's row for the
-// other filters: wide rows (the intent, the bank's answer), often on pages no cache holds. A common text with an
-// amount range read 9 800 rows for a page of "alquiler" above an amount that 2.6 % of the movements reach (55 ms on
-// SQLite at 1 M); FAILED with an amount range read 400–700 rows on Postgres at 10 M (p99 21–24 ms, each row outside
-// shared buffers 0.055 ms). The creation time's index now ends with the amount and the description, and the
-// status's with the amount, so those walks check them from the index (the first: 1.0 ms). Last key columns, as in
+// A search read along the creation time, alone or within a status, checked each movement's row for the other
+// filters: wide rows (the intent, the bank's answer), often on pages no cache holds. A common text with an amount
+// range few movements reach read thousands of rows for a page, and a status with an amount range hundreds, each
+// a page read when outside the cache. The creation time's index now ends with the amount and the description, and
+// the status's with the amount, so those walks check them from the index. Last key columns, as in
 // MovementAmountText1796932800000, so the entity declares one index for both engines; after origin_id they change
 // no order.
 const INDEXES: { name: string; before: string; after: string }[] = [

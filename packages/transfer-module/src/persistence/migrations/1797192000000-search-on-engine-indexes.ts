@@ -8,8 +8,8 @@ import { MovementWords1797019200000 } from './1797019200000-movement-words';
 // trigger (Postgres), and the description the amount's index carried. Every index is written with every created
 // transfer, and on Postgres with every update (an answer moves the indexed next_query_at_ms, so no update is HOT):
 // fewer and narrower is cheaper.
-// Kept as they are, because a search read rows instead of index entries without them (tens of thousands of rows
-// on Postgres at 10 M movements, most of them outside the cache): the creation time's index ends with the amount
+// Kept as they are, because a search read rows instead of index entries without them (many rows for a page, most
+// of them outside the cache on a large table): the creation time's index ends with the amount
 // and the description (a common text within an amount range, checked along the page's order), the status's with
 // the amount, and the (status, amount_cents, …) index (a status within a narrow amount range). Wider than the other
 // filters' indexes, the status's is the one SQLite leaves when a status comes with another filter: without
