@@ -2,7 +2,7 @@ import { explainCbuCvu } from './cbu-cvu';
 import { amountFromCents, amountToCents, type DecimalAmount, MAX_WIRE_AMOUNT, parseAmount } from './money';
 import type { Violation } from './violation';
 
-// Limits per source account (issue 17): a maximum per transfer, an amount per day and a number of transfers per
+// Limits per source account: a maximum per transfer, an amount per day and a number of transfers per
 // day, for each account and a default for all. A day is a calendar day of Buenos Aires (business-day.ts).
 // Amounts are decimal strings read with the domain's money rules and compared as integer cents, never floats.
 

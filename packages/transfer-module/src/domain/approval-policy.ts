@@ -1,6 +1,6 @@
 import { amountFromWire, amountToCents, type DecimalAmount } from './money';
 
-// Maker–checker (issue 17): a transfer above an amount waits, stored and never sent, until a second person with
+// Maker–checker: a transfer above an amount waits, stored and never sent, until a second person with
 // the approver role approves it. Not approved in time, it ends REJECTED, like one an approver refused.
 
 /** How long a transfer waits for its approval when the options do not say: 24 hours. */

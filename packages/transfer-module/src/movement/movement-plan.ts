@@ -227,7 +227,7 @@ function latest(a: Date | null, b: Date | null): Date | null {
  * The literal starts with named properties, not with a spread; the package's other code on a per-request or
  * per-answer path does the same (or uses Object.assign) and points here. On Node 20 (V8 11.3) an object
  * literal that starts with a spread and adds a property after it gets a hidden class of its own at every
- * evaluation: about 35× slower to build (measured for a transfer intent), and garbage in old space that only a
+ * evaluation: many times slower to build, and garbage in old space that only a
  * full GC collects (a long sweep's heap grew by several hidden classes per query).
  */
 function answerPatch(answer: BankMovement, now: Date, bank: MovementPatch, then: MovementPatch): MovementPatch {

@@ -14,7 +14,7 @@ const PRUNE_EVERY_BEATS = 3_600;
 const LATE_BEAT_MS = 500;
 
 /**
- * One bank budget for the whole deployment (issue 19). The options' rate and in-flight cap are the limits of every
+ * One bank budget for the whole deployment. The options' rate and in-flight cap are the limits of every
  * replica together: each replica on one Postgres database writes a heartbeat every second and takes its part of them, 1/N with the
  * remainder to the first by owner, N the replicas heard from in the last 5 s (BankCallBudget.setShare). A 429 with Retry-After any replica gets is
  * written beside its heartbeat, and every replica pauses its budget until then at its next beat. Heartbeats

@@ -133,8 +133,8 @@ export class WebhookDispatcher implements OnModuleDestroy {
   }
 
   // The loop keeps up to `maxInFlight` attempts in flight and up to three times as many claimed, waiting to
-  // start, so that the next claim (a round trip to the database, which on Postgres costs about the same for 10
-  // deliveries as for 200) overlaps the attempts instead of waiting for free slots. It claims again once half of
+  // start, so that the next claim (a round trip to the database, which on Postgres costs about the same for a few
+  // deliveries as for many) overlaps the attempts instead of waiting for free slots. It claims again once half of
   // `maxInFlight` is free in that room, not for each delivery that ends. Waiting ones are leased like the others
   // and start within a fraction of the lease.
   private async loop(): Promise<void> {
