@@ -8,7 +8,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 //   partial, over the movements the bank has named: a lookup by network id (an operator's, and the check
 //   before asking the bank) read the whole table, on SQLite on the reconciler's event loop. The index's cost is
 //   on Postgres's writes: every answer is a non-HOT update that adds an entry to each index of the row
-//   (`pnpm bench:lookup-index`; figures in BENCHMARKS.md, «Lookups by network id»).
+//   (`pnpm bench:lookup-index`; figures in BENCHMARKS.md, "Lookups by network id").
 
 export class MovementLookupIds1795982400000 implements MigrationInterface {
   name = 'MovementLookupIds1795982400000';

@@ -10,7 +10,7 @@ import { engineOf } from '../engine/database-engine';
 // index goes on in the page's order too: one amount is read in order; a range is read as keys from the index
 // alone, or along the creation time when it is wide (movement-search-query.ts). Text in the description has an
 // index of its own (MovementText1796760000000).
-// What the searches and these indexes cost is in BENCHMARKS.md («Search»).
+// What the searches and these indexes cost is in BENCHMARKS.md ("Search").
 const COLUMNS = [
   'ADD COLUMN "amount_cents" bigint',
   'ADD COLUMN "from_address" varchar(22)',
