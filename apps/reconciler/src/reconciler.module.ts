@@ -3,10 +3,10 @@ import {
   type BankClientOptions,
   type Clock,
   dataSourceOptionsFromUrl,
-  initializeWhenReachable,
   systemClock,
   TransferModule,
 } from '@giro/transfer-module';
+import { initializeWhenReachable } from '@giro/transfer-module/persistence';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { ScheduleModule } from '@nestjs/schedule';

@@ -1,11 +1,6 @@
 import { relative } from 'node:path';
-import {
-  ApprovalPolicy,
-  DEFAULT_MAX_AMOUNT,
-  dataSourceOptionsFromUrl,
-  engineCapabilitiesOf,
-  transferLimitsOf,
-} from '@giro/transfer-module';
+import { ApprovalPolicy, DEFAULT_MAX_AMOUNT, dataSourceOptionsFromUrl, transferLimitsOf } from '@giro/transfer-module';
+import { engineCapabilitiesOf } from '@giro/transfer-module/persistence';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 

@@ -30,13 +30,12 @@ export {
   BankRejectedError,
 } from './bank/bank.errors';
 export type { BankCallBudgetOptions } from './bank/bank-call-budget';
-export {
-  type BankAuthOptions,
-  type BankClientOptions,
-  type BankHmacOptions,
-  type BankOAuth2Options,
-  type BankTimeouts,
-  resolveBankClientOptions,
+export type {
+  BankAuthOptions,
+  BankClientOptions,
+  BankHmacOptions,
+  BankOAuth2Options,
+  BankTimeouts,
 } from './bank/bank-client.options';
 export {
   HMAC_ALGORITHMS,
@@ -162,7 +161,7 @@ export {
 } from './options/transfer-module.options';
 export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/webhook-options';
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
-export { MAX_BATCH_SIZE, MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
+export { MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
 export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export type { AuditRequest } from './persistence/audit-scope';
@@ -170,7 +169,6 @@ export {
   DatabaseStartError,
   type DatabaseStartOptions,
   DEFAULT_DATABASE_START_TIMEOUT_MS,
-  initializeWhenReachable,
 } from './persistence/database-start';
 export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
@@ -178,7 +176,6 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/engine/data-source-options';
-export { engineCapabilitiesOf } from './persistence/engine/engine-adapter';
 export {
   AnomalyResolutionEntity,
   ApiKeyEntity,
@@ -210,7 +207,7 @@ export {
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
-export { pendingTransferMigrations, runTransferMigrations } from './persistence/run-transfer-migrations';
+export { runTransferMigrations } from './persistence/run-transfer-migrations';
 export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';

@@ -5,11 +5,11 @@ import {
   DEFAULT_POLLING_OPTIONS,
   dataSourceOptionsFromUrl,
   PollingPolicy,
-  resolveBankClientOptions,
   type SourceAccount,
   type SourceAccountLimitsOptions,
   type TransferIntentRules,
 } from '@giro/transfer-module';
+import { resolveBankClientOptions } from '@giro/transfer-module/bank';
 import { approvalsFromEnvironment } from './approvals-environment';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type ReconcilerEnvironment, readEnvironment } from './environment';

@@ -7,11 +7,11 @@ import {
   DEFAULT_MAX_DESCRIPTION_LENGTH,
   DEFAULT_POLLING_OPTIONS,
   HMAC_PRESETS,
-  MAX_BATCH_SIZE,
   SWEEP_DEFAULTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from '@giro/transfer-module';
 import { BANK_CLIENT_DEFAULTS } from '@giro/transfer-module/bank';
+import { MAX_BATCH_SIZE } from '@giro/transfer-module/persistence';
 import { formatDuration } from './durations';
 import {
   amount,

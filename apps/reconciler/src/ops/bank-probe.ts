@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
-import { type BankClientOptions, resolveBankClientOptions } from '@giro/transfer-module';
+import { type BankClientOptions } from '@giro/transfer-module';
+import { resolveBankClientOptions } from '@giro/transfer-module/bank';
 
 /** Checks that the bank can be reached; rejects with the reason when it cannot. */
 export type BankProbe = () => Promise<void>;

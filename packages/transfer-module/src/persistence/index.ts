@@ -19,7 +19,7 @@ export {
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './engine/data-source-options';
-export { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
+export { type EngineAdapter, engineAdapterFor, engineCapabilitiesOf } from './engine/engine-adapter';
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
