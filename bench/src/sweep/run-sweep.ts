@@ -62,7 +62,7 @@ export async function runSweepBenchmarks(context: BenchContext): Promise<SweepBe
   const before = await control.config();
   await control.configure({ timings: SWEEP_TIMINGS });
   try {
-    const sqlite = await runSqliteSweeps(context);
+    const sqlite = context.plan.only === 'postgres-sweep' ? [] : await runSqliteSweeps(context);
     const postgres = await runPostgresSweeps(context);
     return { sqlite, postgres };
   } finally {
