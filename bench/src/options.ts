@@ -3,10 +3,20 @@ import type { BenchHmac } from './bank/raw-signing';
 /** How much of each benchmark a run does: `--quick` (under 3 minutes), the default, or `--full`. */
 export type BenchMode = 'quick' | 'standard' | 'full';
 
+/**
+ * `--only sweep`: the sweep section alone (SQLite and Postgres); `--only postgres-sweep`: its Postgres runs alone.
+ * Their figures go to stdout and the log, not into BENCHMARKS.md or the results files (a partial run is not a
+ * report): a way to measure one change to the sweep quickly.
+ */
+export type BenchSection = 'sweep' | 'postgres-sweep';
+const SECTIONS: readonly BenchSection[] = ['sweep', 'postgres-sweep'];
+
 export interface BenchPlan {
   mode: BenchMode;
   /** Workers run with --cpu-prof, profiles written beside the results (`--profile`). */
   profile: boolean;
+  /** The one section to run (`--only`), or every one. */
+  only?: BenchSection;
   create: {
     concurrencies: number[];
     /** Measured transfers per concurrency level (after the warm-up). */
@@ -41,7 +51,7 @@ export interface BenchPlan {
   hmac: BenchHmac;
 }
 
-const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile' | 'hmac'>> = {
+const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile' | 'hmac' | 'only'>> = {
   quick: {
     create: { concurrencies: [1, 16, 64], transfers: { 1: 200, 16: 1_000, 64: 1_500 }, warmup: 1_500 },
     sweep: {
@@ -81,7 +91,8 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile' | 'hmac'>> = {
   },
 };
 
-const USAGE = 'usage: pnpm bench [--quick | --full] [--profile] [--hmac-preset default | single-header]';
+const USAGE =
+  'usage: pnpm bench [--quick | --full] [--profile] [--hmac-preset default | single-header] [--only sweep | postgres-sweep]';
 
 export class UsageError extends Error {
   constructor(problem: string) {
@@ -96,12 +107,24 @@ export function planFromArgs(args: readonly string[]): BenchPlan {
   const preset = presetAt === -1 ? 'default' : args[presetAt + 1];
   if (preset !== 'default' && preset !== 'single-header')
     throw new UsageError('--hmac-preset must be followed by default or single-header');
-  const unknown = args.filter((arg, index) => !known.has(arg) && index !== presetAt && index !== presetAt + 1);
+  const onlyAt = args.indexOf('--only');
+  const only = onlyAt === -1 ? undefined : args[onlyAt + 1];
+  if (onlyAt !== -1 && !SECTIONS.includes(only as BenchSection))
+    throw new UsageError(`--only must be followed by ${SECTIONS.join(' or ')}`);
+  const withValue = [presetAt, onlyAt].filter((index) => index !== -1);
+  const valueAt = new Set(withValue.flatMap((index) => [index, index + 1]));
+  const unknown = args.filter((arg, index) => !known.has(arg) && !valueAt.has(index));
   if (unknown.length > 0) throw new UsageError(`unknown argument ${unknown.join(' ')}`);
   if (args.includes('--quick') && args.includes('--full'))
     throw new UsageError('--quick and --full exclude each other');
   const mode: BenchMode = args.includes('--quick') ? 'quick' : args.includes('--full') ? 'full' : 'standard';
   // With single-header, a key id too: the sandbox then checks that every system names it.
   const hmac: BenchHmac = preset === 'single-header' ? { preset, keyId: 'bench-key' } : { preset };
-  return { mode, profile: args.includes('--profile'), hmac, ...structuredClone(PLANS[mode]) };
+  return {
+    mode,
+    profile: args.includes('--profile'),
+    hmac,
+    ...(only !== undefined && { only: only as BenchSection }),
+    ...structuredClone(PLANS[mode]),
+  };
 }

@@ -56,7 +56,7 @@ export async function runSweepHistory(
         if (!(await checkpoint(databaseUrl))) context.log('sweep history: no CHECKPOINT (the role may not)');
         await seedSandbox(context, backlog);
         const task: SweepTask = { system: 'giro', bank: context.sandbox.bank, databaseUrl, inFlight: plan.inFlight };
-        const run = await sweepRun(context, 'postgres', plan.due, [task]);
+        const run = await sweepRun(context, 'postgres', backlog, [task]);
         runs.push({ ...run, history, seedSeconds });
       } finally {
         await dropBenchDatabase(serverUrl);

@@ -7,8 +7,8 @@ import { intentFingerprint } from './fingerprint';
  * A backlog is movements with consecutive originIds, each as the store keeps it once the bank acknowledged
  * it: IN_PROGRESS, last answered a minute ago, not leased. The first `warmup` are due at seeding; the
  * `count` measured ones after them are due `MEASURED_DUE_LATER_BY_MS` later, so a sweeping process can sweep
- * the warm-up ones first (connections opened, code compiled) and then move its clock forward to make the
- * measured ones due at the moment it is told to go. Seeded straight into the tables (and into the sandbox),
+ * the warm-up ones first (connections opened, code compiled); the measured ones are made due just before it
+ * is told to go (makeMeasuredDue). Seeded straight into the tables (and into the sandbox),
  * because creating a million through the API would take most of an hour.
  */
 export interface Backlog {
@@ -22,18 +22,16 @@ export interface Backlog {
 }
 
 /**
- * How much later than the warm-up movements the measured ones fall due: how far a sweeping process moves its
- * clock when told to go. Longer than any wait between seeding and measuring (in --full, the limit sweeps a
- * million movements of a copy of the same file first, for over ten minutes: the measured part must not fall
- * due meanwhile, or giro's warm-up sweep takes it); shorter than `SWEPT_AGAIN_AFTER_MS`, so a warm-up
- * movement is not due again when the clock moves.
+ * How much later than the warm-up movements the measured ones fall due on their own: longer than any wait
+ * between seeding and measuring (in --full, the limit sweeps a million movements of a copy of the same file
+ * first, for over ten minutes: the measured part must not fall due meanwhile, or giro's warm-up sweep takes it).
  */
 export const MEASURED_DUE_LATER_BY_MS = 6 * 3_600_000;
 
 /**
- * Longer than any run plus the clock move above: a movement queried in a sweep (warm-up or measured) is not
- * due again before the backlog is drained, by this process or another, so each is queried exactly once.
- * (giro's default lease is twice its polling interval, and a lease is at most a day.)
+ * Longer than any run: a movement queried in a sweep (warm-up or measured) is not due again before the backlog
+ * is drained, by this process or another, so each is queried exactly once. (giro's default lease is twice its
+ * polling interval, and a lease is at most a day.)
  */
 export const SWEPT_AGAIN_AFTER_MS = 10 * 3_600_000;
 

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
-import { type Clock, SweepService, systemClock, TransferModule } from '@giro/transfer-module';
+import { SweepService, TransferModule } from '@giro/transfer-module';
 import { NestFactory } from '@nestjs/core';
 import { giroBankOptions } from '../bank/bank-settings';
-import { MEASURED_DUE_LATER_BY_MS, SWEPT_AGAIN_AFTER_MS } from './backlog';
+import { SWEPT_AGAIN_AFTER_MS } from './backlog';
 import type { SweepResult, SweepTask } from './sweep-task';
 
 /** A movement queried in this benchmark is not due again before the backlog is drained (see backlog.ts). */
@@ -11,19 +11,16 @@ const SWEEP_POLLING = { minIntervalMs: SWEPT_AGAIN_AFTER_MS, delayedMinIntervalM
 /**
  * One sweep of giro's SweepService over everything due, as a reconciler process runs it: claim in
  * batches with a lease, query through the shared budget (`inFlight` calls at most), write each answer fenced
- * on the lease. Set-up ends with a sweep of the warm-up movements; at go the store's clock moves forward so
- * the measured ones are due (the bank client keeps the real clock: its signatures carry the time).
+ * on the lease. Set-up ends with a sweep of the warm-up movements; the measured ones are made due before go
+ * (makeMeasuredDue), and the sweep at go takes them.
  */
 export async function prepareGiroSweep(task: SweepTask): Promise<() => Promise<SweepResult>> {
-  let clockMovedByMs = 0;
-  const movedClock: Clock = { now: () => new Date(Date.now() + clockMovedByMs) };
   const app = await NestFactory.createApplicationContext(
     TransferModule.forRoot({
-      bank: { ...giroBankOptions(task.bank, task.inFlight), clock: systemClock },
+      bank: giroBankOptions(task.bank, task.inFlight),
       databaseUrl: task.databaseUrl,
       runMigrations: true,
-      clock: movedClock,
-      budget: { maxInFlight: task.inFlight },
+      budget: { maxInFlight: task.deploymentInFlight ?? task.inFlight },
       sweep: { concurrency: task.inFlight },
       polling: SWEEP_POLLING,
     }),
@@ -33,7 +30,6 @@ export async function prepareGiroSweep(task: SweepTask): Promise<() => Promise<S
   const warmup = await reconcile.sweep();
   if (warmup.errors > 0) throw new Error(`the warm-up sweep had ${warmup.errors} errors`);
   return async () => {
-    clockMovedByMs = MEASURED_DUE_LATER_BY_MS;
     const started = performance.now();
     // stop() ends the sweep as a shutdown would: no new claim or call, the calls under way finish.
     const timer =

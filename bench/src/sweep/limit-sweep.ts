@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { Pool } from 'undici';
 import { GET_MOVEMENT_PATH, signedHeaders } from '../bank/raw-signing';
 import { closedLoop } from '../load';
-import { MEASURED_DUE_LATER_BY_MS, SWEPT_AGAIN_AFTER_MS } from './backlog';
+import { SWEPT_AGAIN_AFTER_MS } from './backlog';
 import type { SweepResult, SweepTask } from './sweep-task';
 
 const DUE = `SELECT origin_id FROM giro_movements
@@ -16,7 +16,7 @@ const UPDATE = `UPDATE giro_movements
 /**
  * The physical limit of a sweep on SQLite: the due originIds read once, then a raw undici get-movement loop
  * (mutual TLS, token, HMAC; `inFlight` at a time) and one raw update per answer with synchronous=FULL.
- * Like giro's sweep, it sweeps the warm-up movements during set-up and the measured ones (due later) at go.
+ * Like giro's sweep, it sweeps the warm-up movements during set-up and the measured ones (made due before go) at go.
  */
 export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<SweepResult>> {
   if (!task.databaseUrl.startsWith('sqlite:')) throw new Error('the sweep limit runs on SQLite only');
@@ -63,10 +63,7 @@ export async function prepareLimitSweep(task: SweepTask): Promise<() => Promise<
   if (warmup.errors > 0) throw new Error(`the warm-up sweep had ${warmup.errors} errors: ${warmup.firstError}`);
   return async () => {
     const started = performance.now();
-    const load = await sweep(
-      Date.now() + MEASURED_DUE_LATER_BY_MS,
-      task.timeLimitMs === undefined ? {} : { untilMs: task.timeLimitMs },
-    );
+    const load = await sweep(Date.now(), task.timeLimitMs === undefined ? {} : { untilMs: task.timeLimitMs });
     const durationMs = performance.now() - started;
     await pool.close();
     db.close();

@@ -5,6 +5,7 @@ import { ratePerSecond } from '../stats';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange, transferRequestBody } from '../workload/transfer-request';
 import type { Backlog } from './backlog';
+import { makeMeasuredDue } from './measured-due';
 import {
   BENCH_DATABASE,
   createBenchDatabase,
@@ -62,7 +63,7 @@ export async function runSweepBenchmarks(context: BenchContext): Promise<SweepBe
   const before = await control.config();
   await control.configure({ timings: SWEEP_TIMINGS });
   try {
-    const sqlite = await runSqliteSweeps(context);
+    const sqlite = context.plan.only === 'postgres-sweep' ? [] : await runSqliteSweeps(context);
     const postgres = await runPostgresSweeps(context);
     return { sqlite, postgres };
   } finally {
@@ -95,7 +96,7 @@ async function runSqliteSweeps(context: BenchContext): Promise<SweepRun[]> {
         inFlight: plan.sweep.inFlight,
         ...(plan.sweep.timeLimitMs !== undefined && { timeLimitMs: plan.sweep.timeLimitMs }),
       };
-      runs.push(await sweepRun(context, 'sqlite', count, [task]));
+      runs.push(await sweepRun(context, 'sqlite', backlog, [task]));
       rmSync(file, { force: true });
     }
     rmSync(seeded, { force: true });
@@ -125,18 +126,21 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
       context.log(`sweep: seeding ${backlog.count} due movements (+${backlog.warmup} to warm up) into Postgres`);
       await seedPostgresBacklog(databaseUrl, backlog);
       await seedSandbox(context, backlog);
+      // The bank lets every process have inFlight queries in flight: the runs measure how the sweep scales with
+      // processes, not the budget's division of one process's allowance among them.
       const task: SweepTask = {
         system: 'giro',
         bank: context.sandbox.bank,
         databaseUrl,
         inFlight: plan.sweep.inFlight,
+        deploymentInFlight: plan.sweep.inFlight * processes,
         ...(plan.sweep.timeLimitMs !== undefined && { timeLimitMs: plan.sweep.timeLimitMs }),
       };
       runs.push(
         await sweepRun(
           context,
           'postgres',
-          backlog.count,
+          backlog,
           Array.from({ length: processes }, () => task),
         ),
       );
@@ -155,27 +159,25 @@ export async function seedSandbox(context: BenchContext, backlog: Backlog): Prom
   await control.seed(backlog.firstOriginId + backlog.warmup, backlog.count, transferRequestBody());
 }
 
+/** The processes of `tasks` set up (each sweeps its warm-up share), the measured movements made due, then all go. */
 export async function sweepRun(
   context: BenchContext,
   engine: SweepRun['engine'],
-  backlog: number,
+  backlog: Backlog,
   tasks: SweepTask[],
 ): Promise<SweepRun> {
-  const label = `sweep ${engine} ${tasks[0].system} ×${tasks.length}, ${backlog} due`;
-  const together = await runWorkersTogether<SweepTask, SweepResult>(
-    context,
-    label,
-    'sweep/sweep-worker.js',
-    tasks,
-    engine === 'postgres' ? { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE } : {},
-  );
+  const label = `sweep ${engine} ${tasks[0].system} ×${tasks.length}, ${backlog.count} due`;
+  const together = await runWorkersTogether<SweepTask, SweepResult>(context, label, 'sweep/sweep-worker.js', tasks, {
+    ...(engine === 'postgres' && { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE }),
+    beforeGo: () => makeMeasuredDue(tasks[0].databaseUrl, backlog),
+  });
   const queried = sum(together.outcomes.map(({ result }) => result.queried));
   // A run that measured nothing is a broken benchmark (its backlog was swept before go), not a rate of zero.
   if (queried === 0) throw new Error(`${label}: nothing was queried after go`);
   const run: SweepRun = {
     engine,
     system: tasks[0].system,
-    backlog,
+    backlog: backlog.count,
     processes: tasks.length,
     queried,
     errors: sum(together.outcomes.map(({ result }) => result.errors)),
@@ -192,7 +194,7 @@ export async function sweepRun(
     timeBoxed: tasks[0].timeLimitMs !== undefined,
   };
   context.log(
-    `sweep ${engine} ${run.system} ×${run.processes} backlog ${backlog}: ${run.perSecond.toFixed(0)} queries/s (${queried} queried, ${run.errors} errors), peak RSS ${run.peakRssMiB.join(' / ')} MiB`,
+    `sweep ${engine} ${run.system} ×${run.processes} backlog ${backlog.count}: ${run.perSecond.toFixed(0)} queries/s (${queried} queried, ${run.errors} errors), peak RSS ${run.peakRssMiB.join(' / ')} MiB`,
   );
   return run;
 }

@@ -8,8 +8,13 @@ export interface SweepTask {
   bank: BankSettings;
   /** `sqlite:<file>` or `postgres://…` (the limit runs on SQLite only). */
   databaseUrl: string;
-  /** Queries in flight at most (giro: its bank budget and sweep concurrency). */
+  /** Queries in flight at most in this process (giro: its sweep concurrency). */
   inFlight: number;
+  /**
+   * giro's bank budget for the whole deployment, which its live replicas share through their heartbeats
+   * (default `inFlight`): `inFlight` times the processes, so that each may have `inFlight` queries in flight.
+   */
+  deploymentInFlight?: number;
   /** Stop after this long instead of draining the backlog. */
   timeLimitMs?: number;
 }

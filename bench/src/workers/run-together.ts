@@ -21,18 +21,20 @@ export interface TogetherOutcome<Result> {
 /**
  * Starts one worker per task, waits until all are set up, starts them at once and waits for every result.
  * `label` names the run (for its CPU profiles); `alsoMeasure` names processes whose CPU time to measure too, and
- * `alsoMeasureWord` a word of the command line of those among them to measure apart (a Postgres database's name).
+ * `alsoMeasureWord` a word of the command line of those among them to measure apart (a Postgres database's name);
+ * `beforeGo` runs once all are set up, before the measurement starts.
  */
 export async function runWorkersTogether<Task, Result>(
   context: BenchContext,
   label: string,
   script: string,
   tasks: Task[],
-  options: { alsoMeasure?: string; alsoMeasureWord?: string } = {},
+  options: { alsoMeasure?: string; alsoMeasureWord?: string; beforeGo?: () => Promise<void> } = {},
 ): Promise<TogetherOutcome<Result>> {
   const workers = tasks.map((task) => startBenchWorker<Task, Result>(context, script, task));
   if (context.profileDir) context.profiled.push({ label, pids: workers.map((worker) => worker.pid) });
   await Promise.all(workers.map((worker) => worker.ready));
+  await options.beforeGo?.();
   const sandboxCpuBefore = cpuTimeMs(context.sandbox.pid);
   const machineBefore = machineCpuTicks();
   const group = options.alsoMeasure === undefined ? undefined : new ProcessGroupCpu(options.alsoMeasure);
