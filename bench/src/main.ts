@@ -20,7 +20,7 @@ import { runSweepBenchmarks } from './sweep/run-sweep';
 import { runWebhookDeliveryBench } from './webhooks/webhooks-main';
 
 /**
- * `pnpm bench [--quick | --full] [--profile] [--only sweep | postgres-sweep]`: giro against the physical limit and a naive peer (issue 7), then
+ * `pnpm bench [--quick | --full] [--profile] [--only create | sweep | postgres-sweep]`: giro against the physical limit and a naive peer (issue 7), then
  * webhook delivery (issue 18; `--quick` there too, the standard run otherwise), then replicas on Postgres (issue 19:
  * the shared bank budget, the create path with 1 and 4 processes, the sweep with a long history), then the search
  * API on a long history (issue 21: 1 M movements on SQLite, 10 M on Postgres). Prints the reports (markdown) on
@@ -42,8 +42,10 @@ async function main(args: string[]): Promise<void> {
   try {
     const context: BenchContext = { plan, sandbox, workDir, profileDir, profiled: [], log };
     if (plan.only !== undefined) {
-      // One section, for a quick measure of a change: its figures on stdout, no report written.
-      console.log(JSON.stringify(await runSweepBenchmarks(context), null, 2));
+      // One section, for a quick measure of a change: its figures (and profiles) on stdout, no report written.
+      const figures = plan.only === 'create' ? await runCreateBenchmarks(context) : await runSweepBenchmarks(context);
+      console.log(JSON.stringify(figures, null, 2));
+      if (profileDir) console.log(JSON.stringify(summarizeProfiles(profileDir, context.profiled), null, 2));
       return;
     }
     const create = await runCreateBenchmarks(context);

@@ -4,12 +4,12 @@ import type { BenchHmac } from './bank/raw-signing';
 export type BenchMode = 'quick' | 'standard' | 'full';
 
 /**
- * `--only sweep`: the sweep section alone (SQLite and Postgres); `--only postgres-sweep`: its Postgres runs alone.
- * Their figures go to stdout and the log, not into BENCHMARKS.md or the results files (a partial run is not a
- * report): a way to measure one change to the sweep quickly.
+ * `--only create`: the create section alone; `--only sweep`: the sweep section alone (SQLite and Postgres);
+ * `--only postgres-sweep`: its Postgres runs alone. Their figures go to stdout and the log, not into BENCHMARKS.md
+ * or the results files (a partial run is not a report): a way to measure one change to a hot path quickly.
  */
-export type BenchSection = 'sweep' | 'postgres-sweep';
-const SECTIONS: readonly BenchSection[] = ['sweep', 'postgres-sweep'];
+export type BenchSection = 'create' | 'sweep' | 'postgres-sweep';
+const SECTIONS: readonly BenchSection[] = ['create', 'sweep', 'postgres-sweep'];
 
 export interface BenchPlan {
   mode: BenchMode;
@@ -92,7 +92,7 @@ const PLANS: Record<BenchMode, Omit<BenchPlan, 'mode' | 'profile' | 'hmac' | 'on
 };
 
 const USAGE =
-  'usage: pnpm bench [--quick | --full] [--profile] [--hmac-preset default | single-header] [--only sweep | postgres-sweep]';
+  'usage: pnpm bench [--quick | --full] [--profile] [--hmac-preset default | single-header] [--only create | sweep | postgres-sweep]';
 
 export class UsageError extends Error {
   constructor(problem: string) {
