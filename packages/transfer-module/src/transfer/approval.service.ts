@@ -21,6 +21,7 @@ import {
   type RecordedActor,
 } from '../persistence';
 import { asValidation } from './store-argument-errors';
+import { checkOriginId } from './stored-movement';
 import { TransferValidationError } from './transfer.errors';
 
 /** One transfer of a bulk decision: decided, or refused with the error a single decision would have thrown. */
@@ -129,11 +130,6 @@ export class ApprovalService {
       source: history.source,
     });
   }
-}
-
-function checkOriginId(originId: unknown): void {
-  const problem = originIdProblem(originId);
-  if (problem !== undefined) invalid([{ field: 'originId', rule: 'origin_id', ...problem }]);
 }
 
 function readOriginIds(input: unknown): number[] {
