@@ -1,4 +1,4 @@
-import { setupAdminOpenApi } from '@giro/admin';
+import { AdminRefusalAudit, setupAdminOpenApi } from '@giro/admin';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
@@ -37,7 +37,7 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
   app.disable('x-powered-by');
   // Before /docs is mounted, so that its answers carry the headers too.
   app.use(securityHeaders());
-  app.useGlobalFilters(new HttpErrorsFilter(app.getHttpAdapter()));
+  app.useGlobalFilters(new HttpErrorsFilter(app.getHttpAdapter(), app.get(AdminRefusalAudit)));
   setupAdminOpenApi(app, {
     title: 'giro reconciler',
     description:

@@ -1,4 +1,4 @@
-import { TransferAdminModule } from '@giro/admin';
+import { SecretRedactor, TransferAdminModule } from '@giro/admin';
 import {
   type BankClientOptions,
   type Clock,
@@ -94,7 +94,9 @@ export class ReconcilerModule {
       module: ReconcilerModule,
       imports: [
         // Configuration.
-        LoggerModule.forRoot(loggerParams(config.logLevel, options.logDestination)),
+        LoggerModule.forRoot(
+          loggerParams(config.logLevel, new SecretRedactor([options.adminToken]), options.logDestination),
+        ),
         EventEmitterModule.forRoot(),
         ScheduleModule.forRoot(),
         databaseModule(config),

@@ -4,8 +4,10 @@
 export { actorOf, GIRO_ACTOR_PROPERTY } from './shared/http/admin-actor';
 export { AdminAuthentication } from './shared/http/admin-authentication';
 export { type AdminOpenApiOptions, setupAdminOpenApi } from './shared/http/admin-openapi';
+export { AdminRefusalAudit } from './shared/http/admin-refusal-audit';
 export { RequiresRole } from './shared/http/admin-role.decorator';
 export type { ErrorBody } from './shared/http/error-body';
+export { REDACTED, SecretRedactor } from './shared/http/secret-redactor';
 export { type ErrorReply, errorReply, writeErrorReply } from './shared/http/transfer-errors.filter';
 export { SweepUnavailableError } from './sweep/sweep-unavailable.error';
 export { TransferAdminModule } from './transfer-admin.module';

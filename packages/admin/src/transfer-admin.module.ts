@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { AnomaliesController } from './anomalies/anomalies.controller';
 import { ApprovalsController } from './approvals/approvals.controller';
 import { AuditController } from './audit/audit.controller';
@@ -9,7 +9,12 @@ import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
+import { AdminRefusalAudit } from './shared/http/admin-refusal-audit';
+import { AdminRequestIdMiddleware } from './shared/http/admin-request-id';
 import { AdminRoleGuard } from './shared/http/admin-role.guard';
+import { AdminRouteTable } from './shared/http/admin-route-table';
+import { SecretRedactor } from './shared/http/secret-redactor';
+import { TransferErrorsFilter } from './shared/http/transfer-errors.filter';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
@@ -21,6 +26,26 @@ import { TransfersController } from './transfers/transfers.controller';
 import { WebhookDeliveriesController } from './webhooks/webhook-deliveries.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 
+/** In the order Express tries their routes. */
+const ADMIN_CONTROLLERS = [
+  OverviewController,
+  // Before TransfersController: `batch` and `export.csv` are not originIds.
+  TransferBatchController,
+  TransferExportController,
+  TransfersController,
+  ApprovalsController,
+  TransferRawController,
+  BankLookupController,
+  SubAccountsController,
+  CancellationsController,
+  AnomaliesController,
+  AuditController,
+  ReconcileController,
+  KeysController,
+  WebhooksController,
+  WebhookDeliveriesController,
+];
+
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
@@ -30,36 +55,32 @@ import { WebhooksController } from './webhooks/webhooks.controller';
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
  */
 @Module({
-  controllers: [
-    OverviewController,
-    // Before TransfersController: `batch` and `export.csv` are not originIds.
-    TransferBatchController,
-    TransferExportController,
-    TransfersController,
-    ApprovalsController,
-    TransferRawController,
-    BankLookupController,
-    SubAccountsController,
-    CancellationsController,
-    AnomaliesController,
-    AuditController,
-    ReconcileController,
-    KeysController,
-    WebhooksController,
-    WebhookDeliveriesController,
-  ],
+  controllers: ADMIN_CONTROLLERS,
   providers: [
     {
       provide: ADMIN_TOKEN,
       useFactory: (options: TransferAdminModuleOptions) => checkTransferAdminOptions(options).adminToken,
       inject: [TRANSFER_ADMIN_MODULE_OPTIONS],
     },
+    {
+      provide: SecretRedactor,
+      useFactory: (adminToken: string) => new SecretRedactor([adminToken]),
+      inject: [ADMIN_TOKEN],
+    },
+    { provide: AdminRouteTable, useValue: new AdminRouteTable(ADMIN_CONTROLLERS) },
     AdminAuthentication,
     AdminRoleGuard,
     AdminAuditInterceptor,
+    AdminRefusalAudit,
+    TransferErrorsFilter,
     adminSweepProvider,
   ],
-  // An application may check the credential before it reads a body or picks a rate-limit budget.
-  exports: [AdminAuthentication],
+  // An application may check the credential before it reads a body or picks a rate-limit budget, and record what
+  // its own filters refuse on the admin paths before routing (AdminRefusalAudit).
+  exports: [AdminAuthentication, AdminRefusalAudit, SecretRedactor],
 })
-export class TransferAdminModule extends ConfigurableTransferAdminModule {}
+export class TransferAdminModule extends ConfigurableTransferAdminModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AdminRequestIdMiddleware).forRoutes('admin', 'admin/{*path}');
+  }
+}

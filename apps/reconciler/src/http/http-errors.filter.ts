@@ -1,6 +1,6 @@
-import { errorReply, writeErrorReply } from '@giro/admin';
+import { type AdminRefusalAudit, errorReply, writeErrorReply } from '@giro/admin';
 import { GiroError, isDatabaseUnavailable } from '@giro/transfer-module';
-import { type ArgumentsHost, Catch, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { type ArgumentsHost, Catch, HttpException, type HttpServer, HttpStatus, Logger } from '@nestjs/common';
 import { BaseExceptionFilter } from '@nestjs/core';
 import { DatabaseOutageLog } from './database-outage-log';
 
@@ -13,15 +13,23 @@ import { DatabaseOutageLog } from './database-outage-log';
  * (each change is one transaction), and the outage is logged once. Anything unexpected is 500 INTERNAL, its details
  * logged with the stack and never answered.
  *
- * An answer given before the request's body was read in full closes the connection, so the rest of that body
- * is not read at all.
+ * A refusal on an admin path (the body reader's, the router's 404) is recorded in the audit trail before it is
+ * answered (AdminRefusalAudit): the admin routes' own filter records what is refused once routed. An answer given
+ * before the request's body was read in full closes the connection, so the rest of that body is not read at all.
  */
 @Catch()
 export class HttpErrorsFilter extends BaseExceptionFilter {
   private readonly outages = new DatabaseOutageLog();
   private readonly unexpected = new Logger('ExceptionsHandler');
 
-  override catch(exception: unknown, host: ArgumentsHost): void {
+  constructor(
+    adapter: HttpServer,
+    private readonly refusals: AdminRefusalAudit,
+  ) {
+    super(adapter);
+  }
+
+  override async catch(exception: unknown, host: ArgumentsHost): Promise<void> {
     if (host.getType() !== 'http') {
       super.catch(exception, host);
       return;
@@ -32,6 +40,8 @@ export class HttpErrorsFilter extends BaseExceptionFilter {
       return;
     }
     if (!(exception instanceof HttpException || exception instanceof GiroError)) this.unexpected.error(exception);
+    const http = host.switchToHttp();
+    await this.refusals.record(http.getRequest(), http.getResponse(), exception);
     writeErrorReply(host, errorReply(exception));
   }
 }

@@ -1,12 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { REDACTED, type SecretRedactor } from '@giro/admin';
 import type { Params } from 'nestjs-pino';
 import type { DestinationStream } from 'pino';
 import type { LogLevel } from '../config/variables';
-import { redactApiKeysIn } from './api-key-log-redaction';
-import { REDACTED } from './redacted';
 import { redactHeaders, redactUrl } from './request-log-redaction';
-
-export { REDACTED };
 
 /**
  * Where secrets could appear in a log line: request headers (the admin bearer token), and any logged
@@ -58,10 +55,11 @@ export function requestLogLevel(_req: IncomingMessage, res: ServerResponse, erro
 
 /**
  * nestjs-pino settings: JSON lines, secrets redacted — credential fields, query parameter values and header values
- * other than the known harmless ones, and the secret of any API key (`giro_…`) wherever it appears: in a message,
- * in a logged object's strings, in the request's URL — and the originId on request lines about a movement.
+ * other than the known harmless ones, and the admin token or the secret of any API key (`giro_…`) wherever it
+ * appears (`redactor`): in a message, in a logged object's strings, in the request's URL, path parameters and
+ * logged headers (`X-Request-Id`) — and the originId on request lines about a movement.
  */
-export function loggerParams(level: LogLevel, destination?: DestinationStream): Params {
+export function loggerParams(level: LogLevel, redactor: SecretRedactor, destination?: DestinationStream): Params {
   const options = {
     level,
     redact: { paths: REDACTED_PATHS, censor: REDACTED },
@@ -70,7 +68,7 @@ export function loggerParams(level: LogLevel, destination?: DestinationStream): 
       logMethod(this: unknown, args: unknown[], method: (...args: unknown[]) => void) {
         method.apply(
           this,
-          args.map((arg) => redactApiKeysIn(arg)),
+          args.map((arg) => redactor.redactIn(arg)),
         );
       },
     },
@@ -78,11 +76,13 @@ export function loggerParams(level: LogLevel, destination?: DestinationStream): 
       // The request as pino-http serialized it; `query` repeats the URL's parameters and is left out. Its URL and
       // route parameters (`params`) may hold a key pasted into a path: searched too.
       req: ({ query: _query, ...req }: { url?: string; headers?: Record<string, unknown>; query?: unknown }) =>
-        redactApiKeysIn({
+        redactor.redactIn({
           ...req,
           ...(req.url !== undefined && { url: redactUrl(req.url) }),
           ...(req.headers !== undefined && { headers: redactHeaders(req.headers) }),
         }),
+      // The response as pino-http serialized it: its headers echo what the client sent (`X-Request-Id`).
+      res: (res: Record<string, unknown>) => redactor.redactIn(res),
     },
     customLogLevel: requestLogLevel,
     autoLogging: { ignore: (req: IncomingMessage) => UNLOGGED_PATHS.has((req.url ?? '').split('?')[0] as string) },

@@ -1,4 +1,4 @@
-import { REDACTED } from './redacted';
+import { REDACTED } from '@giro/admin';
 import { redactHeaders, redactUrl } from './request-log-redaction';
 
 describe('request log redaction', () => {

@@ -1,4 +1,4 @@
-import { REDACTED } from './redacted';
+import { REDACTED } from '@giro/admin';
 
 /**
  * Request headers whose values are logged as they are: the ones a reader needs and no client puts a secret in.

@@ -7,6 +7,7 @@ import { ApiBadRequestResponse, ApiOperation, ApiProduces, ApiResponse } from '@
 import { stringify } from 'csv-stringify';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 import { movementSearchOf, TransferSearchQuery } from '../transfers/transfer-search.dto';
 import { type MovementPage, movementsOf } from './movement-pages';
 import { EXPORT_COLUMNS, type ExportColumn, exportRowOf } from './transfer-export-row';
@@ -16,8 +17,9 @@ export const EXPORT_PAGE_SIZE = 500;
 
 /**
  * The transfers a search finds, as a CSV file for a spreadsheet: the filters and sort of `GET /admin/transfers`,
- * every page of them, streamed. Its own controller, listed before TransfersController, so that `export.csv` is
- * never read as an originId.
+ * every page of them, streamed. Audited (`transfer.export`, the search as its target): data leaving giro is an
+ * action of its own. Its own controller, listed before TransfersController, so that `export.csv` is never read
+ * as an originId.
  */
 @AdminRoutes('transfers')
 @Controller('admin/transfers')
@@ -27,6 +29,7 @@ export class TransferExportController {
   constructor(private readonly movements: MovementService) {}
 
   @RequiresRole('viewer')
+  @Audited('transfer.export')
   @Get('export.csv')
   @ApiOperation({
     summary: 'The transfers a search finds (the filters and sort of GET /admin/transfers, no page) as a CSV file',

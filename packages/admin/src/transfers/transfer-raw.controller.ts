@@ -11,14 +11,19 @@ import {
 import { OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
 
-/** A stored movement as the network that carried it describes it (get-movement with `getRawData: true`). */
+/**
+ * A stored movement as the network that carried it describes it (get-movement with `getRawData: true`). A read that
+ * asks the bank and moves the movement's next query: audited as the action it is.
+ */
 @AdminRoutes('transfers')
 @Controller('admin/transfers')
 export class TransferRawController {
   constructor(private readonly bankLookups: BankLookupService) {}
 
   @RequiresRole('operator')
+  @Audited('transfer.raw')
   @Get(':originId/raw')
   @ApiOperation({
     summary: "The bank's answer in the network's own format, as it came",

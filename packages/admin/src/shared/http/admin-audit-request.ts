@@ -1,77 +1,138 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type AuditRequest, GiroError } from '@giro/transfer-module';
+import { type Actor, type AuditRequest, GiroError, type Violation } from '@giro/transfer-module';
 import { type ExecutionContext, HttpException, HttpStatus } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import type { Reflector } from '@nestjs/core';
 import { actorOf } from './admin-actor';
+import { requestIdOf } from './admin-request-id';
+import { declaredRoute } from './admin-route-table';
 import { AUDITED_ACTION } from './audited.decorator';
+import type { SecretRedactor } from './secret-redactor';
 
-// What the audit trail records of an admin request: which requests (those that may change something), as which
-// action, under which request id, from which address, and how a failure reads.
+// What the audit trail records of an admin request: which requests run in an audit scope (those that may change
+// something, and the reads that are actions of their own), as which action, under which request id, from which
+// address, and how a failure reads — every text a client chose redacted of credentials first.
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD'];
-/** A request id the caller may choose (`X-Request-Id`): printable ASCII, no spaces. Anything else: one is made. */
-const REQUEST_ID = /^[\x21-\x7e]{1,200}$/;
 const MAX_ADDRESS_LENGTH = 100;
 const MAX_TARGET_LENGTH = 200;
 
-const requestIds = new WeakMap<IncomingMessage, string>();
+/** Express's request: `ip` (trust proxy applied) and the route's `params`. */
+export type ExpressRequest = IncomingMessage & { ip?: string; originalUrl?: string; params?: Record<string, string> };
 
-/** Whether the audit trail records this request: POST, PUT, PATCH and DELETE, whatever their answer. */
-export function isAudited(request: IncomingMessage): boolean {
-  return MUTATING_METHODS.has(request.method ?? '');
+/**
+ * Whether the request runs in an audit scope, which records its outcome whatever it is: POST, PUT, PATCH and
+ * DELETE, and a read its route declares `@Audited` (it asks the bank, or takes the data away: an export).
+ */
+export function isAuditedRoute(request: IncomingMessage, declaredAction: string | undefined): boolean {
+  return MUTATING_METHODS.has(request.method ?? '') || declaredAction !== undefined;
+}
+
+const recordedInScope = new WeakSet<IncomingMessage>();
+
+/** Says that the request's audit scope records its outcome, a refusal included: no one else records it. */
+export function markRecordedInScope(request: IncomingMessage): void {
+  recordedInScope.add(request);
+}
+
+export function isRecordedInScope(request: IncomingMessage): boolean {
+  return recordedInScope.has(request);
+}
+
+/** The audit request of a route about to run: its `@Audited` action, else `<METHOD> <route path>`. */
+export function adminAuditRequest(
+  reflector: Reflector,
+  context: ExecutionContext,
+  redactor: SecretRedactor,
+): AuditRequest {
+  const http = context.switchToHttp();
+  const request = http.getRequest<ExpressRequest>();
+  return auditRequestOf(request, http.getResponse<ServerResponse>(), redactor, {
+    who: actorOf(request) ?? null,
+    action: declaredActionOf(reflector, context) ?? declaredRoute(context.getClass(), context.getHandler()),
+    params: request.params ?? {},
+  });
+}
+
+export function declaredActionOf(reflector: Reflector, context: ExecutionContext): string | undefined {
+  return reflector.get<string | undefined>(AUDITED_ACTION, context.getHandler());
 }
 
 /**
- * Who asked what: the actor (null before the guard let it through), the route's `@Audited` action (else
- * `<METHOD> <route path>`), the request id (the caller's `X-Request-Id`, else a new one, answered in the same
- * header) and the client's address (`request.ip`: Express honours the application's `trust proxy`).
+ * Who asked what: the actor (null without a valid credential), the action, the request id (requestIdOf), the
+ * client's address (`request.ip`: Express honours the application's `trust proxy`), and what the request is
+ * about — its `:originId`, else another path parameter, else the query of a read (what an export took).
  */
-export function adminAuditRequest(reflector: Reflector, context: ExecutionContext): AuditRequest {
-  const http = context.switchToHttp();
-  // Express's request: `ip` (trust proxy applied) and the route's `params`.
-  const request = http.getRequest<IncomingMessage & { ip?: string; params?: Record<string, string> }>();
-  let requestId = requestIds.get(request);
-  if (requestId === undefined) {
-    const given = request.headers['x-request-id'];
-    requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    requestIds.set(request, requestId);
-    http.getResponse<ServerResponse>().setHeader('X-Request-Id', requestId);
-  }
+export function auditRequestOf(
+  request: ExpressRequest,
+  response: ServerResponse,
+  redactor: SecretRedactor,
+  route: { who: Actor | null; action: string; params: Record<string, string> },
+): AuditRequest {
   const address = request.ip ?? request.socket?.remoteAddress ?? null;
-  const { originId, ...others } = request.params ?? {};
-  const target = others.id ?? others.name ?? others.address ?? others.deliveryId;
+  const { originId, ...others } = route.params;
+  const query = (request.url ?? '').split('?')[1];
+  const target =
+    others.id ?? others.name ?? others.address ?? others.deliveryId ?? (request.method === 'GET' ? query : undefined);
   const originIdNumber = originId !== undefined && /^[1-9][0-9]{0,15}$/.test(originId) ? Number(originId) : null;
   return {
-    who: actorOf(request) ?? null,
-    action: reflector.get<string | undefined>(AUDITED_ACTION, context.getHandler()) ?? routeOf(context),
-    requestId,
-    clientAddress: address === null ? null : address.slice(0, MAX_ADDRESS_LENGTH),
+    who: route.who,
+    action: route.action,
+    requestId: requestIdOf(request, response, redactor),
+    clientAddress: address === null ? null : redactor.redact(address).slice(0, MAX_ADDRESS_LENGTH),
     originId: originIdNumber !== null && Number.isSafeInteger(originIdNumber) ? originIdNumber : null,
-    target: target === undefined ? null : target.slice(0, MAX_TARGET_LENGTH),
+    target: target === undefined || target === '' ? null : redactor.redact(target).slice(0, MAX_TARGET_LENGTH),
   };
 }
 
-/** `POST /admin/keys/:name/revoke`: the route as declared, for a route without `@Audited`. */
-function routeOf(context: ExecutionContext): string {
-  const method = HTTP_METHODS[Reflect.getMetadata(METHOD_METADATA, context.getHandler()) as number] ?? 'ANY';
-  const parts = [
-    Reflect.getMetadata(PATH_METADATA, context.getClass()),
-    Reflect.getMetadata(PATH_METADATA, context.getHandler()),
-  ]
-    .map((part) => String(Array.isArray(part) ? part[0] : (part ?? '')).replace(/^\/+|\/+$/g, ''))
-    .filter((part) => part !== '');
-  return `${method} /${parts.join('/')}`;
+/**
+ * The HTTP status and message a failed admin request is answered with, as its `refused` row records them:
+ * redacted of credentials, and without the names of fields the API does not know (a client chose them; a secret
+ * pasted as a field name would otherwise be kept for every viewer to read).
+ */
+export function describeAdminError(error: unknown, redactor: SecretRedactor): { statusCode: number; message: string } {
+  const { statusCode, message } = describedError(error);
+  return { statusCode, message: redactor.redact(message) };
 }
 
-/** The HTTP status and message a failed admin request is answered with, as its `refused` row records them. */
-export function describeAdminError(error: unknown): { statusCode: number; message: string } {
-  if (error instanceof HttpException) return { statusCode: error.getStatus(), message: httpMessage(error) };
-  if (error instanceof GiroError) return { statusCode: error.httpStatusCode, message: error.message };
+function describedError(error: unknown): { statusCode: number; message: string } {
+  if (error instanceof HttpException) {
+    const violations = violationsOf(error.getResponse());
+    return {
+      statusCode: error.getStatus(),
+      message: violations === undefined ? httpMessage(error) : recordedViolations(violations),
+    };
+  }
+  if (error instanceof GiroError) {
+    return {
+      statusCode: error.httpStatusCode,
+      message: error.violations === undefined ? error.message : recordedViolations(error.violations),
+    };
+  }
   // Anything else is answered 500 by Nest, without its message: the trail keeps its name only.
   return { statusCode: HttpStatus.INTERNAL_SERVER_ERROR, message: error instanceof Error ? error.name : 'error' };
+}
+
+/** Rules whose violation names what the client sent instead of what the API knows. */
+const CLIENT_NAMED_RULES: Readonly<Record<string, string>> = {
+  unknown_field: '(a field the API does not know) is not a known field',
+  unknown_column: 'header names columns a batch does not take',
+};
+
+/** The violations as the answer's message lists them, but naming no field the API does not know. */
+function recordedViolations(violations: readonly Violation[]): string {
+  return violations
+    .map(
+      (violation) =>
+        CLIENT_NAMED_RULES[violation.rule] ??
+        `${violation.field === '' ? '(request)' : violation.field} ${violation.message}`,
+    )
+    .join('; ');
+}
+
+function violationsOf(response: unknown): Violation[] | undefined {
+  const violations =
+    typeof response === 'object' && response !== null ? (response as { violations?: unknown }).violations : undefined;
+  return Array.isArray(violations) ? (violations as Violation[]) : undefined;
 }
 
 /** An HttpException's message as its answer says it (a 400's violations, joined). */

@@ -1,34 +1,28 @@
 import type { ServerResponse } from 'node:http';
-import { type Actor, AuditService, type Role, roleAllows, rolesAllowed } from '@giro/transfer-module';
+import { type Role, roleAllows, rolesAllowed } from '@giro/transfer-module';
 import {
   type CanActivate,
   type ExecutionContext,
   ForbiddenException,
-  type HttpException,
   Injectable,
-  Optional,
   UnauthorizedException,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type AdminRequest, GIRO_ACTOR_PROPERTY } from './admin-actor';
-import { adminAuditRequest, describeAdminError, isAudited } from './admin-audit-request';
 import { AdminAuthentication, presentedToken } from './admin-authentication';
 import { DEFAULT_REQUIRED_ROLE, REQUIRED_ROLE } from './admin-role.decorator';
 
 /**
  * Every admin route: a valid credential (AdminAuthentication: the admin token or an API key), else 401 with
  * `WWW-Authenticate`; then the role the route declares (`@RequiresRole`, admin when it declares none), else 403
- * naming the role needed and the key's. An allowed request carries its actor as `request.giroActor`. A refused
- * request that would have changed something (POST, PUT, PATCH, DELETE) is recorded in the audit trail first, with
- * the key when there was one (a 403), without when there was none (a 401).
+ * naming the role needed and the key's. An allowed request carries its actor as `request.giroActor`. The error
+ * filter records a refusal in the audit trail (AdminRefusalAudit), with the key when there was one (a 403).
  */
 @Injectable()
 export class AdminRoleGuard implements CanActivate {
   constructor(
     private readonly authentication: AdminAuthentication,
     private readonly reflector: Reflector,
-    // Absent only when the host's TransferModule does not provide it (a stub in tests): then nothing is audited.
-    @Optional() private readonly audit?: AuditService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -37,42 +31,25 @@ export class AdminRoleGuard implements CanActivate {
     const actor = await this.authentication.authenticate(request);
     if (actor === undefined) {
       http.getResponse<ServerResponse>().setHeader('WWW-Authenticate', 'Bearer realm="giro-admin"');
-      throw await this.refused(
-        context,
-        null,
-        new UnauthorizedException(
-          presentedToken(request) === undefined
-            ? 'missing bearer token (Authorization: Bearer <API key or ADMIN_TOKEN>)'
-            : 'invalid bearer token: unknown or revoked',
-        ),
+      throw new UnauthorizedException(
+        presentedToken(request) === undefined
+          ? 'missing bearer token (Authorization: Bearer <API key or ADMIN_TOKEN>)'
+          : 'invalid bearer token: unknown or revoked',
       );
     }
     const needed = requiredRole(this.reflector, context);
     if (!roleAllows(actor.role, needed)) {
       // The admin API's error shape ({ statusCode, error, message, … }), with the two roles as fields.
-      throw await this.refused(
-        context,
-        actor,
-        new ForbiddenException({
-          statusCode: 403,
-          error: 'Forbidden',
-          message: `this route needs the ${needed} role (${rolesAllowed(needed).join(' or ')}); key "${actor.name}" has ${actor.role}`,
-          requiredRole: needed,
-          role: actor.role,
-        }),
-      );
+      throw new ForbiddenException({
+        statusCode: 403,
+        error: 'Forbidden',
+        message: `this route needs the ${needed} role (${rolesAllowed(needed).join(' or ')}); key "${actor.name}" has ${actor.role}`,
+        requiredRole: needed,
+        role: actor.role,
+      });
     }
     request[GIRO_ACTOR_PROPERTY] = actor;
     return true;
-  }
-
-  /** `refusal`, once the audit trail has its `refused` row (for a request that would have changed something). */
-  private async refused(context: ExecutionContext, who: Actor | null, refusal: HttpException): Promise<HttpException> {
-    if (this.audit !== undefined && isAudited(context.switchToHttp().getRequest<AdminRequest>())) {
-      const { statusCode, message } = describeAdminError(refusal);
-      await this.audit.recordRefusal({ ...adminAuditRequest(this.reflector, context), who }, statusCode, message);
-    }
-    return refusal;
   }
 }
 

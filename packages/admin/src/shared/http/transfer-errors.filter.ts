@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errorCodeForStatus, GiroError, isErrorCode, PollTooSoonError } from '@giro/transfer-module';
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Injectable } from '@nestjs/common';
+import { AdminRefusalAudit } from './admin-refusal-audit';
 import { type ErrorBody, errorBody, violationsBody } from './error-body';
 
 export interface ErrorReply {
@@ -66,12 +67,17 @@ export function writeErrorReply(host: ArgumentsHost, { status, body, headers }: 
 
 /**
  * The admin routes' errors, answered by code (docs/errors.md): every GiroError — the transfer module's, the
- * admin's own — and Nest's HttpExceptions on these routes (guards, pipes, the throttler). Anything else goes to
- * the application's filters and Nest's default.
+ * admin's own — and Nest's HttpExceptions on these routes (guards, pipes, the throttler), each refusal recorded in
+ * the audit trail before it is answered. Anything else goes to the application's filters and Nest's default.
  */
+@Injectable()
 @Catch(GiroError, HttpException)
 export class TransferErrorsFilter implements ExceptionFilter<GiroError | HttpException> {
-  catch(error: GiroError | HttpException, host: ArgumentsHost): void {
+  constructor(private readonly refusals: AdminRefusalAudit) {}
+
+  async catch(error: GiroError | HttpException, host: ArgumentsHost): Promise<void> {
+    const http = host.switchToHttp();
+    await this.refusals.record(http.getRequest(), http.getResponse(), error);
     writeErrorReply(host, errorReply(error));
   }
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
+import { SecretRedactor } from '@giro/admin';
 import { generateApiKey } from '@giro/transfer-module/domain';
 import pino from 'pino';
-import { redactApiKeysIn } from './api-key-log-redaction';
 import { loggerParams } from './logger-params';
 
 // No API key reaches a log line in clear: the reconciler's logger (loggerParams) replaces the secret of any key in
@@ -10,6 +10,8 @@ import { loggerParams } from './logger-params';
 const KEY = `giro_0123456789abcdef_${'5e'.repeat(32)}`;
 const SECRET = KEY.slice(-64);
 const SHOWN = 'giro_0123456789abcdef_[redacted]';
+const ADMIN_TOKEN = 'log-admin-token-7d1e4c2b9a';
+const redactApiKeysIn = <T>(value: T): T => new SecretRedactor([]).redactIn(value);
 
 function reconcilerLogger() {
   let text = '';
@@ -19,12 +21,15 @@ function reconcilerLogger() {
       done();
     },
   });
-  const [options] = loggerParams('info', destination).pinoHttp as [pino.LoggerOptions, unknown];
+  const [options] = loggerParams('info', new SecretRedactor([ADMIN_TOKEN]), destination).pinoHttp as [
+    pino.LoggerOptions,
+    unknown,
+  ];
   const logger = pino(options, destination);
   return { logger, text: () => text };
 }
 
-describe('API keys in the reconciler logs', () => {
+describe('secrets in the reconciler logs', () => {
   it('are redacted in messages, in objects, in arrays and in errors, the public id kept', () => {
     const { logger, text } = reconcilerLogger();
     logger.info(`presented ${KEY}`);
@@ -49,6 +54,23 @@ describe('API keys in the reconciler logs', () => {
     logger.info({ detail: `Authorization: Bearer ${key}` }, `key ${key}`);
     expect(text()).not.toContain(key.slice(-64));
     expect(text()).toContain(`${key.slice(0, 22)}[redacted]`);
+  });
+
+  it('redact the admin token too, wherever it is and however a URL encodes it', () => {
+    const { logger, text } = reconcilerLogger();
+    logger.info(`GET /admin/transfers/${ADMIN_TOKEN}`);
+    logger.warn(
+      {
+        requestId: `id-${ADMIN_TOKEN}`,
+        url: `/admin/transfers/${encodeURIComponent(ADMIN_TOKEN).replace('a', '%61')}`,
+      },
+      'refused',
+    );
+    logger.error(new Error(`Cannot GET /admin/${ADMIN_TOKEN}`));
+    expect(text().split('\n').filter(Boolean)).toHaveLength(3);
+    expect(text()).not.toContain(ADMIN_TOKEN);
+    expect(text()).not.toContain('log-%61dmin');
+    expect(text().match(/\[redacted\]/g)?.length).toBe(4);
   });
 
   it('leaves what holds no key untouched, the same objects', () => {
