@@ -19,8 +19,8 @@ import type { WebhookSettings } from '../../apps/reconciler/src/config/webhook-e
 import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
 
 // The reconciler as an in-process Nest HTTP app on a free port, against an in-process sandbox bank, on an
-// SQLite file of its own. One manual clock drives the bank and giro: polling rules are checked exactly and
-// time moves only when a test moves it. Sweeps run only when a test asks (POST /admin/reconcile).
+// SQLite file of its own (or the database a test gives). One manual clock drives the bank and giro: polling rules
+// are checked exactly and time moves only when a test moves it. Sweeps run only when a test asks (POST /admin/reconcile).
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -95,6 +95,8 @@ export async function startTestReconciler(
     webhooks?: WebhookSettings;
     /** APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER; default none (every transfer is sent at once). */
     approvals?: ApprovalOptions;
+    /** DATABASE_URL (a Postgres database of the test's own); default an SQLite file of its own. */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -107,7 +109,7 @@ export async function startTestReconciler(
   const dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-'));
   const config: ReconcilerConfig = {
     port: 0,
-    databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
+    databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
     adminToken: ADMIN_TOKEN,
     bank: undefined,

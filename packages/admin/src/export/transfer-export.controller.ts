@@ -17,8 +17,7 @@ export const EXPORT_PAGE_SIZE = 500;
 
 /**
  * The transfers a search finds, as a CSV file for a spreadsheet: the filters and sort of `GET /admin/transfers`,
- * every page of them, streamed. Audited (`transfer.export`, the search as its target): data leaving giro is an
- * action of its own. Its own controller, listed before TransfersController, so that `export.csv` is never read
+ * every page of them, streamed. Audited (`transfer.export`): data leaving giro is an action of its own. Its own controller, listed before TransfersController, so that `export.csv` is never read
  * as an originId.
  */
 @AdminRoutes('transfers')

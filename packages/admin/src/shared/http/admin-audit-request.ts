@@ -60,7 +60,7 @@ export function declaredActionOf(reflector: Reflector, context: ExecutionContext
 /**
  * Who asked what: the actor (null without a valid credential), the action, the request id (requestIdOf), the
  * client's address (`request.ip`: Express honours the application's `trust proxy`), and what the request is
- * about — its `:originId`, else another path parameter, else the query of a read (what an export took).
+ * about — its `:originId`, else another path parameter. Never the query: its values are the client's to choose.
  */
 export function auditRequestOf(
   request: ExpressRequest,
@@ -70,9 +70,7 @@ export function auditRequestOf(
 ): AuditRequest {
   const address = request.ip ?? request.socket?.remoteAddress ?? null;
   const { originId, ...others } = route.params;
-  const query = (request.url ?? '').split('?')[1];
-  const target =
-    others.id ?? others.name ?? others.address ?? others.deliveryId ?? (request.method === 'GET' ? query : undefined);
+  const target = others.id ?? others.name ?? others.address ?? others.deliveryId;
   const originIdNumber = originId !== undefined && /^[1-9][0-9]{0,15}$/.test(originId) ? Number(originId) : null;
   return {
     who: route.who,
@@ -80,7 +78,7 @@ export function auditRequestOf(
     requestId: requestIdOf(request, response, redactor),
     clientAddress: address === null ? null : redactor.redact(address).slice(0, MAX_ADDRESS_LENGTH),
     originId: originIdNumber !== null && Number.isSafeInteger(originIdNumber) ? originIdNumber : null,
-    target: target === undefined || target === '' ? null : redactor.redact(target).slice(0, MAX_TARGET_LENGTH),
+    target: target === undefined ? null : redactor.redact(target).slice(0, MAX_TARGET_LENGTH),
   };
 }
 
