@@ -50,6 +50,9 @@ describeOnEachEngine('credentials put in the wrong place', (engine) => {
   });
 
   it('the admin token or a key in X-Request-Id: answered, logged and audited redacted', async () => {
+    // Every admin answer carries its request id, a plain read's too.
+    const plain = await send('GET', '/admin/transfers?limit=1', { headers: { 'x-request-id': 'plain-1' } });
+    expect([plain.status, plain.headers.get('x-request-id')]).toEqual([200, 'plain-1']);
     const token = await send('POST', '/admin/reconcile', { headers: { 'x-request-id': ADMIN_TOKEN } });
     expect(token.headers.get('x-request-id')).toBe('[redacted]');
     const keyed = await send('GET', '/admin/transfers/424242', { headers: { 'x-request-id': `req-${key}` } });

@@ -307,7 +307,7 @@ describe('admin routes and roles', () => {
     expect(bootstrap).toEqual({ keyId: 'admin-token', name: 'admin-token', role: 'admin' });
   });
 
-  it('records in the audit trail the mutating requests it refuses (403 with the key, 401 without), never a read', async () => {
+  it('records in the audit trail every request it refuses, reads included (403 with the key, 401 without)', async () => {
     audited.refusals.length = 0;
     await call('POST', '/admin/cancellations/1/ack', keys.viewer);
     await call('POST', '/admin/keys/1/revoke', undefined);
@@ -336,6 +336,18 @@ describe('admin routes and roles', () => {
         },
         statusCode: 401,
         message: expect.stringContaining('missing bearer token'),
+      },
+      {
+        request: {
+          who: expect.objectContaining({ name: 'viewer-key' }),
+          action: 'GET /admin/keys',
+          requestId: expect.any(String),
+          clientAddress: '127.0.0.1',
+          originId: null,
+          target: null,
+        },
+        statusCode: 403,
+        message: expect.stringContaining('needs the admin role'),
       },
     ]);
   });
