@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { type AuditRequest, AuditService } from '@giro/transfer-module';
+import { type AuditRequest, AuditService, isDatabaseUnavailable } from '@giro/transfer-module';
 import {
   type BeforeApplicationShutdown,
   Injectable,
@@ -88,6 +88,8 @@ export class AdminRefusalAudit implements OnApplicationBootstrap, BeforeApplicat
         await audit.recordRefusal(refusal.request, statusCode, message);
       }
     } catch (failure) {
+      // An outage is said where it is met (the audit's write failures, the application's filter), once.
+      if (isDatabaseUnavailable(failure)) return;
       this.logger.warn(
         { error: this.redactor.redact(failure instanceof Error ? failure.message : String(failure)) },
         'a refused admin request could not be audited',
