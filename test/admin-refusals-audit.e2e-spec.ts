@@ -20,6 +20,7 @@ describeOnEachEngine('admin refusals in the audit trail', (engine) => {
     r = await startTestReconciler({
       databaseUrl: await engine.createDatabaseUrl(),
       adminRateLimitPerMinute: RATE_LIMIT,
+      limits: { default: { perTransfer: '5000.00' } },
     });
   });
   afterAll(() => r?.close());
@@ -86,10 +87,15 @@ describeOnEachEngine('admin refusals in the audit trail', (engine) => {
     expect(row).toMatchObject({ actor: null, statusCode: 401, action: 'GET /admin/transfers' });
   });
 
-  it('records a conflict (409) once, by the route that refused it', async () => {
+  it('records a conflict (409) and a limit passed (422) once each, by the route that refused them', async () => {
     expect((await r.request('POST', '/admin/keys', { body: { name: 'bodies', role: 'viewer' } })).status).toBe(409);
-    const conflicts = (await refusedRows()).filter((row) => row.statusCode === 409);
-    expect(conflicts).toEqual([expect.objectContaining({ action: 'key.create', target: null })]);
+    const tooMuch = transferRequest({ originId: 4301, amount: '5000.01' });
+    expect((await r.request('POST', '/admin/transfers', { body: tooMuch })).status).toBe(422);
+    const rows = (await refusedRows()).filter((row) => row.statusCode === 409 || row.statusCode === 422);
+    expect(rows.map((row) => [row.statusCode, row.action, row.originId])).toEqual([
+      [422, 'transfer.create', null],
+      [409, 'key.create', null],
+    ]);
   });
 
   it('summarises a flood of 429s: one row when it starts, one counting the rest', async () => {
