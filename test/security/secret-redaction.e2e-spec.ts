@@ -89,7 +89,10 @@ describeOnEachEngine('credentials put in the wrong place', (engine) => {
     expect(created.text).toContain(misplaced);
     const keys = await send('POST', '/admin/keys', { body: { name: 'sock', role: 'viewer', [ADMIN_TOKEN]: true } });
     expect(keys.status).toBe(400);
-    const query = await send('GET', `/admin/transfers?${misplaced}=1&access_token=${ADMIN_TOKEN}`);
+    const query = await send(
+      'GET',
+      `/admin/transfers?${misplaced}=1&access_token=${ADMIN_TOKEN}&after=${key}&status=${ADMIN_TOKEN}`,
+    );
     expect(query.status).toBe(400);
     const audit = await auditText();
     expect(audit).toContain('(a field the API does not know) is not a known field');
