@@ -18,7 +18,8 @@ import { SecretRedactor } from './secret-redactor';
 /** The answers the audit trail records as refusals, on any method. */
 export const RECORDED_REFUSALS: ReadonlySet<number> = new Set([400, 401, 403, 404, 409, 413, 415, 422, 429]);
 
-const ADMIN_PATH = /^\/admin(?:\/|$)/;
+/** Where the admin API's paths begin. */
+const ADMIN_SEGMENT = /\/admin(?:\/|$)/;
 
 interface Refusal {
   request: AuditRequest;
@@ -63,11 +64,22 @@ export class AdminRefusalAudit implements OnApplicationBootstrap, BeforeApplicat
     return this.writeSummaries(this.summaries.drain());
   }
 
-  /** Records `error` as the refusal of `request` when it is one. Never throws: the answer goes out regardless. */
-  async record(request: ExpressRequest, response: ServerResponse, error: unknown): Promise<void> {
+  /**
+   * Records `error` as the refusal of `request` when it is one, and the request is on `/admin`. Never throws: the
+   * answer goes out regardless. `routed`: the request reached an admin route, whatever the application's global
+   * prefix before `/admin` (the admin routes' own filter says so).
+   */
+  async record(
+    request: ExpressRequest,
+    response: ServerResponse,
+    error: unknown,
+    { routed = false }: { routed?: boolean } = {},
+  ): Promise<void> {
     const audit = this.audit;
-    const path = (request.originalUrl ?? request.url ?? '').split('?')[0] as string;
-    if (audit === undefined || !ADMIN_PATH.test(path) || isRecordedInScope(request)) return;
+    const url = (request.originalUrl ?? request.url ?? '').split('?')[0] as string;
+    const start = url.search(ADMIN_SEGMENT);
+    if (audit === undefined || start < 0 || (start > 0 && !routed) || isRecordedInScope(request)) return;
+    const path = url.slice(start);
     const { statusCode, message } = describeAdminError(error, this.redactor);
     if (!RECORDED_REFUSALS.has(statusCode)) return;
     try {

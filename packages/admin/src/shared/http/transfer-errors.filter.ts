@@ -77,7 +77,7 @@ export class TransferErrorsFilter implements ExceptionFilter<GiroError | HttpExc
 
   async catch(error: GiroError | HttpException, host: ArgumentsHost): Promise<void> {
     const http = host.switchToHttp();
-    await this.refusals.record(http.getRequest(), http.getResponse(), error);
+    await this.refusals.record(http.getRequest(), http.getResponse(), error, { routed: true });
     writeErrorReply(host, errorReply(error));
   }
 }
