@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AdminRefusalAudit } from '@giro/admin';
 import { AuditService, type AuditView } from '@giro/transfer-module';
+import Database from 'better-sqlite3';
 import { describeOnEachEngine } from './support/engines';
 import { startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';
 import { waitUntil } from './support/wait-until';
@@ -172,5 +176,33 @@ describeOnEachEngine('admin refusals in the audit trail', (engine) => {
 
   it('keeps an intact chain', async () => {
     expect(await trail().verify()).toEqual({ intact: true, rows: expect.any(Number) });
+  });
+});
+
+describe('admin refusals counted when the reconciler stops', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'giro-refusals-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the count of a flood not yet summarised before the database closes', async () => {
+    const file = join(dir, 'giro.sqlite');
+    const r = await startTestReconciler({ databaseUrl: `sqlite:${file}`, adminRateLimitPerMinute: 5 });
+    const statuses: number[] = [];
+    try {
+      for (let index = 0; index < 40; index++) statuses.push((await r.request('GET', '/admin/transfers')).status);
+    } finally {
+      await r.close();
+    }
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    const database = new Database(file, { readonly: true });
+    try {
+      const rows = database
+        .prepare('select request_id, error from giro_audit where status_code = 429 order by seq')
+        .all() as { request_id: string; error: string }[];
+      expect(rows).toHaveLength(2);
+      expect(rows[1]?.request_id).toMatch(/^summary-/);
+      expect(rows[1]?.error).toContain('34 more refused 429 between');
+    } finally {
+      database.close();
+    }
   });
 });
