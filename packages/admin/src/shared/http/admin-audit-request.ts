@@ -53,6 +53,7 @@ export function adminAuditRequest(
   });
 }
 
+/** The action the route declares with `@Audited`, if it does. */
 export function declaredActionOf(reflector: Reflector, context: ExecutionContext): string | undefined {
   return reflector.get<string | undefined>(AUDITED_ACTION, context.getHandler());
 }
