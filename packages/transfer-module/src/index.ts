@@ -198,6 +198,8 @@ export {
   AnomalyNotFoundError,
   ApprovalExpiredError,
   ApprovalNotAwaitedError,
+  ApprovalSamePersonError,
+  BootstrapApprovalError,
   CancellationNotFoundError,
   MovementNotFoundError,
   SelfApprovalError,

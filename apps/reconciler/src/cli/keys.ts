@@ -68,7 +68,7 @@ export async function keys(args: readonly string[], output: KeysOutput = process
 
 async function run(command: KeysCommand, service: ApiKeyService, output: KeysOutput): Promise<void> {
   if (command.action === 'create') {
-    const created = await service.createKey({ name: command.name, role: command.role });
+    const created = await service.createKey({ name: command.name, role: command.role }, CLI_ACTOR.keyId);
     output.out(`created API key "${created.name}" (role ${created.role}, id ${created.keyId})`);
     output.out('it is shown this once and cannot be recovered (only its hash is stored): store it now');
     // Alone on the last line: `giro-reconciler keys create … | tail -n 1` is the key.
@@ -92,13 +92,14 @@ async function run(command: KeysCommand, service: ApiKeyService, output: KeysOut
 export function keysTable(listed: readonly ApiKeyView[]): string[] {
   if (listed.length === 0) return ['no API keys (create one: giro-reconciler keys create --name NAME --role ROLE)'];
   const rows = [
-    ['NAME', 'ROLE', 'STATE', 'ID', 'CREATED'],
+    ['NAME', 'ROLE', 'STATE', 'ID', 'CREATED', 'CREATED BY'],
     ...listed.map((key) => [
       key.name,
       key.role,
       key.active ? 'active' : `revoked ${key.revokedAt}`,
       key.keyId,
       key.createdAt,
+      key.createdBy ?? '-',
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] as string).length))) ?? [];

@@ -48,6 +48,8 @@ export {
   AnomalyNotFoundError,
   ApprovalExpiredError,
   ApprovalNotAwaitedError,
+  ApprovalSamePersonError,
+  BootstrapApprovalError,
   CancellationNotFoundError,
   LimitExceededError,
   MovementNotFoundError,

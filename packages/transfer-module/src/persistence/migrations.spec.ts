@@ -54,6 +54,8 @@ const ALL_MIGRATIONS = [
   'MovementWords1797019200000',
   'MovementOrderCovering1797105600000',
   'SearchOnEngineIndexes1797192000000',
+  'ApiKeyMinters1797278400000',
+  'AuditTrailSealed1797364800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
