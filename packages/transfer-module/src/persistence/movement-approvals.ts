@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { checkFourEyes } from './approval-four-eyes';
 import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
+import { checkFourEyes } from './approval-four-eyes';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow } from './engine/raw-rows';
 import { type HistorySource, MovementEntity } from './entities';

@@ -252,7 +252,10 @@ export class BootstrapApprovalError extends GiroError {
     readonly originId: number,
     readonly keyId: string,
   ) {
-    super('BOOTSTRAP_CANNOT_APPROVE', `${keyId} mints keys but never approves: approve transfer ${originId} with an approver key`);
+    super(
+      'BOOTSTRAP_CANNOT_APPROVE',
+      `${keyId} mints keys but never approves: approve transfer ${originId} with an approver key`,
+    );
   }
 
   override answerFields() {
