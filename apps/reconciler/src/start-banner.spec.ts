@@ -10,15 +10,19 @@ const sandbox: SandboxMode = {
   certificates: certificatePaths('certs'),
 };
 
-function bannerFor(env: Record<string, string>): string {
-  return sandboxBanner({
+function bannerInput(env: Record<string, string> = {}) {
+  return {
     url: 'http://localhost:3000',
     adminToken: 'generated-admin-token',
     generatedToken: true,
     sandbox,
     config: reconcilerConfigFromEnv(env),
     logFile: 'data/reconciler.log',
-  });
+  };
+}
+
+function bannerFor(env: Record<string, string>): string {
+  return sandboxBanner(bannerInput(env));
 }
 
 describe('sandboxBanner', () => {
@@ -61,6 +65,18 @@ describe('sandboxBanner', () => {
     expect(banner).toContain(
       '  console key       giro_0123456789abcdef_secret  (operator "console-demo-20261124085339123", made now; paste it to sign in)',
     );
+  });
+
+  it('says where the audit key comes from, never the key', () => {
+    const banner = (auditKey: Parameters<typeof sandboxBanner>[0]['auditKey']) =>
+      sandboxBanner({ ...bannerInput(), auditKey });
+    expect(banner({ source: 'sandbox', file: 'data/audit-hmac.key', generated: true })).toContain(
+      '  audit key         data/audit-hmac.key (generated now: AUDIT_HMAC_KEY is not set; giro-reconciler audit verify reads it there)',
+    );
+    expect(banner({ source: 'sandbox', file: 'data/audit-hmac.key', generated: false })).toContain(
+      'data/audit-hmac.key (generated at an earlier start: AUDIT_HMAC_KEY is not set;',
+    );
+    expect(banner({ source: 'environment' })).toContain('  audit key         from AUDIT_HMAC_KEY\n');
   });
 
   it('says the replicas share the budget on Postgres', () => {

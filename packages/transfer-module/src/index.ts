@@ -163,7 +163,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
 export { MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
-export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
+export type { AuditCheckpoint, AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export type { AuditRequest } from './persistence/audit-scope';
 export {
   DatabaseStartError,
