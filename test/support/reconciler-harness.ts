@@ -97,6 +97,8 @@ export async function startTestReconciler(
     webhooks?: WebhookSettings;
     /** APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER; default none (every transfer is sent at once). */
     approvals?: ApprovalOptions;
+    /** DATABASE_URL; default a new SQLite file. */
+    databaseUrl?: string;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -109,7 +111,7 @@ export async function startTestReconciler(
   const dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-'));
   const config: ReconcilerConfig = {
     port: 0,
-    databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
+    databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
     adminToken: ADMIN_TOKEN,
     auditHmacKey: AUDIT_HMAC_KEY,

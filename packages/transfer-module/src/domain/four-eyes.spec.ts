@@ -3,6 +3,7 @@ import { samePersonRelation } from './four-eyes';
 describe('samePersonRelation', () => {
   it('takes a key minted by the creator, directly or through keys it minted, for the creator', () => {
     expect(samePersonRelation(['admin-token'], ['sock', 'admin-token'])).toBe('minted_approver');
+    expect(samePersonRelation(['cli'], ['sock', 'cli'])).toBe('minted_approver');
     expect(samePersonRelation(['boss'], ['sock', 'helper', 'boss', 'cli'])).toBe('minted_approver');
   });
 
@@ -19,6 +20,9 @@ describe('samePersonRelation', () => {
   it('lets two lineages that meet only at a bootstrap credential through: two people, each with their own key', () => {
     expect(samePersonRelation(['alice-ops', 'alice', 'cli'], ['bob-approver', 'bob', 'cli'])).toBeUndefined();
     expect(samePersonRelation(['alice-ops', 'alice', 'admin-token'], ['bob-approver', 'bob', 'cli'])).toBeUndefined();
+    expect(samePersonRelation(['alice', 'cli'], ['bob-approver', 'bob', 'cli'])).toBeUndefined();
+    // The bootstrap token as the creator: only the keys it minted itself are its own.
+    expect(samePersonRelation(['admin-token'], ['bob-approver', 'bob', 'admin-token'])).toBeUndefined();
   });
 
   it('knows nothing of keys whose minter is unknown: they differ, and that is all', () => {

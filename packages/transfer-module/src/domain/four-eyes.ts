@@ -19,18 +19,27 @@ export type SamePersonRelation = 'minted_approver' | 'minted_by_approver' | 'com
  * key id first, then the key id that minted it, then that one's minter…, ending at a bootstrap credential or at a
  * minter giro does not know. Two different keys only: the same key is the creator's self-approval.
  *
+ * A bootstrap credential counts as the minter of the keys it minted itself, not of the keys those minted: every
+ * lineage ends at one, so further up it would take everyone for one person. Two people are two lineages that meet
+ * only there.
+ *
  * What it cannot know: keys minted before giro recorded minters, and a key handed from one person to another.
  */
 export function samePersonRelation(
   creator: readonly string[],
   approver: readonly string[],
 ): SamePersonRelation | undefined {
-  const [creatorKey, creatorMinter] = creator;
-  const [approverKey, approverMinter] = approver;
-  if (creatorKey !== undefined && approver.slice(1).includes(creatorKey)) return 'minted_approver';
-  if (approverKey !== undefined && creator.slice(1).includes(approverKey)) return 'minted_by_approver';
-  if (creatorMinter !== undefined && creatorMinter === approverMinter) return 'common_minter';
-  const creatorAncestors = new Set(creator.slice(1).filter((keyId) => !BOOTSTRAP_CREDENTIALS.includes(keyId)));
-  if (approver.slice(1).some((keyId) => creatorAncestors.has(keyId))) return 'common_minter';
+  const [creatorKey] = creator;
+  const [approverKey] = approver;
+  const creatorMinters = mintersOf(creator);
+  const approverMinters = mintersOf(approver);
+  if (creatorKey !== undefined && approverMinters.includes(creatorKey)) return 'minted_approver';
+  if (approverKey !== undefined && creatorMinters.includes(approverKey)) return 'minted_by_approver';
+  if (creatorMinters.some((keyId) => approverMinters.includes(keyId))) return 'common_minter';
   return undefined;
+}
+
+/** The minters up a lineage that make two keys one person's: all of them but a bootstrap credential further up. */
+function mintersOf(lineage: readonly string[]): string[] {
+  return lineage.slice(1).filter((keyId, index) => index === 0 || !BOOTSTRAP_CREDENTIALS.includes(keyId));
 }
