@@ -101,7 +101,7 @@ describe('the banners show what a transfer must be to be sent', () => {
     const banner = serviceBanner('http://127.0.0.1:3000', config);
     expect(banner).toContain('  console http://127.0.0.1:3000/console (sign in with an API key');
     expect(banner).toContain(
-      "  approvals         transfers above 1000.00 wait for an approver (another key than their creator's), at most 12 h",
+      "  approvals         transfers above 1000.00 wait for an approver (another person's key than their creator's), at most 12 h",
     );
     expect(banner).toContain(
       '  transfer rules    currencies 032, 840 · concepts VAR, ALQ · amount up to 5000.00 · description up to 60 characters',

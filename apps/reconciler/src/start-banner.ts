@@ -114,7 +114,7 @@ function approvalsLine(config: ReconcilerConfig): string {
     return 'off: every transfer is sent at once (APPROVAL_REQUIRED_ABOVE to require one)';
   const policy = ApprovalPolicy.from(config.approvals);
   const hours = policy.expiresAfterMs / 3_600_000;
-  return `transfers above ${policy.requiredAbove} wait for an approver (another key than their creator's), at most ${hours} h`;
+  return `transfers above ${policy.requiredAbove} wait for an approver (another person's key than their creator's), at most ${hours} h`;
 }
 
 /** The bank-call budget and the sweep settings, as far as the configuration gives them. */
