@@ -89,6 +89,7 @@ export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
 // Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
 export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
+export { BOOTSTRAP_CREDENTIALS } from './domain/four-eyes';
 export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,

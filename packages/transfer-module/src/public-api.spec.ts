@@ -47,6 +47,7 @@ const ROOT = [
   'AuditView',
   'BANK_STATUSES',
   'BOOTSTRAP_ADMIN_ACTOR',
+  'BOOTSTRAP_CREDENTIALS',
   'BUDGET_DEFAULTS',
   'BUSINESS_TIME_ZONE',
   'BankAccountRoutingView',
