@@ -29,6 +29,7 @@ describe('admin API keys', () => {
       active: true,
       createdAt: expect.any(String),
       revokedAt: null,
+      createdBy: 'admin-token',
       key: expect.stringMatching(/^giro_[0-9a-f]{16}_[0-9a-f]{64}$/),
     });
     const listed = await r.request('GET', '/admin/keys');

@@ -39,7 +39,13 @@ describe('giro-reconciler keys', () => {
     expect(lines.slice(0, -1).join('\n')).toMatch(/created API key "ops" \(role operator, id [0-9a-f]{16}\)/);
     expect(lines.filter((line) => line.includes(opsKey.slice(-64)))).toEqual([opsKey]);
     const [row] = storedRows();
-    expect(row).toMatchObject({ name: 'ops', role: 'operator', key_id: opsKey.slice(5, 21), revoked_at_ms: null });
+    expect(row).toMatchObject({
+      name: 'ops',
+      role: 'operator',
+      key_id: opsKey.slice(5, 21),
+      revoked_at_ms: null,
+      created_by_key_id: 'cli',
+    });
     expect(JSON.stringify(row)).not.toContain(opsKey.slice(-64));
   });
 
@@ -48,7 +54,8 @@ describe('giro-reconciler keys', () => {
     const table = await keys('list');
     expect(table.code).toBe(0);
     const lines = table.output.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^NAME\s+ROLE\s+STATE\s+ID\s+CREATED$/);
+    expect(lines[0]).toMatch(/^NAME\s+ROLE\s+STATE\s+ID\s+CREATED\s+CREATED BY$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/).at(-1))).toEqual(['cli', 'cli']);
     expect(lines.slice(1).map((line) => line.split(/\s+/).slice(0, 3))).toEqual([
       ['ops', 'operator', 'active'],
       ['auditor', 'viewer', 'active'],

@@ -112,6 +112,7 @@ export class ChaosRun {
   private readonly logFile: string;
   private readonly secrets = {
     ADMIN_TOKEN: `chaos-admin-token-${randomBytes(12).toString('hex')}`,
+    AUDIT_HMAC_KEY: `chaos-audit-hmac-key-${randomBytes(16).toString('hex')}`,
     BANK_HMAC_SECRET: `chaos-hmac-secret-${randomBytes(12).toString('hex')}`,
     BANK_CLIENT_SECRET: `chaos-client-secret-${randomBytes(12).toString('hex')}`,
     BANK_KEY_PASSPHRASE: `chaos-key-passphrase-${randomBytes(12).toString('hex')}`,
@@ -300,6 +301,7 @@ export class ChaosRun {
       ...(options.duplicateMode === 'conflict' && { BANK_DUPLICATE_CODES: DUPLICATE_ORIGIN_ID }),
       BANK_TIMEOUT_MS: String(BANK_TIMEOUT_MS),
       ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      AUDIT_HMAC_KEY: secrets.AUDIT_HMAC_KEY,
       DATABASE_URL: options.databaseUrl,
       POLL_MIN_INTERVAL_MS: String(POLLING.minIntervalMs),
       DELAYED_MIN_INTERVAL_MS: String(POLLING.delayedMinIntervalMs),

@@ -102,7 +102,8 @@ describeWithChromium('the operator console by role (Chromium)', () => {
 
   it("lets an approver approve another key's transfer, and not their own", async () => {
     const operator = await stack.createKey('ops', 'operator');
-    const checker = await stack.createKey('checker', 'approver');
+    // Another person's approver key: minted with an admin key of their own, not by the admin token that minted ops.
+    const checker = await stack.createKey('checker', 'approver', await stack.createKey('checker-lead', 'admin'));
     // An admin key creates and approves: the one role that could approve its own transfer, were it allowed.
     const boss = await stack.createKey('boss', 'admin');
     const byOperator = await stack.api('POST', '/admin/transfers', {

@@ -36,7 +36,8 @@ export interface ConsoleStack {
   /** An admin API request with `key` (default: the admin token). */
   api(method: string, path: string, options?: { key?: string; body?: unknown; csv?: string }): Promise<ApiAnswer>;
   /** A new API key with this role, made with the admin token. */
-  createKey(name: string, role: 'viewer' | 'operator' | 'approver' | 'admin'): Promise<string>;
+  /** A key minted with `mintedWith` (default the admin token). */
+  createKey(name: string, role: 'viewer' | 'operator' | 'approver' | 'admin', mintedWith?: string): Promise<string>;
   /**
    * Records a bank answer claiming `claimed` for the final movement `originId`, as the sender records one: an
    * anomaly, never applied. The sandbox never contradicts a final status on its own.
@@ -118,8 +119,8 @@ export async function startConsoleStack(extraEnv: Record<string, string> = {}): 
     bank,
     reconciler: running,
     api,
-    async createKey(name, role) {
-      const created = await api('POST', '/admin/keys', { body: { name, role } });
+    async createKey(name, role, mintedWith = ADMIN_TOKEN) {
+      const created = await api('POST', '/admin/keys', { body: { name, role }, key: mintedWith });
       if (created.status !== 201) throw new Error(`key ${name} not created: ${created.status} ${created.text}`);
       return created.json.key as string;
     },

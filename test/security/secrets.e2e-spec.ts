@@ -25,6 +25,7 @@ describe('secrets in the output and answers of reconciler processes', () => {
   const distinct = (name: string) => `security-${name}-${randomBytes(10).toString('hex')}`;
   const secrets = {
     ADMIN_TOKEN: distinct('admin-token'),
+    AUDIT_HMAC_KEY: distinct('audit-hmac-key'),
     BANK_CLIENT_SECRET: distinct('client-secret'),
     BANK_HMAC_SECRET: distinct('hmac-secret'),
     BANK_KEY_PASSPHRASE: distinct('key-passphrase'),
@@ -69,6 +70,7 @@ describe('secrets in the output and answers of reconciler processes', () => {
       BANK_CLIENT_SECRET: secrets.BANK_CLIENT_SECRET,
       BANK_HMAC_SECRET: secrets.BANK_HMAC_SECRET,
       ADMIN_TOKEN: secrets.ADMIN_TOKEN,
+      AUDIT_HMAC_KEY: secrets.AUDIT_HMAC_KEY,
       POLL_MIN_INTERVAL_MS: '200',
       DELAYED_MIN_INTERVAL_MS: '400',
       ALLOW_POLLING_BELOW_SPEC: 'true',

@@ -23,6 +23,8 @@ import { createReconcilerApp } from '../../apps/reconciler/src/reconciler-app';
 // are checked exactly and time moves only when a test moves it. Sweeps run only when a test asks (POST /admin/reconcile).
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The key the test reconcilers' audit trails are keyed with (AUDIT_HMAC_KEY). */
+export const AUDIT_HMAC_KEY = 'test-audit-hmac-key-0123456789abcdef';
 
 let certificates: Promise<DevCertificates> | undefined;
 
@@ -112,6 +114,7 @@ export async function startTestReconciler(
     databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
     adminToken: ADMIN_TOKEN,
+    auditHmacKey: AUDIT_HMAC_KEY,
     bank: undefined,
     polling: { ...SPEC_POLLING, scaledForDemo: false, allowBelowSpec: false },
     sweepIntervalMs: 1000,

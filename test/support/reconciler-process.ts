@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import { type RunningProcess, startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
-import { ADMIN_TOKEN, SAMPLE_SOURCE_ACCOUNTS } from './reconciler-harness';
+import { ADMIN_TOKEN, AUDIT_HMAC_KEY, SAMPLE_SOURCE_ACCOUNTS } from './reconciler-harness';
 
 // The reconciler as a child process: `giro-reconciler` from the build in apps/reconciler/dist (`pnpm build`),
 // as `pnpm start` and `pnpm sweep` run it.
@@ -30,6 +30,7 @@ export function bankEnvironment(dir: string, certs: DevCertificates, bankUrl: st
     BANK_TOKEN: 'sandbox-token',
     BANK_HMAC_SECRET: 'sandbox-hmac-secret',
     ADMIN_TOKEN,
+    AUDIT_HMAC_KEY,
     // The sandbox's polling rule is scaled down: below the bank's minimums, accepted for a test bank.
     ALLOW_POLLING_BELOW_SPEC: 'true',
     SOURCE_ACCOUNTS: SAMPLE_SOURCE_ACCOUNTS,

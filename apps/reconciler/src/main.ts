@@ -22,7 +22,9 @@ const USAGE = `usage: giro-reconciler [command]
   giro-reconciler keys list      the API keys, revoked ones included (no secrets)
   giro-reconciler keys revoke NAME
                                  refuse that key from now on, on every replica within a second
-  giro-reconciler audit verify   check the audit trail's hash chain: intact (exit 0), or where it breaks (exit 1)
+  giro-reconciler audit verify [--checkpoint SEQ:HASH]...
+                                 check the audit trail's hash chain (keyed with AUDIT_HMAC_KEY) and that it still
+                                 holds each checkpoint logged: intact (exit 0), or where it breaks (exit 1)
   giro-reconciler --help | --version
 
 Configuration: environment variables (and ./.env), listed in the package's README.`;

@@ -10,15 +10,19 @@ const sandbox: SandboxMode = {
   certificates: certificatePaths('certs'),
 };
 
-function bannerFor(env: Record<string, string>): string {
-  return sandboxBanner({
+function bannerInput(env: Record<string, string> = {}) {
+  return {
     url: 'http://localhost:3000',
     adminToken: 'generated-admin-token',
     generatedToken: true,
     sandbox,
     config: reconcilerConfigFromEnv(env),
     logFile: 'data/reconciler.log',
-  });
+  };
+}
+
+function bannerFor(env: Record<string, string>): string {
+  return sandboxBanner(bannerInput(env));
 }
 
 describe('sandboxBanner', () => {
@@ -63,6 +67,18 @@ describe('sandboxBanner', () => {
     );
   });
 
+  it('says where the audit key comes from, never the key', () => {
+    const banner = (auditKey: Parameters<typeof sandboxBanner>[0]['auditKey']) =>
+      sandboxBanner({ ...bannerInput(), auditKey });
+    expect(banner({ source: 'sandbox', file: 'data/audit-hmac.key', generated: true })).toContain(
+      '  audit key         data/audit-hmac.key (generated now: AUDIT_HMAC_KEY is not set; giro-reconciler audit verify reads it there)',
+    );
+    expect(banner({ source: 'sandbox', file: 'data/audit-hmac.key', generated: false })).toContain(
+      'data/audit-hmac.key (generated at an earlier start: AUDIT_HMAC_KEY is not set;',
+    );
+    expect(banner({ source: 'environment' })).toContain('  audit key         from AUDIT_HMAC_KEY\n');
+  });
+
   it('says the replicas share the budget on Postgres', () => {
     const banner = bannerFor({ DATABASE_URL: 'postgres://giro@db.internal:5432/giro' });
     expect(banner).toContain('bank calls: at most 8 in flight, no rate limit, shared by the replicas on this database');
@@ -85,7 +101,7 @@ describe('the banners show what a transfer must be to be sent', () => {
     const banner = serviceBanner('http://127.0.0.1:3000', config);
     expect(banner).toContain('  console http://127.0.0.1:3000/console (sign in with an API key');
     expect(banner).toContain(
-      "  approvals         transfers above 1000.00 wait for an approver (another key than their creator's), at most 12 h",
+      "  approvals         transfers above 1000.00 wait for an approver (another person's key than their creator's), at most 12 h",
     );
     expect(banner).toContain(
       '  transfer rules    currencies 032, 840 · concepts VAR, ALQ · amount up to 5000.00 · description up to 60 characters',

@@ -30,11 +30,16 @@ export interface SandboxBannerInput {
   webhookReceiver?: { url: string; endpointId: string };
   /** The operator key made at this start to sign in to the console with (demo/demo-operator-key.ts). */
   consoleKey?: { name: string; key: string };
+  /**
+   * Where the audit trail's key comes from: AUDIT_HMAC_KEY, or the file sandbox mode keeps it in (made at this
+   * start, or at an earlier one).
+   */
+  auditKey?: { source: 'environment' } | { source: 'sandbox'; file: string; generated: boolean };
 }
 
 /**
  * Sandbox mode: where everything is and how to reach it. The generated admin token is printed (it is the
- * only way to learn it); a token from ADMIN_TOKEN is not; the demo's console key is (a sandbox's operator key, made
+ * only way to learn it); a token from ADMIN_TOKEN is not; nor is the audit key, only the file sandbox mode keeps it in; the demo's console key is (a sandbox's operator key, made
  * for this start, revoked at the next). No bank credential is ever printed.
  */
 export function sandboxBanner(input: SandboxBannerInput): string {
@@ -59,6 +64,7 @@ export function sandboxBanner(input: SandboxBannerInput): string {
         ]
       : []),
     `  admin token       ${input.generatedToken ? `${input.adminToken}  (generated: ADMIN_TOKEN is not set)` : 'from ADMIN_TOKEN'}`,
+    ...(input.auditKey ? [`  audit key         ${auditKeyLine(input.auditKey)}`] : []),
     `  OpenAPI           ${url}/docs`,
     `  health, metrics   ${url}/health, ${url}/metrics`,
     `  JSON logs         ${input.logFile}`,
@@ -75,6 +81,12 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `       curl --cacert ${here(certs.ca)} --cert ${here(certs.clientCert)} --key ${here(certs.clientKey)} ${sandbox.bank.url}/__sandbox/counters`,
     '',
   ].join('\n');
+}
+
+function auditKeyLine(auditKey: NonNullable<SandboxBannerInput['auditKey']>): string {
+  if (auditKey.source === 'environment') return 'from AUDIT_HMAC_KEY';
+  const made = auditKey.generated ? 'generated now' : 'generated at an earlier start';
+  return `${auditKey.file} (${made}: AUDIT_HMAC_KEY is not set; giro-reconciler audit verify reads it there)`;
 }
 
 /**
@@ -102,7 +114,7 @@ function approvalsLine(config: ReconcilerConfig): string {
     return 'off: every transfer is sent at once (APPROVAL_REQUIRED_ABOVE to require one)';
   const policy = ApprovalPolicy.from(config.approvals);
   const hours = policy.expiresAfterMs / 3_600_000;
-  return `transfers above ${policy.requiredAbove} wait for an approver (another key than their creator's), at most ${hours} h`;
+  return `transfers above ${policy.requiredAbove} wait for an approver (another person's key than their creator's), at most ${hours} h`;
 }
 
 /** The bank-call budget and the sweep settings, as far as the configuration gives them. */

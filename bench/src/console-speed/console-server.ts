@@ -40,6 +40,7 @@ export async function startConsoleServer(file: string, workDir: string): Promise
           SOURCE_ACCOUNTS: SOURCE_ACCOUNTS_ENV,
           DATABASE_URL: `sqlite:${file}`,
           ADMIN_TOKEN: adminToken,
+          AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
           PORT: '0',
           // The seeded history's few open transfers are unknown to the sandbox bank: a sweep every second would
           // ask it about them all through the run. The sweep's cost on a long history is the replicas section's.

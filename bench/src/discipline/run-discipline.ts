@@ -55,6 +55,7 @@ export async function runDisciplineBenchmark(context: BenchContext): Promise<Dis
         ...(bank.hmac.keyId && { BANK_HMAC_KEY_ID: bank.hmac.keyId }),
         DATABASE_URL: `sqlite:${join(context.workDir, 'discipline.sqlite')}`,
         ADMIN_TOKEN: adminToken,
+        AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
         PORT: '0',
         POLL_MIN_INTERVAL_MS: String(DISCIPLINE_RULES.minIntervalMs),
         DELAYED_MIN_INTERVAL_MS: String(DISCIPLINE_RULES.delayedMinIntervalMs),

@@ -160,6 +160,7 @@ function startReconciler(context: BenchContext, databaseUrl: string, ratePerSeco
       BANK_RATE_PER_SECOND: String(ratePerSecond),
       DATABASE_URL: databaseUrl,
       ADMIN_TOKEN: randomBytes(24).toString('base64url'),
+      AUDIT_HMAC_KEY: randomBytes(32).toString('base64url'),
       PORT: '0',
       SOURCE_ACCOUNTS: SOURCE_ACCOUNTS_ENV,
       LOG_LEVEL: 'warn',

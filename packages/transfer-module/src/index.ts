@@ -89,6 +89,7 @@ export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
 // Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
 export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
+export { BOOTSTRAP_CREDENTIALS } from './domain/four-eyes';
 export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,
@@ -163,7 +164,7 @@ export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/
 // The database: giro's own, or the host's TypeORM data source with giro's entities and migrations.
 export { MOVEMENT_SORTS, type MovementSearch, type MovementSort } from './persistence';
 export { ApiKeyNameTakenError, ApiKeyNotFoundError } from './persistence/api-key.errors';
-export type { AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
+export type { AuditCheckpoint, AuditFilter, AuditOutcome, AuditVerification } from './persistence/audit-records';
 export type { AuditRequest } from './persistence/audit-scope';
 export {
   DatabaseStartError,
@@ -198,6 +199,8 @@ export {
   AnomalyNotFoundError,
   ApprovalExpiredError,
   ApprovalNotAwaitedError,
+  ApprovalSamePersonError,
+  BootstrapApprovalError,
   CancellationNotFoundError,
   MovementNotFoundError,
   SelfApprovalError,

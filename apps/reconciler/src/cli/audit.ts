@@ -3,29 +3,51 @@ import { AuditService, dataSourceOptionsFromUrl, runTransferMigrations, systemCl
 import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { databaseUrlFromEnv } from '../config/reconciler-config';
+import { AUDIT_USAGE, AuditUsageError, parseAuditArgs } from './audit-args';
+import { AuditKeyError, auditKeyOfCommand } from './cli-audit-key';
 
-export const AUDIT_USAGE = `usage: giro-reconciler audit verify
+export { AUDIT_USAGE };
 
-  verify   walks the audit trail of DATABASE_URL's database (and ./.env) in order and says whether its hash chain
-           is intact (exit 0) or where it breaks and why (exit 1)`;
-
-/** `giro-reconciler audit verify`: `audit trail intact: N rows` (exit 0) or `audit trail broken at seq N: reason` (1). */
+/**
+ * `giro-reconciler audit verify [--checkpoint SEQ:HASH]...`: `audit trail intact: N rows` (exit 0) or
+ * `audit trail broken at seq N: reason` (1); 2 for a malformed command line or audit key.
+ */
 export async function audit(args: readonly string[]): Promise<void> {
-  if (args.length !== 1 || args[0] !== 'verify') {
-    process.stderr.write(`giro-reconciler audit: expected "verify"\n\n${AUDIT_USAGE}\n`);
+  let checkpoints: ReturnType<typeof parseAuditArgs>['checkpoints'];
+  try {
+    ({ checkpoints } = parseAuditArgs(args));
+  } catch (error) {
+    if (!(error instanceof AuditUsageError)) throw error;
+    process.stderr.write(`giro-reconciler audit: ${error.message}\n\n${AUDIT_USAGE}\n`);
     process.exitCode = 2;
     return;
   }
   if (existsSync('.env')) process.loadEnvFile('.env');
+  let hmacKey: string | undefined;
+  try {
+    hmacKey = auditKeyOfCommand(process.env, { required: false, create: false });
+  } catch (error) {
+    if (!(error instanceof AuditKeyError)) throw error;
+    process.stderr.write(`giro-reconciler audit: ${error.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const dataSource = new DataSource(dataSourceOptionsFromUrl(databaseUrlFromEnv(process.env)));
   await dataSource.initialize();
   try {
     await runTransferMigrations(dataSource);
-    const result = await new AuditService(new AuditTrail(dataSource, systemClock)).verify();
+    const result = await new AuditService(new AuditTrail(dataSource, systemClock, { hmacKey })).verify(checkpoints);
     if (result.intact) {
-      process.stdout.write(`audit trail intact: ${result.rows} rows\n`);
+      const unkeyed =
+        result.unkeyedRows === undefined
+          ? ''
+          : ` (the first ${result.unkeyedRows} hashed without a key, before AUDIT_HMAC_KEY was set)`;
+      process.stdout.write(`audit trail intact: ${result.rows} rows${unkeyed}\n`);
     } else {
       process.stdout.write(`audit trail broken at seq ${result.brokenAt}: ${result.reason}\n`);
+      if (hmacKey === undefined) {
+        process.stderr.write('AUDIT_HMAC_KEY is not set: rows keyed with it cannot be verified without it\n');
+      }
       process.exitCode = 1;
     }
   } finally {

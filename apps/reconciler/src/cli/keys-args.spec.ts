@@ -40,6 +40,7 @@ describe('giro-reconciler keys: the command line', () => {
           active: true,
           createdAt: '2026-11-21T12:00:00.000Z',
           revokedAt: null,
+          createdBy: 'cli',
         },
         {
           keyId: 'fedcba9876543210',
@@ -48,12 +49,13 @@ describe('giro-reconciler keys: the command line', () => {
           active: false,
           createdAt: '2026-11-20T12:00:00.000Z',
           revokedAt: '2026-11-21T00:00:00.000Z',
+          createdBy: null,
         },
       ]),
     ).toEqual([
-      'NAME       ROLE      STATE                             ID                CREATED',
-      'ops        operator  active                            0123456789abcdef  2026-11-21T12:00:00.000Z',
-      'old-admin  admin     revoked 2026-11-21T00:00:00.000Z  fedcba9876543210  2026-11-20T12:00:00.000Z',
+      'NAME       ROLE      STATE                             ID                CREATED                   CREATED BY',
+      'ops        operator  active                            0123456789abcdef  2026-11-21T12:00:00.000Z  cli',
+      'old-admin  admin     revoked 2026-11-21T00:00:00.000Z  fedcba9876543210  2026-11-20T12:00:00.000Z  -',
     ]);
     expect(keysTable([])).toEqual(['no API keys (create one: giro-reconciler keys create --name NAME --role ROLE)']);
   });

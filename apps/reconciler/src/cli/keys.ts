@@ -14,6 +14,7 @@ import { AuditTrail } from '@giro/transfer-module/persistence';
 import { DataSource } from 'typeorm';
 import { databaseUrlFromEnv } from '../config/reconciler-config';
 import { CLI_ACTOR } from './cli-actor';
+import { AuditKeyError, auditKeyOfCommand } from './cli-audit-key';
 import { KEYS_USAGE, type KeysCommand, KeysUsageError, parseKeysArgs } from './keys-args';
 
 /** Where the command writes: stdout for its answer, stderr for refusals. */
@@ -31,7 +32,9 @@ const processOutput: KeysOutput = {
  * `giro-reconciler keys create|list|revoke`: the admin API's keys, on DATABASE_URL's database (migrated first, so
  * keys can be made before the first start). The same ApiKeyService as the admin API, so the same rules: a refusal
  * names the flag and the rule and changes nothing (exit status 1; 2 for a malformed command line). A creation or
- * revocation, done or refused, is recorded in the audit trail as the actor `cli` (action key.create, key.revoke).
+ * revocation, done or refused, is recorded in the audit trail as the actor `cli` (action key.create, key.revoke),
+ * keyed with AUDIT_HMAC_KEY (required with a bank; sandbox mode's kept key without one); a key it creates is minted
+ * by `cli`.
  */
 export async function keys(args: readonly string[], output: KeysOutput = processOutput): Promise<void> {
   let command: KeysCommand;
@@ -44,11 +47,22 @@ export async function keys(args: readonly string[], output: KeysOutput = process
     return;
   }
   if (existsSync('.env')) process.loadEnvFile('.env');
+  let hmacKey: string | undefined;
+  try {
+    // The rows it appends continue the trail the reconciler keys: with the same key.
+    const appends = command.action !== 'list';
+    hmacKey = auditKeyOfCommand(process.env, { required: appends, create: appends });
+  } catch (error) {
+    if (!(error instanceof AuditKeyError)) throw error;
+    output.err(`giro-reconciler keys ${command.action}: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
   const dataSource = new DataSource(dataSourceOptionsFromUrl(databaseUrlFromEnv(process.env)));
   await dataSource.initialize();
   try {
     await runTransferMigrations(dataSource);
-    const trail = new AuditTrail(dataSource, systemClock);
+    const trail = new AuditTrail(dataSource, systemClock, { hmacKey });
     const service = new ApiKeyService(dataSource, { audit: trail });
     if (command.action === 'list') await run(command, service, output);
     else {
@@ -68,7 +82,7 @@ export async function keys(args: readonly string[], output: KeysOutput = process
 
 async function run(command: KeysCommand, service: ApiKeyService, output: KeysOutput): Promise<void> {
   if (command.action === 'create') {
-    const created = await service.createKey({ name: command.name, role: command.role });
+    const created = await service.createKey({ name: command.name, role: command.role }, CLI_ACTOR.keyId);
     output.out(`created API key "${created.name}" (role ${created.role}, id ${created.keyId})`);
     output.out('it is shown this once and cannot be recovered (only its hash is stored): store it now');
     // Alone on the last line: `giro-reconciler keys create … | tail -n 1` is the key.
@@ -92,13 +106,14 @@ async function run(command: KeysCommand, service: ApiKeyService, output: KeysOut
 export function keysTable(listed: readonly ApiKeyView[]): string[] {
   if (listed.length === 0) return ['no API keys (create one: giro-reconciler keys create --name NAME --role ROLE)'];
   const rows = [
-    ['NAME', 'ROLE', 'STATE', 'ID', 'CREATED'],
+    ['NAME', 'ROLE', 'STATE', 'ID', 'CREATED', 'CREATED BY'],
     ...listed.map((key) => [
       key.name,
       key.role,
       key.active ? 'active' : `revoked ${key.revokedAt}`,
       key.keyId,
       key.createdAt,
+      key.createdBy ?? '-',
     ]),
   ];
   const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] as string).length))) ?? [];

@@ -11,6 +11,7 @@ import { freshDemoOperatorKey } from '../demo/demo-operator-key';
 import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
+import { SANDBOX_AUDIT_KEY_FILE, sandboxAuditKey } from '../sandbox/sandbox-audit-key';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 
@@ -31,8 +32,10 @@ export async function run(): Promise<void> {
   let sandbox: SandboxMode | undefined;
   if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
+  // Sandbox mode keeps a key of its own when AUDIT_HMAC_KEY is unset (required with a bank: the config says so).
+  const keptAuditKey = config.auditHmacKey === undefined && sandbox ? sandboxAuditKey() : undefined;
   const app = await createReconcilerApp({
-    config,
+    config: { ...config, auditHmacKey: config.auditHmacKey ?? keptAuditKey?.key },
     bank: config.bank ?? (sandbox as SandboxMode).clientOptions,
     adminToken,
     // Opened at once (`sync`): a start that fails right away exits with the file ready to be flushed.
@@ -81,6 +84,9 @@ export async function run(): Promise<void> {
       logFile: SANDBOX_LOG_FILE,
       webhookReceiver: { url: receiver.url, endpointId: receiver.endpointId },
       consoleKey,
+      auditKey: keptAuditKey
+        ? { source: 'sandbox', file: SANDBOX_AUDIT_KEY_FILE, generated: keptAuditKey.generated }
+        : { source: 'environment' },
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));

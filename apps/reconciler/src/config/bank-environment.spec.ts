@@ -61,6 +61,7 @@ describe('the bank settings of the environment', () => {
         BANK_KEY_FILE: file('client-key.pem', certs.client.key),
         BANK_TOKEN: 'static-token-value',
         ADMIN_TOKEN: 'admin-token-of-at-least-16',
+        AUDIT_HMAC_KEY: 'audit-key-of-at-least-thirty-two-characters',
         SOURCE_ACCOUNTS: `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`,
       };
     });

@@ -36,6 +36,7 @@ describe('the HMAC settings of the environment', () => {
       BANK_TOKEN: 'static-token-value',
       BANK_HMAC_SECRET: 'hmac-secret-value',
       ADMIN_TOKEN: 'admin-token-of-at-least-16',
+      AUDIT_HMAC_KEY: 'audit-key-of-at-least-thirty-two-characters',
       SOURCE_ACCOUNTS: `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`,
     };
     realBank = (extra) => ({ ...bank, ...extra });

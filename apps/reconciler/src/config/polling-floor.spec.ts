@@ -23,6 +23,7 @@ describe('the polling floor', () => {
       BANK_KEY_FILE: join(dir, 'client-key.pem'),
       BANK_TOKEN: 'static-token-value',
       ADMIN_TOKEN: 'admin-token-of-at-least-16',
+      AUDIT_HMAC_KEY: 'audit-key-of-at-least-thirty-two-characters',
       SOURCE_ACCOUNTS: '0000003110000000000175:30712345671',
     };
   });

@@ -15,6 +15,7 @@ import { DEFAULT_SERVER_SETTINGS } from './server-environment';
 import { DEMO_POLLING } from './variables';
 
 const ADMIN = 'admin-token-of-at-least-16';
+const AUDIT_KEY = 'audit-key-of-at-least-thirty-two-characters';
 
 function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
@@ -58,6 +59,7 @@ describe('reconcilerConfigFromEnv', () => {
     BANK_KEY_FILE: files.key,
     BANK_TOKEN: 'static-token-value',
     ADMIN_TOKEN: ADMIN,
+    AUDIT_HMAC_KEY: AUDIT_KEY,
     SOURCE_ACCOUNTS: `${DEMO_PAYER.address}:${DEMO_PAYER.owner.personId}`,
     ...extra,
   });
@@ -69,6 +71,7 @@ describe('reconcilerConfigFromEnv', () => {
       databaseUrl: 'sqlite:./data/giro.sqlite',
       databaseStartTimeoutMs: 60_000,
       adminToken: undefined,
+      auditHmacKey: undefined,
       bank: undefined,
       sourceAccounts: [{ address: DEMO_PAYER.address, ownerPersonId: DEMO_PAYER.owner.personId }],
       polling: { ...DEMO_POLLING, maxJitterMs: 100, scaledForDemo: true, allowBelowSpec: true },
@@ -107,6 +110,7 @@ describe('reconcilerConfigFromEnv', () => {
       adminRateLimitPerMinute: 6000,
       logLevel: 'debug',
       adminToken: ADMIN,
+      auditHmacKey: AUDIT_KEY,
     });
     expect(config.bank).toMatchObject({
       baseUrl: 'https://bank.example.com',
@@ -250,14 +254,18 @@ describe('reconcilerConfigFromEnv', () => {
     }
   });
 
-  it('refuses to start against a real bank without ADMIN_TOKEN, mutual TLS and an access token', () => {
+  it('refuses to start against a real bank without ADMIN_TOKEN, AUDIT_HMAC_KEY, mutual TLS and an access token', () => {
     expect(problemsOf({ BANK_BASE_URL: 'https://bank.example.com' })).toEqual([
       'BANK_CERT_FILE is required: the bank requires mutual TLS',
       'BANK_KEY_FILE is required: the bank requires mutual TLS',
       'BANK_TOKEN, or BANK_TOKEN_URL with BANK_CLIENT_ID and BANK_CLIENT_SECRET, is required',
       expect.stringMatching(/^SOURCE_ACCOUNTS is required when BANK_BASE_URL is set/),
       'ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)',
+      'AUDIT_HMAC_KEY is required when BANK_BASE_URL is set (only sandbox mode generates one)',
     ]);
+    expect(problemsOf({ AUDIT_HMAC_KEY: 'too-short-for-a-key' })).toContain(
+      'AUDIT_HMAC_KEY must be at least 32 characters long',
+    );
   });
 
   it('refuses a short ADMIN_TOKEN without echoing it', () => {

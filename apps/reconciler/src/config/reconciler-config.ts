@@ -45,6 +45,8 @@ export interface ReconcilerConfig {
   databaseStartTimeoutMs: number;
   /** Undefined only in sandbox mode, where one is generated at start. */
   adminToken: string | undefined;
+  /** AUDIT_HMAC_KEY; undefined in sandbox mode (audit-key.ts keeps one) and for the sweep command. */
+  auditHmacKey: string | undefined;
   /** The real bank; undefined means sandbox mode (BANK_BASE_URL unset). */
   bank: BankClientOptions | undefined;
   /** The accounts giro may send from (SOURCE_ACCOUNTS; the demo's in sandbox mode); absent = `from` not checked. */
@@ -101,8 +103,8 @@ export class ConfigError extends Error {
 /**
  * The reconciler's configuration from the environment (the table in its README). Checks everything it can before
  * anything starts — formats, the variables that go together, the certificate files and keys — and throws
- * one ConfigError listing every problem. `adminApi: false` (the sweep CLI, which serves no HTTP) does not
- * require ADMIN_TOKEN.
+ * one ConfigError listing every problem. `adminApi: false` (the sweep CLI, which serves no HTTP and writes no
+ * audit row) does not require ADMIN_TOKEN nor AUDIT_HMAC_KEY.
  */
 export function reconcilerConfigFromEnv(
   env: Record<string, string | undefined>,
@@ -130,6 +132,9 @@ export function reconcilerConfigFromEnv(
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
     problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
   }
+  if (adminApi && !sandbox && vars.AUDIT_HMAC_KEY === undefined) {
+    problems.push('AUDIT_HMAC_KEY is required when BANK_BASE_URL is set (only sandbox mode generates one)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -137,6 +142,7 @@ export function reconcilerConfigFromEnv(
     databaseUrl,
     databaseStartTimeoutMs: vars.DATABASE_START_TIMEOUT_MS,
     adminToken: vars.ADMIN_TOKEN,
+    auditHmacKey: vars.AUDIT_HMAC_KEY,
     bank,
     ...(sourceAccounts && { sourceAccounts }),
     ...(vars.PSP_MODE && { psp: true }),

@@ -120,6 +120,7 @@ describe('a secret', () => {
   it('is declared for every credential', () => {
     expect(secrets.map(([name]) => name).sort()).toEqual([
       'ADMIN_TOKEN',
+      'AUDIT_HMAC_KEY',
       'BANK_CLIENT_SECRET',
       'BANK_HMAC_SECRET',
       'BANK_KEY_PASSPHRASE',

@@ -317,6 +317,12 @@ export const VARIABLES = {
     unset: 'generated in sandbox mode',
     doc: 'the bootstrap admin key for `/admin/*` (role `admin`: makes the API keys); required with a bank',
   }),
+  AUDIT_HMAC_KEY: secret({
+    topic: 'server',
+    minLength: 32,
+    unset: 'generated in sandbox mode (kept in `data/audit-hmac.key`)',
+    doc: "the secret the audit trail's hash chain is keyed with (HMAC-SHA256), kept outside the database: `giro-reconciler audit verify` then names a row rewritten and re-hashed by anyone without it; required with a bank. Give `giro-reconciler keys` and `audit verify` the same one. Changing it leaves the rows written with the old one unverifiable (see [Controls](#controls))",
+  }),
   PORT: integer({
     topic: 'server',
     min: 0,

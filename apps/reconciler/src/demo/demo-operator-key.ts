@@ -1,4 +1,4 @@
-import type { ApiKeyService } from '@giro/transfer-module';
+import { type ApiKeyService, BOOTSTRAP_ADMIN_ACTOR } from '@giro/transfer-module';
 
 /** The names of the demo's console keys: `console-demo-<UTC time to the millisecond>`, unique as key names must be. */
 export const DEMO_OPERATOR_KEY_PREFIX = 'console-demo-';
@@ -16,6 +16,7 @@ export async function freshDemoOperatorKey(
     if (existing.active && existing.name.startsWith(DEMO_OPERATOR_KEY_PREFIX)) await keys.revokeKey(existing.name);
   }
   const name = `${DEMO_OPERATOR_KEY_PREFIX}${now.toISOString().replace(/\D/g, '')}`;
-  const created = await keys.createKey({ name, role: 'operator' });
+  // Minted by the start itself, which holds the admin token.
+  const created = await keys.createKey({ name, role: 'operator' }, BOOTSTRAP_ADMIN_ACTOR.keyId);
   return { name: created.name, key: created.key };
 }

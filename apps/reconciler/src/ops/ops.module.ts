@@ -7,6 +7,7 @@ import {
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TerminusModule } from '@nestjs/terminus';
+import { AuditCheckpoints } from './audit-checkpoints';
 import { BankCallMetrics } from './bank-call-metrics';
 import { BankCallObserver } from './bank-call-observer';
 import { tlsHandshakeProbe } from './bank-probe';
@@ -21,7 +22,8 @@ import { WebhookMetrics } from './webhook-metrics';
 /**
  * The reconciler's operations: `/health/live`, `/health/ready` (database and bank, cached; `/health` too), `/metrics`
  * (movements, bank calls, sweeps, webhooks; METRICS_TOKEN), and
- * the movements in the JSON logs (their events, and the originId on request lines). Exports ReconcilerMetrics.
+ * the movements in the JSON logs (their events, and the originId on request lines), the audit trail's checkpoints in
+ * them (every minute and at shutdown). Exports ReconcilerMetrics.
  */
 @Module({})
 export class ReconcilerOpsModule {
@@ -58,6 +60,7 @@ export class ReconcilerOpsModule {
         { provide: METRICS_TOKEN, useValue: options.metricsToken },
         MetricsTokenGuard,
         MovementEventsLogger,
+        AuditCheckpoints,
         { provide: APP_INTERCEPTOR, useClass: MovementLogInterceptor },
       ],
       exports: [ReconcilerMetrics],

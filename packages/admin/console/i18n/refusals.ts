@@ -13,6 +13,9 @@ const REFUSALS_ES: Record<string, string> = {
   ApprovalNotAwaitedError: 'Esta transferencia no espera aprobación (ya se decidió, o nunca la esperó).',
   ApprovalExpiredError: 'El plazo para aprobar esta transferencia venció.',
   SelfApprovalError: 'No podés decidir sobre una transferencia creada con tu propia clave.',
+  ApprovalSamePersonError:
+    'Tu clave y la que creó esta transferencia son de la misma persona (una creó a la otra, o las creó la misma clave): tiene que aprobarla otra persona.',
+  BootstrapApprovalError: 'El token de administración crea claves pero no aprueba: aprobá con una clave de aprobador.',
   UnsentMovementError: 'Esta transferencia nunca se envió al banco.',
   CancellationNotFoundError: 'Esta transferencia no tiene una cancelación para registrar.',
   AnomalyNotFoundError: 'No hay una anomalía con ese número.',

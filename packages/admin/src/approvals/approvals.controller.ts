@@ -37,7 +37,8 @@ const ORIGIN_IDS = {
 
 /**
  * Maker–checker: approving or rejecting the transfers stored AWAITING_APPROVAL (`APPROVAL_REQUIRED_ABOVE`), one
- * or several at once. Only the approver and admin roles decide, and never about a transfer their own key created.
+ * or several at once. Only the approver and admin roles decide, and never about a transfer their own key — or a key
+ * of the same person (persistence/approval-four-eyes.ts) — created.
  * The waiting ones are listed by `GET /admin/transfers?status=AWAITING_APPROVAL`.
  */
 @AdminRoutes('approvals')
@@ -54,7 +55,10 @@ export class ApprovalsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Approve a transfer awaiting approval: it becomes PENDING and is sent' })
   @ApiOkResponse({ description: 'the movement after the approval (PENDING, or further if the bank answered at once)' })
-  @ApiForbiddenResponse({ description: 'the key that created the transfer cannot approve it' })
+  @ApiForbiddenResponse({
+    description:
+      'the key that created the transfer, a key taken for the same person (one minted the other, or one credential minted both), or the admin token cannot approve it',
+  })
   @ApiConflictResponse({ description: 'not awaiting approval (decided already, or it never waited), or expired' })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
   async approve(@Param() params: OriginIdParams, @Req() request: IncomingMessage) {

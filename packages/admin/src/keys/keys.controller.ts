@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { ApiKeyService, type CreatedApiKey, ROLES } from '@giro/transfer-module';
 import {
   Body,
@@ -8,6 +9,7 @@ import {
   Optional,
   Param,
   Post,
+  Req,
   ServiceUnavailableException,
 } from '@nestjs/common';
 import {
@@ -19,6 +21,7 @@ import {
   ApiOkResponse,
   ApiOperation,
 } from '@nestjs/swagger';
+import { recordedActorOf } from '../shared/http/admin-actor';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
@@ -52,11 +55,12 @@ export class KeysController {
       },
     },
   })
-  @ApiCreatedResponse({ description: '`{ keyId, name, role, active, createdAt, revokedAt, key }`' })
+  @ApiCreatedResponse({ description: '`{ keyId, name, role, active, createdAt, revokedAt, createdBy, key }`' })
   @ApiBadRequestResponse({ description: 'a bad name or role, or an unknown field: `violations` names each' })
   @ApiConflictResponse({ description: 'a key with this name exists (revoked keys keep their names)' })
-  async create(@Body() request: Record<string, unknown>): Promise<CreatedApiKey> {
-    const created = await this.service().createKey(request);
+  async create(@Body() request: Record<string, unknown>, @Req() http: IncomingMessage): Promise<CreatedApiKey> {
+    // The caller's key is the new key's minter: the approval rule tells people apart by it.
+    const created = await this.service().createKey(request, recordedActorOf(http).keyId);
     // Never the key: its public id and name only.
     this.logger.log({ keyId: created.keyId, keyName: created.name, role: created.role }, 'API key created');
     return created;
@@ -64,7 +68,7 @@ export class KeysController {
 
   @Get()
   @ApiOperation({ summary: 'Every API key, revoked ones included, without secrets' })
-  @ApiOkResponse({ description: '`{ keyId, name, role, active, createdAt, revokedAt }[]`, oldest first' })
+  @ApiOkResponse({ description: '`{ keyId, name, role, active, createdAt, revokedAt, createdBy }[]`, oldest first' })
   list() {
     return this.service().listKeys();
   }

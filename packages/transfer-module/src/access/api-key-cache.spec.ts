@@ -8,6 +8,7 @@ const CREDENTIAL: ApiKeyCredential = {
   keyHash: 'h',
   createdAt: new Date(0),
   revokedAt: null,
+  createdBy: 'cli',
 };
 
 function setup(ttlMs = 500, maxEntries = 1000) {

@@ -20,7 +20,7 @@ describeEachEngine('ApiKeyService', (engine) => {
 
   it('creates a key shown once, stores only its hash, and authenticates it as its actor', async () => {
     const { dataSource, keys } = await setup();
-    const created = await keys.createKey({ name: 'ops', role: 'operator' });
+    const created = await keys.createKey({ name: 'ops', role: 'operator' }, 'admin-token');
     expect(created).toEqual({
       keyId: expect.stringMatching(/^[0-9a-f]{16}$/),
       name: 'ops',
@@ -28,6 +28,7 @@ describeEachEngine('ApiKeyService', (engine) => {
       active: true,
       createdAt: new Date(T0).toISOString(),
       revokedAt: null,
+      createdBy: 'admin-token',
       key: expect.stringMatching(/^giro_[0-9a-f]{16}_[0-9a-f]{64}$/),
     });
     const [row] = await dataSource.getRepository(ApiKeyEntity).find();
@@ -50,13 +51,13 @@ describeEachEngine('ApiKeyService', (engine) => {
     const { keys, clock } = await setup();
     const first = await keys.createKey({ name: 'alice', role: 'admin' });
     clock.advance(1_000);
-    const second = await keys.createKey({ name: 'bob', role: 'approver' });
+    const second = await keys.createKey({ name: 'bob', role: 'approver' }, first.keyId);
     clock.advance(1_000);
     await keys.revokeKey('alice');
     const listed = await keys.listKeys();
-    expect(listed.map((key) => [key.name, key.role, key.active, key.revokedAt])).toEqual([
-      ['alice', 'admin', false, new Date(T0 + 2_000).toISOString()],
-      ['bob', 'approver', true, null],
+    expect(listed.map((key) => [key.name, key.role, key.active, key.revokedAt, key.createdBy])).toEqual([
+      ['alice', 'admin', false, new Date(T0 + 2_000).toISOString(), null],
+      ['bob', 'approver', true, null, first.keyId],
     ]);
     const text = JSON.stringify(listed);
     for (const created of [first, second]) {
@@ -66,6 +67,7 @@ describeEachEngine('ApiKeyService', (engine) => {
     expect(Object.keys(listed[0] as object).sort()).toEqual([
       'active',
       'createdAt',
+      'createdBy',
       'keyId',
       'name',
       'revokedAt',

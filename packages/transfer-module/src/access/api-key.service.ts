@@ -26,6 +26,8 @@ export interface ApiKeyView {
   active: boolean;
   createdAt: string;
   revokedAt: string | null;
+  /** The key id of the credential that minted it (`admin-token`, `cli`, another key's); null when unknown. */
+  createdBy: string | null;
 }
 
 /** A key just created: the view, and the key itself — shown this once, never stored, never shown again. */
@@ -61,13 +63,15 @@ export class ApiKeyService {
   }
 
   /**
-   * Creates a key from `{ name, role }`. ApiKeyValidationError names each bad field (nothing stored);
-   * ApiKeyNameTakenError when the name is used, by a revoked key too.
+   * Creates a key from `{ name, role }`, minted by the credential whose key id is `createdBy` (the caller's key,
+   * `admin-token`, `cli`): the approval rule tells people apart by it, so a host names it whenever it knows.
+   * ApiKeyValidationError names each bad field (nothing stored); ApiKeyNameTakenError when the name is used, by a
+   * revoked key too.
    */
-  async createKey(input: unknown): Promise<CreatedApiKey> {
+  async createKey(input: unknown, createdBy: string | null = null): Promise<CreatedApiKey> {
     const { name, role } = readKeyRequest(input);
     const { keyId, key, hash } = generateApiKey();
-    const record = await this.store.create({ keyId, name, role, keyHash: hash });
+    const record = await this.store.create({ keyId, name, role, keyHash: hash, createdBy });
     this.cache.forget(keyId);
     return { ...toApiKeyView(record), key };
   }
@@ -138,5 +142,6 @@ export function toApiKeyView(record: ApiKeyRecord): ApiKeyView {
     active: record.revokedAt === null,
     createdAt: record.createdAt.toISOString(),
     revokedAt: record.revokedAt === null ? null : record.revokedAt.toISOString(),
+    createdBy: record.createdBy,
   };
 }

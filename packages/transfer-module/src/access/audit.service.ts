@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { LoggerService } from '@nestjs/common';
 import type { Actor } from '../domain';
-import type { AuditEntry, AuditFilter, AuditRecord, AuditTrail, AuditVerification } from '../persistence';
+import type {
+  AuditCheckpoint,
+  AuditEntry,
+  AuditFilter,
+  AuditRecord,
+  AuditTrail,
+  AuditVerification,
+} from '../persistence';
 import { StoreArgumentError } from '../persistence';
 import { type AuditRequest, runInAuditScope } from '../persistence/audit-scope';
 import { asValidation } from '../transfer/store-argument-errors';
@@ -101,9 +108,17 @@ export class AuditService {
     return { items: result.items.map(toAuditView), nextCursor: result.nextCursor };
   }
 
-  /** Walks the whole chain: intact with its row count, or the first row where it breaks and why. */
-  verify(): Promise<AuditVerification> {
-    return this.trail.verify();
+  /**
+   * Walks the whole chain: intact with its row count, or the first row where it breaks and why — a row rewritten
+   * without the trail's key, or a checkpoint (a row's seq and hash noted outside the database) it no longer holds.
+   */
+  verify(checkpoints: readonly AuditCheckpoint[] = []): Promise<AuditVerification> {
+    return this.trail.verify(checkpoints);
+  }
+
+  /** The last row's seq and hash, to note outside the database (`verify`'s checkpoints); null while empty. */
+  checkpoint(): Promise<AuditCheckpoint | null> {
+    return this.trail.lastCheckpoint();
   }
 
   private async recordAfterwards(entry: AuditEntry): Promise<void> {

@@ -79,6 +79,14 @@ export const ERROR_CODES = {
     status: 403,
     doc: 'The key that created a transfer cannot decide on it: another approver must (`originId`).',
   },
+  APPROVAL_SAME_PERSON: {
+    status: 403,
+    doc: "The approver's key and the creator's key are taken for one person's: one minted the other, or one credential minted both (`originId`, `creatorKeyId`, `approverKeyId`, `relation`). A key minted by someone else must approve.",
+  },
+  BOOTSTRAP_CANNOT_APPROVE: {
+    status: 403,
+    doc: 'The bootstrap admin token (and the command line) mint keys but never approve: approve with an approver key (`originId`).',
+  },
   // Anomalies.
   ANOMALY_NOT_FOUND: { status: 404, doc: 'No anomaly has this id (`anomalyId`).' },
   ANOMALY_ALREADY_RESOLVED: {

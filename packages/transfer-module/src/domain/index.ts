@@ -9,6 +9,7 @@ export * from './concept';
 export * from './cuit';
 export * from './currency';
 export * from './error-codes';
+export * from './four-eyes';
 export * from './giro-error';
 export * from './money';
 export * from './origin-id';

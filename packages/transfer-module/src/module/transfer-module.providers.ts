@@ -66,7 +66,7 @@ const dataSource: Provider = {
 const auditTrail: Provider = {
   provide: AuditTrail,
   useFactory: (database: TransferDataSource, options: ResolvedTransferOptions) =>
-    new AuditTrail(database.dataSource, options.clock),
+    new AuditTrail(database.dataSource, options.clock, { hmacKey: options.auditHmacKey }),
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS],
 };
 

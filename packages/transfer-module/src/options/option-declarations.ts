@@ -196,6 +196,10 @@ export const TRANSFER_MODULE_OPTIONS = {
     unset: 'none',
     doc: "maker–checker: `{ requiredAbove: '1000.00', expiresAfterMs?: 86_400_000 }`. A transfer of more than `requiredAbove` (`0`: every one) is stored `AWAITING_APPROVAL` (its originId and limit share taken) and **never sent** until `ApprovalService.approve(originId, by)` by another actor than its creator (`requestTransfer(input, { by })`); `reject(originId, { reason }, by)` or no approval within `expiresAfterMs` (1 minute to 30 days, default 24 h) ends it `REJECTED`, final, never sent, its limit share freed",
   },
+  auditHmacKey: {
+    unset: 'plain sha-256',
+    doc: "the secret (32 characters or more, kept outside the database) the audit trail's hash chain is keyed with (HMAC-SHA256): a row rewritten and re-hashed by a database writer without it is named by `AuditService.verify()`; rows written before it was set stay verifiable, rows written with another key do not",
+  },
   webhooks: {
     unset: 'off',
     doc: 'given, every change writes its events to the outbox in its own transaction, and a `WebhookDispatcher` delivers them, signed (Standard Webhooks), to the endpoints `WebhookService` registers ([Webhooks](#webhooks))',

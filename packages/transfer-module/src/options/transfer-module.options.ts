@@ -111,6 +111,13 @@ export interface TransferModuleOptions {
    */
   approvals?: ApprovalOptions;
   /**
+   * The secret the audit trail's hashes are keyed with (HMAC-SHA256), at least 32 characters, kept outside the
+   * database (default none: plain sha-256, which anyone who can write the database can recompute after rewriting
+   * a row). Rows written before it was set stay verifiable; changing it makes the rows written with the old one
+   * unverifiable.
+   */
+  auditHmacKey?: string;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -143,6 +150,8 @@ export interface ResolvedTransferOptions {
   limits: SourceAccountLimits | undefined;
   /** Undefined when no transfer waits for an approval. */
   approvals: ApprovalPolicy | undefined;
+  /** Undefined when the audit trail is hashed without a key. */
+  auditHmacKey: string | undefined;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -206,10 +215,22 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     psp,
     limits: resolveLimits(input.limits, sourceAccounts, psp),
     approvals: resolveApprovals(input.approvals),
+    auditHmacKey: resolveAuditHmacKey(input.auditHmacKey),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,
   };
+}
+
+/** The shortest audit key accepted: 32 characters, as many bytes of key as a sha-256 block's half at least. */
+export const MIN_AUDIT_HMAC_KEY_LENGTH = 32;
+
+function resolveAuditHmacKey(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length < MIN_AUDIT_HMAC_KEY_LENGTH) {
+    fail('auditHmacKey', `must be a string of at least ${MIN_AUDIT_HMAC_KEY_LENGTH} characters`);
+  }
+  return value;
 }
 
 function resolveBank(bank: BankClientOptions) {

@@ -14,6 +14,8 @@ export interface ApiKeyRecord {
   createdAt: Date;
   /** When it was revoked; null while it is accepted. */
   revokedAt: Date | null;
+  /** The key id of the credential that minted it (`admin-token`, `cli`, another key's); null when unknown. */
+  createdBy: string | null;
 }
 
 /** What authenticating a presented key needs: the record and the stored hash. */
@@ -26,6 +28,7 @@ export interface NewApiKey {
   name: string;
   role: Role;
   keyHash: string;
+  createdBy: string | null;
 }
 
 /**
@@ -46,7 +49,13 @@ export class ApiKeyStore {
 
   /** Stores a new key. ApiKeyNameTakenError when the name is used, by a revoked key too. */
   async create(key: NewApiKey): Promise<ApiKeyRecord> {
-    const row: ApiKeyEntity = { ...key, createdAtMs: this.clock.now().getTime(), revokedAtMs: null };
+    const { createdBy, ...identity } = key;
+    const row: ApiKeyEntity = {
+      ...identity,
+      createdAtMs: this.clock.now().getTime(),
+      revokedAtMs: null,
+      createdByKeyId: createdBy,
+    };
     try {
       await this.transactions.write(async (manager) => {
         if (await findByName(manager, key.name)) throw new ApiKeyNameTakenError(key.name);
@@ -120,5 +129,6 @@ function toRecord(row: ApiKeyEntity): ApiKeyRecord {
     role: row.role,
     createdAt: new Date(row.createdAtMs),
     revokedAt: row.revokedAtMs === null ? null : new Date(row.revokedAtMs),
+    createdBy: row.createdByKeyId,
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** The `prev_hash` of the first row of the audit trail: there is no row before it. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -24,11 +24,13 @@ export interface HashedAuditColumns {
 }
 
 /**
- * sha-256 (hex) of an audit row: of a JSON array of its columns in a fixed order — strings, numbers and nulls only,
- * so the text is the same whichever engine or process writes or reads the row. `prevHash` in it chains each row
- * to the one before: changing, removing or inserting a row changes every hash after it.
+ * The hash (hex) of an audit row: HMAC-SHA256 under `key` (AUDIT_HMAC_KEY), or plain sha-256 without one, of a JSON
+ * array of its columns in a fixed order — strings, numbers and nulls only, so the text is the same whichever engine
+ * or process writes or reads the row. `prevHash` in it chains each row to the one before: changing, removing or
+ * inserting a row changes every hash after it. Anyone can recompute a plain hash after rewriting a row; only the
+ * key's holder can recompute a keyed one.
  */
-export function auditHash(columns: HashedAuditColumns): string {
+export function auditHash(columns: HashedAuditColumns, key?: Buffer): string {
   const canonical = JSON.stringify([
     columns.seq,
     columns.atMs,
@@ -47,5 +49,6 @@ export function auditHash(columns: HashedAuditColumns): string {
     columns.error,
     columns.prevHash,
   ]);
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  const hash = key === undefined ? createHash('sha256') : createHmac('sha256', key);
+  return hash.update(canonical, 'utf8').digest('hex');
 }

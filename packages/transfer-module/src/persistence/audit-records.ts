@@ -70,8 +70,19 @@ export interface AuditPage {
   nextCursor: string | null;
 }
 
-/** What `AuditTrail.verify` found: the whole chain intact, or the first row where it breaks and why. */
-export type AuditVerification = { intact: true; rows: number } | { intact: false; brokenAt: number; reason: string };
+/**
+ * What `AuditTrail.verify` found: the whole chain intact (`unkeyedRows`, with a key: the first rows, hashed without
+ * one before it was set), or the first row where it breaks and why.
+ */
+export type AuditVerification =
+  | { intact: true; rows: number; unkeyedRows?: number }
+  | { intact: false; brokenAt: number; reason: string };
+
+/** A row's seq and hash as noted outside the database (the reconciler's `audit checkpoint` log line). */
+export interface AuditCheckpoint {
+  seq: number;
+  hash: string;
+}
 
 /** The longest error text a row keeps. */
 export const MAX_AUDIT_ERROR_LENGTH = 500;

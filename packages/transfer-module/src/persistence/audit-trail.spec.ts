@@ -3,7 +3,7 @@ import { type Actor, ManualClock } from '../domain';
 import { ApiKeyStore } from './api-key-store';
 import { auditHash, GENESIS_HASH } from './audit-hash';
 import { type AuditRequest, runInAuditScope } from './audit-scope';
-import { AuditTrail } from './audit-trail';
+import { AuditTrail, type AuditTrailOptions } from './audit-trail';
 import { transactionsFor } from './engine/engine-adapter';
 import { MovementStore } from './movement-store';
 import { StoreArgumentError } from './persistence.errors';
@@ -23,11 +23,11 @@ function requestOf(who: Actor | null, action: string, requestId = `req-${action}
   return { who, action, requestId, clientAddress: '203.0.113.7' };
 }
 
-async function trailOn(engine: TestEngine) {
+async function trailOn(engine: TestEngine, options: AuditTrailOptions = {}) {
   const database = await engine.createDatabase();
   const dataSource = await database.connectMigrated();
   const clock = new ManualClock(T0);
-  const trail = new AuditTrail(dataSource, clock);
+  const trail = new AuditTrail(dataSource, clock, options);
   const store = new MovementStore(dataSource, clock, { audit: trail });
   return { database, dataSource, clock, trail, store };
 }
@@ -85,7 +85,13 @@ describeEachEngine('AuditTrail', (engine) => {
   it('leaves no row for a change that rolls back', async () => {
     const { dataSource, trail, clock } = await trailOn(engine);
     const keys = new ApiKeyStore(dataSource, clock, trail);
-    const key = { keyId: 'abcdefgh', name: 'ana', role: 'operator' as const, keyHash: 'f'.repeat(64) };
+    const key = {
+      keyId: 'abcdefgh',
+      name: 'ana',
+      role: 'operator' as const,
+      keyHash: 'f'.repeat(64),
+      createdBy: 'k-root',
+    };
     await runInAuditScope(requestOf(ROOT, 'key.create'), () => keys.create(key));
     // A change that fails after its row was appended: both undone together.
     await expect(

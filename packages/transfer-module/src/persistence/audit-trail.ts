@@ -3,6 +3,7 @@ import type { Clock } from '../domain';
 import { auditHash, GENESIS_HASH, type HashedAuditColumns } from './audit-hash';
 import {
   type AuditChange,
+  type AuditCheckpoint,
   type AuditEntry,
   type AuditFilter,
   type AuditPage,
@@ -26,6 +27,14 @@ import { checkDate, checkInteger, checkOriginId, MAX_BATCH_SIZE } from './store-
  * leaves a gap.
  */
 export const AUDIT_LOCK_KEY = 0x6175646974;
+
+export interface AuditTrailOptions {
+  /**
+   * The secret every row's hash is keyed with (HMAC-SHA256), kept outside the database: whoever can write the
+   * database but not read this cannot rewrite a row and recompute the hashes after it. Without it, plain sha-256.
+   */
+  hmacKey?: string;
+}
 
 /** Rows `verify` reads per transaction. */
 const VERIFY_PAGE_SIZE = 1000;
@@ -59,7 +68,8 @@ const OUTCOMES = ['ok', 'refused'];
 
 /**
  * giro's audit trail (`giro_audit`): one append-only row per change (or refused attempt), each hashed over its
- * columns and the previous row's hash, so that a row changed, removed or inserted afterwards shows in `verify`.
+ * columns and the previous row's hash (keyed with `hmacKey` when given), so that a row changed, removed or inserted
+ * afterwards shows in `verify`, and a tail removed shows against a checkpoint.
  *
  * Rows are appended in the transaction of the change they describe (`recordChange`, `append`): a change that rolls
  * back leaves no row, and a row is never missing for a committed change. Who made the change comes from the audit
@@ -69,12 +79,17 @@ export class AuditTrail {
   private readonly engine: EngineAdapter;
   private readonly transactions: Transactions;
 
+  /** AUDIT_HMAC_KEY's bytes: each row's hash is keyed with it. */
+  private readonly key: Buffer | undefined;
+
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
+    options: AuditTrailOptions = {},
   ) {
     this.engine = engineAdapterFor(dataSource);
     this.transactions = this.engine.transactions;
+    this.key = options.hmacKey === undefined ? undefined : Buffer.from(options.hmacKey, 'utf8');
   }
 
   /** Whether a change made now would append a row (an audit scope is open): it then needs a transaction. */
@@ -134,7 +149,7 @@ export class AuditTrail {
       error: entry.error == null ? null : [...entry.error].slice(0, MAX_AUDIT_ERROR_LENGTH).join(''),
       prevHash: last === undefined ? GENESIS_HASH : (last.hash as string),
     };
-    const row = rowOf(columns, auditHash(columns));
+    const row = rowOf(columns, auditHash(columns, this.key));
     await manager.query(
       this.engine.sql(INSERT),
       COLUMN_NAMES.map((name) => row[name]),
@@ -145,12 +160,18 @@ export class AuditTrail {
   /**
    * Walks the whole chain in `seq` order, a page per transaction: every row's hash is its columns' hash, every
    * `prev_hash` the hash of the row before (the first row's: GENESIS_HASH), and `seq` goes 1, 2, 3… without a gap.
-   * The first row where one fails is `brokenAt`, with the reason. (Rows removed from the end leave no trace in the
-   * chain itself: compare the row count with an earlier run's.)
+   * With the trail's key, a row's hash is its keyed hash — or its plain sha-256 for the rows before the first keyed
+   * one (written before the key was set): a plain row after a keyed one was rewritten by someone without the key,
+   * and a trail with no keyed row at all was written without this key or rewritten whole. Each checkpoint (a row's
+   * seq and hash noted outside the database) must still be in the trail with that hash: rows removed from the end,
+   * a truncation or an older copy restored leave no trace in the chain itself, only against a checkpoint.
+   * The first row where one fails is `brokenAt`, with the reason.
    */
-  async verify(): Promise<AuditVerification> {
+  async verify(checkpoints: readonly AuditCheckpoint[] = []): Promise<AuditVerification> {
+    const noted = new Map(checkpoints.map((checkpoint) => [checkpoint.seq, checkpoint.hash]));
     let expectedSeq = 1;
     let previousHash = GENESIS_HASH;
+    let unkeyedRows = 0;
     for (;;) {
       const rows: Record<string, unknown>[] = await this.transactions.read((manager) =>
         manager.query(this.engine.sql(`SELECT ${COLUMNS} FROM "giro_audit" WHERE "seq" >= ? ORDER BY "seq" LIMIT ?`), [
@@ -169,18 +190,68 @@ export class AuditTrail {
           const previous = expectedSeq === 1 ? 'the genesis hash' : `the hash of seq ${expectedSeq - 1}`;
           return { intact: false, brokenAt: columns.seq, reason: `prev_hash mismatch: it is not ${previous}` };
         }
-        if (auditHash(columns) !== row.hash) {
+        const problem = this.hashProblem(columns, row.hash as string, unkeyedRows === expectedSeq - 1);
+        if (problem === 'unkeyed') unkeyedRows += 1;
+        else if (problem !== undefined) return { intact: false, brokenAt: columns.seq, reason: problem };
+        const checkpoint = noted.get(columns.seq);
+        if (checkpoint !== undefined && checkpoint !== row.hash) {
           return {
             intact: false,
             brokenAt: columns.seq,
-            reason: 'hash mismatch: the row was changed after it was written',
+            reason: `checkpoint mismatch: seq ${columns.seq} had hash ${checkpoint}, it has another now (rewritten, or restored from another copy)`,
           };
         }
         previousHash = row.hash as string;
         expectedSeq += 1;
       }
-      if (rows.length < VERIFY_PAGE_SIZE) return { intact: true, rows: expectedSeq - 1 };
+      if (rows.length < VERIFY_PAGE_SIZE) break;
     }
+    const rows = expectedSeq - 1;
+    const beyond = Math.max(0, ...noted.keys());
+    if (beyond > rows) {
+      return {
+        intact: false,
+        brokenAt: expectedSeq,
+        reason: `checkpoint seq ${beyond} is gone: the trail ends at seq ${rows} (rows deleted from its end, truncated, or restored from an older copy)`,
+      };
+    }
+    if (this.key === undefined) return { intact: true, rows };
+    if (rows > 0 && unkeyedRows === rows) {
+      return {
+        intact: false,
+        brokenAt: 1,
+        reason:
+          'no row is keyed with this AUDIT_HMAC_KEY: the trail was written without it (or with another key), or rewritten whole by someone without it',
+      };
+    }
+    return { intact: true, rows, ...(unkeyedRows > 0 && { unkeyedRows }) };
+  }
+
+  /** The last row's seq and hash, to note outside the database; null while the trail is empty. */
+  async lastCheckpoint(): Promise<AuditCheckpoint | null> {
+    const [last] = await this.transactions.read((manager) =>
+      manager.query('SELECT "seq", "hash" FROM "giro_audit" ORDER BY "seq" DESC LIMIT 1'),
+    );
+    return last === undefined ? null : { seq: Number(last.seq), hash: last.hash as string };
+  }
+
+  /**
+   * Why a row's stored hash is not its hash; `unkeyed` for a plain hash the key's trail accepts (`mayBeUnkeyed`:
+   * every row before it is plain too); undefined when it is right.
+   */
+  private hashProblem(columns: HashedAuditColumns, stored: string, mayBeUnkeyed: boolean): string | undefined {
+    if (this.key === undefined) {
+      return auditHash(columns) === stored ? undefined : 'hash mismatch: the row was changed after it was written';
+    }
+    if (auditHash(columns, this.key) === stored) return undefined;
+    if (auditHash(columns) === stored) {
+      return mayBeUnkeyed
+        ? 'unkeyed'
+        : 'hash mismatch: hashed without AUDIT_HMAC_KEY after keyed rows: rewritten by someone without the key';
+    }
+    return mayBeUnkeyed
+      ? 'hash mismatch: the row was changed after it was written, or AUDIT_HMAC_KEY is not the key it was written with'
+      : 'hash mismatch: the row was changed after it was written';
   }
 
   /** A page of the trail, newest first, filtered (all the filter's fields together); `nextCursor` for the next. */

@@ -3,6 +3,7 @@ export { type ApiKeyCredential, type ApiKeyRecord, ApiKeyStore, type NewApiKey }
 export { auditHash, GENESIS_HASH, type HashedAuditColumns } from './audit-hash';
 export type {
   AuditChange,
+  AuditCheckpoint,
   AuditEntry,
   AuditFilter,
   AuditOutcome,
@@ -11,7 +12,7 @@ export type {
   AuditRecord,
   AuditVerification,
 } from './audit-records';
-export { AUDIT_LOCK_KEY, AuditTrail } from './audit-trail';
+export { AUDIT_LOCK_KEY, AuditTrail, type AuditTrailOptions } from './audit-trail';
 export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export {
   DEFAULT_DATABASE_URL,
@@ -48,6 +49,8 @@ export {
   AnomalyNotFoundError,
   ApprovalExpiredError,
   ApprovalNotAwaitedError,
+  ApprovalSamePersonError,
+  BootstrapApprovalError,
   CancellationNotFoundError,
   LimitExceededError,
   MovementNotFoundError,

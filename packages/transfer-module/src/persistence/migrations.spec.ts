@@ -54,6 +54,8 @@ const ALL_MIGRATIONS = [
   'MovementWords1797019200000',
   'MovementOrderCovering1797105600000',
   'SearchOnEngineIndexes1797192000000',
+  'ApiKeyMinters1797278400000',
+  'AuditTrailSealed1797364800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -217,6 +219,30 @@ describeEachEngine('transfer migrations', (engine) => {
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      const auditTriggers = async () =>
+        (
+          await dataSource.query(
+            engine.kind === 'sqlite'
+              ? `SELECT "name" FROM sqlite_master WHERE "type" = 'trigger' AND "tbl_name" = 'giro_audit' ORDER BY 1`
+              : `SELECT "tgname" AS "name" FROM pg_trigger WHERE "tgrelid" = 'giro_audit'::regclass AND NOT "tgisinternal" ORDER BY 1`,
+          )
+        ).map((row: { name: string }) => row.name);
+      const hasMinter = async () =>
+        (await runner.getTable('giro_api_keys'))?.findColumnByName('created_by_key_id') !== undefined;
+      expect(await auditTriggers()).toEqual(
+        engine.kind === 'sqlite'
+          ? ['TRG_giro_audit_continues_chain', 'TRG_giro_audit_no_delete', 'TRG_giro_audit_no_update']
+          : ['TRG_giro_audit_append_only', 'TRG_giro_audit_no_truncate'],
+      );
+      await dataSource.undoLastMigration();
+      expect(await auditTriggers()).toEqual(
+        engine.kind === 'sqlite'
+          ? ['TRG_giro_audit_no_delete', 'TRG_giro_audit_no_update']
+          : ['TRG_giro_audit_append_only'],
+      );
+      expect(await hasMinter()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasMinter()).toBe(false);
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
       expect(await wordTables()).toBe(0);
       await dataSource.undoLastMigration();
@@ -361,7 +387,11 @@ describeOnPostgres(
   (engine) => {
     it('go with their trigger, and come back filled when the migration is undone', async () => {
       const dataSource = await (await engine.createDatabase()).connectMigrated();
-      await dataSource.undoLastMigration();
+      // The migrations after it, then it.
+      const undoThroughSearchOnEngineIndexes = async () => {
+        for (let undone = 0; undone < 3; undone++) await dataSource.undoLastMigration();
+      };
+      await undoThroughSearchOnEngineIndexes();
       const store = new MovementStore(dataSource, systemClock);
       const record = async (originId: number, description: string) => {
         const { intent, fingerprint } = sampleIntent(originId, { description });
@@ -388,7 +418,7 @@ describeOnPostgres(
       );
       expect(triggers).toEqual([]);
       await record(2, 'Sueldo marzo');
-      await dataSource.undoLastMigration();
+      await undoThroughSearchOnEngineIndexes();
       expect(await words()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'marzo', 'sueldo']);
     });
   },

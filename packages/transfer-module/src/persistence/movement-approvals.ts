@@ -1,8 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
+import { checkFourEyes } from './approval-four-eyes';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow } from './engine/raw-rows';
-import { type HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
+import { type HistorySource, MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { writeMovementChangeEvents } from './movement-change-events';
 import {
@@ -12,7 +13,7 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
-import { ApprovalExpiredError, ApprovalNotAwaitedError, SelfApprovalError } from './persistence.errors';
+import { ApprovalExpiredError, ApprovalNotAwaitedError } from './persistence.errors';
 import { checkActor, checkInteger, checkOriginId, checkText, MAX_BATCH_SIZE, MAX_NOTE_LENGTH } from './store-arguments';
 import type { StoreContext } from './store-context';
 
@@ -58,7 +59,8 @@ export class MovementApprovals {
    * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it) or rejects it
    * (REJECTED, final, never sent; its share of its account's limits is free again). Throws
    * ApprovalNotAwaitedError when it does not wait (any more), ApprovalExpiredError past its expiry,
-   * SelfApprovalError when the approver is the key that created it, MovementNotFoundError.
+   * SelfApprovalError when the approver is the key that created it, ApprovalSamePersonError when its key is taken for
+   * the creator's, BootstrapApprovalError for the bootstrap credentials (approval-four-eyes.ts), MovementNotFoundError.
    */
   async decide(originId: number, decision: ApprovalDecision): Promise<ApprovalOutcome> {
     checkOriginId(originId);
@@ -75,8 +77,7 @@ export class MovementApprovals {
         throw new ApprovalExpiredError(originId, new Date(row.approvalExpiresAtMs));
       }
       if (decision.kind === 'approve') {
-        const creator = await creatorOf(manager, originId);
-        if (creator !== null && creator === by.keyId) throw new SelfApprovalError(originId, by.keyId);
+        await checkFourEyes(manager, this.context.engine, originId, by);
         return this.end(manager, row, { to: PENDING_STATUS, source: 'approval', detail: null, by }, now);
       }
       return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
@@ -182,14 +183,4 @@ export class MovementApprovals {
     });
     return { movement, history };
   }
-}
-
-/** The key that created a transfer (its intent's history row), or null when no one was named. */
-async function creatorOf(manager: EntityManager, originId: number): Promise<string | null> {
-  const intent = await manager
-    .createQueryBuilder(MovementHistoryEntity, 'h')
-    .where('h.originId = :originId', { originId })
-    .andWhere("h.source = 'intent'")
-    .getOne();
-  return intent?.actorKeyId ?? null;
 }

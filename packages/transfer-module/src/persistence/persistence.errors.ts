@@ -1,4 +1,10 @@
-import { GiroError, type LimitRefusal, type MovementStatus, type ViolationParams } from '../domain';
+import {
+  GiroError,
+  type LimitRefusal,
+  type MovementStatus,
+  type SamePersonRelation,
+  type ViolationParams,
+} from '../domain';
 
 /**
  * A caller passed a value the store refuses; nothing was written. `field` and `rule` say which and why, `params`
@@ -196,6 +202,60 @@ export class SelfApprovalError extends GiroError {
     readonly keyId: string,
   ) {
     super('SELF_APPROVAL', `transfer ${originId} was created by key ${keyId}: another approver must approve it`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId };
+  }
+}
+
+/**
+ * Four eyes: the approver's key and the creator's are taken for one person's (domain/four-eyes.ts): one minted
+ * the other, or one credential minted both.
+ */
+export class ApprovalSamePersonError extends GiroError {
+  override readonly name = 'ApprovalSamePersonError';
+
+  constructor(
+    readonly originId: number,
+    readonly creatorKeyId: string,
+    readonly approverKeyId: string,
+    readonly relation: SamePersonRelation,
+  ) {
+    super(
+      'APPROVAL_SAME_PERSON',
+      `transfer ${originId} was created by key ${creatorKeyId}, and key ${approverKeyId} ${RELATION_TEXT[relation]}: a key minted by someone else must approve it`,
+    );
+  }
+
+  override answerFields() {
+    return {
+      originId: this.originId,
+      creatorKeyId: this.creatorKeyId,
+      approverKeyId: this.approverKeyId,
+      relation: this.relation,
+    };
+  }
+}
+
+const RELATION_TEXT: Readonly<Record<SamePersonRelation, string>> = {
+  minted_approver: 'was minted by it (or by a key it minted)',
+  minted_by_approver: 'minted it (or a key that minted it)',
+  common_minter: 'comes from the same minter',
+};
+
+/** The bootstrap credentials mint keys; they never approve. */
+export class BootstrapApprovalError extends GiroError {
+  override readonly name = 'BootstrapApprovalError';
+
+  constructor(
+    readonly originId: number,
+    readonly keyId: string,
+  ) {
+    super(
+      'BOOTSTRAP_CANNOT_APPROVE',
+      `${keyId} mints keys but never approves: approve transfer ${originId} with an approver key`,
+    );
   }
 
   override answerFields() {

@@ -52,7 +52,8 @@ export class ApprovalService {
 
   /**
    * Approves the transfer and sends it. Throws ApprovalNotAwaitedError (decided already, or it never waited),
-   * ApprovalExpiredError, SelfApprovalError (`by` created it), MovementNotFoundError, TransferValidationError.
+   * ApprovalExpiredError, SelfApprovalError (`by` created it), ApprovalSamePersonError (`by`'s key and the creator's
+   * are one person's), BootstrapApprovalError, MovementNotFoundError, TransferValidationError.
    */
   approve(originId: number, by: RecordedActor): Promise<MovementView> {
     return this.work.track(this.decide(originId, { kind: 'approve', by }));

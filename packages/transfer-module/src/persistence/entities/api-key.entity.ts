@@ -4,7 +4,7 @@ import { bigintAsNumber } from './column-transformers';
 
 /**
  * An API key of the admin API: its public id, a unique name, a role and sha-256 of the key — never the key.
- * Revoked, never deleted: what a key did stays attributable to it, and its name is never given to another.
+ * Who minted it, for the approval rule. Revoked, never deleted: what a key did stays attributable to it, and its name is never given to another.
  */
 @Entity({ name: 'giro_api_keys' })
 @Unique('UQ_giro_api_keys_name', ['name'])
@@ -28,4 +28,11 @@ export class ApiKeyEntity {
 
   @Column({ name: 'revoked_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   revokedAtMs!: number | null;
+
+  /**
+   * The key id of the credential that minted it: another key's, `admin-token` (the bootstrap token), `cli` (the
+   * command line); null when unknown (minted before giro recorded it, or by a host's own call without one).
+   */
+  @Column({ name: 'created_by_key_id', type: 'varchar', length: 64, nullable: true })
+  createdByKeyId!: string | null;
 }

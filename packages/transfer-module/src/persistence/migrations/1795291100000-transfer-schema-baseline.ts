@@ -4,7 +4,7 @@ import { unlessTrigramsCannotBeUsed } from './1796760000000-movement-text';
 import { markBuiltByBaseline } from './after-baseline';
 
 // Today's schema in one migration per engine, for a fresh database: the statements the steps from
-// CreateTransferSchema1795291200000 to SearchOnEngineIndexes1797192000000 leave behind, in the order they leave
+// CreateTransferSchema1795291200000 to AuditTrailSealed1797364800000 leave behind, in the order they leave
 // them (SQLite breaks a tie between two indexes by their order; the text as SQLite keeps it, and as pg_dump writes
 // Postgres's). A database made by an earlier build goes on upgrading through the steps instead; migrations-baseline.spec.ts
 // proves both roads give the same schema. Its timestamp comes before the first step's, so that TypeORM runs it first
@@ -119,7 +119,7 @@ const SQLITE_SCHEMA = [
   "role" varchar(16) NOT NULL,
   "key_hash" varchar(64) NOT NULL,
   "created_at_ms" bigint NOT NULL,
-  "revoked_at_ms" bigint,
+  "revoked_at_ms" bigint, "created_by_key_id" varchar(64),
   CONSTRAINT "PK_giro_api_keys" PRIMARY KEY ("key_id"),
   CONSTRAINT "UQ_giro_api_keys_name" UNIQUE ("name"),
   CONSTRAINT "CHK_giro_api_keys_role" CHECK ("role" IN ('viewer', 'operator', 'approver', 'admin'))
@@ -230,6 +230,10 @@ const SQLITE_SCHEMA = [
   `CREATE INDEX "IDX_giro_movements_created" ON "giro_movements" ("created_at_ms", "origin_id", "amount_cents", "description")`,
   `CREATE INDEX "IDX_giro_movements_status_created" ON "giro_movements" ("status", "created_at_ms", "origin_id", "amount_cents")`,
   `CREATE INDEX "IDX_giro_movements_amount" ON "giro_movements" ("amount_cents", "created_at_ms", "origin_id")`,
+  `CREATE TRIGGER "TRG_giro_audit_continues_chain" BEFORE INSERT ON "giro_audit"
+   WHEN NEW."seq" IS NOT COALESCE((SELECT MAX("seq") FROM "giro_audit"), 0) + 1
+     OR NEW."prev_hash" IS NOT COALESCE((SELECT "hash" FROM "giro_audit" ORDER BY "seq" DESC LIMIT 1), '${'0'.repeat(64)}')
+   BEGIN SELECT RAISE(ABORT, 'giro_audit only grows: a row must continue the chain'); END`,
 ];
 
 /** Postgres: pg_dump --schema-only, without the trigram index (below); each CHECK as the steps wrote it. */
@@ -256,6 +260,7 @@ const POSTGRES_SCHEMA = [
     key_hash character varying(64) NOT NULL,
     created_at_ms bigint NOT NULL,
     revoked_at_ms bigint,
+    created_by_key_id character varying(64),
     CONSTRAINT "CHK_giro_api_keys_role" CHECK ("role" IN ('viewer', 'operator', 'approver', 'admin'))
 )`,
   `CREATE TABLE giro_audit (
@@ -501,6 +506,7 @@ WITH (fillfactor='80')`,
   `CREATE INDEX "IDX_giro_webhook_deliveries_order" ON giro_webhook_deliveries USING btree (endpoint_id, origin_id, event_seq) WHERE ((state)::text = 'pending'::text)`,
   `CREATE INDEX "IDX_giro_webhook_events_origin_id" ON giro_webhook_events USING btree (origin_id)`,
   `CREATE TRIGGER "TRG_giro_audit_append_only" BEFORE DELETE OR UPDATE ON giro_audit FOR EACH ROW EXECUTE FUNCTION giro_refuse_audit_change()`,
+  `CREATE TRIGGER "TRG_giro_audit_no_truncate" BEFORE TRUNCATE ON giro_audit FOR EACH STATEMENT EXECUTE FUNCTION giro_refuse_audit_change()`,
   `CREATE TRIGGER "TRG_giro_movement_history_append_only" BEFORE DELETE OR UPDATE ON giro_movement_history FOR EACH ROW EXECUTE FUNCTION giro_refuse_history_change()`,
   `ALTER TABLE ONLY giro_anomaly_resolutions
     ADD CONSTRAINT "FK_giro_anomaly_resolutions_history" FOREIGN KEY (history_id) REFERENCES giro_movement_history(id) ON DELETE RESTRICT`,
