@@ -11,6 +11,7 @@ import { freshDemoOperatorKey } from '../demo/demo-operator-key';
 import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
+import { prepareSandboxLedgerFile } from '../sandbox/sandbox-ledger-file';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 
@@ -29,7 +30,10 @@ export async function run(): Promise<void> {
   if (belowSpec !== undefined) console.warn(belowSpec);
 
   let sandbox: SandboxMode | undefined;
-  if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);
+  if (config.bank === undefined) {
+    const ledgerFile = prepareSandboxLedgerFile(config.databaseUrl);
+    sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling, ledgerFile);
+  }
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   const app = await createReconcilerApp({
     config,
