@@ -6,6 +6,7 @@ export { AdminAuthentication } from './shared/http/admin-authentication';
 export { type AdminOpenApiOptions, setupAdminOpenApi } from './shared/http/admin-openapi';
 export { RequiresRole } from './shared/http/admin-role.decorator';
 export type { ErrorBody } from './shared/http/error-body';
+export { ambiguityViolations, readJsonText } from './shared/http/strict-json';
 export { type ErrorReply, errorReply, writeErrorReply } from './shared/http/transfer-errors.filter';
 export { SweepUnavailableError } from './sweep/sweep-unavailable.error';
 export { TransferAdminModule } from './transfer-admin.module';

@@ -17,7 +17,9 @@ const ROOT = [
   'TransferAdminModuleOptions',
   'TransferAdminModuleOptionsError',
   'actorOf',
+  'ambiguityViolations',
   'errorReply',
+  'readJsonText',
   'setupAdminOpenApi',
   'writeErrorReply',
 ];
