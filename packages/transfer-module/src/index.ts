@@ -105,6 +105,7 @@ export { DEFAULT_POLLING_OPTIONS, PollingPolicy, type PollingPolicyOptions } fro
 export {
   type Actor,
   BOOTSTRAP_ADMIN_ACTOR,
+  CLI_ACTOR,
   isRole,
   ROLES,
   type Role,

@@ -72,6 +72,7 @@ const ROOT = [
   'BankSubAccountView',
   'BankTimeouts',
   'BankTlsOptions',
+  'CLI_ACTOR',
   'CONCEPT_CODES',
   'CUIT_PREFIXES',
   'CancellationEntity',

@@ -89,7 +89,8 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   },
   owner_name: { params: '`max`', doc: "The holder's name is too long or has control characters." },
   key_name: {
-    params: '`reason`: `required`, `format` (`max`), `reserved` (`name`)',
+    params:
+      '`reason`: `required`, `format` (`max`), `reserved` (`name`: an actor that is not a key), `key_id` (`name`: shaped like a key id)',
     doc: 'Not a name for an API key: 1 to `max` lowercase letters, digits, `.`, `-`, `_`.',
   },
   role: { params: '`allowed`', doc: 'Not a role.' },

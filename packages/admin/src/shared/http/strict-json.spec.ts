@@ -42,7 +42,9 @@ describe('readJsonText', () => {
       },
     ]);
     expect(
-      ambiguities('[9007199254740993, 1e400, 1e-400, 0.1, 1000.10, 1e-7, 123456789012345, 9007199254740991]'),
+      ambiguities(
+        '[9007199254740993, 1e400, 1e-400, 0.1, 1000.10, 1e-7, 123456789012345, 9007199254740991, 1e21, 1.7976931348623157e308]',
+      ),
     ).toEqual([
       expect.objectContaining({ field: '[0]', params: { value: '9007199254740993' } }),
       expect.objectContaining({ field: '[1]', params: { value: '1e400' } }),

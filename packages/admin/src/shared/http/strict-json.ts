@@ -159,15 +159,14 @@ function isNumberCharacter(char: number): boolean {
 
 /**
  * Whether the double read from the JSON number `text` is the number written: the same significant digits as the
- * shortest decimal of that double (so `1000.10` and `1e2` hold, `1000.000000000000001` does not), finite, and an
- * integer only within 2^53 − 1 (beyond, neighbouring integers share a double).
+ * shortest decimal of that double (so `1000.10`, `1e2` and `1e21` hold; `1000.000000000000001` and
+ * `9007199254740993`, which share their double with a neighbour, do not), and finite.
  */
 function holdsExactly(text: string): boolean {
   // At most 15 characters and no exponent: at most 15 digits, which a double always holds.
   if (text.length <= 15 && !text.includes('e') && !text.includes('E')) return true;
   const value = Number(text);
   if (!Number.isFinite(value)) return false;
-  if (Number.isInteger(value) && !Number.isSafeInteger(value)) return false;
   return significantDigits(text) === significantDigits(String(value));
 }
 
