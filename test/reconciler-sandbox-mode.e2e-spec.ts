@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startNode } from '@giro/sandbox-bank/testing/child-process';
+import { createTestDatabase, describeWithPostgres, type TestDatabase } from './support/postgres';
 import {
   killIfRunning,
   type ReconcilerProcess,
@@ -93,8 +94,12 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
   }, 90_000);
 
-  it('remembers at the sandbox bank, after a restart, the movements of the first run', async () => {
-    const env = { SANDBOX_PORT: '0', ADMIN_TOKEN: 'a-demo-admin-token-kept-across-starts' };
+  async function remembersAfterRestart(databaseUrl: string | undefined, ledgerFile: string) {
+    const env: Record<string, string> = {
+      SANDBOX_PORT: '0',
+      ADMIN_TOKEN: 'a-demo-admin-token-kept-across-starts',
+      ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+    };
     const demoDone = async (running: ReconcilerProcess) => {
       const deadline = Date.now() + 50_000;
       while (!running.running.output().includes('the reconciler keeps running')) {
@@ -106,7 +111,7 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     await demoDone(reconciler);
     const first = (await reconciler.admin('GET', '/admin/transfers?status=COMPLETED')).json.items[0];
     expect(first).toMatchObject({ originId: expect.any(Number), status: 'COMPLETED' });
-    expect(existsSync(join(cwd, 'data', 'giro.sqlite.sandbox-bank.jsonl'))).toBe(true);
+    expect(existsSync(join(cwd, 'data', ledgerFile))).toBe(true);
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
 
     reconciler = await startReconcilerProcess(cwd, env);
@@ -125,7 +130,24 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     const lookup = await reconciler.admin('POST', '/admin/bank/lookup', { originId: first.originId });
     expect(lookup).toMatchObject({ status: 200, json: { stored: true, status: 'COMPLETED' } });
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
+  }
+
+  it('remembers at the sandbox bank, after a restart, the movements of the first run (SQLite)', async () => {
+    await remembersAfterRestart(undefined, 'giro.sqlite.sandbox-bank.jsonl');
   }, 150_000);
+
+  describeWithPostgres('on Postgres', () => {
+    let database: TestDatabase | undefined;
+    afterEach(async () => {
+      await database?.drop();
+      database = undefined;
+    });
+
+    it('remembers at the sandbox bank, after a restart, the movements of the first run (Postgres)', async () => {
+      database = await createTestDatabase();
+      await remembersAfterRestart(database.url, 'sandbox-bank-ledger.jsonl');
+    }, 150_000);
+  });
 
   it('refuses a bad environment, naming every variable and its rule, and exits 1', async () => {
     const running = startNode(reconcilerScript('main.js'), {

@@ -27,6 +27,21 @@ describe('prepareSandboxLedgerFile', () => {
     expect(existsSync(`${database}.sandbox-bank.jsonl`)).toBe(false);
   });
 
+  it('keeps it in data/ with a database on a server, which a restart keeps', () => {
+    const url = 'postgres://postgres@127.0.0.1:5432/giro';
+    expect(prepareSandboxLedgerFile(url, dir)).toBe(join(dir, 'data', 'sandbox-bank-ledger.jsonl'));
+    expect(existsSync(join(dir, 'data'))).toBe(true);
+    writeFileSync(join(dir, 'data', 'sandbox-bank-ledger.jsonl'), '{"idTag":"ABCDEF"}\n');
+    prepareSandboxLedgerFile(url, dir);
+    expect(existsSync(join(dir, 'data', 'sandbox-bank-ledger.jsonl'))).toBe(true);
+  });
+
+  it('reads a relative SQLite path from the working directory', () => {
+    expect(prepareSandboxLedgerFile('sqlite:./data/giro.sqlite', dir)).toBe(
+      join(dir, 'data', 'giro.sqlite.sandbox-bank.jsonl'),
+    );
+  });
+
   it('keeps none for an in-memory database, which forgets too', () => {
     expect(prepareSandboxLedgerFile('sqlite::memory:')).toBeUndefined();
   });

@@ -13,15 +13,15 @@ const SERVER_DATABASE_LEDGER_FILE = 'data/sandbox-bank-ledger.jsonl';
  * A SQLite database that does not exist yet is a fresh start: a ledger left beside it by an earlier database is
  * removed, or the bank would know transfers giro does not (and refuse their originIds as repeats).
  */
-export function prepareSandboxLedgerFile(databaseUrl: string): string | undefined {
+export function prepareSandboxLedgerFile(databaseUrl: string, workingDirectory = process.cwd()): string | undefined {
   let file: string;
   if (databaseUrl.startsWith('sqlite:')) {
-    const databasePath = databaseUrl.slice('sqlite:'.length);
-    if (databasePath === ':memory:') return undefined;
-    file = `${resolve(databasePath)}.sandbox-bank.jsonl`;
+    const databasePath = resolve(workingDirectory, databaseUrl.slice('sqlite:'.length));
+    if (databaseUrl === 'sqlite::memory:') return undefined;
+    file = `${databasePath}.sandbox-bank.jsonl`;
     if (!existsSync(databasePath)) rmSync(file, { force: true });
   } else {
-    file = resolve(SERVER_DATABASE_LEDGER_FILE);
+    file = resolve(workingDirectory, SERVER_DATABASE_LEDGER_FILE);
   }
   mkdirSync(dirname(file), { recursive: true });
   return file;
