@@ -174,6 +174,7 @@ export {
 export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
   DEFAULT_DATABASE_URL,
+  databaseFileOf,
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/engine/data-source-options';

@@ -211,6 +211,7 @@ const ROOT = [
   'completeCbuCvu',
   'completeCuit',
   'dataSourceOptionsFromUrl',
+  'databaseFileOf',
   'errorCodeForStatus',
   'explainCbuCvu',
   'explainCuit',

@@ -1,5 +1,11 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { databaseFileOf } from '@giro/transfer-module';
+
+/** An in-memory database names no file and no server. */
+function isInMemory(databaseUrl: string): boolean {
+  return databaseUrl.endsWith(':memory:');
+}
 
 /** Where sandbox mode keeps the sandbox bank's ledger when giro's database is on a server (Postgres). */
 const SERVER_DATABASE_LEDGER_FILE = 'data/sandbox-bank-ledger.jsonl';
@@ -14,10 +20,11 @@ const SERVER_DATABASE_LEDGER_FILE = 'data/sandbox-bank-ledger.jsonl';
  * removed, or the bank would know transfers giro does not (and refuse their originIds as repeats).
  */
 export function prepareSandboxLedgerFile(databaseUrl: string, workingDirectory = process.cwd()): string | undefined {
+  if (isInMemory(databaseUrl)) return undefined;
+  const databaseFile = databaseFileOf(databaseUrl);
   let file: string;
-  if (databaseUrl.startsWith('sqlite:')) {
-    const databasePath = resolve(workingDirectory, databaseUrl.slice('sqlite:'.length));
-    if (databaseUrl === 'sqlite::memory:') return undefined;
+  if (databaseFile !== undefined) {
+    const databasePath = resolve(workingDirectory, databaseFile);
     file = `${databasePath}.sandbox-bank.jsonl`;
     if (!existsSync(databasePath)) rmSync(file, { force: true });
   } else {
