@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startNode } from '@giro/sandbox-bank/testing/child-process';
-import { createTestDatabase, describeWithPostgres, type TestDatabase } from './support/postgres';
+import { createTestDatabase, describeWithPostgres } from './support/postgres';
 import {
   killIfRunning,
   type ReconcilerProcess,
@@ -137,15 +137,14 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
   }, 150_000);
 
   describeWithPostgres('on Postgres', () => {
-    let database: TestDatabase | undefined;
-    afterEach(async () => {
-      await database?.drop();
-      database = undefined;
-    });
-
     it('remembers at the sandbox bank, after a restart, the movements of the first run (Postgres)', async () => {
-      database = await createTestDatabase();
-      await remembersAfterRestart(database.url, 'sandbox-bank-ledger.jsonl');
+      const database = await createTestDatabase();
+      try {
+        await remembersAfterRestart(database.url, 'sandbox-bank-ledger.jsonl');
+      } finally {
+        await killIfRunning([reconciler]);
+        await database.drop();
+      }
     }, 150_000);
   });
 
