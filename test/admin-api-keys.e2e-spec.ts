@@ -106,6 +106,20 @@ describe('admin API keys', () => {
     const badName = await createKey('Some One', 'viewer');
     expect(badName.json).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(badName.json.violations).toEqual([expect.objectContaining({ field: 'name', rule: 'key_name' })]);
+    const ops = (await r.request('GET', '/admin/keys')).json.find((key: { name: string }) => key.name === 'ops');
+    for (const [name, reason] of [
+      ['cli', 'reserved'],
+      ['admin-token', 'reserved'],
+      [ops.keyId, 'key_id'],
+      ['giro_ops', 'key_id'],
+    ]) {
+      const confusable = await createKey(name, 'viewer');
+      expect({ name, status: confusable.status, violations: confusable.json.violations }).toEqual({
+        name,
+        status: 400,
+        violations: [{ field: 'name', rule: 'key_name', params: { reason, name }, message: expect.any(String) }],
+      });
+    }
     const extra = await r.request('POST', '/admin/keys', { body: { name: 'x', role: 'viewer', key: 'mine' } });
     expect(extra.json.violations).toEqual([expect.objectContaining({ field: 'key', rule: 'unknown_field' })]);
     const taken = await createKey('ops', 'viewer');

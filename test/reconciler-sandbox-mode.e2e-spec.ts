@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startNode } from '@giro/sandbox-bank/testing/child-process';
+import { createTestDatabase, describeWithPostgres } from './support/postgres';
 import {
   killIfRunning,
   type ReconcilerProcess,
@@ -92,6 +93,60 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
 
     expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
   }, 90_000);
+
+  async function remembersAfterRestart(databaseUrl: string | undefined, ledgerFile: string) {
+    const env: Record<string, string> = {
+      SANDBOX_PORT: '0',
+      ADMIN_TOKEN: 'a-demo-admin-token-kept-across-starts',
+      ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
+    };
+    const demoDone = async (running: ReconcilerProcess) => {
+      const deadline = Date.now() + 50_000;
+      while (!running.running.output().includes('the reconciler keeps running')) {
+        if (Date.now() > deadline) throw new Error(`no demo summary in time:\n${running.running.output()}`);
+        await sleep(200);
+      }
+    };
+    reconciler = await startReconcilerProcess(cwd, env);
+    await demoDone(reconciler);
+    const first = (await reconciler.admin('GET', '/admin/transfers?status=COMPLETED')).json.items[0];
+    expect(first).toMatchObject({ originId: expect.any(Number), status: 'COMPLETED' });
+    expect(existsSync(join(cwd, 'data', ledgerFile))).toBe(true);
+    expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
+
+    reconciler = await startReconcilerProcess(cwd, env);
+    await demoDone(reconciler);
+    const output = reconciler.running.output();
+    expect(output).toContain('demo batch done: COMPLETED 8, FAILED 2');
+    const sandboxUrl = /sandbox bank\s+(https:\/\/\S+)/.exec(output)?.[1] as string;
+    const certs = join(cwd, 'certs');
+    expect(await sandboxGet(sandboxUrl, certs, `/__sandbox/ledger?originId=${first.originId}`)).toMatchObject({
+      entries: [{ originId: first.originId, status: 'COMPLETED' }],
+    });
+    expect(await sandboxGet(sandboxUrl, certs, '/__sandbox/counters')).toMatchObject({
+      processed: 9,
+      processedTwice: 0,
+    });
+    const lookup = await reconciler.admin('POST', '/admin/bank/lookup', { originId: first.originId });
+    expect(lookup).toMatchObject({ status: 200, json: { stored: true, status: 'COMPLETED' } });
+    expect(await reconciler.stop()).toEqual({ code: 0, signal: null });
+  }
+
+  it('remembers at the sandbox bank, after a restart, the movements of the first run (SQLite)', async () => {
+    await remembersAfterRestart(undefined, 'giro.sqlite.sandbox-bank.jsonl');
+  }, 150_000);
+
+  describeWithPostgres('on Postgres', () => {
+    it('remembers at the sandbox bank, after a restart, the movements of the first run (Postgres)', async () => {
+      const database = await createTestDatabase();
+      try {
+        await remembersAfterRestart(database.url, 'sandbox-bank-ledger.jsonl');
+      } finally {
+        await killIfRunning([reconciler]);
+        await database.drop();
+      }
+    }, 150_000);
+  });
 
   it('refuses a bad environment, naming every variable and its rule, and exits 1', async () => {
     const running = startNode(reconcilerScript('main.js'), {

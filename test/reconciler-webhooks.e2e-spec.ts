@@ -109,10 +109,17 @@ describe('reconciler webhooks admin API', () => {
   it('refuses a bad endpoint naming each field and rule, and registers nothing', async () => {
     const before = (await r.request('GET', '/admin/webhooks')).json.length;
     const cases: [Record<string, unknown>, string, string, RegExp][] = [
-      [{ url: 'not a url' }, 'url', 'webhook_url', /absolute URL/],
+      [{ url: 'not-a-url' }, 'url', 'webhook_url', /absolute URL/],
       [{ url: 'http://hooks.example.com/giro' }, 'url', 'webhook_url', /https URL/],
       [{ url: 'https://10.0.0.5/hooks' }, 'url', 'webhook_url', /private .*WEBHOOK_ALLOW_PRIVATE=true/],
       [{ url: 'https://169.254.169.254/latest' }, 'url', 'webhook_url', /link-local/],
+      [{ url: 'https://[64:ff9b::a9fe:a9fe]/' }, 'url', 'webhook_url', /link-local/],
+      [{ url: 'https://[2002:a9fe:a9fe::]/' }, 'url', 'webhook_url', /link-local/],
+      [{ url: 'https://[::10.0.0.1]/' }, 'url', 'webhook_url', /private/],
+      [{ url: 'https://[::ffff:0:a00:1]/' }, 'url', 'webhook_url', /private/],
+      [{ url: 'https://[fec0::1]/' }, 'url', 'webhook_url', /private/],
+      [{ url: 'https://198.18.0.1/' }, 'url', 'webhook_url', /private/],
+      [{ url: 'https://hooks.example.com/gi\r\nro' }, 'url', 'webhook_url', /control characters, found U\+000D/],
       [{ url: receiver.url, eventTypes: ['transfer.done'] }, 'eventTypes', 'event_types', /transfer\.completed/],
       [{ url: receiver.url, color: 'blue' }, 'color', 'unknown', /not a field/],
       [{}, 'url', 'required', /required/],
@@ -127,6 +134,15 @@ describe('reconciler webhooks admin API', () => {
       expect(answer.json.code).toBe('VALIDATION_FAILED');
     }
     expect((await r.request('GET', '/admin/webhooks')).json).toHaveLength(before);
+  });
+
+  it('stores the URL it sends to, as the URL parser reads what was typed', async () => {
+    const typed = receiver.url.replace('http://127.0.0.1', 'HTTP://127.000.000.001').replace('/hooks', '/x/../hooks');
+    const { endpoint } = await createEndpoint({ url: typed });
+    expect(endpoint).toMatchObject({ url: receiver.url });
+    const changed = await r.request('PATCH', `/admin/webhooks/${endpoint.id}`, { body: { url: `${typed}?a=1` } });
+    expect(changed.json.url).toBe(`${receiver.url}?a=1`);
+    expect((await r.request('GET', `/admin/webhooks/${endpoint.id}`)).json.url).toBe(`${receiver.url}?a=1`);
   });
 
   it('disables an endpoint and enables it again (PATCH), and refuses a bad change', async () => {

@@ -96,8 +96,66 @@ describe('hostile request bodies', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
-  it('names the maximum actually enforced for an 18-digit amount, as a number and as a string', async () => {
-    for (const amount of ['123456789012345678', '"123456789012345678"']) {
+  it('refuses a JSON number that is not the number written, and a key given twice, naming the field', async () => {
+    const valid = JSON.stringify(transferRequest({ originId: 81 }));
+    const cases: [text: string, rule: string, params: Record<string, unknown>][] = [
+      [valid.replace('"1234.50"', '1000.000000000000001'), 'exact_number', { value: '1000.000000000000001' }],
+      [valid.replace('"1234.50"', '123456789012345678'), 'exact_number', { value: '123456789012345678' }],
+      [valid.replace('"amount":"1234.50"', '"amount":"1.00","amount":"5000.00"'), 'duplicate_key', { key: 'amount' }],
+      [valid.replace('"amount":"1234.50"', '"amount":"1.00","amount":"1.00"'), 'duplicate_key', { key: 'amount' }],
+    ];
+    for (const [text, rule, params] of cases) {
+      const answer = await post(text);
+      expect({ text, status: answer.status, body: answer.json }).toEqual({
+        text,
+        status: 400,
+        body: expect.objectContaining({
+          code: 'VALIDATION_FAILED',
+          message: expect.stringMatching(/^body\.amount /),
+          violations: [{ field: 'body.amount', rule, params, message: expect.any(String) }],
+        }),
+      });
+    }
+  });
+
+  it('reads a JSON batch as strictly as one request: the same depth limit, ambiguous rows named, exact ones kept', async () => {
+    const batch = (rawBody: string) =>
+      r.request('POST', '/admin/transfers/batch?dryRun=true', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
+    const row = (originId: number) => JSON.stringify(transferRequest({ originId }));
+    for (const depth of [11, 2_000]) {
+      const answer = await batch(`[${'['.repeat(depth)}${']'.repeat(depth)}]`);
+      expect({ status: answer.status, violations: answer.json.violations }).toEqual({
+        status: 400,
+        violations: [{ field: 'body', rule: 'depth', params: { max: 10 }, message: expect.any(String) }],
+      });
+    }
+    const answer = await batch(
+      `[${row(91).replace('"1234.50"', '1000.10')},${row(92).replace('"1234.50"', '1000.000000000000001')},${row(93).replace('"amount":"1234.50"', '"amount":"1.00","amount":"5000.00"')}]`,
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.json.rows).toEqual([
+      expect.objectContaining({ row: 1, outcome: 'valid' }),
+      expect.objectContaining({
+        row: 2,
+        outcome: 'invalid',
+        violations: [expect.objectContaining({ field: 'body.amount', rule: 'exact_number' })],
+      }),
+      expect.objectContaining({
+        row: 3,
+        outcome: 'invalid',
+        violations: [
+          expect.objectContaining({ field: 'body.amount', rule: 'duplicate_key', params: { key: 'amount' } }),
+        ],
+      }),
+    ]);
+    expect(await stored()).toBe(0);
+  });
+
+  it('names the maximum actually enforced for an 18-digit amount given as a string', async () => {
+    for (const amount of ['"123456789012345678"']) {
       const text = JSON.stringify(transferRequest({ originId: 79 })).replace('"1234.50"', amount);
       const answer = await post(text);
       expect(answer.status).toBe(400);
@@ -119,6 +177,11 @@ describe('hostile request bodies', () => {
       ['\u2066pago\u2069', 'U+2066 LEFT-TO-RIGHT ISOLATE'],
       ['pago\uFEFF', 'U+FEFF ZERO WIDTH NO-BREAK SPACE'],
       ['\u061Cpago', 'U+061C ARABIC LETTER MARK'],
+      ['pago\u2028cuota', 'U+2028 LINE SEPARATOR'],
+      ['pago\u2800', 'U+2800 BRAILLE PATTERN BLANK'],
+      ['\uFE0Fpago', 'U+FE0F'],
+      ['pago\uFFFF', 'U+FFFF'],
+      ['pago\uE000', 'U+E000'],
     ];
     for (const [description, named] of cases) {
       const answer = await r.request('POST', '/admin/transfers', {
@@ -134,6 +197,20 @@ describe('hostile request bodies', () => {
         },
       ]);
     }
+    const flood = await r.request('POST', '/admin/transfers', {
+      body: transferRequest({ originId: 80, description: `pago${'\u0301'.repeat(90)}` }),
+    });
+    expect({ status: flood.status, violations: flood.json.violations }).toEqual({
+      status: 400,
+      violations: [
+        {
+          field: 'body.description',
+          rule: 'characters',
+          params: { reason: 'combining_marks', max: 4, position: 9 },
+          message: expect.any(String),
+        },
+      ],
+    });
     expect(await stored()).toBe(0);
     expect(r.bank.counters().requests).toEqual({});
   });

@@ -63,7 +63,7 @@ export function sandboxBanner(input: SandboxBannerInput): string {
           `  console key       ${input.consoleKey.key}  (operator "${input.consoleKey.name}", made now; paste it to sign in)`,
         ]
       : []),
-    `  admin token       ${input.generatedToken ? `${input.adminToken}  (generated: ADMIN_TOKEN is not set)` : 'from ADMIN_TOKEN'}`,
+    `  admin token       ${input.generatedToken ? `${input.adminToken}  (generated at this start: set ADMIN_TOKEN to keep one)` : 'from ADMIN_TOKEN'}`,
     ...(input.auditKey ? [`  audit key         ${auditKeyLine(input.auditKey)}`] : []),
     `  OpenAPI           ${url}/docs`,
     `  health, metrics   ${url}/health, ${url}/metrics`,

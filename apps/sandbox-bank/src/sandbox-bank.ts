@@ -43,6 +43,12 @@ export interface SandboxBankOptions {
   config?: SandboxConfigPatch;
   /** Larger request bodies are refused with 413. Default 64 KiB. */
   maxBodyBytes?: number;
+  /**
+   * A file that keeps the ledger across restarts (created when missing; its movements are restored): a bank
+   * knows the transfers it was asked for after a restart, as a real one does. Default: none, the ledger is
+   * in memory only.
+   */
+  ledgerFile?: string;
 }
 
 /** A running sandbox bank. */
@@ -57,7 +63,7 @@ export interface SandboxBank {
   config(): SandboxConfig;
   /** Changes the configuration at run time; throws SandboxConfigError (nothing changed) when invalid. */
   configure(patch: SandboxConfigPatch): SandboxConfig;
-  /** Forgets every movement and zeroes the counters. */
+  /** Forgets every movement (its ledger file starts over too) and zeroes the counters. */
   reset(): void;
   /** Stops listening and drops every connection, hanging ones included. */
   close(): Promise<void>;
@@ -82,6 +88,7 @@ export async function startSandboxBank(options: SandboxBankOptions): Promise<San
     credentials,
     initial.config,
     options.maxBodyBytes ?? 64 * 1024,
+    options.ledgerFile,
   );
 
   const server = createServer(
@@ -104,9 +111,12 @@ export async function startSandboxBank(options: SandboxBankOptions): Promise<San
   );
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      state.ledger.close();
+      reject(error);
+    });
     server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+      server.removeAllListeners('error');
       resolve();
     });
   });
@@ -129,6 +139,7 @@ export async function startSandboxBank(options: SandboxBankOptions): Promise<San
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
+        state.ledger.close();
       }),
   };
 }

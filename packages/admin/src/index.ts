@@ -8,6 +8,7 @@ export { AdminRefusalAudit } from './shared/http/admin-refusal-audit';
 export { RequiresRole } from './shared/http/admin-role.decorator';
 export type { ErrorBody } from './shared/http/error-body';
 export { REDACTED, SecretRedactor } from './shared/http/secret-redactor';
+export { ambiguityViolations, readJsonText } from './shared/http/strict-json';
 export { type ErrorReply, errorReply, writeErrorReply } from './shared/http/transfer-errors.filter';
 export { SweepUnavailableError } from './sweep/sweep-unavailable.error';
 export { TransferAdminModule } from './transfer-admin.module';

@@ -20,7 +20,9 @@ const ROOT = [
   'TransferAdminModuleOptions',
   'TransferAdminModuleOptionsError',
   'actorOf',
+  'ambiguityViolations',
   'errorReply',
+  'readJsonText',
   'setupAdminOpenApi',
   'writeErrorReply',
 ];

@@ -106,6 +106,7 @@ export { DEFAULT_POLLING_OPTIONS, PollingPolicy, type PollingPolicyOptions } fro
 export {
   type Actor,
   BOOTSTRAP_ADMIN_ACTOR,
+  CLI_ACTOR,
   isRole,
   ROLES,
   type Role,
@@ -174,6 +175,7 @@ export {
 export { isDatabaseUnavailable } from './persistence/database-unavailable';
 export {
   DEFAULT_DATABASE_URL,
+  databaseFileOf,
   dataSourceOptionsFromUrl,
   type TransferDataSourceOverrides,
 } from './persistence/engine/data-source-options';

@@ -12,6 +12,7 @@ import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
 import { SANDBOX_AUDIT_KEY_FILE, sandboxAuditKey } from '../sandbox/sandbox-audit-key';
+import { prepareSandboxLedgerFile } from '../sandbox/sandbox-ledger-file';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 
@@ -30,7 +31,10 @@ export async function run(): Promise<void> {
   if (belowSpec !== undefined) console.warn(belowSpec);
 
   let sandbox: SandboxMode | undefined;
-  if (config.bank === undefined) sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling);
+  if (config.bank === undefined) {
+    const ledgerFile = prepareSandboxLedgerFile(config.databaseUrl);
+    sandbox = await startSandboxMode(process.env, resolve('certs'), config.polling, ledgerFile);
+  }
   const adminToken = config.adminToken ?? randomBytes(24).toString('base64url');
   // Sandbox mode keeps a key of its own when AUDIT_HMAC_KEY is unset (required with a bank: the config says so).
   const keptAuditKey = config.auditHmacKey === undefined && sandbox ? sandboxAuditKey() : undefined;

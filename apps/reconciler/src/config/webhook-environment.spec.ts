@@ -90,7 +90,13 @@ describe('WEBHOOK_* variables', () => {
   it('name WEBHOOK_URL when it is not a safe target under the WEBHOOK_ALLOW_* rules, never showing it', () => {
     const with_ = (url: string, env: Record<string, string> = {}) =>
       problemsWithBank({ WEBHOOK_URL: url, WEBHOOK_SECRET: SECRET, ...env });
-    expect(with_('not a url')).toEqual(['WEBHOOK_URL must be an absolute URL']);
+    expect(with_('not-a-url')).toEqual(['WEBHOOK_URL must be an absolute URL']);
+    expect(with_('https://hooks.example.com/gi\nro')).toEqual([
+      'WEBHOOK_URL must not contain spaces or control characters, found U+000A at position 29',
+    ]);
+    expect(with_('https://[64:ff9b::a9fe:a9fe]/')).toEqual([
+      expect.stringMatching(/^WEBHOOK_URL names an address that is a private/),
+    ]);
     expect(with_('http://hooks.example.com/giro')).toEqual([
       expect.stringMatching(/^WEBHOOK_URL must be an https URL/),
     ]);

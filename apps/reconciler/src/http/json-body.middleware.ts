@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AdminAuthentication } from '@giro/admin';
+import { AdminAuthentication, ambiguityViolations, readJsonText } from '@giro/admin';
 import type { ErrorCode, Violation } from '@giro/transfer-module';
 import { HttpException, HttpStatus, Injectable, type NestMiddleware } from '@nestjs/common';
 import getRawBody from 'raw-body';
-import { nestsDeeperThan } from './json-depth';
 
 /** Largest request body: a transfer request is well under 1 KiB. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
-/** Deepest nesting of objects and arrays in a body: a transfer request nests 3 deep. */
-export const MAX_JSON_DEPTH = 10;
 
 type RequestWithBody = IncomingMessage & { body?: unknown };
 
@@ -19,8 +16,9 @@ type RequestWithBody = IncomingMessage & { body?: unknown };
  *
  * Then, before anything parses it: `application/json` in UTF-8 without content encoding (else 415), at most
  * BODY_LIMIT_BYTES (else 413, without reading further when Content-Length says so), nested at most
- * MAX_JSON_DEPTH deep (else 400) and valid JSON (else 400); each 4xx names the rule in `violations`. Any JSON
- * value is kept (not objects only), so the route's validation says what it expected.
+ * MAX_JSON_DEPTH deep (else 400) and valid JSON (else 400), then unambiguous (else 400): no key given twice, no
+ * number a double does not hold exactly (readJsonText). Each 4xx names the rule in
+ * `violations`. Any JSON value is kept (not objects only), so the route's validation says what it expected.
  */
 @Injectable()
 export class JsonBodyMiddleware implements NestMiddleware {
@@ -30,22 +28,20 @@ export class JsonBodyMiddleware implements NestMiddleware {
     if (!hasBody(request) || (await this.authentication.authenticate(request)) === undefined) return next();
     checkMediaType(request);
     const text = await readBody(request);
-    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', {
-        rule: 'depth',
-        params: { max: MAX_JSON_DEPTH },
-        message: `must not nest objects and arrays more than ${MAX_JSON_DEPTH} deep`,
-      });
+    const read = readJsonText(text);
+    if (!read.ok) throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', read.violation);
+    const ambiguities = ambiguityViolations(read.ambiguities);
+    if (ambiguities.length > 0) {
+      throw new HttpException(
+        {
+          code: 'VALIDATION_FAILED',
+          message: ambiguities.map((violation) => `${violation.field} ${violation.message}`).join('; '),
+          violations: ambiguities,
+        },
+        HttpStatus.BAD_REQUEST,
+      );
     }
-    try {
-      request.body = JSON.parse(text);
-    } catch {
-      throw refused(HttpStatus.BAD_REQUEST, 'VALIDATION_FAILED', {
-        rule: 'json',
-        params: {},
-        message: 'is not valid JSON',
-      });
-    }
+    request.body = read.value;
     next();
   }
 }

@@ -43,12 +43,13 @@ async function loadSandboxBankPackage(): Promise<typeof import('@giro/sandbox-ba
  * Sandbox mode (BANK_BASE_URL unset): makes the development certificates in `certsDir` when missing or
  * expiring, starts the sandbox bank in this process (SANDBOX_* variables apply, as for `pnpm sandbox`),
  * and returns the bank client options pointing at it. The sandbox audits lookups against the reconciler's
- * own polling rule.
+ * own polling rule, and keeps its ledger in `ledgerFile` when given (prepareSandboxLedgerFile).
  */
 export async function startSandboxMode(
   env: Record<string, string | undefined>,
   certsDir: string,
   polling: PollingSettings,
+  ledgerFile?: string,
 ): Promise<SandboxMode> {
   const {
     DEFAULT_SANDBOX_CREDENTIALS,
@@ -78,6 +79,7 @@ export async function startSandboxMode(
       host: options.host,
       credentials: options.credentials,
       config,
+      ...(ledgerFile !== undefined && { ledgerFile }),
     });
   } catch (error) {
     if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;

@@ -3,6 +3,7 @@ import { type BankStatus, type Clock, isFinalStatus } from '@giro/transfer-modul
 import type { PollingRules, ScenarioTimings } from '../config/sandbox-config';
 import type { AnswerFault } from '../faults/fault-decision';
 import type { Counters } from './counters';
+import type { LedgerJournal } from './ledger-journal';
 import { appendLookup, type LookupAnswer, type LookupRecord, readLookups } from './lookup-log';
 import { type AcceptedTransfer, type AnswerFate, Movement } from './movement';
 import { type Outcome, scenarioName } from './scenario';
@@ -57,10 +58,24 @@ export class Ledger implements SandboxLedger {
   private idTag = newIdTag();
   private readonly strings = new StringPool();
 
+  /** With a `journal`, the movements it holds are restored and every new one is written to it. */
   constructor(
     private readonly counters: Counters,
     private readonly clock: Clock,
-  ) {}
+    private readonly journal?: LedgerJournal,
+  ) {
+    if (journal === undefined) return;
+    const previous = journal.read();
+    if (previous === undefined) {
+      journal.restart(this.idTag);
+      return;
+    }
+    this.idTag = previous.idTag;
+    for (const { transfer, outcome, lost, createdAtMs, timings } of previous.movements) {
+      this.add(new Movement(this.bySequence.length + 1, this.compact(transfer), outcome, lost, createdAtMs, timings));
+    }
+    journal.continue();
+  }
 
   get size(): number {
     return this.bySequence.length;
@@ -92,8 +107,34 @@ export class Ledger implements SandboxLedger {
       this.counters.processedTwice += 1;
       throw new Error(`originId ${transfer.originId} was already processed`);
     }
+    const movement = new Movement(
+      this.bySequence.length + 1,
+      this.compact(transfer),
+      scenario.outcome,
+      scenario.lost,
+      nowMs,
+      timings,
+    );
+    this.journal?.append({
+      transfer: movement.transfer,
+      outcome: scenario.outcome,
+      lost: scenario.lost,
+      createdAtMs: nowMs,
+      timings,
+    });
+    this.add(movement);
+    this.counters.processed += 1;
+    return movement;
+  }
+
+  private add(movement: Movement): void {
+    this.byOriginId.set(movement.transfer.originId, movement);
+    this.bySequence.push(movement);
+  }
+
+  private compact(transfer: AcceptedTransfer): AcceptedTransfer {
     const { strings } = this;
-    const compact: AcceptedTransfer = {
+    return {
       originId: transfer.originId,
       fromAddress: strings.intern(transfer.fromAddress),
       fromPersonId: strings.intern(transfer.fromPersonId),
@@ -103,11 +144,6 @@ export class Ledger implements SandboxLedger {
       description: strings.intern(transfer.description),
       concept: strings.intern(transfer.concept),
     };
-    const movement = new Movement(this.bySequence.length + 1, compact, scenario.outcome, scenario.lost, nowMs, timings);
-    this.byOriginId.set(transfer.originId, movement);
-    this.bySequence.push(movement);
-    this.counters.processed += 1;
-    return movement;
   }
 
   /** Records a lookup and audits it against docs/bank-api.md#states-and-polling, before it is answered. */
@@ -159,6 +195,12 @@ export class Ledger implements SandboxLedger {
     this.byOriginId = new Map();
     this.bySequence = [];
     this.idTag = newIdTag();
+    this.journal?.restart(this.idTag);
+  }
+
+  /** Closes the journal, when there is one: nothing more is written. */
+  close(): void {
+    this.journal?.close();
   }
 
   private toEntry(movement: Movement, nowMs: number): LedgerEntry {

@@ -5,6 +5,7 @@ import type { SandboxCredentials } from '../config/sandbox-credentials';
 import { seededRandom } from '../faults/seeded-random';
 import { Counters } from '../ledger/counters';
 import { Ledger } from '../ledger/ledger';
+import { LedgerJournal } from '../ledger/ledger-journal';
 
 /** Everything the request handlers share: configuration, credentials, ledger, counters, clock, PRNG. */
 export class SandboxState {
@@ -19,10 +20,15 @@ export class SandboxState {
     readonly credentials: SandboxCredentials,
     config: SandboxConfig,
     readonly maxBodyBytes: number,
+    ledgerFile?: string,
   ) {
     this.currentConfig = config;
     this.nextRandom = seededRandom(config.seed);
-    this.ledger = new Ledger(this.counters, clock);
+    this.ledger = new Ledger(
+      this.counters,
+      clock,
+      ledgerFile === undefined ? undefined : new LedgerJournal(ledgerFile),
+    );
     this.tokens = new AccessTokens(credentials.token, credentials.tokenTtlSeconds);
   }
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpStatus } from '@nestjs/common';
+import { readJsonText } from '../shared/http/strict-json';
 import { readBatchCsv } from './batch-csv';
 import type { BatchInput } from './batch-entries';
 import { BatchRefusedError } from './batch-errors';
@@ -14,13 +15,17 @@ type RequestWithBody = IncomingMessage & { body?: unknown };
  * The rows of a batch request: a `text/csv` file or an `application/json` array (415 for any other type). The
  * body is read here, from the request stream, since an application's body parser leaves `text/csv` unread and
  * bounds JSON far below a batch; a JSON body the application has parsed already is taken as it is. At most
- * MAX_BATCH_BYTES (413, not read further), UTF-8 (400). Runs inside the route, so after the credential was checked.
+ * MAX_BATCH_BYTES (413, not read further), UTF-8 (400); JSON at most as deep as a single request's body (400).
+ * Runs inside the route, so after the credential was checked.
  */
 export async function readBatchBody(request: RequestWithBody): Promise<BatchInput> {
   const mediaType = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (mediaType === 'text/csv') return readBatchCsv(await bodyText(request));
   if (mediaType === 'application/json') {
-    return readBatchJson(request.body !== undefined ? request.body : parseJson(await bodyText(request)));
+    if (request.body !== undefined) return readBatchJson(request.body);
+    const read = readJsonText(await bodyText(request));
+    if (!read.ok) throw new BatchRefusedError(HttpStatus.BAD_REQUEST, { field: 'body', ...read.violation });
+    return readBatchJson(read.value, read.ambiguities);
   }
   throw new BatchRefusedError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, {
     field: 'body',
@@ -28,19 +33,6 @@ export async function readBatchBody(request: RequestWithBody): Promise<BatchInpu
     params: { allowed: ['text/csv', 'application/json'], actual: mediaType.slice(0, 60) },
     message: `must be text/csv or application/json, got ${mediaType === '' ? 'no Content-Type' : JSON.stringify(mediaType.slice(0, 60))}`,
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
-      field: 'body',
-      rule: 'json',
-      params: {},
-      message: 'is not valid JSON',
-    });
-  }
 }
 
 async function bodyText(request: RequestWithBody): Promise<string> {

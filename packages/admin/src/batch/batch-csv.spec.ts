@@ -91,6 +91,15 @@ describe('readBatchCsv', () => {
     });
   });
 
+  it("refuses an object's inherited names as unknown columns", () => {
+    for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      expect(refusal(`${HEADER},${name}\n${ROW},x\n`)).toMatchObject({
+        rule: 'unknown_column',
+        message: expect.stringContaining(`"${name}"`),
+      });
+    }
+  });
+
   it('refuses a header that lacks a required column or repeats one', () => {
     expect(refusal(`${HEADER.replace(',amount', '')}\n`)).toMatchObject({
       status: 400,

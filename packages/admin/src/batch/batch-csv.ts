@@ -119,7 +119,7 @@ function checkedHeader(names: string[]): BatchColumn[] {
   const refuse = (rule: string, columns: string[], message: string) =>
     new BatchRefusedError(HttpStatus.BAD_REQUEST, { field: 'header', rule, params: { columns }, message });
   const expected = `the columns are ${BATCH_CSV_COLUMNS.join(', ')} (names are case-sensitive)`;
-  const unknown = names.filter((name) => !(name in COLUMN_FIELDS));
+  const unknown = names.filter((name) => !Object.hasOwn(COLUMN_FIELDS, name));
   if (unknown.length > 0) {
     throw refuse(
       'unknown_column',

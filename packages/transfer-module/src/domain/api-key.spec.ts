@@ -117,10 +117,20 @@ describe('API keys', () => {
       ['a leading dash', '-ops', /starting with a letter or digit/],
       ['too long', 'x'.repeat(65), /1 to 64 characters/],
       ['the bootstrap token', 'admin-token', /reserved.*ADMIN_TOKEN/],
+      ['the command line', 'cli', /reserved.*command line/],
+      ["a key's id", '0123456789abcdef', /looks like an API key's id/],
+      ['a key', 'giro_ops', /looks like an API key's id/],
     ])('refuses %s, naming the field and the rule', (_case, name, message) => {
       const violation = explainApiKeyName(name);
       expect(violation).toMatchObject({ field: 'name', rule: 'key_name' });
       expect(violation?.message).toMatch(message);
+    });
+
+    it('says why a name is taken: an actor that is not a key, or the shape of a key id', () => {
+      expect(explainApiKeyName('cli')?.params).toEqual({ reason: 'reserved', name: 'cli' });
+      expect(explainApiKeyName('0123456789abcdef')?.params).toEqual({ reason: 'key_id', name: '0123456789abcdef' });
+      expect(explainApiKeyName('0123456789abcde')).toBeUndefined();
+      expect(explainApiKeyName('cli-bot')).toBeUndefined();
     });
   });
 });

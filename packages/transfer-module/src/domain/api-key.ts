@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { BOOTSTRAP_ADMIN_ACTOR } from './roles';
+import { BOOTSTRAP_ADMIN_ACTOR, CLI_ACTOR } from './roles';
 import type { Violation } from './violation';
 
 // An API key is `giro_<keyId>_<secret>`: a recognisable prefix (so a leaked key is found by secret scanners and
@@ -86,8 +86,27 @@ export function explainApiKeyName(name: unknown): Violation | undefined {
       { reason: 'format', max: MAX_API_KEY_NAME_LENGTH },
     );
   }
-  if (name === BOOTSTRAP_ADMIN_ACTOR.name) {
-    return violation(`"${name}" is reserved: it names the bootstrap ADMIN_TOKEN`, { reason: 'reserved', name });
+  // Compared as a reader would: the audit's actor filter must never mix a key with these.
+  const folded = name.normalize('NFKC').toLowerCase();
+  const reserved = RESERVED_NAMES.get(folded);
+  if (reserved !== undefined)
+    return violation(`"${name}" is reserved: it names ${reserved}`, { reason: 'reserved', name });
+  if (KEY_ID_SHAPE.test(folded) || folded.startsWith(API_KEY_PREFIX)) {
+    return violation(`"${name}" looks like an API key's id: the audit would not tell the two apart`, {
+      reason: 'key_id',
+      name,
+    });
   }
   return undefined;
 }
+
+/** The actors that are not stored keys, whose names a key may not take. */
+const RESERVED_NAMES: ReadonlyMap<string, string> = new Map([
+  [BOOTSTRAP_ADMIN_ACTOR.name, 'the bootstrap ADMIN_TOKEN'],
+  [BOOTSTRAP_ADMIN_ACTOR.keyId, 'the bootstrap ADMIN_TOKEN'],
+  [CLI_ACTOR.name, "the reconciler's command line"],
+  [CLI_ACTOR.keyId, "the reconciler's command line"],
+]);
+
+/** A key's public id: what the audit's actor filter also matches. */
+const KEY_ID_SHAPE = new RegExp(`^[0-9a-f]{${KEY_ID_BYTES * 2}}$`);

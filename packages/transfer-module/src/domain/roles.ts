@@ -44,3 +44,9 @@ export const BOOTSTRAP_ADMIN_ACTOR: Readonly<Actor> = Object.freeze({
   name: 'admin-token',
   role: 'admin',
 });
+
+/**
+ * Who the audit trail records for a change made on the reconciler's command line (`giro-reconciler keys
+ * create|revoke`): not a stored key either, so its id and name are reserved too.
+ */
+export const CLI_ACTOR: Readonly<Actor> = Object.freeze({ keyId: 'cli', name: 'cli', role: 'admin' });

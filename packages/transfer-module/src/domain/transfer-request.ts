@@ -33,8 +33,9 @@ const amount: FieldRule<TransferLimits> = (value, limits) => {
 const descriptionText = text<TransferLimits>('characters', forbiddenTextProblem);
 
 /**
- * Any text without control characters, unpaired surrogates, bidirectional controls or invisible characters,
- * counted in Unicode characters.
+ * Any text without control characters, unpaired surrogates, bidirectional controls, invisible characters, line
+ * separators, private-use characters, noncharacters, stray variation selectors or floods of combining marks
+ * (hiddenCharacterProblem), counted in Unicode characters.
  */
 const description: FieldRule<TransferLimits> = (value, limits) => {
   const checked = descriptionText(value, limits);

@@ -57,8 +57,8 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   cursor: { params: '—', doc: 'Not the `nextCursor` of a previous page.' },
   characters: {
     params:
-      '`reason`: `control_character` (`codePoint`, `position`; a note: none), `control_character_or_line_break`, `bidirectional_control`, `invisible_character` (`codePoint`, `name` when Unicode has one, `position`)',
-    doc: 'The text has a character it may not carry: a control character, or one a reader cannot see.',
+      '`reason`: `control_character` (`codePoint`, `position`; a note: none), `control_character_or_line_break`, `bidirectional_control`, `invisible_character`, `line_separator`, `private_use`, `noncharacter`, `variation_selector` (`codePoint`, `name` when Unicode has one, `position`), `combining_marks` (`max`, `position`)',
+    doc: 'The text has a character it may not carry: a control character, one a reader cannot see, or one that shows as something else.',
   },
   source_account: {
     params: '`cvu` (the address is a CVU: PSP mode would be needed), or `subAccount` (registered, but disabled)',
@@ -89,7 +89,8 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   },
   owner_name: { params: '`max`', doc: "The holder's name is too long or has control characters." },
   key_name: {
-    params: '`reason`: `required`, `format` (`max`), `reserved` (`name`)',
+    params:
+      '`reason`: `required`, `format` (`max`), `reserved` (`name`: an actor that is not a key), `key_id` (`name`: shaped like a key id)',
     doc: 'Not a name for an API key: 1 to `max` lowercase letters, digits, `.`, `-`, `_`.',
   },
   role: { params: '`allowed`', doc: 'Not a role.' },
@@ -102,6 +103,11 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   max_length: { params: '`max`', doc: 'The text is too long.' },
   enum: { params: '`allowed`', doc: 'Not one of the values allowed.' },
   json: { params: '—', doc: 'The body is not valid JSON.' },
+  exact_number: {
+    params: '`value` (the number as written)',
+    doc: 'A JSON number with more digits than a number holds exactly: it would be read as another number.',
+  },
+  duplicate_key: { params: '`key`', doc: 'A key given twice in one JSON object, with different values.' },
   depth: { params: '`max`', doc: 'The body nests objects and arrays more than `max` deep.' },
   size: { params: '`max` (bytes)', doc: 'The body is too large.' },
   body: { params: '—', doc: 'The body could not be read in full.' },

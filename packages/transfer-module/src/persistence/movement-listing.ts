@@ -72,22 +72,22 @@ export class MovementListing {
   async oldestNonFinal(): Promise<{ originId: number; status: MovementStatus; createdAt: Date } | null> {
     return this.context.transactions.read(async (manager) => {
       // One status at a time: each is the first entry of its range of the (status, created_at_ms, origin_id)
-      // index, where a NOT IN over the final statuses would read past every final movement.
-      const oldest = await Promise.all(
-        NON_FINAL_STATUSES.map((status) =>
-          manager
-            .createQueryBuilder(MovementEntity, 'm')
-            .select(['m.originId', 'm.status', 'm.createdAtMs'])
-            .where('m.status = :status', { status })
-            .orderBy('m.createdAtMs', 'ASC')
-            .addOrderBy('m.originId', 'ASC')
-            .limit(1)
-            .getOne(),
-        ),
-      );
-      const first = oldest
-        .filter((row) => row !== null)
-        .sort((a, b) => a.createdAtMs - b.createdAtMs || a.originId - b.originId)[0];
+      // index, where a NOT IN over the final statuses would read past every final movement. One after the
+      // other: the queries share the transaction's one connection, which runs a single query at a time (pg
+      // queues concurrent ones today, deprecated, and refuses them from pg 9).
+      const oldest: MovementEntity[] = [];
+      for (const status of NON_FINAL_STATUSES) {
+        const row = await manager
+          .createQueryBuilder(MovementEntity, 'm')
+          .select(['m.originId', 'm.status', 'm.createdAtMs'])
+          .where('m.status = :status', { status })
+          .orderBy('m.createdAtMs', 'ASC')
+          .addOrderBy('m.originId', 'ASC')
+          .limit(1)
+          .getOne();
+        if (row !== null) oldest.push(row);
+      }
+      const first = oldest.sort((a, b) => a.createdAtMs - b.createdAtMs || a.originId - b.originId)[0];
       return first ? { originId: first.originId, status: first.status, createdAt: new Date(first.createdAtMs) } : null;
     });
   }

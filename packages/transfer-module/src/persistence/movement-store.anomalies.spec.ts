@@ -1,4 +1,5 @@
 import { AnomalyAlreadyResolvedError, AnomalyNotFoundError, StoreArgumentError } from './persistence.errors';
+import { queriesOverlappingOnAConnection } from './testing/overlapping-queries';
 import { type StoreFixture, storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine } from './testing/test-engines';
 
@@ -154,5 +155,18 @@ describeEachEngine('MovementStore anomalies', (engine) => {
     clock.advance(100);
     await fixture.record(3);
     expect(await store.oldestNonFinalCreatedAt()).toEqual(new Date(T0 + 100));
+  });
+
+  it("asks a read transaction's connection one query at a time", async () => {
+    const fixture = await storeFixture(engine);
+    await fixture.record(1);
+    await fixture.record(2);
+    const overlapping = queriesOverlappingOnAConnection();
+    try {
+      expect(await fixture.store.oldestNonFinal()).toMatchObject({ originId: 1 });
+    } finally {
+      overlapping.stop();
+    }
+    expect(overlapping.queries).toEqual([]);
   });
 });

@@ -1,5 +1,13 @@
 import type { LookupAddress } from 'node:dns';
-import { addressKind, explainAddress, explainWebhookUrl, safeLookup, type WebhookTargetRules } from './webhook-target';
+import {
+  addressKind,
+  embeddedIPv4,
+  explainAddress,
+  explainWebhookUrl,
+  normalizedWebhookUrl,
+  safeLookup,
+  type WebhookTargetRules,
+} from './webhook-target';
 
 // Where a webhook may go: the URL when it is registered, the address when a connection is made.
 
@@ -38,8 +46,46 @@ describe('addressKind', () => {
     ['172.32.0.1', 'public'],
     ['192.169.0.1', 'public'],
     ['2001:4860:4860::8888', 'public'],
+    ['198.18.0.1', 'private'],
+    ['198.19.255.254', 'private'],
+    ['198.20.0.1', 'public'],
+    ['fec0::1', 'private'],
+    ['feff::1', 'private'],
+    ['64:ff9b::a9fe:a9fe', 'private'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['64:ff9b::808:808', 'public'],
+    ['64:ff9b:1::808:808', 'private'],
+    ['2002:a9fe:a9fe::', 'private'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['2002:808:808::1', 'public'],
+    ['::10.0.0.1', 'private'],
+    ['::a00:1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::ffff:0:7f00:1', 'loopback'],
+    ['::ffff:0:808:808', 'public'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', 'private'],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', 'public'],
   ])('%s is %s', (ip, kind) => {
     expect(addressKind(ip)).toBe(kind);
+  });
+});
+
+describe('embeddedIPv4', () => {
+  it.each([
+    ['64:ff9b::a9fe:a9fe', '169.254.169.254'],
+    ['2002:a9fe:a9fe::', '169.254.169.254'],
+    ['::10.0.0.1', '10.0.0.1'],
+    ['::ffff:0:a00:1', '10.0.0.1'],
+    ['::ffff:a00:1', '10.0.0.1'],
+    ['2001:0:4136:e378:8000:63bf:f5ff:fffe', '10.0.0.1'],
+  ])('reads %s as %s', (ip, ipv4) => {
+    expect(embeddedIPv4(ip)).toBe(ipv4);
+  });
+
+  it('reads nothing from an IPv6 address that carries none', () => {
+    expect(embeddedIPv4('2001:4860:4860::8888')).toBeUndefined();
+    expect(embeddedIPv4('fe80::1%eth0')).toBeUndefined();
   });
 });
 
@@ -122,6 +168,32 @@ describe('explainWebhookUrl', () => {
     }
   });
 
+  it('refuses the IPv4 private addresses an IPv6 address carries, and the benchmarking and site-local networks', () => {
+    for (const url of [
+      'https://[64:ff9b::a9fe:a9fe]/',
+      'https://[2002:a9fe:a9fe::]/',
+      'https://[::10.0.0.1]/',
+      'https://[::ffff:0:a00:1]/',
+      'https://[fec0::1]/',
+      'https://198.18.0.1/',
+    ]) {
+      expect([url, explainWebhookUrl(url, LOOPBACK)]).toEqual([url, expect.stringMatching(/private or link-local/)]);
+      expect([url, explainWebhookUrl(url, PRIVATE)]).toEqual([url, undefined]);
+    }
+    expect(explainWebhookUrl('https://[64:ff9b::7f00:1]/', STRICT)).toMatch(/loopback/);
+    expect(explainWebhookUrl('https://[64:ff9b::808:808]/', STRICT)).toBeUndefined();
+  });
+
+  it('refuses spaces and control characters, which the URL parser would drop or trim', () => {
+    expect(explainWebhookUrl('https://hooks.example.com/gi\r\nro', STRICT)).toBe(
+      'must not contain spaces or control characters, found U+000D at position 29',
+    );
+    expect(explainWebhookUrl('https://hooks.exa\tmple.com/', STRICT)).toMatch(/found U\+0009 at position 18/);
+    expect(explainWebhookUrl(' https://hooks.example.com/', STRICT)).toMatch(/found U\+0020 at position 1/);
+    expect(explainWebhookUrl('https://hooks.example.com/\u0000', STRICT)).toMatch(/U\+0000/);
+    expect(explainWebhookUrl('https://hooks.example.com/\u007f', STRICT)).toMatch(/U\+007F/);
+  });
+
   it('refuses the unspecified, broadcast and multicast addresses whatever is allowed', () => {
     const all = { allowLoopback: true, allowPrivate: true };
     for (const url of ['https://0.0.0.0/', 'https://[::]/', 'https://224.0.0.1/', 'https://[ff02::1]/']) {
@@ -134,6 +206,18 @@ describe('explainWebhookUrl', () => {
     expect(explainWebhookUrl('https://user@hooks.example.com/', STRICT)).toMatch(/user name or password/);
     expect(explainWebhookUrl('http://user:pw@127.0.0.1/', LOOPBACK)).toMatch(/user name or password/);
     expect(explainWebhookUrl('https://hooks.example.com/#part', STRICT)).toMatch(/fragment/);
+  });
+});
+
+describe('normalizedWebhookUrl', () => {
+  it('is the URL the parser reads: host in lowercase, addresses canonical, an empty path as /', () => {
+    expect(normalizedWebhookUrl('HTTPS://Hooks.Example.COM:443')).toBe('https://hooks.example.com/');
+    expect(normalizedWebhookUrl('https://8.8.8.8')).toBe('https://8.8.8.8/');
+    expect(normalizedWebhookUrl('https://0x08080808/a/../b?x=1')).toBe('https://8.8.8.8/b?x=1');
+    expect(normalizedWebhookUrl('https://[2001:4860:4860:0::8888]:8443/h')).toBe(
+      'https://[2001:4860:4860::8888]:8443/h',
+    );
+    expect(normalizedWebhookUrl('https://bücher.example/')).toBe('https://xn--bcher-kva.example/');
   });
 });
 
@@ -168,6 +252,8 @@ describe('safeLookup', () => {
   it('refuses an address literal the rules forbid (a socket looks those up too)', async () => {
     const answer = await lookup(LOOPBACK, '10.0.0.1', { family: 4 });
     expect(answer.error?.code).toBe('EWEBHOOKTARGET');
+    const nat64 = await lookup(LOOPBACK, '64:ff9b::a9fe:a9fe', { family: 6 });
+    expect(nat64.error?.code).toBe('EWEBHOOKTARGET');
   });
 
   it('passes on a name that does not resolve as the resolver said', async () => {

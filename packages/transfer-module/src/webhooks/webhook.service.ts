@@ -15,7 +15,7 @@ import { newEventId, webhookPayload } from './transfer-event-outbox';
 import { WebhooksDisabledError, WebhookValidationError } from './webhook.errors';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types';
 import { explainWebhookSecret, newWebhookSecret } from './webhook-signature';
-import { explainWebhookUrl } from './webhook-target';
+import { explainWebhookUrl, normalizedWebhookUrl } from './webhook-target';
 import {
   toAttemptView,
   toDeliveryView,
@@ -248,7 +248,7 @@ function readEndpointFields(
     if (options.urlRequired) violations.push({ field: 'url', rule: 'required', params: {}, message: 'is required' });
   } else {
     const problem = explainWebhookUrl(body.url, rules);
-    if (problem === undefined) fields.url = body.url as string;
+    if (problem === undefined) fields.url = normalizedWebhookUrl(body.url as string);
     else violations.push({ field: 'url', rule: 'webhook_url', params: {}, message: problem });
   }
   if (body.eventTypes !== undefined) {

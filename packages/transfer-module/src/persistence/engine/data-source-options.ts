@@ -60,6 +60,16 @@ export function dataSourceOptionsFromUrl(
   );
 }
 
+/**
+ * The file a database URL names (`sqlite:./data/giro.sqlite` → `./data/giro.sqlite`), or undefined when the
+ * database is on a server or in memory: for what belongs beside the database (sandbox mode's bank ledger).
+ */
+export function databaseFileOf(url: string): string | undefined {
+  if (!url.startsWith('sqlite:')) return undefined;
+  const path = sqlitePath(url);
+  return path === ':memory:' ? undefined : path;
+}
+
 function sqlitePath(url: string): string {
   const path = url.slice('sqlite:'.length);
   if (path === '') throw new Error(`${URL_VARIABLE} sqlite: needs a file path, e.g. ${DEFAULT_DATABASE_URL}`);
