@@ -174,7 +174,7 @@ describe('runTransferBatch', () => {
     // Sent the other way, so from another source account.
     const other = (originId: string, amount: string) =>
       `${originId},2850590994009004181356,20123456786,0000003110000000000175,30712345671,032,${amount},payout`;
-    const file = csv(row('1', '"1.500,00"'), row('2', '"$ 2.500,50"'), other('3', '0,01'), row('4', '"12,500"'));
+    const file = csv(row('1', '"1.500,00"'), row('2', '"$ 2.500,50"'), other('3', '"0,01"'), row('4', '"12,500"'));
     const dry = await runTransferBatch(transfers, file, { dryRun: true, by });
     expect(dry.rows[1].transfer).toEqual({
       fromAddress: '0000003110000000000175',
