@@ -26,7 +26,8 @@ export async function readBatchXlsx(bytes: Buffer): Promise<BatchInput> {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    // Styles tell a date from a number: a date in a cell is refused, never read as its serial number.
+    styles: 'cache',
     entries: 'ignore',
   });
   let header: BatchHeader | undefined;
