@@ -59,7 +59,7 @@ describe('readBatchXlsx', () => {
     const { entries } = await readBatchXlsx(
       await workbook([
         HEADER,
-        [...ROW.slice(0, 3), 2850590994009004181356, ...ROW.slice(4)],
+        [...ROW.slice(0, 3), Number(ROW[3]), ...ROW.slice(4)],
         [...ROW.slice(0, 7), new Date()],
       ]),
     );
