@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { EXPORT_PAGE_SIZE } from '@giro/admin/export/transfer-export.controller';
 import { businessDayOf } from '@giro/transfer-module';
 import { parse } from 'csv-parse/sync';
@@ -160,7 +161,7 @@ describe('GET /admin/transfers/export.csv', () => {
     );
     expect(response.headers.get('content-disposition')).toContain('.xlsx"');
     const book = new Workbook();
-    await book.xlsx.load(Buffer.from(await response.arrayBuffer()));
+    await book.xlsx.read(Readable.from([Buffer.from(await response.arrayBuffer())]));
     const sheet = book.worksheets[0];
     expect(sheet.getRow(1).values).toEqual(expect.arrayContaining(['ID origen', 'Importe', 'Descripción']));
     const rows = sheet.getRows(2, sheet.rowCount - 1) ?? [];

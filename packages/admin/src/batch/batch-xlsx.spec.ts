@@ -57,11 +57,7 @@ describe('readBatchXlsx', () => {
 
   it('refuses an account typed as a number (a spreadsheet keeps 15 digits) and a date, naming the row', async () => {
     const { entries } = await readBatchXlsx(
-      await workbook([
-        HEADER,
-        [...ROW.slice(0, 3), Number(ROW[3]), ...ROW.slice(4)],
-        [...ROW.slice(0, 7), new Date()],
-      ]),
+      await workbook([HEADER, [...ROW.slice(0, 3), Number(ROW[3]), ...ROW.slice(4)], [...ROW.slice(0, 7), new Date()]]),
     );
     expect(entries[0]).toMatchObject({ row: 2, violations: [{ field: 'to.address', rule: 'text_cell' }] });
     expect(entries[1]).toMatchObject({
