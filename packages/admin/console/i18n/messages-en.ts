@@ -200,14 +200,24 @@ export const EN: Record<MessageKey, string> = {
   'create.submit': 'Create transfer',
   'create.invalid': 'Check the fields marked.',
 
-  'batch.title': 'Batch from a CSV file',
+  'batch.title': 'Batch from a file',
   'batch.explain':
     'Choose the file and ask for the preview: every row is validated and nothing is sent. Only the confirmation creates the valid transfers. Each row carries its originId: uploading the same file again creates nothing twice.',
   'batch.columns': 'Columns, on the first row:',
-  'batch.file': 'CSV file',
+  'batch.file': 'File (CSV or Excel)',
+  'batch.formats':
+    'CSV as Excel saves it (separated by ; or by commas, UTF-8 or Windows-1252) or an .xlsx workbook (its first sheet). Amounts as 1234.50, 1.234,50 or $ 1.234,50; CUITs with or without dashes.',
   'batch.preview': 'Preview',
   'batch.previewTitle': 'Preview of {name}: nothing sent yet',
-  'batch.confirm': 'Confirm and send the rows to create ({count})',
+  'batch.confirmOne': 'Send {count} transfer for {total}',
+  'batch.confirmMany': 'Send {count} transfers for {total}',
+  'batch.confirmNone': 'Nothing to send',
+  'batch.from': 'Source account',
+  'batch.to': 'Payee',
+  'batch.totalSource': 'Source account',
+  'batch.totalCount': 'Transfers',
+  'batch.totalAmount': 'Total',
+  'batch.total': 'Batch total',
   'batch.previewSummary':
     'To create: {valid} · stored already: {exists} · with errors, in conflict or over a limit: {bad}.',
   'batch.resultSummary': 'Created: {created} · existed already: {replayed} · not created: {bad}.',

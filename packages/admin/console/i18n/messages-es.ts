@@ -200,14 +200,24 @@ export const ES = {
   'create.submit': 'Crear transferencia',
   'create.invalid': 'Revisá los campos marcados.',
 
-  'batch.title': 'Lote desde un CSV',
+  'batch.title': 'Lote desde un archivo',
   'batch.explain':
     'Elegí el archivo y pedí la vista previa: se valida cada fila y no se envía nada. Solo al confirmar se crean las transferencias válidas. Cada fila lleva su originId: subir el mismo archivo otra vez no crea nada dos veces.',
   'batch.columns': 'Columnas, en la primera fila:',
-  'batch.file': 'Archivo CSV',
+  'batch.file': 'Archivo (CSV o Excel)',
+  'batch.formats':
+    'CSV como lo guarda Excel (separado por ; o por comas, UTF-8 o Windows-1252) o un libro .xlsx (su primera hoja). Importes como 1.234,50, $ 1.234,50 o 1234.50; CUIT con o sin guiones.',
   'batch.preview': 'Vista previa',
   'batch.previewTitle': 'Vista previa de {name}: nada se envió todavía',
-  'batch.confirm': 'Confirmar y enviar las filas para crear ({count})',
+  'batch.confirmOne': 'Enviar {count} transferencia por {total}',
+  'batch.confirmMany': 'Enviar {count} transferencias por {total}',
+  'batch.confirmNone': 'Nada para enviar',
+  'batch.from': 'Cuenta de origen',
+  'batch.to': 'Destinatario',
+  'batch.totalSource': 'Cuenta de origen',
+  'batch.totalCount': 'Transferencias',
+  'batch.totalAmount': 'Total',
+  'batch.total': 'Total del lote',
   'batch.previewSummary':
     'Para crear: {valid} · ya existen: {exists} · con errores, en conflicto o sobre un límite: {bad}.',
   'batch.resultSummary': 'Creadas: {created} · ya existían: {replayed} · no creadas: {bad}.',

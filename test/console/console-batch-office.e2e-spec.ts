@@ -1,0 +1,138 @@
+import { describeWithChromium, type TestBrowser } from '../support/chromium';
+import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { waitUntil } from '../support/wait-until';
+import {
+  type ConsoleStack,
+  goTo,
+  screenshot,
+  signIn,
+  startStackAndBrowser,
+  waitShown,
+  watchPage,
+} from './console-stack';
+
+// The console in Chromium with the file an office in Argentina has: a CSV saved by Excel in Spanish (Windows-1252,
+// `;`, `1.500,00`, CUITs with dashes). The page sends the file's bytes as they are; the preview shows each row's
+// money, payee and description and the batch's total; the button names the count and the total; one click sends
+// both, and the bank receives every character as written. Screenshots at the two laptop widths.
+
+const sample = transferRequest();
+const dashed = (cuit: string) => `${cuit.slice(0, 2)}-${cuit.slice(2, 10)}-${cuit.slice(10)}`;
+const NBSP = '\u00a0';
+
+const ROWS = [
+  { originId: 5601, amount: '1.500,00', description: 'seña depósito Peña', shown: `$${NBSP}1.500,00` },
+  { originId: 5602, amount: '$ 2.500,50', description: 'cuota «año» – señor Muñoz', shown: `$${NBSP}2.500,50` },
+];
+
+/** The file as Excel in Spanish saves "CSV (delimitado por comas)": Windows-1252, `;`, CRLF. */
+function windows1252File(): Buffer {
+  const lines = [
+    'ID origen;CBU origen;CUIT origen;CBU destino;CUIT destino;Moneda;Importe;Descripción;Concepto',
+    ...ROWS.map(({ originId, amount, description }) =>
+      [
+        originId,
+        FROM_CVU,
+        dashed(sample.from.owner.personId),
+        TO_CBU,
+        dashed(sample.to.owner.personId),
+        '032',
+        amount,
+        description,
+        'VAR',
+      ].join(';'),
+    ),
+  ];
+  // Latin-1's printable characters are 1252's too; `–` is 0x96 in 1252.
+  return Buffer.from([...lines.join('\r\n')].map((c) => (c === '–' ? 0x96 : (c.codePointAt(0) as number))));
+}
+
+describeWithChromium('a batch from an office’s file in the console (Chromium)', () => {
+  let stack: ConsoleStack;
+  let browser: TestBrowser;
+  let operator: string;
+
+  beforeAll(async () => {
+    [stack, browser] = await startStackAndBrowser();
+    operator = await stack.createKey('oficina', 'operator');
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  it('previews a Windows-1252 file with its amounts and total, sends it with one click, every character intact', async () => {
+    const bytes = windows1252File();
+    expect(bytes.includes(0xf1)).toBe(true); // "ñ" as 1252 writes it: not valid UTF-8
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await goTo(page, 'batch');
+    await page.getByLabel('Archivo (CSV o Excel)').setInputFiles({
+      name: 'lote-oficina.csv',
+      mimeType: 'text/csv',
+      buffer: bytes,
+    });
+    await page.getByRole('button', { name: 'Vista previa' }).click();
+
+    for (const { originId, description, shown } of ROWS) {
+      const row = page.locator(`tr[data-row="${originId - 5599}"]`);
+      await waitShown(row);
+      const cells = await row.locator('td').allTextContents();
+      expect(cells[1]).toBe(String(originId));
+      expect(cells[2]).toBe(shown);
+      expect(cells[3]).toBe(FROM_CVU);
+      expect(cells[4]).toBe(`${TO_CBU} CUIT ${sample.to.owner.personId}`);
+      expect(cells[5]).toBe(description);
+      expect(cells[6]).toBe('VAR');
+      expect(cells[7]).toContain('se creará');
+      // Not stored yet: nothing to link to.
+      expect(await row.locator('a').count()).toBe(0);
+    }
+    const total = page.locator('tr.batch-total');
+    expect(await total.locator('td').allTextContents()).toEqual(['2', `$${NBSP}4.000,50`]);
+    expect(await page.locator(`tr[data-source="${FROM_CVU}"] td`).allTextContents()).toEqual([
+      FROM_CVU,
+      '2',
+      `$${NBSP}4.000,50`,
+    ]);
+    await screenshot(page, 'batch-office-preview-1366');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'batch-office-preview-1024');
+    // Nothing wider than its box: the table scrolls inside its own wrapper, never the page.
+    expect(await page.evaluate('document.documentElement.scrollWidth <= document.documentElement.clientWidth')).toBe(
+      true,
+    );
+    expect(stack.bank.ledger.size).toBe(0);
+
+    const before = stack.bank.ledger.size;
+    await page.getByRole('button', { name: `Enviar 2 transferencias por $${NBSP}4.000,50` }).click();
+    await waitShown(page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 0.'));
+    await page.setViewportSize({ width: 1366, height: 768 });
+    await screenshot(page, 'batch-office-sent-1366');
+    await waitUntil(
+      () => stack.bank.ledger.size === before + 2,
+      10_000,
+      () => stack.bank.ledger.size,
+    );
+    for (const { originId, description } of ROWS) {
+      const stored = (await stack.api('GET', `/admin/transfers/${originId}`)).json;
+      expect(stored).toMatchObject({ description, to: { owner: { personId: sample.to.owner.personId } } });
+      // What the bank holds, as its own lookup answers it (asked once the polling rule allows).
+      let atTheBank = '';
+      await waitUntil(
+        async () => {
+          const raw = await stack.api('GET', `/admin/transfers/${originId}/raw`);
+          atTheBank = raw.text;
+          return raw.status === 200;
+        },
+        10_000,
+        () => atTheBank,
+      );
+      expect(atTheBank).toContain(description);
+    }
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+});
