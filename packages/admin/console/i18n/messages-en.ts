@@ -39,7 +39,7 @@ export const EN: Record<MessageKey, string> = {
   'nav.dashboard': 'Dashboard',
   'nav.transfers': 'Transfers',
   'nav.create': 'New transfer',
-  'nav.batch': 'CSV batch',
+  'nav.batch': 'Batch',
   'nav.cancellations': 'Cancellations',
   'nav.anomalies': 'Anomalies',
   'nav.approvals': 'Approvals',

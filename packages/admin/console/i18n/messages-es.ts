@@ -38,7 +38,7 @@ export const ES = {
   'nav.dashboard': 'Resumen',
   'nav.transfers': 'Transferencias',
   'nav.create': 'Nueva transferencia',
-  'nav.batch': 'Lote CSV',
+  'nav.batch': 'Lote',
   'nav.cancellations': 'Cancelaciones',
   'nav.anomalies': 'Anomalías',
   'nav.approvals': 'Aprobaciones',

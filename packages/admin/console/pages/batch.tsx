@@ -180,6 +180,12 @@ function BatchTable({
   transferOf: (row: BatchRow) => BatchRowTransfer | undefined;
 }) {
   const { t, lang } = useI18n();
+  const transfers = rows.map(transferOf);
+  // One source account for every row is said once, by the totals; the errors column only when a row has one: the
+  // table then fits a laptop's width.
+  const sources = new Set(transfers.flatMap((transfer) => (transfer ? [transfer.fromAddress] : [])));
+  const showSource = sources.size > 1;
+  const showErrors = rows.some((row) => (row.violations ?? []).length > 0);
   const outcomeLabel = (outcome: string) =>
     OUTCOMES.includes(outcome as (typeof OUTCOMES)[number])
       ? t(`batchOutcome.${outcome as (typeof OUTCOMES)[number]}`)
@@ -191,16 +197,16 @@ function BatchTable({
         t('batch.row'),
         t('field.originId'),
         { text: t('field.amount'), numeric: true },
-        t('batch.from'),
+        showSource && t('batch.from'),
         t('batch.to'),
         t('field.description'),
         t('field.concept'),
         t('batch.outcome'),
-        t('batch.errors'),
+        showErrors && t('batch.errors'),
       ]}
     >
-      {rows.map((row) => {
-        const transfer = transferOf(row);
+      {rows.map((row, index) => {
+        const transfer = transfers[index];
         return (
           <tr key={row.row} data-row={row.row} class={(row.violations ?? []).length > 0 ? 'row-invalid' : undefined}>
             <td>{row.row}</td>
@@ -214,12 +220,13 @@ function BatchTable({
               )}
             </td>
             <td class="num">{transfer && <Money amount={transfer.amount} currencyId={transfer.currencyId} />}</td>
-            <td>{transfer && <span class="party mono">{transfer.fromAddress}</span>}</td>
+            {showSource && <td>{transfer && <span class="party mono">{transfer.fromAddress}</span>}</td>}
             <td>
               {transfer && (
                 <span class="party">
                   <span class="mono">{transfer.toAddress}</span>
-                  <small class="muted"> CUIT {transfer.toCuit}</small>
+                  <br />
+                  <small class="muted">CUIT {transfer.toCuit}</small>
                 </span>
               )}
             </td>
@@ -228,13 +235,15 @@ function BatchTable({
             <td>
               {outcomeLabel(row.outcome)} {row.status && <StatusBadge status={row.status} />}
             </td>
-            <td>
-              {(row.violations ?? []).map((violation) => (
-                <div key={`${violation.field}:${violation.rule}`}>
-                  <strong>{violation.field}</strong> {violationText(violation, lang)}
-                </div>
-              ))}
-            </td>
+            {showErrors && (
+              <td>
+                {(row.violations ?? []).map((violation) => (
+                  <div key={`${violation.field}:${violation.rule}`}>
+                    <strong>{violation.field}</strong> {violationText(violation, lang)}
+                  </div>
+                ))}
+              </td>
+            )}
           </tr>
         );
       })}
