@@ -108,6 +108,13 @@ describeWithChromium('a batch from an office’s file in the console (Chromium)'
     expect(await wrap.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     expect(stack.bank.ledger.size).toBe(0);
 
+    // The English mode says the same, in its own words and money.
+    await page.getByLabel('Idioma').selectOption('en');
+    await waitShown(page.getByRole('button', { name: `Send 2 transfers for ARS${NBSP}4,000.50` }));
+    expect(await page.locator('tr.batch-total td').allTextContents()).toEqual(['2', `ARS${NBSP}4,000.50`]);
+    await screenshot(page, 'batch-office-preview-en-1024');
+    await page.getByLabel('Language').selectOption('es');
+
     const before = stack.bank.ledger.size;
     await page.getByRole('button', { name: `Enviar 2 transferencias por $${NBSP}4.000,50` }).click();
     await waitShown(page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 0.'));
