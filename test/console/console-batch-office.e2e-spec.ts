@@ -1,3 +1,4 @@
+import { Workbook } from 'exceljs';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
 import { waitUntil } from '../support/wait-until';
@@ -141,6 +142,68 @@ describeWithChromium('a batch from an office’s file in the console (Chromium)'
       );
       expect(atTheBank).toContain(description);
     }
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('previews the same rows as an .xlsx workbook with their amounts and total', async () => {
+    const book = new Workbook();
+    const sheet = book.addWorksheet('Lote');
+    sheet.addRow([
+      'ID origen',
+      'CBU origen',
+      'CUIT origen',
+      'CBU destino',
+      'CUIT destino',
+      'Moneda',
+      'Importe',
+      'Descripción',
+    ]);
+    // As Excel types them: the originId, the currency and the amount as numbers, the accounts as text.
+    sheet.addRow([
+      5701,
+      FROM_CVU,
+      dashed(sample.from.owner.personId),
+      TO_CBU,
+      sample.to.owner.personId,
+      32,
+      1500,
+      ROWS[0].description,
+    ]);
+    sheet.addRow([
+      5702,
+      FROM_CVU,
+      sample.from.owner.personId,
+      TO_CBU,
+      sample.to.owner.personId,
+      32,
+      2500.5,
+      ROWS[1].description,
+    ]);
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await goTo(page, 'batch');
+    await page.getByLabel('Archivo (CSV o Excel)').setInputFiles({
+      name: 'lote-oficina.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: Buffer.from(await book.xlsx.writeBuffer()),
+    });
+    await page.getByRole('button', { name: 'Vista previa' }).click();
+    const second = page.locator('tr[data-row="3"]');
+    await waitShown(second);
+    expect((await second.locator('td').allTextContents()).slice(1, 5)).toEqual([
+      '5702',
+      `$${NBSP}2.500,50`,
+      `${TO_CBU}CUIT ${sample.to.owner.personId}`,
+      ROWS[1].description,
+    ]);
+    expect(await page.locator('tr.batch-total td').allTextContents()).toEqual(['2', `$${NBSP}4.000,50`]);
+    await screenshot(page, 'batch-office-xlsx-preview-1366');
+    expect(await page.getByRole('button', { name: `Enviar 2 transferencias por $${NBSP}4.000,50` }).isEnabled()).toBe(
+      true,
+    );
     expect(seen.errors).toEqual([]);
     await page.close();
   });
