@@ -121,6 +121,12 @@ describe('readBatchCsv', () => {
     expect(fieldName('to.owner.personId')).toBe('CUIT destino');
   });
 
+  it('ignores the empty columns Excel writes after the last one', () => {
+    const { entries } = readBatchCsv(`${HEADER},,\n${ROW},,\n${ROW},x,\n`);
+    expect(entries[0]).toMatchObject({ row: 2, request: { originId: 7001 } });
+    expect(entries[1]).toMatchObject({ row: 3, unreadable: [{ rule: 'cells', params: { expected: 9, actual: 11 } }] });
+  });
+
   it('makes an ambiguous amount that row’s violation, naming the column', () => {
     const { entries } = readBatchCsv(`${HEADER}\n${ROW.replace('1234.50', '1.500')}\n`);
     expect(entries[0]).toMatchObject({

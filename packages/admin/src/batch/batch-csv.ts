@@ -50,7 +50,9 @@ export function readBatchCsv(text: string): BatchInput {
     });
   }
   const [first, ...rows] = records;
-  const header = readBatchHeader(first.record);
+  // Excel writes empty columns after the last one when cells there were once formatted: `a;b;;`.
+  const width = first.record.findLastIndex((name) => name.trim() !== '') + 1;
+  const header = readBatchHeader(first.record.slice(0, width));
   if (rows.length === 0) {
     throw new BatchRefusedError(HttpStatus.BAD_REQUEST, {
       field: 'body',
@@ -67,7 +69,9 @@ export function readBatchCsv(text: string): BatchInput {
       message: `must have at most ${MAX_BATCH_ROWS} rows, has ${rows.length}`,
     });
   }
-  const entries = rows.map(({ record, info }) => batchEntryOf(firstLineOf(record, info.lines), header, record));
+  const entries = rows.map(({ record, info }) =>
+    batchEntryOf(firstLineOf(record, info.lines), header, withoutEmptyTail(record, width)),
+  );
   return { entries, fieldName: header.fieldName };
 }
 
@@ -95,6 +99,11 @@ function parseRecords(text: string, delimiter: CsvSeparator): ParsedRecord[] {
       message: `is not valid CSV: ${message}`,
     });
   }
+}
+
+/** The row's cells up to the header's width, when every cell past it is empty. */
+function withoutEmptyTail(record: string[], width: number): string[] {
+  return record.slice(width).every((cell) => cell.trim() === '') ? record.slice(0, width) : record;
 }
 
 /** The line a record starts on: csv-parse gives the line it ends on, and a quoted cell may hold line breaks. */
