@@ -152,7 +152,7 @@ describe('GET /admin/transfers/export.csv', () => {
   });
 
   it('exports the search as .xlsx: amounts as numbers, text as text, never a formula', async () => {
-    const response = await fetch(`${r.url}/admin/transfers/export.xlsx`, {
+    const response = await fetch(`${r.url}/admin/transfers/export.xlsx?amountMin=10`, {
       headers: { authorization: `Bearer ${viewer}` },
     });
     expect(response.status).toBe(200);
@@ -168,7 +168,8 @@ describe('GET /admin/transfers/export.csv', () => {
     const amountColumn = (sheet.getRow(1).values as unknown[]).indexOf('Importe');
     const descriptionColumn = (sheet.getRow(1).values as unknown[]).indexOf('Descripción');
     const byId = new Map(rows.map((row) => [row.getCell(1).value, row]));
-    expect(byId.get(9305)?.getCell(amountColumn).value).toBe(0.01);
+    expect(byId.get(9301)?.getCell(amountColumn).value).toBe(10);
+    expect([...byId.keys()].sort()).toEqual([9301, 9302, 9303, 9304]);
     expect(byId.get(9304)?.getCell(amountColumn).value).toBe(1234.5);
     expect(byId.get(9304)?.getCell(amountColumn).numFmt).toBe('#,##0.00');
     for (const row of rows) {
