@@ -63,26 +63,42 @@ describe('POST /admin/transfers/batch', () => {
   it('in a dry run, names the bad row by its line, column and rule, and creates nothing', async () => {
     const dry = await sendCsv(FILE, '?dryRun=true');
     expect(dry.status).toBe(200);
+    const transfer = (originId: number, amount: string) => ({
+      fromAddress: sample.from.address,
+      fromCuit: sample.from.owner.personId,
+      toAddress: sample.to.address,
+      toCuit: sample.to.owner.personId,
+      currencyId: '032',
+      amount,
+      description: `batch ${originId}`,
+      concept: 'VAR',
+    });
     expect(dry.json).toEqual({
       dryRun: true,
       rows: [
-        { row: 2, originId: 9001, outcome: 'valid' },
+        { row: 2, originId: 9001, outcome: 'valid', transfer: transfer(9001, '100.00') },
         {
           row: 3,
           originId: 9002,
           outcome: 'invalid',
           violations: [{ field: 'toCuit', rule: 'cuit', params: expect.any(Object), message: expect.any(String) }],
         },
-        { row: 4, originId: 9003, outcome: 'valid' },
+        { row: 4, originId: 9003, outcome: 'valid', transfer: transfer(9003, '2000.00') },
         // The limits as they stand: the run may still differ if other transfers use them first.
         {
           row: 5,
           originId: 9004,
           outcome: 'refused',
           violations: [expect.objectContaining({ field: 'amount', rule: 'per_transfer' })],
+          transfer: transfer(9004, '6000.00'),
         },
       ],
       summary: { total: 4, valid: 3, invalid: 1, created: 0, replayed: 0, conflicts: 0, refused: 1 },
+      // Only what would be created: the refused row is not money that will move.
+      totals: {
+        perSource: [{ fromAddress: sample.from.address, currencyId: '032', count: 2, amount: '2100.00' }],
+        overall: [{ currencyId: '032', count: 2, amount: '2100.00' }],
+      },
     });
     expect(await storedOriginIds()).toEqual([]);
     expect(r.bank.ledger.size).toBe(0);
@@ -261,7 +277,11 @@ describe('POST /admin/transfers/batch', () => {
   it('documents the CSV columns in OpenAPI', async () => {
     const docs = await r.request('GET', '/docs-json', { token: null });
     const batch = docs.json.paths['/admin/transfers/batch'].post;
-    expect(Object.keys(batch.requestBody.content)).toEqual(['text/csv', 'application/json']);
+    expect(Object.keys(batch.requestBody.content)).toEqual([
+      'text/csv',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'application/json',
+    ]);
     expect(batch.description).toContain('originId, fromAddress, fromCuit, toAddress, toCuit, currencyId, amount');
   });
 });

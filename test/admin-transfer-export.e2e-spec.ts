@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import { EXPORT_PAGE_SIZE } from '@giro/admin/export/transfer-export.controller';
 import { businessDayOf } from '@giro/transfer-module';
 import { parse } from 'csv-parse/sync';
+import { Workbook } from 'exceljs';
 import { startTestReconciler, type TestReconciler, transferRequest } from './support/reconciler-harness';
 
 // GET /admin/transfers/export.csv against giro itself (the reconciler, its SQLite file, the sandbox bank): the
@@ -107,5 +109,77 @@ describe('GET /admin/transfers/export.csv', () => {
 
   it('needs a credential', async () => {
     expect((await r.request('GET', '/admin/transfers/export.csv', { token: null })).status).toBe(401);
+  });
+
+  it('quotes a cell holding `;` and neutralises full-width formula characters, in the CSV for programs too', async () => {
+    for (const [originId, amount, description] of [
+      [9304, '1234.50', 'ok;=1+1'],
+      [9305, '0.01', '\uFF1D1+1 seña'],
+    ] as const) {
+      r.clock.advance(1000);
+      const created = await r.request('POST', '/admin/transfers', {
+        body: transferRequest({ originId, amount, description }),
+      });
+      expect(created.status).toBe(201);
+    }
+    const answer = await r.request('GET', '/admin/transfers/export.csv?amountMin=0.01&amountMax=0.01', {
+      token: viewer,
+    });
+    expect(answer.text).toContain(`'\uFF1D1+1 seña`);
+    const semicolon = await r.request('GET', '/admin/transfers/export.csv?originId=9304', { token: viewer });
+    expect(semicolon.text).toContain('"ok;=1+1"');
+  });
+
+  it('exports for Excel in Spanish: `;`, a BOM, a Spanish header, decimal commas, every character intact', async () => {
+    const response = await fetch(`${r.url}/admin/transfers/export.csv?dialect=excel-es`, {
+      headers: { authorization: `Bearer ${viewer}` },
+    });
+    expect(response.status).toBe(200);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.startsWith('\uFEFFID origen;Creada (UTC);Creada (Buenos Aires);Estado;')).toBe(true);
+    expect(text).toContain('\r\n');
+    const rows = parse(text, { bom: true, columns: true, delimiter: ';' }) as Record<string, string>[];
+    const byId = new Map(rows.map((row) => [row['ID origen'], row]));
+    expect(byId.get('9304')).toMatchObject({ Importe: '1234,50', Descripción: 'ok;=1+1' });
+    expect(byId.get('9305')).toMatchObject({ Importe: '0,01', Descripción: `'\uFF1D1+1 seña` });
+    expect(byId.get('9301')?.Descripción).toBe(`'=HYPERLINK("http://x")`);
+    expect(byId.get('9301')?.['Creada (Buenos Aires)']).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/);
+    expect(text).toContain('"ok;=1+1"');
+    const bad = await r.request('GET', '/admin/transfers/export.csv?dialect=excel-fr', { token: viewer });
+    expect(bad.status).toBe(400);
+  });
+
+  it('exports the search as .xlsx: amounts as numbers, text as text, never a formula', async () => {
+    const response = await fetch(`${r.url}/admin/transfers/export.xlsx?amountMin=10`, {
+      headers: { authorization: `Bearer ${viewer}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(response.headers.get('content-disposition')).toContain('.xlsx"');
+    const book = new Workbook();
+    await book.xlsx.read(Readable.from([Buffer.from(await response.arrayBuffer())]));
+    const sheet = book.worksheets[0];
+    expect(sheet.getRow(1).values).toEqual(expect.arrayContaining(['ID origen', 'Importe', 'Descripción']));
+    const rows = sheet.getRows(2, sheet.rowCount - 1) ?? [];
+    const amountColumn = (sheet.getRow(1).values as unknown[]).indexOf('Importe');
+    const descriptionColumn = (sheet.getRow(1).values as unknown[]).indexOf('Descripción');
+    const byId = new Map(rows.map((row) => [row.getCell(1).value, row]));
+    expect(byId.get(9301)?.getCell(amountColumn).value).toBe(10);
+    expect([...byId.keys()].sort()).toEqual([9301, 9302, 9303, 9304]);
+    expect(byId.get(9304)?.getCell(amountColumn).value).toBe(1234.5);
+    expect(byId.get(9304)?.getCell(amountColumn).numFmt).toBe('#,##0.00');
+    for (const row of rows) {
+      expect(row.getCell(descriptionColumn).formula).toBeUndefined();
+      expect(typeof row.getCell(descriptionColumn).value).toBe('string');
+    }
+    expect(byId.get(9301)?.getCell(descriptionColumn).value).toBe(`'=HYPERLINK("http://x")`);
+    const bad = await fetch(`${r.url}/admin/transfers/export.xlsx?status=NOPE`, {
+      headers: { authorization: `Bearer ${viewer}` },
+    });
+    expect(bad.status).toBe(400);
   });
 });

@@ -118,7 +118,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const seen = watchPage(page);
     await signIn(page, stack.url, operator);
     await goTo(page, 'batch');
-    await page.getByLabel('Archivo CSV').setInputFiles(file);
+    await page.getByLabel('Archivo (CSV o Excel)').setInputFiles(file);
     await page.getByRole('button', { name: 'Vista previa' }).click();
 
     // The bad row is named by its line in the file (header = 1) and its error by the CSV column.
@@ -136,7 +136,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
       expect((await stack.api('GET', `/admin/transfers/${originId}`)).status).toBe(404);
     }
 
-    await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (2)' }).click();
+    await page.getByRole('button', { name: 'Enviar 2 transferencias por $\u00a04.000,50' }).click();
     await waitShown(page.getByText('Creadas: 2 · ya existían: 0 · no creadas: 1.'));
     await screenshot(page, 'batch-sent');
     expect((await stack.api('GET', '/admin/transfers/5201')).json.amount).toBe('1500.00');
@@ -154,9 +154,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     // Previewed again as it is, without choosing the file anew: the new preview replaces the last result.
     await page.getByRole('button', { name: 'Vista previa' }).click();
     await waitShown(page.getByText('Para crear: 0 · ya existen: 2 · con errores, en conflicto o sobre un límite: 1.'));
-    expect(await page.getByRole('button', { name: 'Confirmar y enviar las filas para crear (0)' }).isDisabled()).toBe(
-      true,
-    );
+    expect(await page.getByRole('button', { name: 'Nada para enviar' }).isDisabled()).toBe(true);
     await screenshot(page, 'batch-again');
     // And the API, sent the file for real, creates nothing either.
     const again = await stack.api('POST', '/admin/transfers/batch', { key: operator, csv });

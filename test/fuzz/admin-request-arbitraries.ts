@@ -193,7 +193,8 @@ export const badCsvCell: fc.Arbitrary<BadCsvCell> = fc.oneof(
     fc.oneof(notDigits, wrongDigitText(column)).map((text) => ({ column, cell: csvCell(text) })),
   ),
   fc
-    .oneof(fc.constantFrom('1.234,50', '0', '-5', 'abc', '', '1e3', ' 10'), threeDecimals)
+    // An office's amounts (1.234,50, $ 1.234,50, spaces around) are read; these are not amounts in any of its ways.
+    .oneof(fc.constantFrom('1.234,5.0', '0', '-5', 'abc', '', '1e3', '1 0', '1.500'), threeDecimals)
     .map((text) => ({ column: 'amount', cell: csvCell(text) })),
   fc.constantFrom('USD', '32', '', '0320').map((text) => ({ column: 'currencyId', cell: text })),
   // Control characters only: an unpaired surrogate cannot be written in a UTF-8 file.

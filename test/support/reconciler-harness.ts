@@ -78,7 +78,13 @@ export interface TestReconciler {
   request(
     method: string,
     path: string,
-    options?: { body?: unknown; rawBody?: string; token?: string | null; headers?: Record<string, string> },
+    options?: {
+      body?: unknown;
+      /** Sent as it is: text, or the bytes of a file. */
+      rawBody?: string | Uint8Array;
+      token?: string | null;
+      headers?: Record<string, string>;
+    },
   ): Promise<HttpAnswer>;
   /** Stops the sandbox bank (the reconciler keeps running). */
   stopBank(): Promise<void>;

@@ -53,6 +53,7 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['POST', '/admin/transfers/batch', 'operator'],
   ['GET', '/admin/transfers', 'viewer'],
   ['GET', '/admin/transfers/export.csv', 'viewer'],
+  ['GET', '/admin/transfers/export.xlsx', 'viewer'],
   ['GET', '/admin/transfers/{originId}', 'viewer'],
   ['POST', '/admin/transfers/{originId}/refresh', 'operator'],
   // Maker–checker: deciding about a transfer awaiting approval is an approver's.

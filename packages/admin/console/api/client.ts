@@ -46,9 +46,9 @@ export class ApiClient {
     return this.request<void>('DELETE', path);
   }
 
-  /** A POST of a text body (a CSV file, as it is). */
-  postText<T>(path: string, text: string, contentType: string, query?: Query): Promise<T> {
-    return this.request<T>('POST', `${path}${queryString(query)}`, { body: text, contentType });
+  /** A POST of a file's bytes as they are (a CSV file in whatever encoding, a workbook): the server decodes them. */
+  postFile<T>(path: string, file: Blob, contentType: string, query?: Query): Promise<T> {
+    return this.request<T>('POST', `${path}${queryString(query)}`, { body: file, contentType });
   }
 
   /** A GET whose answer is a file: a link cannot carry the bearer key, so it is fetched and handed over as a Blob. */
@@ -57,13 +57,13 @@ export class ApiClient {
     return response.blob();
   }
 
-  private async request<T>(method: string, path: string, body?: { body: string; contentType: string }): Promise<T> {
+  private async request<T>(method: string, path: string, body?: RequestBody): Promise<T> {
     const response = await this.fetch(method, path, body);
     const text = await response.text();
     return (text === '' ? undefined : JSON.parse(text)) as T;
   }
 
-  private async fetch(method: string, path: string, body?: { body: string; contentType: string }): Promise<Response> {
+  private async fetch(method: string, path: string, body?: RequestBody): Promise<Response> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.key}`, Accept: 'application/json' };
     if (body !== undefined) headers['Content-Type'] = body.contentType;
     const response = await fetch(path, { method, headers, body: body?.body, cache: 'no-store' });
@@ -74,7 +74,9 @@ export class ApiClient {
   }
 }
 
-function json(value: unknown) {
+type RequestBody = { body: string | Blob; contentType: string };
+
+function json(value: unknown): RequestBody {
   return { body: JSON.stringify(value), contentType: 'application/json' };
 }
 

@@ -154,18 +154,39 @@ export interface DecisionItem {
 }
 
 /** `POST /admin/transfers/batch[?dryRun=true]`: one row per line of the file. */
+/** A dry run's row as the batch read it: the amount a decimal with a point, CUITs as 11 digits. */
+export interface BatchRowTransfer {
+  fromAddress: string;
+  fromCuit: string;
+  toAddress: string;
+  toCuit: string;
+  currencyId: string;
+  amount: string;
+  description: string;
+  concept: string;
+}
+
 export interface BatchRow {
   row: number;
   originId: number | null;
   outcome: string;
   status?: Status;
   violations?: Violation[];
+  transfer?: BatchRowTransfer;
+}
+
+export interface BatchTotal {
+  currencyId: string;
+  count: number;
+  amount: string;
 }
 
 export interface BatchAnswer {
   dryRun: boolean;
   rows: BatchRow[];
   summary: Record<string, number>;
+  /** A dry run's: what the rows that would be created add up to. */
+  totals?: { perSource: (BatchTotal & { fromAddress: string })[]; overall: BatchTotal[] };
 }
 
 export interface ApiKey {

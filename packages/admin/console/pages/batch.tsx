@@ -1,36 +1,44 @@
 import { useState } from 'preact/hooks';
-import type { BatchAnswer, BatchRow } from '../api/types';
+import type { BatchAnswer, BatchRow, BatchRowTransfer, BatchTotal } from '../api/types';
 import { ErrorNotice } from '../components/notices';
 import { DataTable } from '../components/table';
-import { StatusBadge } from '../components/values';
+import { Money, StatusBadge } from '../components/values';
+import { formatMoney } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { violationText } from '../i18n/violations';
 import { href } from '../router';
 import { useSession } from '../session';
 
-/** The columns of a batch file (packages/admin/README.md, "A batch from a CSV file"); `concept` may be left out. */
-const COLUMNS = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
+/** The columns of a batch file (packages/admin/README.md, "A batch from a file"); `concept` may be left out. */
+const COLUMNS_ES = 'idOrigen;cbuOrigen;cuitOrigen;cbuDestino;cuitDestino;moneda;importe;descripción;concepto';
+const COLUMNS_EN = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A row's outcomes after which its transfer is stored: only those link to it. */
+const STORED_OUTCOMES = ['exists', 'created', 'replayed', 'conflict'];
 
 /**
- * A batch from a spreadsheet: the file is sent as it is to `POST /admin/transfers/batch?dryRun=true`, which
- * validates every row and sends nothing; only the confirmation sends it for real. Each row carries its originId,
- * so sending the same file again creates nothing twice.
+ * A batch from a spreadsheet: the file's bytes are sent as they are (never decoded here: the server reads UTF-8,
+ * Windows-1252 and .xlsx exactly) to `POST /admin/transfers/batch?dryRun=true`, which validates every row and
+ * sends nothing; the preview shows each row's money and the totals, and only the confirmation, which names the
+ * count and the total, sends it for real. Each row carries its originId, so sending the same file again creates
+ * nothing twice.
  */
 export function Batch() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { api } = useSession();
-  const [file, setFile] = useState<{ name: string; text: string }>();
+  const [file, setFile] = useState<File>();
   const [preview, setPreview] = useState<BatchAnswer>();
   const [result, setResult] = useState<BatchAnswer>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
 
-  const choose = async (event: Event) => {
-    const chosen = (event.currentTarget as HTMLInputElement).files?.[0];
+  const choose = (event: Event) => {
     setPreview(undefined);
     setResult(undefined);
     setError(undefined);
-    setFile(chosen && { name: chosen.name, text: await chosen.text() });
+    setFile((event.currentTarget as HTMLInputElement).files?.[0]);
   };
 
   const send = async (dryRun: boolean) => {
@@ -38,10 +46,10 @@ export function Batch() {
     setBusy(true);
     setError(undefined);
     try {
-      const answer = await api.postText<BatchAnswer>(
+      const answer = await api.postFile<BatchAnswer>(
         'admin/transfers/batch',
-        file.text,
-        'text/csv',
+        file,
+        /\.xlsx$/i.test(file.name) ? XLSX_TYPE : 'text/csv',
         dryRun ? { dryRun: 'true' } : undefined,
       );
       // A new preview replaces the last result: the same file again shows its rows as existing.
@@ -61,16 +69,20 @@ export function Batch() {
   // Only `valid` rows would be created: `exists` is stored already, `conflict`, `invalid` and `refused` (a limit
   // of the source account, as it stands now) would not be.
   const toCreate = count(preview, 'valid');
+  const total = totalText(preview?.totals?.overall ?? [], lang);
+  // What the preview read of each row, to show beside the result (the run answers outcomes only).
+  const previewed = new Map((preview?.rows ?? []).map((row) => [row.row, row.transfer]));
   return (
     <section aria-labelledby="batch-title">
       <h1 id="batch-title">{t('batch.title')}</h1>
       <p>{t('batch.explain')}</p>
       <p>
-        {t('batch.columns')} <code>{COLUMNS}</code>
+        {t('batch.columns')} <code>{lang === 'es' ? COLUMNS_ES : COLUMNS_EN}</code>
       </p>
+      <p class="muted">{t('batch.formats')}</p>
       <div class="field">
         <label for="batch-file">{t('batch.file')}</label>
-        <input id="batch-file" type="file" accept=".csv,text/csv" onChange={choose} />
+        <input id="batch-file" type="file" accept={`.csv,.xlsx,text/csv,${XLSX_TYPE}`} onChange={choose} />
       </div>
       <div class="actions">
         <button type="button" disabled={file === undefined || busy} onClick={() => send(true)}>
@@ -88,10 +100,13 @@ export function Batch() {
               bad: count(preview, 'invalid', 'conflict', 'refused'),
             })}
           </p>
-          <BatchTable rows={preview.rows} />
+          <BatchTable rows={preview.rows} transferOf={(row) => row.transfer} />
+          {toCreate > 0 && preview.totals && <BatchTotals totals={preview.totals} />}
           <div class="actions">
             <button type="button" class="primary" disabled={toCreate === 0 || busy} onClick={() => send(false)}>
-              {t('batch.confirm', { count: toCreate })}
+              {toCreate === 0
+                ? t('batch.confirmNone')
+                : t(toCreate === 1 ? 'batch.confirmOne' : 'batch.confirmMany', { count: toCreate, total })}
             </button>
           </div>
         </>
@@ -106,17 +121,71 @@ export function Batch() {
               bad: count(result, 'invalid', 'conflict', 'refused'),
             })}
           </p>
-          <BatchTable rows={result.rows} />
+          <BatchTable rows={result.rows} transferOf={(row) => previewed.get(row.row)} />
         </>
       )}
     </section>
   );
 }
 
+/** `$ 4.000,50`, or `$ 4.000,50 + US$ 10,00` when the rows are in more than one currency. */
+function totalText(totals: BatchTotal[], lang: 'es' | 'en'): string {
+  return totals.map((total) => formatMoney(total.amount, total.currencyId, lang)).join(' + ');
+}
+
+function BatchTotals({ totals }: { totals: NonNullable<BatchAnswer['totals']> }) {
+  const { t } = useI18n();
+  return (
+    <DataTable
+      class="batch-totals"
+      columns={[
+        t('batch.totalSource'),
+        { text: t('batch.totalCount'), numeric: true },
+        { text: t('batch.totalAmount'), numeric: true },
+      ]}
+    >
+      {totals.perSource.map((total) => (
+        <tr key={`${total.fromAddress}:${total.currencyId}`} data-source={total.fromAddress}>
+          <td>
+            <span class="party mono">{total.fromAddress}</span>
+          </td>
+          <td class="num">{total.count}</td>
+          <td class="num">
+            <Money amount={total.amount} currencyId={total.currencyId} />
+          </td>
+        </tr>
+      ))}
+      {totals.overall.map((total) => (
+        <tr key={`total:${total.currencyId}`} class="batch-total" data-total={total.currencyId}>
+          <th scope="row">{t('batch.total')}</th>
+          <td class="num">{total.count}</td>
+          <td class="num">
+            <strong>
+              <Money amount={total.amount} currencyId={total.currencyId} />
+            </strong>
+          </td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
+
 const OUTCOMES = ['valid', 'exists', 'created', 'replayed', 'conflict', 'invalid', 'refused'] as const;
 
-function BatchTable({ rows }: { rows: BatchRow[] }) {
+function BatchTable({
+  rows,
+  transferOf,
+}: {
+  rows: BatchRow[];
+  transferOf: (row: BatchRow) => BatchRowTransfer | undefined;
+}) {
   const { t, lang } = useI18n();
+  const transfers = rows.map(transferOf);
+  // One source account for every row is said once, by the totals; the errors column only when a row has one: the
+  // table then fits a laptop's width.
+  const sources = new Set(transfers.flatMap((transfer) => (transfer ? [transfer.fromAddress] : [])));
+  const showSource = sources.size > 1;
+  const showErrors = rows.some((row) => (row.violations ?? []).length > 0);
   const outcomeLabel = (outcome: string) =>
     OUTCOMES.includes(outcome as (typeof OUTCOMES)[number])
       ? t(`batchOutcome.${outcome as (typeof OUTCOMES)[number]}`)
@@ -124,23 +193,60 @@ function BatchTable({ rows }: { rows: BatchRow[] }) {
   return (
     <DataTable
       class="batch-rows"
-      columns={[t('batch.row'), t('field.originId'), t('batch.outcome'), t('field.status'), t('batch.errors')]}
+      columns={[
+        t('batch.row'),
+        t('field.originId'),
+        { text: t('field.amount'), numeric: true },
+        showSource && t('batch.from'),
+        t('batch.to'),
+        t('field.description'),
+        t('field.concept'),
+        t('batch.outcome'),
+        showErrors && t('batch.errors'),
+      ]}
     >
-      {rows.map((row) => (
-        <tr key={row.row} data-row={row.row} class={(row.violations ?? []).length > 0 ? 'row-invalid' : undefined}>
-          <td>{row.row}</td>
-          <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
-          <td>{outcomeLabel(row.outcome)}</td>
-          <td>{row.status && <StatusBadge status={row.status} />}</td>
-          <td>
-            {(row.violations ?? []).map((violation) => (
-              <div key={`${violation.field}:${violation.rule}`}>
-                <strong>{violation.field}</strong> {violationText(violation, lang)}
-              </div>
-            ))}
-          </td>
-        </tr>
-      ))}
+      {rows.map((row, index) => {
+        const transfer = transfers[index];
+        return (
+          <tr key={row.row} data-row={row.row} class={(row.violations ?? []).length > 0 ? 'row-invalid' : undefined}>
+            <td>{row.row}</td>
+            <td>
+              {row.originId === null ? (
+                '—'
+              ) : STORED_OUTCOMES.includes(row.outcome) ? (
+                <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>
+              ) : (
+                row.originId
+              )}
+            </td>
+            <td class="num">{transfer && <Money amount={transfer.amount} currencyId={transfer.currencyId} />}</td>
+            {showSource && <td>{transfer && <span class="party mono">{transfer.fromAddress}</span>}</td>}
+            <td>
+              {transfer && (
+                <span class="party">
+                  <span class="mono">{transfer.toAddress}</span>
+                  <br />
+                  <small class="muted">CUIT {transfer.toCuit}</small>
+                </span>
+              )}
+            </td>
+            <td class="description">{transfer?.description}</td>
+            <td>{transfer?.concept}</td>
+            <td>
+              {outcomeLabel(row.outcome)} {row.status && <StatusBadge status={row.status} />}
+            </td>
+            {showErrors && (
+              <td>
+                {(row.violations ?? []).map((violation) => (
+                  <div key={`${violation.field}:${violation.rule}`}>
+                    <strong>{violation.field}</strong> {violationText(violation, lang)}
+                  </div>
+                ))}
+              </td>
+            )}
+          </tr>
+        );
+      })}
     </DataTable>
   );
 }

@@ -1,4 +1,5 @@
-import { csvColumnOf, readBatchCsv } from './batch-csv';
+import { batchColumnOf } from './batch-columns';
+import { csvSeparatorOf, readBatchCsv } from './batch-csv';
 import { BatchRefusedError } from './batch-errors';
 
 const HEADER = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
@@ -77,17 +78,67 @@ describe('readBatchCsv', () => {
     });
   });
 
-  it('refuses a header with an unknown column, naming it (names are case-sensitive)', () => {
+  it('refuses a header with an unknown column, naming it and the columns in both languages', () => {
     expect(refusal(`${HEADER},memo\n${ROW},x\n`)).toMatchObject({
       status: 400,
       code: 'VALIDATION_FAILED',
       field: 'header',
       rule: 'unknown_column',
-      message: expect.stringContaining('"memo"'),
+      message: expect.stringMatching(/"memo".*originId.*idOrigen/),
     });
-    expect(refusal(`${HEADER.replace('amount', 'Amount')}\n${ROW}\n`)).toMatchObject({
-      rule: 'unknown_column',
-      message: expect.stringMatching(/"Amount".*case-sensitive/),
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      expect(refusal(`${HEADER},${name}\n${ROW},x\n`)).toMatchObject({ rule: 'unknown_column' });
+    }
+  });
+
+  it('reads a file as Excel in Spanish saves it: `;`, Spanish names, `1.500,00`, CUITs with dashes', () => {
+    const text = [
+      'ID Origen;CBU origen;CUIT origen;CBU destino;CUIT destino;Moneda;Importe;Descripción;Concepto',
+      '7001;0000003110000000000175;30-71234567-1;2850590994009004181356;20 12345678 6;032;$ 1.500,00;"seña depósito; Peña";VAR',
+    ].join('\r\n');
+    const { entries, fieldName } = readBatchCsv(text);
+    expect(entries).toEqual([
+      {
+        row: 2,
+        request: {
+          originId: 7001,
+          from: {
+            addressType: 'CBU_CVU',
+            address: '0000003110000000000175',
+            owner: { personIdType: 'CUI', personId: '30712345671' },
+          },
+          to: {
+            addressType: 'CBU_CVU',
+            address: '2850590994009004181356',
+            owner: { personIdType: 'CUI', personId: '20123456786' },
+          },
+          body: { currencyId: '032', amount: '1500.00', description: 'seña depósito; Peña', concept: 'VAR' },
+        },
+      },
+    ]);
+    // Violations name the column as the file does.
+    expect(fieldName('body.amount')).toBe('Importe');
+    expect(fieldName('to.owner.personId')).toBe('CUIT destino');
+  });
+
+  it('ignores the empty columns Excel writes after the last one', () => {
+    const { entries } = readBatchCsv(`${HEADER},,\n${ROW},,\n${ROW},x,\n`);
+    expect(entries[0]).toMatchObject({ row: 2, request: { originId: 7001 } });
+    expect(entries[1]).toMatchObject({ row: 3, unreadable: [{ rule: 'cells', params: { expected: 9, actual: 11 } }] });
+  });
+
+  it('makes an ambiguous amount that row’s violation, naming the column', () => {
+    const { entries } = readBatchCsv(`${HEADER}\n${ROW.replace('1234.50', '1.500')}\n`);
+    expect(entries[0]).toMatchObject({
+      row: 2,
+      violations: [{ field: 'body.amount', rule: 'ambiguous_amount', params: { value: '1.500' } }],
+    });
+  });
+
+  it('refuses a header naming one column twice, in two languages', () => {
+    expect(refusal(`${HEADER},importe\n`)).toMatchObject({
+      rule: 'duplicate_column',
+      message: 'names "importe" more than once (the same column)',
     });
   });
 
@@ -108,7 +159,7 @@ describe('readBatchCsv', () => {
     });
     expect(refusal(`${HEADER},amount\n`)).toMatchObject({
       rule: 'duplicate_column',
-      message: 'names "amount" more than once',
+      message: 'names "amount" more than once (the same column)',
     });
   });
 
@@ -131,10 +182,23 @@ describe('readBatchCsv', () => {
     expect(readBatchCsv(`${HEADER}\n${`${ROW}\n`.repeat(1000)}`).entries).toHaveLength(1000);
   });
 
-  it('names the request’s fields by their CSV column', () => {
-    expect(csvColumnOf('body.amount')).toBe('amount');
-    expect(csvColumnOf('from.owner.personId')).toBe('fromCuit');
-    expect(csvColumnOf('to.address')).toBe('toAddress');
-    expect(csvColumnOf('from.addressType')).toBe('from.addressType');
+  it('names the request’s fields by their column', () => {
+    expect(batchColumnOf('body.amount')).toBe('amount');
+    expect(batchColumnOf('from.owner.personId')).toBe('fromCuit');
+    expect(batchColumnOf('to.address')).toBe('toAddress');
+    expect(batchColumnOf('from.addressType')).toBe('from.addressType');
+    expect(readBatchCsv(`${HEADER}\n${ROW}`).fieldName('body.amount')).toBe('amount');
+  });
+});
+
+describe('csvSeparatorOf', () => {
+  it('takes the separator the header holds, `,` when it holds neither', () => {
+    expect(csvSeparatorOf('a,b\n1;2')).toBe(',');
+    expect(csvSeparatorOf('a;b\n1,2')).toBe(';');
+    expect(csvSeparatorOf('a')).toBe(',');
+  });
+
+  it('refuses a header holding both', () => {
+    expect(() => csvSeparatorOf('a,b;c\n')).toThrow(BatchRefusedError);
   });
 });

@@ -17,8 +17,9 @@ import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
 import { readBatchBody } from './batch-body';
-import { BATCH_CSV_COLUMNS } from './batch-csv';
+import { BATCH_COLUMNS, BATCH_COLUMNS_SPANISH } from './batch-columns';
 import { MAX_BATCH_ROWS } from './batch-entries';
+import { XLSX_MEDIA_TYPE } from './batch-xlsx';
 import { BatchInterruptedError, runTransferBatch } from './transfer-batch';
 import { TransferBatchQuery } from './transfer-batch.dto';
 
@@ -26,10 +27,10 @@ import { TransferBatchQuery } from './transfer-batch.dto';
 const RETRY_AFTER_SECONDS = 5;
 
 const BATCH_DESCRIPTION = [
-  `A CSV file (\`text/csv\`, UTF-8, a header row, at most ${MAX_BATCH_ROWS} rows) or a JSON array of transfer requests.`,
-  `CSV columns (case-sensitive, in any order; an unknown one is refused): ${BATCH_CSV_COLUMNS.join(', ')}.`,
+  `A CSV file (\`text/csv\`: UTF-8 with or without a BOM, or Windows-1252; \`,\` or \`;\` as its header shows), an .xlsx workbook (its first sheet) or a JSON array of transfer requests; a header row, at most ${MAX_BATCH_ROWS} rows.`,
+  `Columns (in any order, case, accents and spaces aside; an unknown one is refused): ${BATCH_COLUMNS.join(', ')}, or in Spanish ${BATCH_COLUMNS_SPANISH.join(', ')}.`,
   '`originId` is required in a batch: it is the idempotency key, so sending the same file again creates nothing twice.',
-  'Accounts and CUITs as digits, `amount` a decimal with a point (`1234.50`); `concept` may be empty or left out (VAR).',
+  'Accounts as digits; CUITs as digits or `20-12345678-6`; `amount` as `1234.50`, `1.234,50` or `$ 1.234,50` (`1.500` alone is ambiguous and refused); `concept` may be empty or left out (VAR).',
 ].join(' ');
 
 /**
@@ -51,24 +52,26 @@ export class TransferBatchController {
       'Create many transfers from a CSV file or a JSON array, row by row; `dryRun=true` checks every row and changes nothing',
     description: BATCH_DESCRIPTION,
   })
-  @ApiConsumes('text/csv', 'application/json')
+  @ApiConsumes('text/csv', XLSX_MEDIA_TYPE, 'application/json')
   @ApiBody({
     schema: {
       oneOf: [
         { type: 'string', description: 'the CSV file' },
+        { type: 'string', format: 'binary', description: 'the .xlsx workbook' },
         { type: 'array', maxItems: MAX_BATCH_ROWS, items: transferRequestOpenApiSchema() as SchemaObject },
       ],
     },
   })
   @ApiOkResponse({
     description:
-      '`{ dryRun, rows: [{ row, originId, outcome, status?, violations? }], summary: { total, valid, invalid, created, replayed, conflicts, refused } }`. `row` is the CSV line the row starts on (the header is line 1), or the array index + 1. Outcomes: a dry run `valid` (would be created), `exists` (stored with the same payload), `conflict` (the originId is stored with another payload), `invalid` (`violations` names each column or field and rule); a run `created` (maybe AWAITING_APPROVAL), `replayed` (stored already, nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source account, its violation given). A dry run does not check limits or, in PSP mode, the sub-accounts.',
+      '`{ dryRun, rows: [{ row, originId, outcome, status?, violations?, transfer? }], summary: { total, valid, invalid, created, replayed, conflicts, refused }, totals? }`. A dry run gives each row that passed validation its `transfer` as read (`fromAddress`, `fromCuit`, `toAddress`, `toCuit`, `currencyId`, `amount`, `description`, `concept`) and `totals`: `{ perSource: [{ fromAddress, currencyId, count, amount }], overall: [{ currencyId, count, amount }] }` of the rows that would be created. `row` is the CSV line the row starts on (the header is line 1), or the array index + 1. Outcomes: a dry run `valid` (would be created), `exists` (stored with the same payload), `conflict` (the originId is stored with another payload), `invalid` (`violations` names each column or field and rule); a run `created` (maybe AWAITING_APPROVAL), `replayed` (stored already, nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source account, its violation given). A dry run does not check limits or, in PSP mode, the sub-accounts.',
   })
   @ApiBadRequestResponse({
-    description: 'not CSV or JSON as described, empty, or a CSV header naming an unknown column: nothing done',
+    description:
+      'not CSV, .xlsx or JSON as described (a byte neither UTF-8 nor Windows-1252, named by its line), empty, or a header naming an unknown column: nothing done',
   })
   @ApiPayloadTooLargeResponse({ description: `more than 2 MiB or more than ${MAX_BATCH_ROWS} rows: nothing done` })
-  @ApiUnsupportedMediaTypeResponse({ description: 'neither text/csv nor application/json' })
+  @ApiUnsupportedMediaTypeResponse({ description: 'neither text/csv, .xlsx nor application/json' })
   @ApiServiceUnavailableResponse({
     description:
       'the database went away during the batch: the rows before `row` were done; send the same batch again, which is safe (each originId is created at most once)',

@@ -83,7 +83,7 @@ function transfersStandIn() {
 describe('runTransferBatch', () => {
   it('creates the valid rows in order and reports each invalid one by its line, column and rule', async () => {
     const transfers = transfersStandIn();
-    const result = await runTransferBatch(transfers, csv(row('1'), row('2', '"12,50"'), row('3')), {
+    const result = await runTransferBatch(transfers, csv(row('1'), row('2', '"12,500"'), row('3')), {
       dryRun: false,
       by,
     });
@@ -95,7 +95,7 @@ describe('runTransferBatch', () => {
           row: 3,
           originId: 2,
           outcome: 'invalid',
-          violations: [expect.objectContaining({ field: 'amount', rule: expect.any(String) })],
+          violations: [expect.objectContaining({ field: 'amount', rule: 'ambiguous_amount' })],
         },
         { row: 4, originId: 3, outcome: 'created', status: 'PENDING' },
       ],
@@ -124,10 +124,11 @@ describe('runTransferBatch', () => {
       dryRun: true,
       by,
     });
+    const transfer = expect.any(Object);
     expect(dry.rows).toEqual([
-      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING' },
-      { row: 3, originId: 2, outcome: 'conflict' },
-      { row: 4, originId: 3, outcome: 'valid' },
+      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING', transfer },
+      { row: 3, originId: 2, outcome: 'conflict', transfer },
+      { row: 4, originId: 3, outcome: 'valid', transfer },
       { row: 5, originId: null, outcome: 'invalid', violations: [expect.objectContaining({ field: 'originId' })] },
     ]);
     expect(dry.summary).toEqual({ total: 4, valid: 3, invalid: 1, created: 0, replayed: 1, conflicts: 1, refused: 0 });
@@ -140,19 +141,22 @@ describe('runTransferBatch', () => {
     await runTransferBatch(transfers, csv(row('1', '1000.00')), { dryRun: false, by });
     const file = csv(row('1', '1000.00'), row('2', '3000.00'), row('3', '50.00', 'no client'), row('4', '1500.00'));
     const dry = await runTransferBatch(transfers, file, { dryRun: true, by });
+    const transfer = expect.any(Object);
     expect(dry.rows).toEqual([
-      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING' },
-      { row: 3, originId: 2, outcome: 'valid' },
+      { row: 2, originId: 1, outcome: 'exists', status: 'PENDING', transfer },
+      { row: 3, originId: 2, outcome: 'valid', transfer },
       {
         row: 4,
         originId: 3,
         outcome: 'invalid',
         violations: [{ field: 'fromAddress', rule: 'sub_account', params: {}, message: 'is no client sub-account' }],
+        transfer,
       },
       // 1 000 used, 3 000 more above it: 1 500 would pass the day's 5 000.
       {
         row: 5,
         originId: 4,
+        transfer,
         outcome: 'refused',
         violations: [
           { field: 'fromAddress', rule: 'daily_amount', params: {}, message: 'would pass the daily amount' },
@@ -163,6 +167,36 @@ describe('runTransferBatch', () => {
     // The run agrees with its preview.
     const run = await runTransferBatch(transfers, file, { dryRun: false, by });
     expect(run.rows.map((result) => result.outcome)).toEqual(['replayed', 'created', 'invalid', 'refused']);
+  });
+
+  it('in a dry run, shows each row’s money as read and adds up the rows it would create, per source account', async () => {
+    const transfers = transfersStandIn();
+    // Sent the other way, so from another source account.
+    const other = (originId: string, amount: string) =>
+      `${originId},2850590994009004181356,20123456786,0000003110000000000175,30712345671,032,${amount},payout`;
+    const file = csv(row('1', '"1.500,00"'), row('2', '"$ 2.500,50"'), other('3', '"0,01"'), row('4', '"12,500"'));
+    const dry = await runTransferBatch(transfers, file, { dryRun: true, by });
+    expect(dry.rows[1].transfer).toEqual({
+      fromAddress: '0000003110000000000175',
+      fromCuit: '30712345671',
+      toAddress: '2850590994009004181356',
+      toCuit: '20123456786',
+      currencyId: '032',
+      amount: '2500.50',
+      description: 'payout',
+      concept: 'VAR',
+    });
+    expect(dry.rows[3]).not.toHaveProperty('transfer');
+    expect(dry.totals).toEqual({
+      perSource: [
+        { fromAddress: '0000003110000000000175', currencyId: '032', count: 2, amount: '4000.50' },
+        { fromAddress: '2850590994009004181356', currencyId: '032', count: 1, amount: '0.01' },
+      ],
+      overall: [{ currencyId: '032', count: 3, amount: '4000.51' }],
+    });
+    const run = await runTransferBatch(transfers, file, { dryRun: false, by });
+    expect(run).not.toHaveProperty('totals');
+    expect(run.rows[0]).not.toHaveProperty('transfer');
   });
 
   it('makes a repeated originId the later row’s violation, and requires an originId in a batch', async () => {

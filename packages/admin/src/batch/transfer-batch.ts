@@ -10,6 +10,7 @@ import {
   type Violation,
 } from '@giro/transfer-module';
 import type { BatchEntry, BatchInput } from './batch-entries';
+import { type BatchTotals, batchTotalsOf } from './batch-totals';
 
 /**
  * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
@@ -29,6 +30,20 @@ export interface BatchRowResult {
   status?: MovementStatus;
   /** Why the row is invalid or refused: each names its field (a CSV column) and rule. */
   violations?: Violation[];
+  /** A dry run's row that passed validation: the transfer as read, for a person to check before confirming. */
+  transfer?: BatchRowTransfer;
+}
+
+/** A row's transfer as the batch read it: the amount a canonical decimal (`1500.00`), CUITs as 11 digits. */
+export interface BatchRowTransfer {
+  fromAddress: string;
+  fromCuit: string;
+  toAddress: string;
+  toCuit: string;
+  currencyId: string;
+  amount: string;
+  description: string;
+  concept: string;
 }
 
 export interface BatchSummary {
@@ -47,6 +62,8 @@ export interface BatchResult {
   dryRun: boolean;
   rows: BatchRowResult[];
   summary: BatchSummary;
+  /** A dry run's money: what the rows that would be created add up to, per source account and overall. */
+  totals?: BatchTotals;
 }
 
 /** The database went away in the middle of a batch: the rows before `row` are done, the rest may not be. */
@@ -122,6 +139,7 @@ export async function runTransferBatch(
           originId: row.originId,
           ...done,
           ...(done.violations && { violations: named(done.violations) }),
+          ...(options.dryRun && { transfer: batchRowTransferOf(row.transfer) }),
         };
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
@@ -136,8 +154,9 @@ export async function runTransferBatch(
   };
   await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, checked.length) }, work));
   if (stop.interrupted !== undefined) throw new BatchInterruptedError(stop.interrupted.row, stop.interrupted.error);
-  if (options.dryRun) await previewNewRows(transfers, checked, rows, named);
-  return { dryRun: options.dryRun, rows, summary: summaryOf(rows) };
+  if (!options.dryRun) return { dryRun: false, rows, summary: summaryOf(rows) };
+  await previewNewRows(transfers, checked, rows, named);
+  return { dryRun: true, rows, summary: summaryOf(rows), totals: batchTotalsOf(rows) };
 }
 
 /** Every row validated before any is sent: a later row repeating an originId is that row's violation. */
@@ -148,12 +167,17 @@ function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow
     let transfer: TransferInput | undefined;
     if ('unreadable' in entry) violations.push(...entry.unreadable);
     else {
+      const read = entry.violations ?? [];
+      violations.push(...read);
       try {
         transfer = transfers.validateRequest(entry.request);
       } catch (error) {
         if (!(error instanceof TransferValidationError)) throw error;
-        violations.push(...error.violations);
+        // A field its cell could not be read for is named once, by that reading.
+        const unread = new Set(read.map((violation) => violation.field));
+        violations.push(...error.violations.filter((violation) => !unread.has(violation.field)));
       }
+      if (read.length > 0) transfer = undefined;
     }
     const originId = transfer?.originId ?? originIdOf(entry);
     if (transfer !== undefined && transfer.originId === undefined) violations.push(ORIGIN_ID_REQUIRED);
@@ -216,6 +240,7 @@ async function previewNewRows(
       originId: row.originId,
       outcome: answer instanceof TransferLimitError ? 'refused' : 'invalid',
       violations: named(answer.violations),
+      ...(row.transfer && { transfer: row.transfer }),
     };
   });
 }
@@ -244,5 +269,18 @@ function summaryOf(rows: BatchRowResult[]): BatchSummary {
     replayed: count('replayed', 'exists'),
     conflicts: count('conflict'),
     refused: count('refused'),
+  };
+}
+
+function batchRowTransferOf(transfer: TransferInput): BatchRowTransfer {
+  return {
+    fromAddress: transfer.from.address,
+    fromCuit: transfer.from.owner.personId,
+    toAddress: transfer.to.address,
+    toCuit: transfer.to.owner.personId,
+    currencyId: transfer.currencyId,
+    amount: transfer.amount,
+    description: transfer.description,
+    concept: transfer.concept,
   };
 }

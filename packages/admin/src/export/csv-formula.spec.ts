@@ -8,6 +8,10 @@ describe('neutralizeFormula', () => {
     ['@SUM(A1)', `'@SUM(A1)`],
     ['\t=1', `'\t=1`],
     ['\r=1', `'\r=1`],
+    ['\uFF1D1+1', `'\uFF1D1+1`],
+    ['\uFF0B54', `'\uFF0B54`],
+    ['\uFF0D1', `'\uFF0D1`],
+    ['\uFF20SUM(A1)', `'\uFF20SUM(A1)`],
   ])('prefixes %j, which a spreadsheet would run, with a quote', (cell, expected) => {
     expect(neutralizeFormula(cell)).toBe(expected);
   });

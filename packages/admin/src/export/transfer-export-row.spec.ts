@@ -45,13 +45,21 @@ describe('exportRowOf', () => {
       networkId: 'NET-1',
       bankMovementId: 'B-9',
       completedAt: '2026-11-24T02:30:05.000Z',
+      failedAt: '',
     });
     expect(Object.keys(exportRowOf(completed))).toEqual([...EXPORT_COLUMNS]);
   });
 
+  it('names a failure’s time as one: failedAt, never completedAt', () => {
+    const failed = { ...completed, status: 'FAILED' } as MovementView;
+    expect(exportRowOf(failed)).toMatchObject({ completedAt: '', failedAt: '2026-11-24T02:30:05.000Z' });
+    const rejected = { ...completed, status: 'REJECTED' } as MovementView;
+    expect(exportRowOf(rejected)).toMatchObject({ completedAt: '', failedAt: '2026-11-24T02:30:05.000Z' });
+  });
+
   it('leaves what is not known yet empty', () => {
     const pending = { ...completed, networkId: null, bankMovementId: null, bank: null } as MovementView;
-    expect(exportRowOf(pending)).toMatchObject({ networkId: '', bankMovementId: '', completedAt: '' });
+    expect(exportRowOf(pending)).toMatchObject({ networkId: '', bankMovementId: '', completedAt: '', failedAt: '' });
   });
 
   it('neutralises a description a spreadsheet would run as a formula', () => {

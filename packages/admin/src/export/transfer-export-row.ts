@@ -19,6 +19,7 @@ export const EXPORT_COLUMNS = [
   'networkId',
   'bankMovementId',
   'completedAt',
+  'failedAt',
 ] as const;
 
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
@@ -42,11 +43,21 @@ export function buenosAiresTime(iso: string): string {
 
 /**
  * One movement as a row of the export: times in ISO 8601 UTC, and the creation time in Buenos Aires too;
- * `statusAt` when it took its status, `completedAt` the bank's completion time when it said one; empty when
- * unknown. Every cell goes through neutralizeFormula: a description is text anyone who sends a transfer chose.
+ * `statusAt` when it took its status; the bank's time of the end (its `completedDatetime`) as `completedAt` for a
+ * COMPLETED transfer and as `failedAt` for a FAILED or REJECTED one — never a failure's time under "completed";
+ * empty when unknown. Every cell goes through neutralizeFormula: a description is text anyone who sends a
+ * transfer chose.
  */
 export function exportRowOf(movement: MovementView): Record<ExportColumn, string> {
-  const row: Record<ExportColumn, string> = {
+  const row = exportFieldsOf(movement);
+  for (const column of EXPORT_COLUMNS) row[column] = neutralizeFormula(row[column]);
+  return row;
+}
+
+/** The cells of exportRowOf before neutralizeFormula: a writer that shows them otherwise neutralises them itself. */
+export function exportFieldsOf(movement: MovementView): Record<ExportColumn, string> {
+  const finishedAt = movement.bank?.completedDatetime ?? '';
+  return {
     originId: String(movement.originId),
     createdAt: movement.createdAt,
     createdAtBuenosAires: buenosAiresTime(movement.createdAt),
@@ -62,8 +73,7 @@ export function exportRowOf(movement: MovementView): Record<ExportColumn, string
     concept: movement.concept,
     networkId: movement.networkId ?? '',
     bankMovementId: movement.bankMovementId ?? '',
-    completedAt: movement.bank?.completedDatetime ?? '',
+    completedAt: movement.status === 'COMPLETED' ? finishedAt : '',
+    failedAt: movement.status === 'FAILED' || movement.status === 'REJECTED' ? finishedAt : '',
   };
-  for (const column of EXPORT_COLUMNS) row[column] = neutralizeFormula(row[column]);
-  return row;
 }
