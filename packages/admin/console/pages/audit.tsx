@@ -7,6 +7,8 @@ import { Pager } from '../components/pager';
 import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { ES, type MessageKey } from '../i18n/messages-es';
+import { roleName, statusMeaning } from '../i18n/refusals';
 import { fieldErrorText } from '../i18n/violations';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
@@ -75,8 +77,8 @@ export function Audit({ query }: { query: URLSearchParams }) {
           error={fieldError('outcome')}
           options={[
             { value: '', label: t('audit.anyOutcome') },
-            { value: 'ok', label: 'ok' },
-            { value: 'refused', label: 'refused' },
+            { value: 'ok', label: t('audit.outcome.ok') },
+            { value: 'refused', label: t('audit.outcome.refused') },
           ]}
         />
         <div class="actions">
@@ -105,15 +107,27 @@ export function Audit({ query }: { query: URLSearchParams }) {
                 <td>
                   <Time at={row.at} />
                 </td>
-                <td>{row.actor ? `${row.actor.name} (${row.actor.role})` : '—'}</td>
-                <td class="mono">{row.action}</td>
-                <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
                 <td>
-                  {row.outcome}
-                  {row.statusCode !== null && ` ${row.statusCode}`}
-                  {row.error && ` — ${row.error}`}
+                  {row.actor ? (
+                    <>
+                      <span translate={false}>{row.actor.name}</span> ({roleName(row.actor.role, lang)})
+                    </>
+                  ) : (
+                    '—'
+                  )}
                 </td>
-                <td class="mono muted">
+                <td>
+                  <AuditAction action={row.action} />
+                </td>
+                <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
+                {/* A refusal's row keeps its HTTP status and giro's English for logs: said here by the status. */}
+                <td title={row.error ?? undefined}>
+                  {t(`audit.outcome.${row.outcome}`)}
+                  {row.outcome === 'refused' &&
+                    row.statusCode !== null &&
+                    ` (${row.statusCode}): ${statusMeaning(row.statusCode, lang)}`}
+                </td>
+                <td class="mono muted" translate={false}>
                   {row.requestId ?? ''} {row.clientAddress ?? ''}
                 </td>
               </tr>
@@ -123,5 +137,19 @@ export function Audit({ query }: { query: URLSearchParams }) {
         </>
       )}
     </section>
+  );
+}
+
+/** An action said in words (`key.create`: "Crear una clave"), its code beside it for the filter above. */
+function AuditAction({ action }: { action: string }) {
+  const { t } = useI18n();
+  const key = `audit.action.${action}` as MessageKey;
+  return (
+    <span>
+      {key in ES ? t(key) : t('audit.action.other')}{' '}
+      <small class="mono muted" translate={false}>
+        {action}
+      </small>
+    </span>
   );
 }
