@@ -53,13 +53,16 @@ export function Audit({ query }: { query: URLSearchParams }) {
           onInput={(actor) => setDraft((current) => ({ ...current, actor }))}
           error={fieldError('actor')}
         />
-        <TextField
+        <SelectField
           id="audit-action"
           label={t('audit.action')}
           value={draft.action}
-          onInput={(action) => setDraft((current) => ({ ...current, action }))}
+          onChange={(action) => setDraft((current) => ({ ...current, action }))}
           error={fieldError('action')}
-          placeholder="transfer.create"
+          options={[
+            { value: '', label: t('audit.anyAction') },
+            ...AUDIT_ACTIONS.map((action) => ({ value: action, label: t(`audit.action.${action}`) })),
+          ]}
         />
         <TextField
           id="audit-originId"
@@ -140,13 +143,40 @@ export function Audit({ query }: { query: URLSearchParams }) {
   );
 }
 
-/** An action said in words (`key.create`: "Crear una clave"), its code beside it for the filter above. */
+/** The actions the API records (its `@Audited` names), each said in words on this page. */
+const AUDIT_ACTIONS = [
+  'transfer.create',
+  'transfer.batch',
+  'transfer.refresh',
+  'transfer.approve',
+  'transfer.approve_many',
+  'transfer.reject',
+  'transfer.reject_many',
+  'cancellation.ack',
+  'anomaly.resolve',
+  'bank.lookup',
+  'sweep.run',
+  'key.create',
+  'key.revoke',
+  'sub_account.register',
+  'sub_account.disable',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.test',
+  'webhook.rotate_secret',
+  'webhook.redeliver',
+  'webhook.redeliver_dead',
+] as const;
+
+/** An action said in words (`key.create`: "Crear una clave"); one the console does not know yet, by its code. */
 function AuditAction({ action }: { action: string }) {
   const { t } = useI18n();
   const key = `audit.action.${action}` as MessageKey;
+  if (key in ES) return <span>{t(key)}</span>;
   return (
     <span>
-      {key in ES ? t(key) : t('audit.action.other')}{' '}
+      {t('audit.action.other')}{' '}
       <small class="mono muted" translate={false}>
         {action}
       </small>
