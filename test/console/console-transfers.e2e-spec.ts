@@ -57,10 +57,10 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await waitShown(page.getByText('Revisá los campos marcados.'));
     expect(await destination.getAttribute('aria-invalid')).toBe('true');
     const errorId = (await destination.getAttribute('aria-describedby')) ?? '';
-    // In Spanish what the rule means, then the API's own detail.
+    // In Spanish from the violation's rule and params, never the API's English message.
     const explained = await page.locator(`[id="${errorId}"]`).textContent();
     expect(explained).toMatch(
-      /^No es un CBU\/CVU válido: .* — check digit of block 2 \(position 22\) is \d, expected \d$/,
+      /^No es un CBU\/CVU válido: el dígito verificador del bloque 2 \(posición 22\) es \d y debería ser \d\.$/,
     );
     expect(await page.getByLabel('CBU/CVU de origen').getAttribute('aria-invalid')).toBeNull();
     await screenshot(page, 'create-field-error');
@@ -96,10 +96,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.getByRole('button', { name: 'Crear transferencia' }).click();
     // What the refusal means, without the HTTP status a back office has no use for.
     const refused = await page.getByRole('alert').filter({ hasText: 'originId' }).textContent();
-    expect(refused).toBe(
-      'Ese originId ya se usó con otros datos; no se creó nada — originId 5101 already exists with a ' +
-        'different payload; an originId is never reused',
-    );
+    expect(refused).toBe('El originId 5101 ya se usó con otros datos; no se creó nada.');
     expect((await stack.api('GET', '/admin/transfers/5101')).json.amount).toBe('1234.50');
     expect(seen.errors).toEqual([]);
     await page.close();
@@ -229,7 +226,12 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const row = page.locator('tr[data-anomaly-id]');
     await waitShown(row);
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(1, 5)).toEqual(['5401', 'Fallida', 'Completada', 'the bank says COMPLETED after FAILED']);
+    expect(cells.slice(1, 5)).toEqual([
+      '5401',
+      'Fallida',
+      'Completada',
+      'El banco respondió «Completada», pero la transferencia ya estaba «Fallida»: no se aplicó.',
+    ]);
     await screenshot(page, 'anomalies-open');
 
     await row.getByLabel('Nota para cerrarla').fill('el banco confirmó que falló');

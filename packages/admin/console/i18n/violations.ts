@@ -127,6 +127,9 @@ const RULES: Record<string, RuleText> = {
     en: `${text(p.min)} to ${text(p.max)} characters.`,
   }),
   status: plain('No es un estado.', 'Not a status.'),
+  time: plain('No es un día válido: escribilo como dd/mm/aaaa.', 'Not a valid day: write it as dd/mm/yyyy.'),
+  isIso8601: plain('No es una fecha y hora válida.', 'Not a valid date and time.'),
+  matches: plain('Formato no aceptado.', 'Format not accepted.'),
   cursor: plain('La página pedida no es válida: volvé a la primera.', 'Not a valid page: go back to the first one.'),
   characters: (p) => ({
     es: `Tiene un carácter no permitido${p.position === undefined ? '' : ` en la posición ${text(p.position)}`} (de control o invisible).`,

@@ -180,12 +180,18 @@ function Summary({ movement }: { movement: Movement }) {
         <dd>
           {movement.attempts} / {movement.queries}
         </dd>
-        {movement.lastError && (
+        {/* giro's account of the last failed call, in English for logs: folded, marked as English, and only while
+            it still matters (a final transfer's reason is its cancellation's). */}
+        {movement.lastError && !isFinal(movement.status) && (
           <>
             <dt>{t('field.lastError')}</dt>
-            {/* giro's log line, in English: quoted as it is, marked as such. */}
-            <dd class="mono" lang="en" translate={false}>
-              {movement.lastError}
+            <dd>
+              <details>
+                <summary>{t('detail.technical')}</summary>
+                <code lang="en" translate={false}>
+                  {movement.lastError}
+                </code>
+              </details>
             </dd>
           </>
         )}

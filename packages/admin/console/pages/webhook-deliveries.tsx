@@ -93,11 +93,12 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
               <td>{t(`delivery.${delivery.state}`)}</td>
               <td class="num">{delivery.attempts}</td>
               <td>
-                <Time at={delivery.lastAttemptAt} /> {delivery.lastStatusCode ?? ''}{' '}
-                {delivery.lastError && (
-                  <small class="mono muted" lang="en" translate={false}>
-                    {delivery.lastError}
-                  </small>
+                <Time at={delivery.lastAttemptAt} />{' '}
+                {/* The receiver's HTTP status; without one, giro's English account of the failure is on hover. */}
+                {delivery.lastStatusCode !== null ? (
+                  <span class="mono">HTTP {delivery.lastStatusCode}</span>
+                ) : (
+                  delivery.lastError && <span title={delivery.lastError}>{t('webhooks.noAnswer')}</span>
                 )}
               </td>
               {mayRedeliver && anyDead && (
