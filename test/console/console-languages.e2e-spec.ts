@@ -72,9 +72,9 @@ const STOPS: Stop[] = [
     route: 'new',
     shows: { es: /Revisá los campos marcados/, en: /Check the fields marked/ },
     async act(page) {
-      await page
-        .locator('#create-from-address')
-        .fill(FROM_CVU.replace(/\d$/, (digit) => String((Number(digit) + 1) % 10)));
+      // A destination whose check digit is wrong, and no amount: refused, each field said in the language.
+      await page.locator(`#create-from-address option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+      await page.locator('#create-to-address').fill('2850590994009004181357');
       await page.locator('#create-body-amount').fill('0');
       await page.locator('form button[type="submit"]').click();
     },
@@ -189,6 +189,20 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
       await page.close();
     }, 180_000);
   }
+
+  it('approves a transfer from its own page, for an approver who did not create it', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${stack.url}/console`);
+    await setLang(page, 'es');
+    await signIn(page, stack.url, await stack.createKey('checker', 'approver'));
+    await goTo(page, `transfers/${AWAITING}`);
+    await page.getByRole('button', { name: 'Aprobar esta transferencia' }).click();
+    await waitShown(page.getByText('Aprobada: se envía al banco.'));
+    const approved = await stack.api('GET', `/admin/transfers/${AWAITING}`);
+    expect(approved.json.approval.decision).toBe('approved');
+    expect(approved.json.status).not.toBe('AWAITING_APPROVAL');
+    await page.close();
+  });
 
   it('ticks a cancellation when its registration number is typed, and asks before registering one without', async () => {
     const page = await browser.context.newPage();

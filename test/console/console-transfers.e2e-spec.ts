@@ -43,8 +43,8 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const seen = watchPage(page);
     await signIn(page, stack.url, operator);
     await goTo(page, 'new');
-    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
-    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    // Only the configured source accounts are offered (SOURCE_ACCOUNTS), each with its holder's CUIT.
+    await page.getByLabel('Cuenta de origen').selectOption(FROM_CVU);
     // A destination whose check digits are wrong: the API's 400 names `to.address`.
     await page.getByLabel('CBU/CVU de destino').fill(`${TO_CBU.slice(0, 21)}${(Number(TO_CBU[21]) + 1) % 10}`);
     await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
@@ -62,7 +62,14 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(explained).toMatch(
       /^No es un CBU\/CVU válido: el dígito verificador del bloque 2 \(posición 22\) es \d y debería ser \d\.$/,
     );
-    expect(await page.getByLabel('CBU/CVU de origen').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.getByLabel('Cuenta de origen').getAttribute('aria-invalid')).toBeNull();
+    // Nothing is offered that the module would refuse: its one currency, its one source account.
+    expect(
+      await page.locator('#create-body-currencyId option').evaluateAll((options) => options.map((o) => o.textContent)),
+    ).toEqual(['ARS (032)']);
+    expect(
+      await page.locator('#create-from-address option').evaluateAll((options) => options.map((o) => o.textContent)),
+    ).toEqual([`${FROM_CVU} · CUIT ${FROM_CUIT}`]);
     await screenshot(page, 'create-field-error');
     expect((await stack.api('GET', '/admin/transfers/5101')).status).toBe(404);
 
@@ -86,8 +93,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
 
     // The same originId with another amount: the API's 409 names the refusal, which the console says in Spanish.
     await goTo(page, 'new');
-    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
-    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    await page.getByLabel('Cuenta de origen').selectOption(FROM_CVU);
     await page.getByLabel('CBU/CVU de destino').fill(TO_CBU);
     await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
     await page.getByLabel('Importe').fill('99');

@@ -144,6 +144,7 @@ const ROOT = [
   'Secret',
   'SecretInput',
   'SelfApprovalError',
+  'SendingOptions',
   'SignatureHeaders',
   'SigningInput',
   'SourceAccount',

@@ -185,6 +185,8 @@ export const EN: Record<MessageKey, string> = {
   'create.source': 'Source',
   'create.destination': 'Destination',
   'create.payment': 'Payment',
+  'create.fromAccount': 'Source account',
+  'create.subAccount': 'sub-account of',
   'create.fromAddress': 'Source CBU/CVU',
   'create.fromCuit': "Source holder's CUIT",
   'create.toAddress': 'Destination CBU/CVU',

@@ -185,6 +185,8 @@ export const ES = {
   'create.source': 'Origen',
   'create.destination': 'Destino',
   'create.payment': 'Pago',
+  'create.fromAccount': 'Cuenta de origen',
+  'create.subAccount': 'subcuenta de',
   'create.fromAddress': 'CBU/CVU de origen',
   'create.fromCuit': 'CUIT del titular de origen',
   'create.toAddress': 'CBU/CVU de destino',
