@@ -290,7 +290,7 @@ export const EN: Record<MessageKey, string> = {
 
   'keys.title': 'API keys',
   'keys.name': 'Name',
-  'keys.nameHint': 'Lower case, digits, dot, dash: unique forever.',
+  'keys.nameHint': 'The name of the person or system using it (e.g. Ana Gómez): unique forever.',
   'keys.role': 'Role',
   'keys.create': 'Create key',
   'keys.createdOnce': "{name}'s key is made. Copy it now: it is never shown again.",

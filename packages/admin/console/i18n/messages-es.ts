@@ -290,7 +290,7 @@ export const ES = {
 
   'keys.title': 'Claves de API',
   'keys.name': 'Nombre',
-  'keys.nameHint': 'Minúsculas, números, punto, guion: único para siempre.',
+  'keys.nameHint': 'De la persona o del sistema que la usa (por ejemplo Ana Gómez): único para siempre.',
   'keys.role': 'Rol',
   'keys.create': 'Crear clave',
   'keys.createdOnce': 'Clave de {name} creada. Copiala ahora: no se vuelve a mostrar.',

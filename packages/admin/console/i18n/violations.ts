@@ -187,8 +187,8 @@ const RULES: Record<string, RuleText> = {
       : p.reason === 'required'
         ? { es: 'Falta el nombre.', en: 'The name is required.' }
         : {
-            es: `Nombre de clave inválido: hasta ${text(p.max)} letras minúsculas, números, punto, guion o guion bajo.`,
-            en: `Not a key name: up to ${text(p.max)} lowercase letters, digits, dot, dash or underscore.`,
+            es: `Nombre inválido: hasta ${text(p.max)} letras, números, punto, guion, guion bajo o apóstrofo, con un espacio entre palabras.`,
+            en: `Not a key name: up to ${text(p.max)} letters, digits, dot, dash, underscore or apostrophe, one space between words.`,
           },
   role: plain('Rol desconocido.', 'Unknown role.'),
   webhook_url: plain(

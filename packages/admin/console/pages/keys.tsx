@@ -30,7 +30,7 @@ export function Keys() {
     setCreateError(undefined);
     setCreated(undefined);
     try {
-      setCreated(await api.post<ApiKey & { key: string }>('admin/keys', { name: name.trim(), role }));
+      setCreated(await api.post<ApiKey & { key: string }>('admin/keys', { name: name.trim().normalize('NFC'), role }));
       setName('');
       reload();
     } catch (failure) {

@@ -90,7 +90,7 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   owner_name: { params: '`max`', doc: "The holder's name is too long or has control characters." },
   key_name: {
     params: '`reason`: `required`, `format` (`max`), `reserved` (`name`)',
-    doc: 'Not a name for an API key: 1 to `max` lowercase letters, digits, `.`, `-`, `_`.',
+    doc: "Not a name for an API key: 1 to `max` letters (any script, composed), digits, `.`, `-`, `_`, `'`, single spaces between words.",
   },
   role: { params: '`allowed`', doc: 'Not a role.' },
   webhook_url: {
