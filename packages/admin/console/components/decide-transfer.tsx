@@ -5,17 +5,24 @@ import { refusalText } from '../i18n/refusals';
 import { isOwn } from '../pages/approvals';
 import { useSession } from '../session';
 import { TextField } from './fields';
-import { ErrorNotice, SuccessNotice } from './notices';
+import { ErrorNotice } from './notices';
 
 /**
  * Approve or reject one transfer that awaits approval, from its own page: the bulk routes with a single originId,
  * so the rules (not one's own, a reason to reject) are the Aprobaciones page's.
  */
-export function DecideTransfer({ movement, onDecided }: { movement: Movement; onDecided(): void }) {
+export function DecideTransfer({
+  movement,
+  onDecided,
+}: {
+  movement: Movement;
+  /** Said once the API took the decision: the page reloads the transfer (and this form goes with its status). */
+  onDecided(decision: 'approve' | 'reject'): void;
+}) {
   const { t, lang } = useI18n();
   const { api, me } = useSession();
   const [reason, setReason] = useState('');
-  const [outcome, setOutcome] = useState<{ done?: 'approve' | 'reject'; refused?: DecisionItem; error?: unknown }>({});
+  const [outcome, setOutcome] = useState<{ refused?: DecisionItem; error?: unknown }>({});
 
   if (isOwn(movement, me)) return <p class="muted">{t('approvals.own')}</p>;
 
@@ -25,8 +32,8 @@ export function DecideTransfer({ movement, onDecided }: { movement: Movement; on
       const body = decision === 'approve' ? { originIds } : { originIds, reason: reason.trim() };
       const { items } = await api.post<{ items: DecisionItem[] }>(`admin/transfers/${decision}`, body);
       const refused = items.find((item) => item.outcome === 'refused');
-      setOutcome(refused ? { refused } : { done: decision });
-      onDecided();
+      setOutcome(refused ? { refused } : {});
+      if (!refused) onDecided(decision);
     } catch (failure) {
       setOutcome({ error: failure });
     }
@@ -47,7 +54,6 @@ export function DecideTransfer({ movement, onDecided }: { movement: Movement; on
       <button type="button" class="danger" disabled={reason.trim() === ''} onClick={() => decide('reject')}>
         {t('detail.reject')}
       </button>
-      <SuccessNotice text={outcome.done && t(outcome.done === 'approve' ? 'detail.approved' : 'detail.rejected')} />
       <ErrorNotice error={outcome.error} />
       {outcome.refused?.error && (
         <p class="notice notice-error" role="alert">

@@ -41,6 +41,7 @@ export function TransferDetail({ originId }: { originId: number }) {
   // What the last refresh or raw query came to, shown in the language of the moment.
   const [queryNotice, setQueryNotice] = useState<{ ok?: boolean; failed?: unknown }>({});
   const [raw, setRaw] = useState<unknown>();
+  const [decided, setDecided] = useState<'approve' | 'reject'>();
 
   const refresh = async () => {
     setQueryNotice({});
@@ -87,8 +88,15 @@ export function TransferDetail({ originId }: { originId: number }) {
         </div>
       )}
       {movement.status === 'AWAITING_APPROVAL' && can(me.role, 'approve') && (
-        <DecideTransfer movement={movement} onDecided={reload} />
+        <DecideTransfer
+          movement={movement}
+          onDecided={(decision) => {
+            setDecided(decision);
+            reload();
+          }}
+        />
       )}
+      <SuccessNotice text={decided && t(decided === 'approve' ? 'detail.approved' : 'detail.rejected')} />
       <SuccessNotice text={queryNotice.ok ? t('detail.refreshed') : undefined} />
       {queryNotice.failed !== undefined && (
         <p class="notice notice-error" role="alert">
