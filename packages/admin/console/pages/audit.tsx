@@ -122,7 +122,16 @@ export function Audit({ query }: { query: URLSearchParams }) {
                 <td>
                   <AuditAction action={row.action} />
                 </td>
-                <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
+                {/* A refused request may name a transfer that was never made: only a done one links to it. */}
+                <td>
+                  {row.originId === null ? (
+                    '—'
+                  ) : row.outcome === 'ok' ? (
+                    <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>
+                  ) : (
+                    row.originId
+                  )}
+                </td>
                 {/* A refusal's row keeps its HTTP status and giro's English for logs: said here by the status. */}
                 <td title={row.error ?? undefined}>
                   {t(`audit.outcome.${row.outcome}`)}

@@ -99,7 +99,7 @@ export function Keys() {
         >
           {data.map((key) => (
             <tr key={key.keyId}>
-              <td>{key.name}</td>
+              <td translate={false}>{key.name}</td>
               <td>{t(`role.${key.role}`)}</td>
               <td class="mono">{key.keyId}</td>
               <td>
