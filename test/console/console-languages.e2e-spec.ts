@@ -156,6 +156,13 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
       await page.setViewportSize({ width: WIDTHS[0], height: 768 });
       await page.goto(`${stack.url}/console`);
       await setLang(page, lang);
+      // The detector itself: a sentence of the other language put on the page is found; marked as such, it is not.
+      const planted = lang === 'es' ? 'the transfer failed' : 'la transferencia falló';
+      await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<p id="planted">${planted}</p>')`);
+      expect(await foreignWords(page, lang)).toHaveLength(1);
+      await page.evaluate(`document.getElementById('planted').lang = '${lang === 'es' ? 'en' : 'es'}'`);
+      expect(await foreignWords(page, lang)).toEqual([]);
+      await page.evaluate(`document.getElementById('planted').remove()`);
       const problems = await check(page, lang, 'sign-in');
       await page.getByLabel(lang === 'es' ? 'Clave de API' : 'API key').fill(ADMIN_TOKEN);
       await page.locator('form button[type="submit"]').click();
