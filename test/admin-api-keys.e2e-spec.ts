@@ -91,6 +91,14 @@ describe('admin API keys', () => {
     expect(listed.find((entry) => entry.name === 'temporary')).toMatchObject({ active: false });
   });
 
+  it("takes a person's name for a key, accents and spaces kept, and revokes it by that name", async () => {
+    const created = await createKey('Ana Gómez', 'viewer');
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ name: 'Ana Gómez', role: 'viewer', keyId: expect.any(String) });
+    const revoked = await r.request('POST', `/admin/keys/${encodeURIComponent('Ana Gómez')}/revoke`);
+    expect(revoked.json).toMatchObject({ name: 'Ana Gómez', active: false });
+  });
+
   it('names the field and the rule of a bad request, and changes nothing', async () => {
     const before = (await r.request('GET', '/admin/keys')).json.length;
     const badRole = await createKey('someone', 'root');
@@ -103,7 +111,7 @@ describe('admin API keys', () => {
         message: 'must be one of viewer, operator, approver, admin',
       },
     ]);
-    const badName = await createKey('Some One', 'viewer');
+    const badName = await createKey('Some  One', 'viewer');
     expect(badName.json).toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(badName.json.violations).toEqual([expect.objectContaining({ field: 'name', rule: 'key_name' })]);
     const ops = (await r.request('GET', '/admin/keys')).json.find((key: { name: string }) => key.name === 'ops');

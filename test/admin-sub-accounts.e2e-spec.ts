@@ -46,6 +46,19 @@ describe('client sub-accounts over the admin API', () => {
       expect(r.bank.ledger.entry(3003)).toBeUndefined();
     });
 
+    it('tells a form what may be sent: the currencies, the concepts, the source accounts and PSP mode', async () => {
+      const options = await r.request('GET', '/admin/transfer-options');
+      expect(options.status).toBe(200);
+      expect(options.json).toMatchObject({
+        currencies: ['032'],
+        sourceAccounts: [
+          { address: transferRequest().from.address, ownerPersonId: transferRequest().from.owner.personId },
+        ],
+        psp: true,
+      });
+      expect(options.json.concepts).toContain('VAR');
+    });
+
     it('answers 400 for a CBU, 409 for another holder and 404 for an unknown address', async () => {
       const cbu = await r.request('POST', '/admin/sub-accounts', {
         body: { address: transferRequest().to.address, ownerPersonId: HOLDER },
@@ -76,6 +89,13 @@ describe('client sub-accounts over the admin API', () => {
       r = await startTestReconciler();
     });
     afterAll(() => r.close());
+
+    it('tells a form that any source account is taken when none is configured', async () => {
+      expect((await r.request('GET', '/admin/transfer-options')).json).toMatchObject({
+        sourceAccounts: null,
+        psp: false,
+      });
+    });
 
     it('refuses the sub-account routes: reserved to registered payment service providers', async () => {
       for (const [method, path] of [

@@ -88,7 +88,7 @@ describe('giro-reconciler keys', () => {
       1,
       /--role must be one of viewer, operator, approver, admin \[role\]/,
     ],
-    [['create', '--name', 'Bad Name', '--role', 'viewer'], 1, /--name must be 1 to 64 characters.*\[key_name\]/],
+    [['create', '--name', 'Bad  Name', '--role', 'viewer'], 1, /--name must be 1 to 64 characters.*\[key_name\]/],
     [['create', '--name', 'admin-token', '--role', 'admin'], 1, /--name "admin-token" is reserved/],
     [['create', '--name', 'x'], 2, /--role is required: one of viewer, operator, approver, admin/],
     [['create', '--role', 'viewer'], 2, /--name is required/],

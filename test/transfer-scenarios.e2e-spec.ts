@@ -85,6 +85,7 @@ describeOnEachEngine('giro against the sandbox bank', (engine) => {
     expect(delayed.history.map((h) => h.to)).toEqual(['PENDING', 'CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED']);
     const rejected = await giro.movements.getMovement(originIds.reject);
     expect(rejected.cancellation?.reason).toEqual({
+      kind: 'refused',
       code: 'TRANSFER_REJECTED',
       message: 'the destination entity rejected the transfer; nothing was sent',
     });

@@ -85,7 +85,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await waitShown(page.getByText('No hay destinos registrados.'));
     expect(await buttonNames(page)).toEqual(['Ir al contenido', 'Salir']);
     await goTo(page, 'new');
-    await waitShown(page.getByText('Tu rol no permite usar esta página.'));
+    await waitShown(page.getByText('Esta página es para el rol operador; tu clave tiene el rol lectura.'));
     expect(await page.locator('form').count()).toBe(0);
 
     // The page offers nothing, and the API would not do it either.
@@ -196,7 +196,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await waitShown(page.locator('#endpoint-url-error'));
     expect(await url.getAttribute('aria-invalid')).toBe('true');
     expect(await page.locator('#endpoint-url-error').textContent()).toMatch(
-      /^URL no aceptada: https, y no una dirección local ni privada — .*https/,
+      /^URL no aceptada: https, y no una dirección local ni privada\.$/,
     );
     expect((await stack.api('GET', '/admin/webhooks')).json).toEqual([]);
 

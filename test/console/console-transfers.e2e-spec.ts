@@ -43,8 +43,8 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const seen = watchPage(page);
     await signIn(page, stack.url, operator);
     await goTo(page, 'new');
-    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
-    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    // Only the configured source accounts are offered (SOURCE_ACCOUNTS), each with its holder's CUIT.
+    await page.getByLabel('Cuenta de origen').selectOption(FROM_CVU);
     // A destination whose check digits are wrong: the API's 400 names `to.address`.
     await page.getByLabel('CBU/CVU de destino').fill(`${TO_CBU.slice(0, 21)}${(Number(TO_CBU[21]) + 1) % 10}`);
     await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
@@ -57,12 +57,19 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await waitShown(page.getByText('Revisá los campos marcados.'));
     expect(await destination.getAttribute('aria-invalid')).toBe('true');
     const errorId = (await destination.getAttribute('aria-describedby')) ?? '';
-    // In Spanish what the rule means, then the API's own detail.
+    // In Spanish from the violation's rule and params, never the API's English message.
     const explained = await page.locator(`[id="${errorId}"]`).textContent();
     expect(explained).toMatch(
-      /^No es un CBU\/CVU válido: .* — check digit of block 2 \(position 22\) is \d, expected \d$/,
+      /^No es un CBU\/CVU válido: el dígito verificador del bloque 2 \(posición 22\) es \d y debería ser \d\.$/,
     );
-    expect(await page.getByLabel('CBU/CVU de origen').getAttribute('aria-invalid')).toBeNull();
+    expect(await page.getByLabel('Cuenta de origen').getAttribute('aria-invalid')).toBeNull();
+    // Nothing is offered that the module would refuse: its one currency, its one source account.
+    expect(
+      await page.locator('#create-body-currencyId option').evaluateAll((options) => options.map((o) => o.textContent)),
+    ).toEqual(['ARS (032)']);
+    expect(
+      await page.locator('#create-from-address option').evaluateAll((options) => options.map((o) => o.textContent)),
+    ).toEqual([`${FROM_CVU} · CUIT ${FROM_CUIT}`]);
     await screenshot(page, 'create-field-error');
     expect((await stack.api('GET', '/admin/transfers/5101')).status).toBe(404);
 
@@ -86,8 +93,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
 
     // The same originId with another amount: the API's 409 names the refusal, which the console says in Spanish.
     await goTo(page, 'new');
-    await page.getByLabel('CBU/CVU de origen').fill(FROM_CVU);
-    await page.getByLabel('CUIT del titular de origen').fill(FROM_CUIT);
+    await page.getByLabel('Cuenta de origen').selectOption(FROM_CVU);
     await page.getByLabel('CBU/CVU de destino').fill(TO_CBU);
     await page.getByLabel('CUIT/CUIL del destinatario').fill(TO_CUIT);
     await page.getByLabel('Importe').fill('99');
@@ -96,10 +102,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await page.getByRole('button', { name: 'Crear transferencia' }).click();
     // What the refusal means, without the HTTP status a back office has no use for.
     const refused = await page.getByRole('alert').filter({ hasText: 'originId' }).textContent();
-    expect(refused).toBe(
-      'Ese originId ya se usó con otros datos; no se creó nada — originId 5101 already exists with a ' +
-        'different payload; an originId is never reused',
-    );
+    expect(refused).toBe('El originId 5101 ya se usó con otros datos; no se creó nada.');
     expect((await stack.api('GET', '/admin/transfers/5101')).json.amount).toBe('1234.50');
     expect(seen.errors).toEqual([]);
     await page.close();
@@ -227,7 +230,12 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const row = page.locator('tr[data-anomaly-id]');
     await waitShown(row);
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(1, 5)).toEqual(['5401', 'Fallida', 'Completada', 'the bank says COMPLETED after FAILED']);
+    expect(cells.slice(1, 5)).toEqual([
+      '5401',
+      'Fallida',
+      'Completada',
+      'El banco respondió «Completada», pero la transferencia ya estaba «Fallida»: no se aplicó.',
+    ]);
     await screenshot(page, 'anomalies-open');
 
     await row.getByLabel('Nota para cerrarla').fill('el banco confirmó que falló');

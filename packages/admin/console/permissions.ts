@@ -23,3 +23,6 @@ export type Action = keyof typeof NEEDS;
 export function can(role: Role, action: Action): boolean {
   return role === 'admin' || role === NEEDS[action];
 }
+
+/** The role an action is made for (admin may do it too). */
+export const roleNeeded = (action: Action): Role => NEEDS[action];

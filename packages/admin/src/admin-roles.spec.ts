@@ -49,6 +49,7 @@ import { TransferAdminModule } from './transfer-admin.module';
 const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['GET', '/admin/me', 'viewer'],
   ['GET', '/admin/overview', 'viewer'],
+  ['GET', '/admin/transfer-options', 'viewer'],
   ['POST', '/admin/transfers', 'operator'],
   ['POST', '/admin/transfers/batch', 'operator'],
   ['GET', '/admin/transfers', 'viewer'],

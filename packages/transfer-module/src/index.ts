@@ -234,7 +234,7 @@ export {
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
-export type { TransferOverview } from './transfer/transfer-overview';
+export type { SendingOptions, TransferOverview } from './transfer/transfer-overview';
 export { TransferOverviewService } from './transfer/transfer-overview.service';
 // The module.
 export { TransferModule } from './transfer.module';

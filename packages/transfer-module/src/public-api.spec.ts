@@ -149,6 +149,7 @@ const ROOT = [
   'Secret',
   'SecretInput',
   'SelfApprovalError',
+  'SendingOptions',
   'SignatureHeaders',
   'SigningInput',
   'SourceAccount',

@@ -14,7 +14,7 @@ export const KEYS_USAGE = `usage: giro-reconciler keys create --name NAME --role
   list     every key, revoked ones included: name, role, state, id, creation time (never a secret)
   revoke   refuse the key named NAME from now on (every replica within a second)
 
-  ROLE is one of ${ROLES.join(', ')}. NAME: 1 to 64 characters, lowercase letters, digits, '.', '-', '_', unique.
+  ROLE is one of ${ROLES.join(', ')}. NAME: a person's or a system's name, 1 to 64 characters: letters, digits, '.', '-', '_', "'", single spaces between words ("Ana Gómez"); unique.
   The database is DATABASE_URL's (and ./.env), migrated first if needed.`;
 
 /** The command line is wrong: the message names the flag or word and what was expected. Nothing was done. */

@@ -51,7 +51,8 @@ export interface Cancellation {
   originId: number;
   amount: string;
   currencyId: string;
-  reason: { code: string | null; message: string | null };
+  /** `failed`: the bank reported the transfer FAILED; `refused`: it refused the request (`code` its code). */
+  reason: { kind: 'failed' | 'refused'; code: string | null; message: string | null };
   createdAt: string;
   acknowledgedAt: string | null;
   reference: string | null;

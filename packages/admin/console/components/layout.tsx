@@ -32,7 +32,8 @@ export function LanguageSwitch() {
       <label for="lang">{t('lang.label')}</label>
       <select id="lang" value={lang} onChange={(event) => setLang(event.currentTarget.value as Lang)}>
         {LANGS.map((option) => (
-          <option key={option} value={option}>
+          // Each language names itself, in itself.
+          <option key={option} value={option} lang={option}>
             {t(`lang.${option}`)}
           </option>
         ))}
@@ -66,10 +67,10 @@ export function Layout({ children }: { children: ComponentChildren }) {
         </nav>
         <div class="who">
           <span class="who-name" data-testid="signed-in-as" title={me.name}>
-            {me.name} · {t(`role.${me.role}`)}
+            <span translate={false}>{me.name}</span> · {t(`role.${me.role}`)}
           </span>
           <LanguageSwitch />
-          <button type="button" onClick={signOut}>
+          <button type="button" onClick={signOut} title={`${me.name} · ${t(`role.${me.role}`)}`}>
             {t('signOut')}
           </button>
         </div>

@@ -1,18 +1,22 @@
 import { ApiError } from '../api/client';
 import { type I18n, useI18n } from '../i18n/i18n';
-import { explainedRefusal } from '../i18n/refusals';
+import { refusalText } from '../i18n/refusals';
+import { violationText } from '../i18n/violations';
 
-/** What went wrong, in the reader's language where the console knows the case, else the API's own message. */
+/**
+ * What went wrong, in the reader's language, from the answer's code, facts and violations: the API's English
+ * `message` is for logs, never shown.
+ */
 export function describeError(error: unknown, { t, lang }: Pick<I18n, 't' | 'lang'>): string {
   if (error instanceof ApiError) {
     if (error.status === 429 && error.retryAfterSeconds !== undefined)
-      return t('error.tooMany', { seconds: error.retryAfterSeconds, message: error.message });
-    if (error.status === 403 && error.errorName === undefined) return t('error.forbidden', { message: error.message });
-    // A back office reads what the refusal means; the HTTP status is shown only for what the console cannot explain.
-    return explainedRefusal(error, lang) ?? t('error.api', { status: error.status, message: error.message });
+      return t('error.tooMany', { seconds: error.retryAfterSeconds });
+    const refusal = refusalText(error, lang);
+    const violations = error.violations.map((violation) => violationText(violation, lang));
+    return [refusal, ...violations].join(' ');
   }
   if (error instanceof TypeError) return t('error.network');
-  return error instanceof Error ? error.message : String(error);
+  return t('error.unexpected');
 }
 
 export function ErrorNotice({ error }: { error: unknown }) {

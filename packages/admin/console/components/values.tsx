@@ -25,8 +25,8 @@ export function Time({ at }: { at: string | null | undefined }) {
 export function PartyText({ party }: { party: Party }) {
   return (
     <span class="party">
-      <span class="mono">{party.address}</span>
-      <small class="muted"> CUIT {party.owner.personId}</small>
+      <span class="mono account">{party.address}</span>
+      <small class="muted">CUIT {party.owner.personId}</small>
     </span>
   );
 }

@@ -1,39 +1,34 @@
-import { explainedRefusal, refusalText } from './refusals';
+import { ERROR_CODES } from '../../../transfer-module/src/domain/error-codes';
+import { knowsCode, refusalText } from './refusals';
 
 describe('refusalText', () => {
-  it('says a named refusal in Spanish, then the API’s own detail', () => {
-    const refusal = {
-      errorName: 'ApprovalExpiredError',
-      status: 409,
-      message: 'approval of transfer 7 expired at 2026-11-24T03:00:00.000Z',
-    };
-    expect(refusalText(refusal, 'es')).toBe(
-      'El plazo para aprobar esta transferencia venció — approval of transfer 7 expired at 2026-11-24T03:00:00.000Z',
+  it('says a refusal from its code and facts, in either language, never from its English message', () => {
+    const body = { code: 'TRANSFER_NOT_FOUND', originId: 9003, message: 'no movement with originId 9003' };
+    expect(refusalText({ code: 'TRANSFER_NOT_FOUND', status: 404, body }, 'es')).toBe(
+      'No hay una transferencia con originId 9003.',
+    );
+    expect(refusalText({ code: 'TRANSFER_NOT_FOUND', status: 404, body }, 'en')).toBe('No transfer has originId 9003.');
+  });
+
+  it('names the role a refusal by role needs', () => {
+    const body = { code: 'FORBIDDEN', requiredRole: 'operator', role: 'viewer' };
+    expect(refusalText({ code: 'FORBIDDEN', status: 403, body }, 'es')).toBe(
+      'Tu rol (lectura) no permite esto: hace falta el rol operador.',
     );
   });
 
-  it('explains an answer without a name by its status (the database out is 503)', () => {
-    expect(refusalText({ status: 503, message: 'the database is unavailable for now' }, 'es')).toBe(
-      'El servicio no está disponible por ahora (por ejemplo, la base de datos); no se cambió nada — ' +
-        'the database is unavailable for now',
+  it('says a decision item named by class alone, and an unknown code by its HTTP status', () => {
+    expect(refusalText({ errorName: 'SelfApprovalError' }, 'es')).toBe(
+      'No podés decidir sobre una transferencia creada con tu propia clave.',
     );
+    expect(refusalText({ code: 'SOMETHING_NEW', status: 503 }, 'es')).toBe(
+      'El servicio no está disponible por ahora; no se cambió nada.',
+    );
+    expect(refusalText({ code: 'SOMETHING_NEW', status: 418 }, 'en')).toBe('The server refused the request.');
   });
 
-  it('shows what it does not know, and every English reader, the API’s message as it is', () => {
-    expect(refusalText({ errorName: 'SomethingNewError', status: 418, message: 'new' }, 'es')).toBe('new');
-    expect(refusalText({ errorName: 'SelfApprovalError', status: 403, message: 'your own' }, 'en')).toBe('your own');
-  });
-
-  it('tells which refusals it explains: a known name or status, in Spanish', () => {
-    expect(explainedRefusal({ errorName: 'SelfApprovalError', status: 403, message: 'your own' }, 'es')).toBe(
-      'No podés decidir sobre una transferencia creada con tu propia clave — your own',
-    );
-    expect(explainedRefusal({ status: 503, message: 'down' }, 'es')).toBe(
-      'El servicio no está disponible por ahora (por ejemplo, la base de datos); no se cambió nada — down',
-    );
-    expect(explainedRefusal({ errorName: 'SomethingNewError', status: 418, message: 'new' }, 'es')).toBeUndefined();
-    expect(
-      explainedRefusal({ errorName: 'SelfApprovalError', status: 403, message: 'your own' }, 'en'),
-    ).toBeUndefined();
+  it('knows every code the API declares (docs/errors.md)', () => {
+    const unknown = Object.keys(ERROR_CODES).filter((code) => code !== 'INVALID_OPTIONS' && !knowsCode(code));
+    expect(unknown).toEqual([]);
   });
 });

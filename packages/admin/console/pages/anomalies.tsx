@@ -2,6 +2,7 @@ import type { Anomaly, Page } from '../api/types';
 import { SelectField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { Pager } from '../components/pager';
+import { AnomalyReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { DataTable } from '../components/table';
 import { StatusBadge, Time } from '../components/values';
@@ -72,12 +73,14 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
                 <td>
                   <StatusBadge status={anomaly.claimed} />
                 </td>
-                <td class="description">{anomaly.reason ?? ''}</td>
+                <td class="description">
+                  <AnomalyReason anomaly={anomaly} />
+                </td>
                 <td>
                   {anomaly.resolution ? (
                     <span class="muted">
                       {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })}{' '}
-                      <Time at={anomaly.resolution.at} /> — {anomaly.resolution.note}
+                      <Time at={anomaly.resolution.at} /> — <q translate={false}>{anomaly.resolution.note}</q>
                     </span>
                   ) : (
                     <ResolveAnomaly anomaly={anomaly} onResolved={reload} />

@@ -75,8 +75,7 @@ export function Approvals() {
       />
       {outcome.refused.map((item) => (
         <p key={item.originId} class="notice notice-error" role="alert">
-          #{item.originId}:{' '}
-          {item.error ? refusalText({ errorName: item.error.name, message: item.error.message }, lang) : item.outcome}
+          #{item.originId}: {refusalText({ code: item.error?.code, errorName: item.error?.name, status: 409 }, lang)}
         </p>
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}
@@ -128,8 +127,10 @@ export function Approvals() {
                 <td>
                   <PartyText party={movement.to} />
                 </td>
-                <td class="description">{movement.description}</td>
-                <td>{creatorOf(movement)?.name ?? '—'}</td>
+                <td class="description" translate={false}>
+                  {movement.description}
+                </td>
+                <td translate={false}>{creatorOf(movement)?.name ?? '—'}</td>
                 <td>
                   <Time at={movement.approval?.expiresAt} />
                 </td>

@@ -7,6 +7,8 @@ import { Pager } from '../components/pager';
 import { DataTable } from '../components/table';
 import { Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
+import { ES, type MessageKey } from '../i18n/messages-es';
+import { roleName, statusMeaning } from '../i18n/refusals';
 import { fieldErrorText } from '../i18n/violations';
 import { href, navigate } from '../router';
 import { useSession } from '../session';
@@ -51,13 +53,16 @@ export function Audit({ query }: { query: URLSearchParams }) {
           onInput={(actor) => setDraft((current) => ({ ...current, actor }))}
           error={fieldError('actor')}
         />
-        <TextField
+        <SelectField
           id="audit-action"
           label={t('audit.action')}
           value={draft.action}
-          onInput={(action) => setDraft((current) => ({ ...current, action }))}
+          onChange={(action) => setDraft((current) => ({ ...current, action }))}
           error={fieldError('action')}
-          placeholder="transfer.create"
+          options={[
+            { value: '', label: t('audit.anyAction') },
+            ...AUDIT_ACTIONS.map((action) => ({ value: action, label: t(`audit.action.${action}`) })),
+          ]}
         />
         <TextField
           id="audit-originId"
@@ -75,8 +80,8 @@ export function Audit({ query }: { query: URLSearchParams }) {
           error={fieldError('outcome')}
           options={[
             { value: '', label: t('audit.anyOutcome') },
-            { value: 'ok', label: 'ok' },
-            { value: 'refused', label: 'refused' },
+            { value: 'ok', label: t('audit.outcome.ok') },
+            { value: 'refused', label: t('audit.outcome.refused') },
           ]}
         />
         <div class="actions">
@@ -105,15 +110,36 @@ export function Audit({ query }: { query: URLSearchParams }) {
                 <td>
                   <Time at={row.at} />
                 </td>
-                <td>{row.actor ? `${row.actor.name} (${row.actor.role})` : '—'}</td>
-                <td class="mono">{row.action}</td>
-                <td>{row.originId === null ? '—' : <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>}</td>
                 <td>
-                  {row.outcome}
-                  {row.statusCode !== null && ` ${row.statusCode}`}
-                  {row.error && ` — ${row.error}`}
+                  {row.actor ? (
+                    <>
+                      <span translate={false}>{row.actor.name}</span> ({roleName(row.actor.role, lang)})
+                    </>
+                  ) : (
+                    '—'
+                  )}
                 </td>
-                <td class="mono muted">
+                <td>
+                  <AuditAction action={row.action} />
+                </td>
+                {/* A refused request may name a transfer that was never made: only a done one links to it. */}
+                <td>
+                  {row.originId === null ? (
+                    '—'
+                  ) : row.outcome === 'ok' ? (
+                    <a href={href(`transfers/${row.originId}`)}>{row.originId}</a>
+                  ) : (
+                    row.originId
+                  )}
+                </td>
+                {/* A refusal's row keeps its HTTP status and giro's English for logs: said here by the status. */}
+                <td title={row.error ?? undefined}>
+                  {t(`audit.outcome.${row.outcome}`)}
+                  {row.outcome === 'refused' &&
+                    row.statusCode !== null &&
+                    ` (${row.statusCode}): ${statusMeaning(row.statusCode, lang)}`}
+                </td>
+                <td class="mono muted" translate={false}>
                   {row.requestId ?? ''} {row.clientAddress ?? ''}
                 </td>
               </tr>
@@ -123,5 +149,46 @@ export function Audit({ query }: { query: URLSearchParams }) {
         </>
       )}
     </section>
+  );
+}
+
+/** The actions the API records (its `@Audited` names), each said in words on this page. */
+const AUDIT_ACTIONS = [
+  'transfer.create',
+  'transfer.batch',
+  'transfer.refresh',
+  'transfer.approve',
+  'transfer.approve_many',
+  'transfer.reject',
+  'transfer.reject_many',
+  'cancellation.ack',
+  'anomaly.resolve',
+  'bank.lookup',
+  'sweep.run',
+  'key.create',
+  'key.revoke',
+  'sub_account.register',
+  'sub_account.disable',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.test',
+  'webhook.rotate_secret',
+  'webhook.redeliver',
+  'webhook.redeliver_dead',
+] as const;
+
+/** An action said in words (`key.create`: "Crear una clave"); one the console does not know yet, by its code. */
+function AuditAction({ action }: { action: string }) {
+  const { t } = useI18n();
+  const key = `audit.action.${action}` as MessageKey;
+  if (key in ES) return <span>{t(key)}</span>;
+  return (
+    <span>
+      {t('audit.action.other')}{' '}
+      <small class="mono muted" translate={false}>
+        {action}
+      </small>
+    </span>
   );
 }

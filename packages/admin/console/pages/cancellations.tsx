@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Cancellation, Page } from '../api/types';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { CancellationReason } from '../components/reasons';
 import { DataTable } from '../components/table';
 import { Money, Time } from '../components/values';
 import { useI18n } from '../i18n/i18n';
@@ -37,8 +38,18 @@ export function Cancellations() {
   const mayAcknowledge = can(me.role, 'acknowledge');
 
   const toggle = (originId: number) => setSelected((current) => toggled(current, originId));
+  /** The chosen rows without a registration number: registering them so is asked about first. */
+  const [confirmingWithout, setConfirmingWithout] = useState<number[]>();
+  const withoutReference = () => [...selected].filter((originId) => !references[originId]?.trim());
+
+  const askOrAcknowledge = () => {
+    const missing = withoutReference();
+    if (missing.length > 0) setConfirmingWithout(missing);
+    else void acknowledge();
+  };
 
   const acknowledge = async () => {
+    setConfirmingWithout(undefined);
     const failures: { originId: number; error: unknown }[] = [];
     let done = 0;
     // One request per cancellation, each with its own reference; one refusal does not stop the others.
@@ -112,7 +123,9 @@ export function Cancellations() {
                 <td class="num">
                   <Money amount={cancellation.amount} currencyId={cancellation.currencyId} />
                 </td>
-                <td>{[cancellation.reason.code, cancellation.reason.message].filter(Boolean).join(' — ')}</td>
+                <td>
+                  <CancellationReason reason={cancellation.reason} />
+                </td>
                 <td>
                   {open && mayAcknowledge ? (
                     <input
@@ -125,10 +138,17 @@ export function Cancellations() {
                         // Read now: the update below runs at the next render, when the event has no target.
                         const reference = event.currentTarget.value;
                         setReferences((current) => ({ ...current, [cancellation.originId]: reference }));
+                        // A number typed is a registration made: its row is chosen (unchosen again when erased).
+                        setSelected((current) => {
+                          const next = new Set(current);
+                          if (reference.trim() === '') next.delete(cancellation.originId);
+                          else next.add(cancellation.originId);
+                          return next;
+                        });
                       }}
                     />
                   ) : (
-                    (cancellation.reference ?? '')
+                    <span translate={false}>{cancellation.reference ?? ''}</span>
                   )}
                 </td>
                 <td>
@@ -136,7 +156,8 @@ export function Cancellations() {
                     t('cancellations.pending')
                   ) : (
                     <>
-                      <Time at={cancellation.acknowledgedAt} /> {cancellation.acknowledgedBy?.name ?? ''}
+                      <Time at={cancellation.acknowledgedAt} />{' '}
+                      <span translate={false}>{cancellation.acknowledgedBy?.name ?? ''}</span>
                     </>
                   )}
                 </td>
@@ -145,12 +166,23 @@ export function Cancellations() {
           })}
         </DataTable>
       )}
-      {mayAcknowledge && (
+      {mayAcknowledge && confirmingWithout === undefined && (
         <div class="actions">
-          <button type="button" class="primary" disabled={selected.size === 0} onClick={acknowledge}>
+          <button type="button" class="primary" disabled={selected.size === 0} onClick={askOrAcknowledge}>
             {t('cancellations.acknowledge', { count: selected.size })}
           </button>
         </div>
+      )}
+      {confirmingWithout !== undefined && (
+        <fieldset class="confirm">
+          <legend>{t('cancellations.confirmWithout', { originIds: confirmingWithout.join(', ') })}</legend>
+          <button type="button" class="primary" onClick={acknowledge}>
+            {t('cancellations.confirmWithoutYes')}
+          </button>
+          <button type="button" onClick={() => setConfirmingWithout(undefined)}>
+            {t('cancellations.confirmWithoutNo')}
+          </button>
+        </fieldset>
       )}
     </section>
   );

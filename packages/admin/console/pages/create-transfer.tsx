@@ -1,6 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { toApiDecimal } from '../amounts';
 import { ApiError } from '../api/client';
+import { fetchSendingOptions } from '../api/sending-options';
 import type { Movement, Violation } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
@@ -9,6 +10,7 @@ import type { MessageKey } from '../i18n/messages-es';
 import { violationText } from '../i18n/violations';
 import { navigate } from '../router';
 import { useSession } from '../session';
+import { useLoad } from '../use-load';
 
 /** The transfer request's fields as the admin API names them in a 400's `violations` (`body.amount`). */
 const FIELDS = [
@@ -36,11 +38,8 @@ const LABELS: Record<FieldName, MessageKey> = {
   'body.concept': 'create.concept',
 };
 
-const CONCEPTS = ['VAR', 'ALQ', 'CUO', 'EXP', 'FAC', 'PRE', 'SEG', 'HON', 'HAB'];
-const CURRENCIES = [
-  { value: '032', label: '032 — ARS' },
-  { value: '840', label: '840 — USD' },
-];
+/** The currencies' names beside their codes, for those a back office knows by name. */
+const CURRENCY_NAMES: Record<string, string> = { '032': 'ARS', '840': 'USD' };
 
 const EMPTY: Record<FieldName, string> = {
   originId: '',
@@ -83,6 +82,21 @@ export function CreateTransfer() {
   const { t, lang } = useI18n();
   const { api } = useSession();
   const [form, setForm] = useState(EMPTY);
+  // Only what the module sends is offered: its currencies and concepts, and its source accounts when configured.
+  const { data: sending, error: sendingError } = useLoad(() => fetchSendingOptions(api), []);
+  const accounts = sending?.accounts ?? null;
+  const chooseAccount = (address: string) => {
+    const account = accounts?.find((found) => found.address === address);
+    setForm((current) => ({
+      ...current,
+      'from.address': address,
+      'from.owner.personId': account?.ownerPersonId ?? '',
+    }));
+  };
+  useEffect(() => {
+    // The first account is the one a form starts with: the field is never blank when only listed ones may send.
+    if (accounts !== null && accounts.length > 0 && form['from.address'] === '') chooseAccount(accounts[0].address);
+  }, [accounts]);
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const violations = error instanceof ApiError ? error.violations : [];
@@ -126,6 +140,7 @@ export function CreateTransfer() {
   return (
     <section aria-labelledby="create-title">
       <h1 id="create-title">{t('create.title')}</h1>
+      <ErrorNotice error={sendingError} />
       {error !== undefined &&
         (violations.length === 0 ? (
           <ErrorNotice error={error} />
@@ -146,8 +161,28 @@ export function CreateTransfer() {
       <form onSubmit={submit} class="grid-form" noValidate>
         <fieldset>
           <legend>{t('create.source')}</legend>
-          {text('from.address', { inputMode: 'numeric', maxLength: 22 })}
-          {text('from.owner.personId', { inputMode: 'numeric', maxLength: 11 })}
+          {accounts === null ? (
+            <>
+              {text('from.address', { inputMode: 'numeric', maxLength: 22 })}
+              {text('from.owner.personId', { inputMode: 'numeric', maxLength: 11 })}
+            </>
+          ) : (
+            <SelectField
+              id="create-from-address"
+              label={t('create.fromAccount')}
+              value={form['from.address']}
+              onChange={chooseAccount}
+              error={errorOf('from.address') ?? errorOf('from.owner.personId')}
+              options={accounts.map((account) => ({
+                value: account.address,
+                label: `${account.address} · CUIT ${account.ownerPersonId}${
+                  account.subAccount
+                    ? ` · ${t('create.subAccount')}${account.ownerName ? ` ${account.ownerName}` : ''}`
+                    : ''
+                }`,
+              }))}
+            />
+          )}
         </fieldset>
         <fieldset>
           <legend>{t('create.destination')}</legend>
@@ -163,7 +198,10 @@ export function CreateTransfer() {
             value={form['body.currencyId']}
             onChange={(value) => setForm((current) => ({ ...current, 'body.currencyId': value }))}
             error={errorOf('body.currencyId')}
-            options={CURRENCIES}
+            options={(sending?.options.currencies ?? [form['body.currencyId']]).map((code) => ({
+              value: code,
+              label: CURRENCY_NAMES[code] ? `${CURRENCY_NAMES[code]} (${code})` : code,
+            }))}
           />
           <SelectField
             id="create-body-concept"
@@ -171,7 +209,10 @@ export function CreateTransfer() {
             value={form['body.concept']}
             onChange={(value) => setForm((current) => ({ ...current, 'body.concept': value }))}
             error={errorOf('body.concept')}
-            options={CONCEPTS.map((concept) => ({ value: concept, label: concept }))}
+            options={(sending?.options.concepts ?? [form['body.concept']]).map((concept) => ({
+              value: concept,
+              label: concept,
+            }))}
           />
           {text('body.description')}
           {text('originId', { inputMode: 'numeric', hint: 'create.originIdHint' })}

@@ -1,5 +1,6 @@
 import { useI18n } from '../i18n/i18n';
-import { type Action, can } from '../permissions';
+import { roleName } from '../i18n/refusals';
+import { type Action, can, roleNeeded } from '../permissions';
 import { useRoute } from '../router';
 import { useSession } from '../session';
 import { Anomalies } from './anomalies';
@@ -16,12 +17,18 @@ import { Webhooks } from './webhooks';
 
 /** The page the hash names (`#/transfers/1001`); a page the role may not use says so. */
 export function CurrentPage() {
-  const { t } = useI18n();
+  const { t, lang } = useI18n();
   const { me } = useSession();
   const { path, query } = useRoute();
   const [page, id] = path;
   const only = (action: Action, render: () => preact.JSX.Element) =>
-    can(me.role, action) ? render() : <p class="notice notice-error">{t('error.notAllowed')}</p>;
+    can(me.role, action) ? (
+      render()
+    ) : (
+      <p class="notice notice-error">
+        {t('error.notAllowed', { needed: roleName(roleNeeded(action), lang), role: roleName(me.role, lang) })}
+      </p>
+    );
 
   switch (page) {
     case undefined:

@@ -97,7 +97,11 @@ export function Dashboard() {
               <p class={bank.healthy ? 'health-ok' : 'health-bad'}>
                 {bank.healthy ? t('dashboard.bankHealthy') : t('dashboard.bankUnhealthy')}
               </p>
-              {bank.detail !== '' && <p class="muted">{bank.detail}</p>}
+              {bank.detail !== '' && (
+                <p class="muted" lang="en" translate={false}>
+                  {bank.detail}
+                </p>
+              )}
             </article>
           )}
         </div>

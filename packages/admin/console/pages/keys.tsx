@@ -30,7 +30,7 @@ export function Keys() {
     setCreateError(undefined);
     setCreated(undefined);
     try {
-      setCreated(await api.post<ApiKey & { key: string }>('admin/keys', { name: name.trim(), role }));
+      setCreated(await api.post<ApiKey & { key: string }>('admin/keys', { name: name.trim().normalize('NFC'), role }));
       setName('');
       reload();
     } catch (failure) {
@@ -99,7 +99,7 @@ export function Keys() {
         >
           {data.map((key) => (
             <tr key={key.keyId}>
-              <td>{key.name}</td>
+              <td translate={false}>{key.name}</td>
               <td>{t(`role.${key.role}`)}</td>
               <td class="mono">{key.keyId}</td>
               <td>

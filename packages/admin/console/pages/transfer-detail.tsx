@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
+import { DecideTransfer } from '../components/decide-transfer';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
+import { AnomalyReason, CancellationReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
 import { type I18n, useI18n } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/messages-es';
 import { can } from '../permissions';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
@@ -38,6 +41,7 @@ export function TransferDetail({ originId }: { originId: number }) {
   // What the last refresh or raw query came to, shown in the language of the moment.
   const [queryNotice, setQueryNotice] = useState<{ ok?: boolean; failed?: unknown }>({});
   const [raw, setRaw] = useState<unknown>();
+  const [decided, setDecided] = useState<'approve' | 'reject'>();
 
   const refresh = async () => {
     setQueryNotice({});
@@ -83,6 +87,16 @@ export function TransferDetail({ originId }: { originId: number }) {
           </button>
         </div>
       )}
+      {movement.status === 'AWAITING_APPROVAL' && can(me.role, 'approve') && (
+        <DecideTransfer
+          movement={movement}
+          onDecided={(decision) => {
+            setDecided(decision);
+            reload();
+          }}
+        />
+      )}
+      <SuccessNotice text={decided && t(decided === 'approve' ? 'detail.approved' : 'detail.rejected')} />
       <SuccessNotice text={queryNotice.ok ? t('detail.refreshed') : undefined} />
       {queryNotice.failed !== undefined && (
         <p class="notice notice-error" role="alert">
@@ -98,7 +112,7 @@ export function TransferDetail({ originId }: { originId: number }) {
       <div class="cards">
         <Summary movement={movement} />
         <Timeline movement={movement} />
-        <BankSection bank={movement.bank} title={t('detail.bank')} />
+        <BankSection bank={movement.bank} title={t('detail.bank')} failed={movement.status === 'FAILED'} />
       </div>
       {movement.cancellation && (
         <article class="card">
@@ -110,14 +124,15 @@ export function TransferDetail({ originId }: { originId: number }) {
             </dd>
             <dt>{t('field.reason')}</dt>
             <dd>
-              {[movement.cancellation.reason.code, movement.cancellation.reason.message].filter(Boolean).join(' — ')}
+              <CancellationReason reason={movement.cancellation.reason} />
             </dd>
             <dt>{t('cancellations.registered')}</dt>
             <dd>
               {movement.cancellation.acknowledgedAt ? (
                 <>
-                  <Time at={movement.cancellation.acknowledgedAt} /> {movement.cancellation.reference ?? ''}{' '}
-                  {movement.cancellation.acknowledgedBy?.name ?? ''}
+                  <Time at={movement.cancellation.acknowledgedAt} />{' '}
+                  <span translate={false}>{movement.cancellation.reference ?? ''}</span>{' '}
+                  <span translate={false}>{movement.cancellation.acknowledgedBy?.name ?? ''}</span>
                 </>
               ) : (
                 t('cancellations.pending')
@@ -150,9 +165,11 @@ function Summary({ movement }: { movement: Movement }) {
           <PartyText party={movement.to} />
         </dd>
         <dt>{t('field.description')}</dt>
-        <dd class="description">{movement.description}</dd>
+        <dd class="description" translate={false}>
+          {movement.description}
+        </dd>
         <dt>{t('field.concept')}</dt>
-        <dd>{movement.concept}</dd>
+        <dd translate={false}>{movement.concept}</dd>
         <dt>{t('field.networkId')}</dt>
         <dd class="mono">{movement.networkId ?? '—'}</dd>
         <dt>{t('field.createdAt')}</dt>
@@ -171,10 +188,19 @@ function Summary({ movement }: { movement: Movement }) {
         <dd>
           {movement.attempts} / {movement.queries}
         </dd>
-        {movement.lastError && (
+        {/* giro's account of the last failed call, in English for logs: folded, marked as English, and only while
+            it still matters (a final transfer's reason is its cancellation's). */}
+        {movement.lastError && !isFinal(movement.status) && (
           <>
             <dt>{t('field.lastError')}</dt>
-            <dd>{movement.lastError}</dd>
+            <dd>
+              <details>
+                <summary>{t('detail.technical')}</summary>
+                <code lang="en" translate={false}>
+                  {movement.lastError}
+                </code>
+              </details>
+            </dd>
           </>
         )}
         {movement.approval && (
@@ -187,8 +213,9 @@ function Summary({ movement }: { movement: Movement }) {
                 </>
               ) : (
                 <>
-                  {t(`approval.${movement.approval.decision}`)} {movement.approval.decidedBy?.name ?? ''}{' '}
-                  <Time at={movement.approval.decidedAt} /> {movement.approval.reason ?? ''}
+                  {t(`approval.${movement.approval.decision}`)}{' '}
+                  <span translate={false}>{movement.approval.decidedBy?.name ?? ''}</span>{' '}
+                  <Time at={movement.approval.decidedAt} /> <q translate={false}>{movement.approval.reason ?? ''}</q>
                 </>
               )}
             </dd>
@@ -209,11 +236,18 @@ function Timeline({ movement }: { movement: Movement }) {
           // History rows are append-only: their position is their identity.
           <li key={index}>
             <Time at={entry.at} /> <StatusBadge status={entry.to} />{' '}
-            <span class="muted">
-              {entry.source}
-              {entry.by && ` · ${entry.by.name}`}
-              {entry.reason && ` · ${entry.reason}`}
-            </span>
+            <span class="muted">{t(`source.${entry.source}` as MessageKey)}</span>
+            {entry.by && (
+              <span class="muted" translate={false}>
+                {' · '}
+                {entry.by.name}
+              </span>
+            )}
+            {entry.reason && (
+              <q class="muted" translate={false}>
+                {entry.reason}
+              </q>
+            )}
           </li>
         ))}
       </ol>
@@ -221,7 +255,11 @@ function Timeline({ movement }: { movement: Movement }) {
   );
 }
 
-function BankSection({ bank, title }: { bank: BankDetails | null; title: string }) {
+/**
+ * What the bank's answer says. Its `completedDatetime` is when the bank closed the movement, whichever way: for a
+ * FAILED transfer that is the failure's time, and is labelled so.
+ */
+function BankSection({ bank, title, failed = false }: { bank: BankDetails | null; title: string; failed?: boolean }) {
   const { t } = useI18n();
   return (
     <article class="card">
@@ -233,21 +271,22 @@ function BankSection({ bank, title }: { bank: BankDetails | null; title: string 
           <dt>{t('bank.movementId')}</dt>
           <dd class="mono">{bank.movementId ?? '—'}</dd>
           <dt>{t('bank.type')}</dt>
-          <dd>{[bank.type, bank.typeDescription].filter(Boolean).join(' — ') || '—'}</dd>
+          <dd translate={false}>{[bank.type, bank.typeDescription].filter(Boolean).join(' — ') || '—'}</dd>
           <dt>{t('bank.network')}</dt>
           <dd>{[bank.network, bank.networkId].filter(Boolean).join(' · ') || '—'}</dd>
           <dt>{t('bank.posted')}</dt>
           <dd>
             <Time at={bank.postingDatetime} />
           </dd>
-          <dt>{t('bank.completed')}</dt>
+          <dt>{t(failed ? 'bank.failedAt' : 'bank.completed')}</dt>
           <dd>
             <Time at={bank.completedDatetime} />
           </dd>
           <dt>{t('bank.motive')}</dt>
-          <dd>{[bank.motiveCode, bank.message].filter(Boolean).join(' — ') || '—'}</dd>
+          {/* The bank's own words, quoted as they came. */}
+          <dd translate={false}>{[bank.motiveCode, bank.message].filter(Boolean).join(' — ') || '—'}</dd>
           <dt>{t('bank.counterparty')}</dt>
-          <dd>
+          <dd class="mono" translate={false}>
             {bank.counterparty
               ? [bank.counterparty.personName, bank.counterparty.personId, bank.counterparty.accountRouting?.address]
                   .filter(Boolean)
@@ -255,7 +294,7 @@ function BankSection({ bank, title }: { bank: BankDetails | null; title: string 
               : '—'}
           </dd>
           <dt>{t('bank.thisSubAccount')}</dt>
-          <dd>
+          <dd class="mono" translate={false}>
             {bank.thisSubAccount
               ? [
                   bank.thisSubAccount.owners?.personName,
@@ -283,13 +322,13 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
           <li key={anomaly.id} class="anomaly">
             <p>
               <Time at={anomaly.at} /> {t('anomaly.claimed')} <StatusBadge status={anomaly.claimed} />{' '}
-              {anomaly.reason ?? ''}
+              <AnomalyReason anomaly={anomaly} />
             </p>
             {anomaly.bank && <BankSection bank={anomaly.bank} title={t('anomaly.bankSaid')} />}
             {anomaly.resolution ? (
               <p class="muted">
                 {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
-                {anomaly.resolution.note}
+                <q translate={false}>{anomaly.resolution.note}</q>
               </p>
             ) : (
               <ResolveAnomaly anomaly={anomaly} onResolved={onResolved} />

@@ -21,19 +21,25 @@ const PAGE_SIZE = 25;
 /** While a shown transfer is not final, the page is fetched again this often: it moves as the bank answers. */
 const LIVE_MS = 2_000;
 
+type TextFilter = { name: FilterName; label: MessageKey; hint?: MessageKey; inputMode?: 'numeric' | 'decimal' };
+
 // Days are typed (`dd/mm/aaaa`), not picked from a date input: a browser shows its own locale's order there, and
 // 03/04 read month first by an English-speaking browser in a Buenos Aires back office is another day.
-const TEXT_FILTERS: { name: FilterName; label: MessageKey; hint?: MessageKey; inputMode?: 'numeric' | 'decimal' }[] = [
+/** What a back office searches by most: in one row beside the status. */
+const COMMON_FILTERS: TextFilter[] = [
   { name: 'createdFrom', label: 'filter.createdFrom', hint: 'filter.dayHint' },
   { name: 'createdTo', label: 'filter.createdTo', hint: 'filter.dayHint' },
+  { name: 'originId', label: 'filter.originId', inputMode: 'numeric' },
+  { name: 'text', label: 'filter.text' },
+];
+/** The rest, behind "Más filtros": open when one of them is in use or refused. */
+const MORE_FILTERS: TextFilter[] = [
   { name: 'amountMin', label: 'filter.amountMin', inputMode: 'decimal' },
   { name: 'amountMax', label: 'filter.amountMax', inputMode: 'decimal' },
   { name: 'from', label: 'filter.from', inputMode: 'numeric' },
   { name: 'to', label: 'filter.to', inputMode: 'numeric' },
   { name: 'cuit', label: 'filter.cuit', inputMode: 'numeric' },
-  { name: 'originId', label: 'filter.originId', inputMode: 'numeric' },
   { name: 'networkId', label: 'filter.networkId' },
-  { name: 'text', label: 'filter.text' },
 ];
 
 export function Transfers({ query }: { query: URLSearchParams }) {
@@ -52,6 +58,19 @@ export function Transfers({ query }: { query: URLSearchParams }) {
   );
   const violations = error instanceof ApiError ? error.violations : [];
   const fieldError = (name: FilterName) => fieldErrorText(error, name, lang);
+
+  const textField = (filter: TextFilter) => (
+    <TextField
+      key={filter.name}
+      id={`filter-${filter.name}`}
+      label={t(filter.label)}
+      hint={filter.hint && t(filter.hint)}
+      inputMode={filter.inputMode}
+      value={draft[filter.name]}
+      onInput={(value) => setDraft((current) => ({ ...current, [filter.name]: value }))}
+      error={fieldError(filter.name)}
+    />
+  );
 
   const submit = (event: Event) => {
     event.preventDefault();
@@ -85,18 +104,14 @@ export function Transfers({ query }: { query: URLSearchParams }) {
             ...STATUSES.map((status) => ({ value: status, label: t(statusKey(status)) })),
           ]}
         />
-        {TEXT_FILTERS.map((filter) => (
-          <TextField
-            key={filter.name}
-            id={`filter-${filter.name}`}
-            label={t(filter.label)}
-            hint={filter.hint && t(filter.hint)}
-            inputMode={filter.inputMode}
-            value={draft[filter.name]}
-            onInput={(value) => setDraft((current) => ({ ...current, [filter.name]: value }))}
-            error={fieldError(filter.name)}
-          />
-        ))}
+        {COMMON_FILTERS.map(textField)}
+        <details
+          class="more-filters"
+          open={MORE_FILTERS.some((filter) => applied[filter.name] !== '' || fieldError(filter.name))}
+        >
+          <summary>{t('transfers.moreFilters')}</summary>
+          <div class="filters-more">{MORE_FILTERS.map(textField)}</div>
+        </details>
         <div class="actions">
           <button type="submit" class="primary">
             {t('transfers.searchButton')}
@@ -177,7 +192,9 @@ export function TransferTable({ items }: { items: Movement[] }) {
           <td>
             <PartyText party={movement.to} />
           </td>
-          <td class="description">{movement.description}</td>
+          <td class="description" translate={false}>
+            {movement.description}
+          </td>
         </tr>
       ))}
     </DataTable>

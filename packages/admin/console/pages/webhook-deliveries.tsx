@@ -31,6 +31,9 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
     [endpointId, state, before],
     (page) => (page.items.some((delivery) => delivery.state === 'pending') ? LIVE_MS : undefined),
   );
+  const mayRedeliver = can(me.role, 'redeliver');
+  // Sending again is for what did not arrive: a pending delivery is being sent, a delivered one arrived.
+  const anyDead = data?.items.some((delivery) => delivery.state === 'dead') ?? false;
   const redeliver = async (id: number) => {
     setActionError(undefined);
     try {
@@ -69,7 +72,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
             t('webhooks.state'),
             t('webhooks.attempts'),
             t('webhooks.lastAnswer'),
-            can(me.role, 'redeliver') && t('webhooks.redeliver'),
+            mayRedeliver && anyDead && t('webhooks.actions'),
           ]}
         >
           {data.items.map((delivery) => (
@@ -77,7 +80,9 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
               <td>
                 <Time at={delivery.createdAt} />
               </td>
-              <td>{delivery.eventType}</td>
+              <td class="mono" translate={false}>
+                {delivery.eventType}
+              </td>
               <td>
                 {delivery.originId === null ? (
                   '—'
@@ -88,13 +93,21 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
               <td>{t(`delivery.${delivery.state}`)}</td>
               <td class="num">{delivery.attempts}</td>
               <td>
-                {delivery.lastStatusCode ?? ''} {delivery.lastError ?? ''} <Time at={delivery.lastAttemptAt} />
+                <Time at={delivery.lastAttemptAt} />{' '}
+                {/* The receiver's HTTP status; without one, giro's English account of the failure is on hover. */}
+                {delivery.lastStatusCode !== null ? (
+                  <span class="mono">HTTP {delivery.lastStatusCode}</span>
+                ) : (
+                  delivery.lastError && <span title={delivery.lastError}>{t('webhooks.noAnswer')}</span>
+                )}
               </td>
-              {can(me.role, 'redeliver') && (
+              {mayRedeliver && anyDead && (
                 <td>
-                  <button type="button" onClick={() => redeliver(delivery.id)}>
-                    {t('webhooks.redeliver')}
-                  </button>
+                  {delivery.state === 'dead' && (
+                    <button type="button" onClick={() => redeliver(delivery.id)}>
+                      {t('webhooks.redeliver')}
+                    </button>
+                  )}
                 </td>
               )}
             </tr>

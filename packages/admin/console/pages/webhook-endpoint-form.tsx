@@ -88,7 +88,10 @@ export function WebhookEndpointForm({
           <legend>{t('webhooks.eventsToHear')}</legend>
           {SUBSCRIBABLE_EVENT_TYPES.map((type) => (
             <label key={type} class="check">
-              <input type="checkbox" checked={eventTypes.has(type)} onChange={() => toggle(type)} /> {type}
+              <input type="checkbox" checked={eventTypes.has(type)} onChange={() => toggle(type)} />{' '}
+              <span class="mono" translate={false}>
+                {type}
+              </span>
             </label>
           ))}
           {eventsError && (

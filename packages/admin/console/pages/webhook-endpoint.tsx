@@ -89,7 +89,9 @@ export function WebhookEndpointCard({
         <h2 id="endpoint-title">{t('webhooks.endpointTitle', { url: endpoint.url })}</h2>
         <dl>
           <dt>{t('webhooks.id')}</dt>
-          <dd class="mono">{endpoint.id}</dd>
+          <dd class="mono" translate={false}>
+            {endpoint.id}
+          </dd>
           <dt>{t('webhooks.enabled')}</dt>
           <dd data-testid="endpoint-state">
             {endpoint.enabled ? (
@@ -97,7 +99,12 @@ export function WebhookEndpointCard({
             ) : (
               <>
                 {t('webhooks.disabledSince')} <Time at={endpoint.disabledAt} />
-                {endpoint.disabledReason && ` (${endpoint.disabledReason})`}
+                {endpoint.disabledReason && (
+                  <small lang="en" translate={false}>
+                    {' '}
+                    ({endpoint.disabledReason})
+                  </small>
+                )}
               </>
             )}
           </dd>

@@ -37,9 +37,17 @@ export function Webhooks() {
         >
           {endpoints.map((endpoint) => (
             <tr key={endpoint.id}>
-              <td class="mono">{endpoint.url}</td>
-              <td>{endpoint.description ?? ''}</td>
-              <td>{endpoint.eventTypes.length === 0 ? t('webhooks.allEvents') : endpoint.eventTypes.join(', ')}</td>
+              <td class="mono" translate={false}>
+                {endpoint.url}
+              </td>
+              <td translate={false}>{endpoint.description ?? ''}</td>
+              {endpoint.eventTypes.length === 0 ? (
+                <td>{t('webhooks.allEvents')}</td>
+              ) : (
+                <td class="mono" translate={false}>
+                  {endpoint.eventTypes.join(', ')}
+                </td>
+              )}
               <td>{endpoint.enabled ? t('yes') : t('no')}</td>
               <td>
                 <button type="button" aria-pressed={chosen === endpoint.id} onClick={() => setChosen(endpoint.id)}>

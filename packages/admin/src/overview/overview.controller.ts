@@ -35,4 +35,17 @@ export class OverviewController {
   overview() {
     return this.overviews.overview();
   }
+
+  @RequiresRole('viewer')
+  @Get('transfer-options')
+  @ApiOperation({
+    summary:
+      'What a transfer may be sent with here: the currencies and concepts the module sends, its source accounts (null when any is taken) and whether PSP mode lets client sub-accounts send',
+  })
+  @ApiOkResponse({
+    description: '`{ currencies, concepts, sourceAccounts: [{ address, ownerPersonId }] | null, psp }`',
+  })
+  transferOptions() {
+    return this.overviews.sendingOptions();
+  }
 }

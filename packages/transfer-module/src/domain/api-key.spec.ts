@@ -104,7 +104,20 @@ describe('API keys', () => {
   });
 
   describe('explainApiKeyName', () => {
-    it.each(['ops', 'ci-bot', 'alice.smith', 'a', '0', 'x'.repeat(64), 'team_1'])('accepts %j', (name) => {
+    it.each([
+      'ops',
+      'ci-bot',
+      'alice.smith',
+      'a',
+      '0',
+      'x'.repeat(64),
+      'team_1',
+      'Ana Gómez',
+      'María José Núñez',
+      "O'Higgins",
+      'Ops',
+      'ñ'.repeat(64),
+    ])('accepts %j', (name) => {
       expect(explainApiKeyName(name)).toBeUndefined();
     });
 
@@ -112,10 +125,15 @@ describe('API keys', () => {
       ['missing', undefined, /is required/],
       ['empty', '', /is required/],
       ['not text', 42, /is required/],
-      ['upper case', 'Ops', /lowercase/],
-      ['a space', 'ops bot', /lowercase/],
+      ['a leading space', ' ops', /single spaces between words/],
+      ['a trailing space', 'ops ', /single spaces between words/],
+      ['two spaces', 'Ana  Gómez', /single spaces between words/],
+      ['a tab', 'Ana\tGómez', /single spaces between words/],
       ['a leading dash', '-ops', /starting with a letter or digit/],
+      ['a symbol', 'ops@home', /letters, digits/],
+      ['decomposed accents', 'Ana Go\u0301mez', /letters, digits/],
       ['too long', 'x'.repeat(65), /1 to 64 characters/],
+      ['too long in letters', 'ñ'.repeat(65), /1 to 64 characters/],
       ['the bootstrap token', 'admin-token', /reserved.*ADMIN_TOKEN/],
       ['the command line', 'cli', /reserved.*command line/],
       ["a key's id", '0123456789abcdef', /looks like an API key's id/],

@@ -67,7 +67,12 @@ export function redactApiKeys(text: string, censor = '[redacted]'): string {
 }
 
 export const MAX_API_KEY_NAME_LENGTH = 64;
-const NAME_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+/**
+ * A person's or a system's name, as people write it ("Ana Gómez", "ci-bot"): words of letters of any script (with
+ * their accents), digits and `.`, `-`, `_`, `'`, one space between words. The key's `keyId` is its identifier; the
+ * name is unique too, and composed (NFC), so that one name is never stored two ways.
+ */
+const NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{M}\p{N}._'-]*(?: [\p{L}\p{M}\p{N}._'-]+)*$/u;
 
 /** Why `name` cannot name a key (the field and the rule), or undefined when it can. */
 export function explainApiKeyName(name: unknown): Violation | undefined {
@@ -80,9 +85,9 @@ export function explainApiKeyName(name: unknown): Violation | undefined {
   if (typeof name !== 'string' || name.length === 0) {
     return violation('is required: a name for the key', { reason: 'required' });
   }
-  if (name.length > MAX_API_KEY_NAME_LENGTH || !NAME_PATTERN.test(name)) {
+  if ([...name].length > MAX_API_KEY_NAME_LENGTH || !NAME_PATTERN.test(name) || name !== name.normalize('NFC')) {
     return violation(
-      `must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters: lowercase letters, digits, '.', '-', '_', starting with a letter or digit`,
+      `must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters: letters, digits, '.', '-', '_', "'", single spaces between words, starting with a letter or digit`,
       { reason: 'format', max: MAX_API_KEY_NAME_LENGTH },
     );
   }

@@ -91,7 +91,7 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   key_name: {
     params:
       '`reason`: `required`, `format` (`max`), `reserved` (`name`: an actor that is not a key), `key_id` (`name`: shaped like a key id)',
-    doc: 'Not a name for an API key: 1 to `max` lowercase letters, digits, `.`, `-`, `_`.',
+    doc: "Not a name for an API key: 1 to `max` letters (any script, composed), digits, `.`, `-`, `_`, `'`, single spaces between words.",
   },
   role: { params: '`allowed`', doc: 'Not a role.' },
   webhook_url: {

@@ -1,6 +1,7 @@
 import { movementAnswer } from '../bank/testing/bank-fixtures';
 import type { MovementDetails } from '../persistence';
 import { sampleIntent } from '../persistence/testing/sample-intent';
+import { FAILED_BY_BANK } from './movement-plan';
 import { toCancellationView, toMovementView } from './movement-view';
 
 const { intent: INTENT, fingerprint: FINGERPRINT } = sampleIntent(42);
@@ -166,12 +167,38 @@ describe('toCancellationView', () => {
       originId: 42,
       amount: '1234.50',
       currencyId: '032',
-      reason: { code: 'R1', message: 'refused' },
+      reason: { kind: 'refused', code: 'R1', message: 'refused' },
       createdAt: at(9).toISOString(),
       acknowledgedAt: null,
       reference: null,
       acknowledgedBy: null,
     });
+  });
+  it('says a FAILED status reported by the bank apart from a refused request, for a page that translates it', () => {
+    const failed = toCancellationView({
+      originId: 43,
+      amount: INTENT.amount,
+      currencyId: '032',
+      reasonCode: null,
+      reasonMessage: FAILED_BY_BANK,
+      createdAt: at(9),
+      acknowledgedAt: null,
+      reference: null,
+      acknowledgedBy: null,
+    });
+    expect(failed.reason).toEqual({ kind: 'failed', code: null, message: FAILED_BY_BANK });
+    const refusedWithoutCode = toCancellationView({
+      originId: 44,
+      amount: INTENT.amount,
+      currencyId: '032',
+      reasonCode: null,
+      reasonMessage: 'bank answered 422',
+      createdAt: at(9),
+      acknowledgedAt: null,
+      reference: null,
+      acknowledgedBy: null,
+    });
+    expect(refusedWithoutCode.reason.kind).toBe('refused');
   });
 });
 

@@ -8,17 +8,24 @@ import type {
   MovementDetails,
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
+import { FAILED_BY_BANK } from './movement-plan';
 
 // What the transfer services return: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
 // canonical decimal string), the shape the admin API sends as is.
+
+export type CancellationKind = 'failed' | 'refused';
 
 export interface CancellationView {
   originId: number;
   /** The amount to register back on the host's side, 2 decimals. */
   amount: string;
   currencyId: string;
-  /** Why the bank refused or failed the transfer, when it said. */
-  reason: { code: string | null; message: string | null };
+  /**
+   * Why: `kind` says it for a program or a translated page (`failed`: the bank accepted the transfer, then
+   * reported it FAILED; `refused`: the bank refused the creation request), `code` and `message` are the bank's
+   * when it gave them (else `message` is giro's English, for logs).
+   */
+  reason: { kind: CancellationKind; code: string | null; message: string | null };
   createdAt: string;
   /** When the host confirmed it registered the cancellation; null until then. */
   acknowledgedAt: string | null;
@@ -136,7 +143,11 @@ export function toCancellationView(record: CancellationRecord): CancellationView
     originId: record.originId,
     amount: record.amount,
     currencyId: record.currencyId,
-    reason: { code: record.reasonCode, message: record.reasonMessage },
+    reason: {
+      kind: record.reasonMessage === FAILED_BY_BANK && record.reasonCode === null ? 'failed' : 'refused',
+      code: record.reasonCode,
+      message: record.reasonMessage,
+    },
     createdAt: isoString(record.createdAt),
     acknowledgedAt: iso(record.acknowledgedAt),
     reference: record.reference,

@@ -15,5 +15,5 @@ export {
   TransferValidationError,
 } from './transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer.service';
-export type { TransferOverview } from './transfer-overview';
+export type { SendingOptions, TransferOverview } from './transfer-overview';
 export { TransferOverviewService } from './transfer-overview.service';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { amountFromCents, businessDayBounds, businessDayOf, type MovementStatus } from '../domain';
+import { amountFromCents, businessDayBounds, businessDayOf, type MovementStatus, transferLimitsOf } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import { MovementStore } from '../persistence';
-import type { TransferOverview } from './transfer-overview';
+import type { SendingOptions, TransferOverview } from './transfer-overview';
 
 /** The movements counted: what a back office looks at first, and the figures of a host's metrics. */
 @Injectable()
@@ -36,6 +36,19 @@ export class TransferOverviewService {
       anomaliesOpen,
       cancellationsToRegister,
       awaitingApproval: countsByStatus.AWAITING_APPROVAL,
+    };
+  }
+
+  /** The currencies, concepts and source accounts a transfer may be sent with, as the options configured them. */
+  sendingOptions(): SendingOptions {
+    const limits = transferLimitsOf(this.options.transferRules);
+    const accounts = this.options.sourceAccounts;
+    return {
+      currencies: limits.currencies,
+      concepts: limits.concepts,
+      sourceAccounts:
+        accounts === undefined ? null : [...accounts].map(([address, ownerPersonId]) => ({ address, ownerPersonId })),
+      psp: this.options.psp,
     };
   }
 

@@ -15,3 +15,15 @@ export interface TransferOverview {
   /** Transfers waiting for an approver. */
   awaitingApproval: number;
 }
+
+/** What a transfer may be sent with here: what a form offers, so that it offers nothing the module refuses. */
+export interface SendingOptions {
+  /** The currencies the module sends (ISO 4217 numeric: `032`). */
+  currencies: readonly string[];
+  /** The concept codes it sends. */
+  concepts: readonly string[];
+  /** The entity's own source accounts; null when any `from` is taken (no `sourceAccounts` configured). */
+  sourceAccounts: { address: string; ownerPersonId: string }[] | null;
+  /** PSP mode: registered, enabled client sub-accounts (`GET /admin/sub-accounts`) may send too. */
+  psp: boolean;
+}
