@@ -2,6 +2,7 @@ import {
   isDatabaseUnavailable,
   isValidOriginId,
   type MovementStatus,
+  PayeeBlockedError,
   TransferConflictError,
   type TransferInput,
   TransferLimitError,
@@ -14,9 +15,9 @@ import type { BatchEntry, BatchInput } from './batch-entries';
 /**
  * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
  * do), `conflict` (its originId is stored with another payload), `invalid`, `refused` (would pass a limit of its
- * source account, as things stand). A run: `created`, `replayed` (stored
+ * source account, or its destination is blocked in the payee book, as things stand). A run: `created`, `replayed` (stored
  * already, same payload: nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source
- * account).
+ * account, or a blocked payee).
  */
 export type BatchOutcome = 'valid' | 'exists' | 'created' | 'replayed' | 'conflict' | 'invalid' | 'refused';
 
@@ -214,7 +215,7 @@ async function previewNewRows(
     rows[indexes[at]] = {
       row: row.row,
       originId: row.originId,
-      outcome: answer instanceof TransferLimitError ? 'refused' : 'invalid',
+      outcome: answer instanceof TransferValidationError ? 'invalid' : 'refused',
       violations: named(answer.violations),
     };
   });
@@ -226,7 +227,9 @@ async function request(transfers: BatchTransfers, transfer: TransferInput, by: R
     return { outcome: created ? 'created' : 'replayed', status: movement.status };
   } catch (error) {
     if (error instanceof TransferConflictError) return { outcome: 'conflict' };
-    if (error instanceof TransferLimitError) return { outcome: 'refused', violations: error.violations };
+    if (error instanceof TransferLimitError || error instanceof PayeeBlockedError) {
+      return { outcome: 'refused', violations: error.violations };
+    }
     // A check that needs the store (in PSP mode, that `from` is a registered client sub-account).
     if (error instanceof TransferValidationError) return { outcome: 'invalid', violations: error.violations };
     throw error;

@@ -7,6 +7,7 @@ export {
   toBankDetailsView,
 } from './bank-details-view';
 export { BANK_PORT, type BankPort } from './bank-port';
+export { COUNTERPARTY_MISMATCH, type CounterpartyMismatch } from './counterparty-check';
 export { FailureCounts } from './failure-counts';
 export { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';
 export { InFlightWork } from './in-flight-work';
@@ -23,6 +24,7 @@ export {
 export { describeError, MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
 export { MovementSender, type SendFirstResult } from './movement-sender';
 export {
+  anomalyKindOf,
   type AnomalyListItemView,
   type AnomalyResolutionView,
   type AnomalyView,

@@ -1,11 +1,13 @@
 import type { MovementStatus, TransferParty } from '../domain';
-import type {
-  AnomalyRecord,
-  AnomalyResolutionRecord,
-  CancellationRecord,
-  HistoryRecord,
-  HistorySource,
-  MovementDetails,
+import {
+  type AnomalyRecord,
+  type AnomalyResolutionRecord,
+  type ApprovalHold,
+  approvalHoldsOf,
+  type CancellationRecord,
+  type HistoryRecord,
+  type HistorySource,
+  type MovementDetails,
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 
@@ -50,6 +52,11 @@ export interface ApprovalView {
   decidedAt: string | null;
   /** The rejection's reason, or the expiry's. */
   reason: string | null;
+  /**
+   * Why it had to wait, each rule that held it: `{ reason: "amount" }` (above the approvals threshold),
+   * `{ reason: "new_payee" }` (its account was never paid nor approved as a payee).
+   */
+  holds: { reason: ApprovalHold }[];
 }
 
 /** An operator closed an anomaly: who (an API key's public id and name), when and why. */
@@ -68,6 +75,11 @@ export interface AnomalyView {
   status: MovementStatus | null;
   /** What the bank claimed. */
   claimed: MovementStatus;
+  /**
+   * What kind of anomaly, when it has a name: `counterparty_mismatch` (the answer names another counterparty than
+   * the one asked for; `reason` names both). Absent for a contradiction of the movement's status or money.
+   */
+  kind?: string;
   reason: string | null;
   /**
    * The bank's details as that answer gave them (type, network, counterparty, thisSubAccount…): what the bank
@@ -195,6 +207,7 @@ function approvalOf(details: MovementDetails): { approval?: ApprovalView } {
       decidedBy: decided?.by ?? null,
       decidedAt: decided ? isoString(decided.at) : null,
       reason: decided ? decisionReasonOf(decided) : null,
+      holds: approvalHoldsOf(details.history[0].detail).map((reason) => ({ reason })),
     },
   };
 }
@@ -202,6 +215,12 @@ function approvalOf(details: MovementDetails): { approval?: ApprovalView } {
 /** Why a transfer was rejected or expired (a `rejection` or `expiry` row's reason); null for other rows. */
 function decisionReasonOf(row: HistoryRecord): string | null {
   return row.source === 'rejection' || row.source === 'expiry' ? reasonOf(row.detail) : null;
+}
+
+/** `{ kind }` of an anomaly row whose detail names one. */
+export function anomalyKindOf(detail: unknown): { kind?: string } {
+  const kind = (detail as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' ? { kind } : {};
 }
 
 function resolutionOf(details: MovementDetails, historyId: number): AnomalyResolutionRecord | null {
@@ -214,6 +233,7 @@ function toAnomalyView(row: HistoryRecord, resolution: AnomalyResolutionRecord |
     at: isoString(row.at),
     status: row.from,
     claimed: row.to,
+    ...anomalyKindOf(row.detail),
     reason: reasonOf(row.detail),
     bank: answerDetailsOf(row.detail),
     resolution: resolution && toResolutionView(resolution),
@@ -228,6 +248,7 @@ export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemVie
     at: isoString(record.at),
     status: record.status,
     claimed: record.claimed,
+    ...anomalyKindOf(record.detail),
     reason: reasonOf(record.detail),
     bank: answerDetailsOf(record.detail),
     resolution: record.resolution && toResolutionView(record.resolution),

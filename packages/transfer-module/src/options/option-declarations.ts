@@ -196,6 +196,10 @@ export const TRANSFER_MODULE_OPTIONS = {
     unset: 'none',
     doc: "maker–checker: `{ requiredAbove: '1000.00', expiresAfterMs?: 86_400_000 }`. A transfer of more than `requiredAbove` (`0`: every one) is stored `AWAITING_APPROVAL` (its originId and limit share taken) and **never sent** until `ApprovalService.approve(originId, by)` by another actor than its creator (`requestTransfer(input, { by })`); `reject(originId, { reason }, by)` or no approval within `expiresAfterMs` (1 minute to 30 days, default 24 h) ends it `REJECTED`, final, never sent, its limit share freed",
   },
+  newPayeeRequiresApproval: {
+    default: false,
+    doc: "first payments held: a transfer to an account with no completed transfer and not approved as a payee is stored `AWAITING_APPROVAL` whatever its amount (its view's `approval.holds` says `{ reason: 'new_payee' }`), with `approvals`' expiry (default 24 h); approving it, by the same rule as any approval, approves the payee too (`PayeeService`)",
+  },
   webhooks: {
     unset: 'off',
     doc: 'given, every change writes its events to the outbox in its own transaction, and a `WebhookDispatcher` delivers them, signed (Standard Webhooks), to the endpoints `WebhookService` registers ([Webhooks](#webhooks))',

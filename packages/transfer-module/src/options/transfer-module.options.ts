@@ -111,6 +111,11 @@ export interface TransferModuleOptions {
    */
   approvals?: ApprovalOptions;
   /**
+   * First payments held (default false): a transfer to an account with no completed transfer and not approved as
+   * a payee waits AWAITING_APPROVAL whatever its amount; approving it approves the payee (PayeeService).
+   */
+  newPayeeRequiresApproval?: boolean;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -143,6 +148,7 @@ export interface ResolvedTransferOptions {
   limits: SourceAccountLimits | undefined;
   /** Undefined when no transfer waits for an approval. */
   approvals: ApprovalPolicy | undefined;
+  newPayeeRequiresApproval: boolean;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -206,6 +212,11 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     psp,
     limits: resolveLimits(input.limits, sourceAccounts, psp),
     approvals: resolveApprovals(input.approvals),
+    newPayeeRequiresApproval: checkBoolean(
+      input.newPayeeRequiresApproval,
+      'newPayeeRequiresApproval',
+      TRANSFER_MODULE_OPTIONS.newPayeeRequiresApproval.default,
+    ),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,

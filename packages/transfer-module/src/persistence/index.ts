@@ -44,6 +44,15 @@ export {
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
 export {
+  isPayeeAddress,
+  type PayeeEntry,
+  type PayeeGate,
+  type PayeePayment,
+  type PayeeRecord,
+  type PayeeSearchOptions,
+  searchKey,
+} from './payee-book';
+export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,
   ApprovalExpiredError,
@@ -52,6 +61,7 @@ export {
   LimitExceededError,
   MovementNotFoundError,
   MovementUpdateRejectedError,
+  PayeeNotFoundError,
   SelfApprovalError,
   StoreArgumentError,
   SubAccountConflictError,
@@ -71,6 +81,7 @@ export {
 } from './store-arguments';
 export type {
   ApplyUpdateResult,
+  ApprovalHold,
   CancellationAcknowledgement,
   CancellationReason,
   ClaimDueOptions,
@@ -86,7 +97,7 @@ export type {
   RecordIntentOptions,
   RecordIntentResult,
 } from './store-types';
-export { MOVEMENT_SORTS } from './store-types';
+export { APPROVAL_HOLDS, approvalHoldsOf, MOVEMENT_SORTS } from './store-types';
 export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';
 export type { DeliveryResult, ListDeliveriesOptions, WebhookDeliveryCounts } from './webhook-deliveries';
 export type { WebhookEndpointChanges, WebhookEndpointRegistration } from './webhook-endpoints';
