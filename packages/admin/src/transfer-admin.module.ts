@@ -10,6 +10,7 @@ import { OverviewController } from './overview/overview.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRoleGuard } from './shared/http/admin-role.guard';
+import { PayeesController } from './payees/payees.controller';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
@@ -40,6 +41,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     TransferRawController,
     BankLookupController,
     SubAccountsController,
+    PayeesController,
     CancellationsController,
     AnomaliesController,
     AuditController,
