@@ -43,15 +43,7 @@ export {
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
-export {
-  isPayeeAddress,
-  type PayeeEntry,
-  type PayeeGate,
-  type PayeePayment,
-  type PayeeRecord,
-  type PayeeSearchOptions,
-  searchKey,
-} from './payee-book';
+export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,

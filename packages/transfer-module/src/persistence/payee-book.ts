@@ -65,7 +65,6 @@ export interface PayeeEntry {
 const PREFIX_END = '\uffff';
 const DIGITS = /^[0-9]{1,22}$/;
 const CUIT_LENGTH = 11;
-const ADDRESS = /^[0-9]{22}$/;
 
 const SELECT = 'SELECT * FROM "giro_payees"';
 const GATE = `SELECT "blocked_at_ms", "approved_at_ms", "completed_count" FROM "giro_payees" WHERE "address" = ?`;
@@ -233,13 +232,8 @@ export class PayeeBook {
   }
 }
 
-/** Whether `value` is a CBU/CVU's shape (22 digits): what the book is keyed by. */
-export function isPayeeAddress(value: unknown): value is string {
-  return typeof value === 'string' && ADDRESS.test(value);
-}
-
 /** A name or label as searched: lower case, accents and repeated spaces gone ("Pérez  S.A." → "perez s.a."). */
-export function searchKey(text: string): string {
+function searchKey(text: string): string {
   return text
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
