@@ -95,6 +95,8 @@ export async function startTestReconciler(
     webhooks?: WebhookSettings;
     /** APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER; default none (every transfer is sent at once). */
     approvals?: ApprovalOptions;
+    /** NEW_PAYEE_REQUIRES_APPROVAL; default false. */
+    newPayeeRequiresApproval?: boolean;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -120,6 +122,7 @@ export async function startTestReconciler(
     ...(options.webhooks && { webhooks: options.webhooks }),
     ...(options.limits && { limits: options.limits }),
     ...(options.approvals && { approvals: options.approvals }),
+    ...(options.newPayeeRequiresApproval && { newPayeeRequiresApproval: true }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({
@@ -189,11 +192,13 @@ export const SAMPLE_SOURCE_ACCOUNTS = `${FROM_CVU}:${cuit('3071234567')}`;
  * A valid transfer request (docs/bank-api.md#request-fields) for the admin API (`originId` optional, amount a
  * decimal string here).
  */
-export function transferRequest(overrides: { originId?: number; description?: string; amount?: number | string } = {}) {
+export function transferRequest(
+  overrides: { originId?: number; description?: string; amount?: number | string; to?: string } = {},
+) {
   return {
     ...(overrides.originId !== undefined && { originId: overrides.originId }),
     from: { addressType: 'CBU_CVU', address: FROM_CVU, owner: { personIdType: 'CUI', personId: cuit('3071234567') } },
-    to: { addressType: 'CBU_CVU', address: TO_CBU, owner: { personIdType: 'CUI', personId: cuit('2012345678') } },
+    to: { addressType: 'CBU_CVU', address: overrides.to ?? TO_CBU, owner: { personIdType: 'CUI', personId: cuit('2012345678') } },
     body: {
       currencyId: '032',
       amount: overrides.amount ?? '1234.50',
