@@ -198,7 +198,11 @@ export function transferRequest(
   return {
     ...(overrides.originId !== undefined && { originId: overrides.originId }),
     from: { addressType: 'CBU_CVU', address: FROM_CVU, owner: { personIdType: 'CUI', personId: cuit('3071234567') } },
-    to: { addressType: 'CBU_CVU', address: overrides.to ?? TO_CBU, owner: { personIdType: 'CUI', personId: cuit('2012345678') } },
+    to: {
+      addressType: 'CBU_CVU',
+      address: overrides.to ?? TO_CBU,
+      owner: { personIdType: 'CUI', personId: cuit('2012345678') },
+    },
     body: {
       currencyId: '032',
       amount: overrides.amount ?? '1234.50',

@@ -7,10 +7,10 @@ import { CancellationsController } from './cancellations/cancellations.controlle
 import { TransferExportController } from './export/transfer-export.controller';
 import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
+import { PayeesController } from './payees/payees.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRoleGuard } from './shared/http/admin-role.guard';
-import { PayeesController } from './payees/payees.controller';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';

@@ -229,7 +229,7 @@ export const VARIABLES = {
   NEW_PAYEE_REQUIRES_APPROVAL: boolean({
     topic: 'limits',
     default: false,
-    doc: "`true`: a transfer to an account never paid (no completed transfer) and not approved as a payee waits `AWAITING_APPROVAL` whatever its amount (its view: `approval.holds` `new_payee`); approving it by another key approves the payee ([Payees](#payees))",
+    doc: '`true`: a transfer to an account never paid (no completed transfer) and not approved as a payee waits `AWAITING_APPROVAL` whatever its amount (its view: `approval.holds` `new_payee`); approving it by another key approves the payee ([Payees](#payees))',
   }),
   APPROVAL_EXPIRES_AFTER: duration({
     topic: 'limits',

@@ -24,10 +24,10 @@ export {
 export { describeError, MOVEMENT_LOGGER, movementLogLine } from './movement-logger';
 export { MovementSender, type SendFirstResult } from './movement-sender';
 export {
-  anomalyKindOf,
   type AnomalyListItemView,
   type AnomalyResolutionView,
   type AnomalyView,
+  anomalyKindOf,
   type CancellationView,
   type HistoryView,
   type MovementView,

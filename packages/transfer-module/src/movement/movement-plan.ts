@@ -67,7 +67,8 @@ export function planAnswer(
   }
   const decision = decideTransition(current, claimed);
   // Another counterparty than the one asked for is raised with the answer that names it; the status is the bank's.
-  const counterparty = decision.kind === 'apply' || decision.kind === 'unchanged' ? counterpartyMismatch(record, answer) : undefined;
+  const counterparty =
+    decision.kind === 'apply' || decision.kind === 'unchanged' ? counterpartyMismatch(record, answer) : undefined;
   const raised = counterparty && [counterpartyAnomaly(claimed, counterparty, source, answer)];
   switch (decision.kind) {
     case 'apply':

@@ -26,7 +26,7 @@ import type {
 } from './movement-records';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
-import { type PayeeEntry, type PayeeGate, PayeeBook, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
+import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,

@@ -234,12 +234,7 @@ export class PayeeBook {
 
 /** A name or label as searched: lower case, accents and repeated spaces gone ("Pérez  S.A." → "perez s.a."). */
 function searchKey(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 interface GateRow {

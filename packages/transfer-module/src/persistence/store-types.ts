@@ -1,7 +1,7 @@
-import type { PayeePayment } from './payee-book';
 import type { DecimalAmount, MovementStatus } from '../domain';
 import type { HistorySource } from './entities';
 import type { CancellationRecord, HistoryRecord, MovementRecord, RecordedActor } from './movement-records';
+import type { PayeePayment } from './payee-book';
 
 // What callers hand to MovementStore and what its intents, updates and pages return (the records themselves
 // are in movement-records.ts).

@@ -19,7 +19,12 @@ import {
 } from '../persistence';
 import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
-import { PayeeBlockedError, TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
+import {
+  PayeeBlockedError,
+  TransferConflictError,
+  TransferLimitError,
+  TransferValidationError,
+} from './transfer.errors';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
