@@ -1,4 +1,5 @@
 import type { MessageKey } from './messages-es';
+import { PAYEES_EN } from './messages-payees-en';
 
 // The console's texts in English: every key of messages-es.ts (the type checker refuses a missing one).
 
@@ -301,4 +302,5 @@ export const EN: Record<MessageKey, string> = {
   'keys.confirmRevoke': 'Revoke the key {name}? It stops working within a second.',
   'keys.confirmRevokeYes': 'Yes, revoke',
   'keys.confirmRevokeNo': 'No',
+  ...PAYEES_EN,
 };

@@ -1,3 +1,5 @@
+import { PAYEES_ES } from './messages-payees-es';
+
 // The console's texts in Spanish (Argentina), the default language; messages-en.ts has every key in English.
 // `{name}` is replaced by a value.
 
@@ -301,6 +303,7 @@ export const ES = {
   'keys.confirmRevoke': '¿Revocar la clave {name}? Deja de servir en un segundo.',
   'keys.confirmRevokeYes': 'Sí, revocar',
   'keys.confirmRevokeNo': 'No',
+  ...PAYEES_ES,
 } as const;
 
 export type MessageKey = keyof typeof ES;

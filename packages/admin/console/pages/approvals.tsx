@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { DecisionItem, Me, Movement, Page } from '../api/types';
 import { TextField } from '../components/fields';
+import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Money, PartyText, Time } from '../components/values';
@@ -127,6 +128,7 @@ export function Approvals() {
                 </td>
                 <td>
                   <PartyText party={movement.to} />
+                  <FirstPaymentFlag movement={movement} />
                 </td>
                 <td class="description">{movement.description}</td>
                 <td>{creatorOf(movement)?.name ?? '—'}</td>

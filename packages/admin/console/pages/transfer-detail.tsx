@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
+import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
@@ -184,6 +185,7 @@ function Summary({ movement }: { movement: Movement }) {
               {movement.approval.decision === null ? (
                 <>
                   {t('approval.waitingUntil')} <Time at={movement.approval.expiresAt} />
+                  <FirstPaymentFlag movement={movement} />
                 </>
               ) : (
                 <>

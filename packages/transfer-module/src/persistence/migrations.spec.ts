@@ -54,6 +54,7 @@ const ALL_MIGRATIONS = [
   'MovementWords1797019200000',
   'MovementOrderCovering1797105600000',
   'SearchOnEngineIndexes1797192000000',
+  'Payees1797278400000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -217,6 +218,9 @@ describeEachEngine('transfer migrations', (engine) => {
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      expect(await runner.hasTable('giro_payees')).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await runner.hasTable('giro_payees')).toBe(false);
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
       expect(await wordTables()).toBe(0);
       await dataSource.undoLastMigration();
@@ -361,6 +365,7 @@ describeOnPostgres(
   (engine) => {
     it('go with their trigger, and come back filled when the migration is undone', async () => {
       const dataSource = await (await engine.createDatabase()).connectMigrated();
+      await dataSource.undoLastMigration(); // the payee book
       await dataSource.undoLastMigration();
       const store = new MovementStore(dataSource, systemClock);
       const record = async (originId: number, description: string) => {
@@ -388,6 +393,7 @@ describeOnPostgres(
       );
       expect(triggers).toEqual([]);
       await record(2, 'Sueldo marzo');
+      await dataSource.undoLastMigration(); // the payee book
       await dataSource.undoLastMigration();
       expect(await words()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'marzo', 'sueldo']);
     });
