@@ -1,6 +1,6 @@
 import { completeCbuCvu } from '../domain';
 import type { PayeePayment } from './payee-book';
-import { PayeeNotFoundError } from './persistence.errors';
+import { PayeeNotFoundError, SelfApprovalError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, sampleIntent } from './testing/sample-intent';
 import { type StoreFixture, storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine } from './testing/test-engines';
@@ -11,6 +11,8 @@ import { describeEachEngine } from './testing/test-engines';
 
 const LEASE = 30_000;
 const APPROVER = { keyId: 'k_checker', name: 'checker' };
+const MAKER = { keyId: 'k_maker', name: 'maker' };
+const HOUR = 3_600_000;
 
 describeEachEngine('MovementStore payee book', (engine) => {
   let fixture: StoreFixture;
@@ -137,5 +139,35 @@ describeEachEngine('MovementStore payee book', (engine) => {
     expect(await fixture.store.payeeGate(address)).toEqual({ blocked: true, known: false });
     expect(await fixture.store.setPayeeBlocked(address, false, APPROVER)).toMatchObject({ blockedAt: null });
     expect(await fixture.store.payeeGate(address)).toEqual({ blocked: false, known: false });
+  });
+
+  it('approves the payee with a transfer held as a new payee, in the same decision; never for its creator', async () => {
+    const hold = async (originId: number, holds: ('amount' | 'new_payee')[], to = SAMPLE_DESTINATION) => {
+      const { intent, fingerprint } = sampleIntent(originId, { to });
+      await fixture.store.recordIntent(intent, fingerprint, {
+        sendNow: false,
+        awaitingApproval: { expiresAtMs: T0 + HOUR, holds },
+        by: MAKER,
+      });
+    };
+    await hold(1, ['amount', 'new_payee']);
+    expect((await fixture.store.findByOriginId(1))?.history[0].detail).toEqual({ holds: ['amount', 'new_payee'] });
+    await expect(fixture.store.decideApproval(1, { kind: 'approve', by: MAKER })).rejects.toBeInstanceOf(
+      SelfApprovalError,
+    );
+    expect(await fixture.store.findPayee(SAMPLE_DESTINATION.address)).toBeNull();
+    await fixture.store.decideApproval(1, { kind: 'approve', by: APPROVER });
+    expect(await fixture.store.findPayee(SAMPLE_DESTINATION.address)).toMatchObject({
+      requestedPersonId: SAMPLE_DESTINATION.personId,
+      approvedAt: new Date(T0),
+      approvedBy: APPROVER,
+      completedCount: 0,
+    });
+    expect(await fixture.store.payeeGate(SAMPLE_DESTINATION.address)).toEqual({ blocked: false, known: true });
+    // Held for its amount alone: its approval says nothing about the payee.
+    await hold(2, ['amount'], OTHER_DESTINATION);
+    expect((await fixture.store.findByOriginId(2))?.history[0].detail).toBeNull();
+    await fixture.store.decideApproval(2, { kind: 'approve', by: APPROVER });
+    expect(await fixture.store.findPayee(OTHER_DESTINATION.address)).toBeNull();
   });
 });
