@@ -30,6 +30,7 @@ export {
   anomalyKindOf,
   type CancellationView,
   type HistoryView,
+  keptStatusOf,
   type MovementView,
   toAnomalyListItemView,
   toCancellationView,

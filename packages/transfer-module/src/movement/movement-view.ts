@@ -10,6 +10,7 @@ import {
   type MovementDetails,
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
+import { COUNTERPARTY_MISMATCH } from './counterparty-check';
 
 // What the transfer services return: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
 // canonical decimal string), the shape the admin API sends as is.
@@ -217,6 +218,18 @@ function decisionReasonOf(row: HistoryRecord): string | null {
   return row.source === 'rejection' || row.source === 'expiry' ? reasonOf(row.detail) : null;
 }
 
+/**
+ * The status the movement kept by an anomaly: its status before the answer (the answer was not applied), or for a
+ * counterparty mismatch the bank's, which was applied beside it.
+ */
+export function keptStatusOf(
+  before: MovementStatus | null,
+  claimed: MovementStatus,
+  detail: unknown,
+): MovementStatus | null {
+  return anomalyKindOf(detail).kind === COUNTERPARTY_MISMATCH ? claimed : before;
+}
+
 /** `{ kind }` of an anomaly row whose detail names one. */
 export function anomalyKindOf(detail: unknown): { kind?: string } {
   const kind = (detail as { kind?: unknown } | null)?.kind;
@@ -231,7 +244,7 @@ function toAnomalyView(row: HistoryRecord, resolution: AnomalyResolutionRecord |
   return {
     id: row.id,
     at: isoString(row.at),
-    status: row.from,
+    status: keptStatusOf(row.from, row.to, row.detail),
     claimed: row.to,
     ...anomalyKindOf(row.detail),
     reason: reasonOf(row.detail),
@@ -246,7 +259,7 @@ export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemVie
     id: record.id,
     originId: record.originId,
     at: isoString(record.at),
-    status: record.status,
+    status: keptStatusOf(record.status, record.claimed, record.detail),
     claimed: record.claimed,
     ...anomalyKindOf(record.detail),
     reason: reasonOf(record.detail),

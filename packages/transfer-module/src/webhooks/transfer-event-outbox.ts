@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { anomalyKindOf, type MovementView, toMovementView } from '../movement';
+import { anomalyKindOf, keptStatusOf, type MovementView, toMovementView } from '../movement';
 import type { HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
 import type { WebhookWakeUp } from './webhook-wake-up';
@@ -62,7 +62,7 @@ function eventsOf(
     return [
       event('transfer.anomaly', {
         originId,
-        status: row.from ?? movement.status,
+        status: keptStatusOf(row.from, row.to, row.detail) ?? movement.status,
         claimed: row.to,
         ...anomalyKindOf(row.detail),
         reason,
