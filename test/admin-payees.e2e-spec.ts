@@ -181,11 +181,20 @@ describe('the payee book over the admin API', () => {
       expect.objectContaining({ originId: 7021, outcome: 'refused' }),
       expect.objectContaining({ originId: 7022, outcome: 'created' }),
     ]);
+    const neverPaid = completeCbuCvu('0170001', '0000000000777');
     const dry = await r.request('POST', '/admin/transfers/batch?dryRun=true', {
-      body: [transferRequest({ originId: 7023, to: BLOCKED })],
+      body: [
+        transferRequest({ originId: 7023, to: BLOCKED }),
+        transferRequest({ originId: 7026, to: neverPaid }),
+        transferRequest({ originId: 7027 }),
+      ],
       token: keys.ops,
     });
-    expect(dry.json.rows).toEqual([expect.objectContaining({ originId: 7023, outcome: 'refused' })]);
+    expect(dry.json.rows).toEqual([
+      expect.objectContaining({ originId: 7023, outcome: 'refused' }),
+      { row: 2, originId: 7026, outcome: 'valid', newPayee: true },
+      { row: 3, originId: 7027, outcome: 'valid' },
+    ]);
     await expect(
       r.app.get(TransferService).requestTransfer(transferRequest({ originId: 7024, to: BLOCKED })),
     ).rejects.toBeInstanceOf(PayeeBlockedError);

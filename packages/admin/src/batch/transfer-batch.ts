@@ -30,6 +30,11 @@ export interface BatchRowResult {
   status?: MovementStatus;
   /** Why the row is invalid or refused: each names its field (a CSV column) and rule. */
   violations?: Violation[];
+  /**
+   * A dry run's `valid` row whose destination account was never paid nor approved as a payee: a first payment
+   * (held for an approval when NEW_PAYEE_REQUIRES_APPROVAL is set).
+   */
+  newPayee?: true;
 }
 
 export interface BatchSummary {
@@ -69,7 +74,7 @@ type Requester = { keyId: string; name: string };
 
 type BatchTransfers = Pick<
   TransferService,
-  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests'
+  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests' | 'previewNewPayees'
 >;
 
 type CheckedRow =
@@ -197,7 +202,8 @@ async function lookUp(transfers: BatchTransfers, transfer: TransferInput): Promi
 /**
  * A dry run's rows that would be created, checked as the run would check them where the store decides: a `from`
  * that is no registered client sub-account (PSP mode) is `invalid`; a row that would pass a limit of its source
- * account, after today's usage and the rows above it, is `refused`.
+ * account, after today's usage and the rows above it, is `refused`; a row to an account never paid nor approved as a
+ * payee is flagged `newPayee`.
  */
 async function previewNewRows(
   transfers: BatchTransfers,
@@ -218,6 +224,13 @@ async function previewNewRows(
       outcome: answer instanceof TransferValidationError ? 'invalid' : 'refused',
       violations: named(answer.violations),
     };
+  });
+  const valid = indexes.filter((index) => rows[index].outcome === 'valid');
+  const firstPayments = await transfers.previewNewPayees(
+    valid.map((index) => (checked[index] as { transfer: TransferInput }).transfer),
+  );
+  firstPayments.forEach((isNew, at) => {
+    if (isNew) rows[valid[at]] = { ...rows[valid[at]], newPayee: true };
   });
 }
 

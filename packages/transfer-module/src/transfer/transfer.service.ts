@@ -129,6 +129,21 @@ export class TransferService {
     return answers;
   }
 
+  /**
+   * For each transfer (from validateRequest), whether its destination account was never paid (no completed
+   * transfer) nor approved as a payee: a preview's flag of a first payment, held for an approval when
+   * `newPayeeRequiresApproval` is set. One read per account, nothing stored or sent.
+   */
+  async previewNewPayees(transfers: readonly TransferInput[]): Promise<boolean[]> {
+    const known = new Map<string, boolean>();
+    const answers: boolean[] = [];
+    for (const { to } of transfers) {
+      if (!known.has(to.address)) known.set(to.address, (await this.store.payeeGate(to.address)).known);
+      answers.push(!known.get(to.address));
+    }
+    return answers;
+  }
+
   private async payeeRefusal(address: string): Promise<PayeeBlockedError | undefined> {
     return (await this.store.payeeGate(address)).blocked ? new PayeeBlockedError(address) : undefined;
   }
