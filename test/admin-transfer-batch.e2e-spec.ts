@@ -76,14 +76,15 @@ describe('POST /admin/transfers/batch', () => {
     expect(dry.json).toEqual({
       dryRun: true,
       rows: [
-        { row: 2, originId: 9001, outcome: 'valid', transfer: transfer(9001, '100.00') },
+        // Nothing was ever paid to the file's destination: each row would be a first payment to it.
+        { row: 2, originId: 9001, outcome: 'valid', transfer: transfer(9001, '100.00'), newPayee: true },
         {
           row: 3,
           originId: 9002,
           outcome: 'invalid',
           violations: [{ field: 'toCuit', rule: 'cuit', params: expect.any(Object), message: expect.any(String) }],
         },
-        { row: 4, originId: 9003, outcome: 'valid', transfer: transfer(9003, '2000.00') },
+        { row: 4, originId: 9003, outcome: 'valid', transfer: transfer(9003, '2000.00'), newPayee: true },
         // The limits as they stand: the run may still differ if other transfers use them first.
         {
           row: 5,

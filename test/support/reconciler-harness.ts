@@ -105,6 +105,8 @@ export async function startTestReconciler(
     approvals?: ApprovalOptions;
     /** DATABASE_URL (a Postgres database of the test's own); default an SQLite file of its own. */
     databaseUrl?: string;
+    /** NEW_PAYEE_REQUIRES_APPROVAL; default false. */
+    newPayeeRequiresApproval?: boolean;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -131,6 +133,7 @@ export async function startTestReconciler(
     ...(options.webhooks && { webhooks: options.webhooks }),
     ...(options.limits && { limits: options.limits }),
     ...(options.approvals && { approvals: options.approvals }),
+    ...(options.newPayeeRequiresApproval && { newPayeeRequiresApproval: true }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({
@@ -200,11 +203,17 @@ export const SAMPLE_SOURCE_ACCOUNTS = `${FROM_CVU}:${cuit('3071234567')}`;
  * A valid transfer request (docs/bank-api.md#request-fields) for the admin API (`originId` optional, amount a
  * decimal string here).
  */
-export function transferRequest(overrides: { originId?: number; description?: string; amount?: number | string } = {}) {
+export function transferRequest(
+  overrides: { originId?: number; description?: string; amount?: number | string; to?: string } = {},
+) {
   return {
     ...(overrides.originId !== undefined && { originId: overrides.originId }),
     from: { addressType: 'CBU_CVU', address: FROM_CVU, owner: { personIdType: 'CUI', personId: cuit('3071234567') } },
-    to: { addressType: 'CBU_CVU', address: TO_CBU, owner: { personIdType: 'CUI', personId: cuit('2012345678') } },
+    to: {
+      addressType: 'CBU_CVU',
+      address: overrides.to ?? TO_CBU,
+      owner: { personIdType: 'CUI', personId: cuit('2012345678') },
+    },
     body: {
       currencyId: '032',
       amount: overrides.amount ?? '1234.50',

@@ -1,3 +1,4 @@
+import { isValidCuit } from '@giro/transfer-module';
 import {
   FROM_CUIT,
   FROM_CVU,
@@ -79,6 +80,19 @@ describe('sandbox bank: scenarios driven by the clock', () => {
       ['IN_PROGRESS', '2024-05-01T12:00:02.000Z'],
       ['COMPLETED', '2024-05-01T12:00:08.000Z'],
     ]);
+  });
+
+  it('[other-payee] names another counterparty than the one asked for, always the same, on the account asked for', async () => {
+    const created = await create(150, 'pago [other-payee]');
+    expect(created.status).toBe(200);
+    const { counterparty } = created.json;
+    expect(counterparty.personId).toMatch(/^30\d{9}$/);
+    expect(counterparty.personId).not.toBe(TO_CUIL);
+    expect(isValidCuit(counterparty.personId)).toBe(true);
+    expect(counterparty.accountRouting.address).toBe(TO_CBU);
+    expect((await lookup({ originId: 150 })).json.counterparty).toEqual(counterparty);
+    expect((await create(151, '[OTHER-PAYEE]')).json.counterparty.personId).toBe(counterparty.personId);
+    expect((await create(152)).json.counterparty.personId).toBe(TO_CUIL);
   });
 
   it('[fail] ends FAILED', async () => {

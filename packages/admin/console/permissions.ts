@@ -9,6 +9,8 @@ const NEEDS = {
   acknowledge: 'operator',
   resolve: 'operator',
   approve: 'approver',
+  label: 'operator',
+  block: 'approver',
   keys: 'admin',
   redeliver: 'admin',
   webhookEndpoints: 'admin',

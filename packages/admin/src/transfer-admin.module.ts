@@ -7,6 +7,7 @@ import { CancellationsController } from './cancellations/cancellations.controlle
 import { TransferExportController } from './export/transfer-export.controller';
 import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
+import { PayeesController } from './payees/payees.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRefusalAudit } from './shared/http/admin-refusal-audit';
@@ -37,6 +38,7 @@ const ADMIN_CONTROLLERS = [
   TransferRawController,
   BankLookupController,
   SubAccountsController,
+  PayeesController,
   CancellationsController,
   AnomaliesController,
   AuditController,

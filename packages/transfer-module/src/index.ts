@@ -205,6 +205,7 @@ export {
   BootstrapApprovalError,
   CancellationNotFoundError,
   MovementNotFoundError,
+  PayeeNotFoundError,
   SelfApprovalError,
   SubAccountConflictError,
   SubAccountNotFoundError,
@@ -223,10 +224,12 @@ export { BankLookupService } from './transfer/bank-lookup.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
 export { MovementService } from './transfer/movement.service';
+export { PayeeService, type PayeeView } from './transfer/payee.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,
   MovementBusyError,
+  PayeeBlockedError,
   PollTooSoonError,
   PspModeRequiredError,
   TransferConflictError,

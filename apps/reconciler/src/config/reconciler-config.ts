@@ -51,6 +51,8 @@ export interface ReconcilerConfig {
   bank: BankClientOptions | undefined;
   /** The accounts giro may send from (SOURCE_ACCOUNTS; the demo's in sandbox mode); absent = `from` not checked. */
   sourceAccounts?: SourceAccount[];
+  /** NEW_PAYEE_REQUIRES_APPROVAL=true: a first payment to an account waits for an approval. */
+  newPayeeRequiresApproval?: boolean;
   /** PSP_MODE=true: the entity also sends from its clients' registered sub-accounts (CVU). */
   psp?: boolean;
   /** LIMIT_PER_TRANSFER, LIMIT_DAILY_AMOUNT, LIMIT_DAILY_COUNT, SOURCE_ACCOUNT_LIMITS; absent = no limits. */
@@ -149,6 +151,7 @@ export function reconcilerConfigFromEnv(
     ...(transferRules && { transferRules }),
     ...(limits && { limits }),
     ...(approvals && { approvals }),
+    ...(vars.NEW_PAYEE_REQUIRES_APPROVAL && { newPayeeRequiresApproval: true }),
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT,

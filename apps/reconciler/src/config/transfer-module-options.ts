@@ -33,6 +33,7 @@ export function transferModuleOptions(
     ...(config.limits && { limits: config.limits }),
     ...(config.approvals && { approvals: config.approvals }),
     ...(config.auditHmacKey !== undefined && { auditHmacKey: config.auditHmacKey }),
+    ...(config.newPayeeRequiresApproval && { newPayeeRequiresApproval: true }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},
     ...(clock && { clock }),

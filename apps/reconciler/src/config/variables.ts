@@ -226,6 +226,11 @@ export const VARIABLES = {
     unset: 'none (no approvals)',
     doc: "maker–checker: a transfer of more than this amount (`0`: every transfer) is stored `AWAITING_APPROVAL` and never sent until a key with the approver role, not its creator's, approves it ([Approvals](#approvals-maker-checker))",
   }),
+  NEW_PAYEE_REQUIRES_APPROVAL: boolean({
+    topic: 'limits',
+    default: false,
+    doc: '`true`: a transfer to an account never paid (no completed transfer) and not approved as a payee waits `AWAITING_APPROVAL` whatever its amount (its view: `approval.holds` `new_payee`); approving it by another key approves the payee ([Payees](#payees))',
+  }),
   APPROVAL_EXPIRES_AFTER: duration({
     topic: 'limits',
     example: '30m, 24h or 2d',

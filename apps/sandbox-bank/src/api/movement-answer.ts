@@ -1,6 +1,7 @@
-import { amountToWire, type BankStatus, isCvu } from '@giro/transfer-module';
+import { amountToWire, type BankStatus, completeCuit, isCvu } from '@giro/transfer-module';
 import type { MovementIds } from '../ledger/ledger';
 import type { Movement } from '../ledger/movement';
+import { namesAnotherCounterparty } from '../ledger/scenario';
 import { isCompany, personNameOf } from './person-names';
 import { wireDatetime } from './wire-datetime';
 
@@ -42,13 +43,16 @@ export interface MovementAnswer {
 export function movementAnswer(movement: Movement, ids: MovementIds, nowMs: number): MovementAnswer {
   const { transfer } = movement;
   const finalAtMs = movement.finalAtMs(nowMs);
+  const paid = namesAnotherCounterparty(transfer.description)
+    ? anotherCuitThan(transfer.toPersonId)
+    : transfer.toPersonId;
   return {
     id: ids.id,
     status: movement.statusAt(nowMs),
     counterparty: {
-      personId: transfer.toPersonId,
+      personId: paid,
       personIdType: 'CUI',
-      personName: personNameOf(transfer.toPersonId),
+      personName: personNameOf(paid),
       accountRouting: { addressType: 'CBU_CVU', address: transfer.toAddress },
     },
     details: {
@@ -74,4 +78,13 @@ export function movementAnswer(movement: Movement, ids: MovementIds, nowMs: numb
       accountRouting: { addressType: isCvu(transfer.fromAddress) ? 'CVU' : 'CBU', address: transfer.fromAddress },
     },
   };
+}
+
+/** A valid CUIT of a company other than `personId`, always the same for it (the `[other-payee]` scenario). */
+function anotherCuitThan(personId: string): string {
+  for (let step = 1; ; step++) {
+    const base = `30${String((Number(personId.slice(2, 10)) + step * 7919) % 100_000_000).padStart(8, '0')}`;
+    const cuit = completeCuit(base);
+    if (cuit !== undefined && cuit !== personId) return cuit;
+  }
 }

@@ -22,3 +22,8 @@ export function scenarioName(outcome: Outcome, lost: boolean): string {
   if (!lost) return base ?? 'normal';
   return base ? `${base}+lost` : 'lost';
 }
+
+/** `[other-payee]`: the bank's answers name another counterparty (another CUIT and its name) than the one asked for. */
+export function namesAnotherCounterparty(description: string): boolean {
+  return description.toLowerCase().includes('[other-payee]');
+}

@@ -97,6 +97,8 @@ export interface Approval {
   decidedBy: Who | null;
   decidedAt: string | null;
   reason: string | null;
+  /** Each rule that held it: `amount`, or `new_payee` (a first payment to its account). */
+  holds?: { reason: 'amount' | 'new_payee' }[];
 }
 
 export interface Movement {

@@ -20,6 +20,7 @@ const NAV: NavItem[] = [
   { path: 'cancellations', label: 'nav.cancellations' },
   { path: 'anomalies', label: 'nav.anomalies' },
   { path: 'approvals', label: 'nav.approvals' },
+  { path: 'payees', label: 'nav.payees' },
   { path: 'webhooks', label: 'nav.webhooks' },
   { path: 'audit', label: 'nav.audit' },
   { path: 'keys', label: 'nav.keys', needs: 'keys' },

@@ -1,4 +1,5 @@
 import type { MessageKey } from './messages-es';
+import { PAYEES_EN } from './messages-payees-en';
 
 // The console's texts in English: every key of messages-es.ts (the type checker refuses a missing one).
 
@@ -364,4 +365,5 @@ export const EN: Record<MessageKey, string> = {
   'audit.action.webhook.test': 'Send a test event',
   'audit.action.webhook.update': 'Change a webhook endpoint',
   'webhooks.actions': 'Actions',
+  ...PAYEES_EN,
 };

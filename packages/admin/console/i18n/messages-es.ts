@@ -1,3 +1,5 @@
+import { PAYEES_ES } from './messages-payees-es';
+
 // The console's texts in Spanish (Argentina), the default language; messages-en.ts has every key in English.
 // `{name}` is replaced by a value.
 
@@ -364,6 +366,7 @@ export const ES = {
   'audit.action.webhook.test': 'Enviar un evento de prueba',
   'audit.action.webhook.update': 'Cambiar un destino de webhooks',
   'webhooks.actions': 'Acciones',
+  ...PAYEES_ES,
 } as const;
 
 export type MessageKey = keyof typeof ES;

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { DecisionItem, Me, Movement, Page } from '../api/types';
 import { TextField } from '../components/fields';
+import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Money, PartyText, Time } from '../components/values';
@@ -126,6 +127,7 @@ export function Approvals() {
                 </td>
                 <td>
                   <PartyText party={movement.to} />
+                  <FirstPaymentFlag movement={movement} />
                 </td>
                 <td class="description" translate={false}>
                   {movement.description}

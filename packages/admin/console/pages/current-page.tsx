@@ -11,6 +11,7 @@ import { Cancellations } from './cancellations';
 import { CreateTransfer } from './create-transfer';
 import { Dashboard } from './dashboard';
 import { Keys } from './keys';
+import { Payees } from './payees';
 import { TransferDetail } from './transfer-detail';
 import { Transfers } from './transfers';
 import { Webhooks } from './webhooks';
@@ -46,6 +47,8 @@ export function CurrentPage() {
       return <Anomalies key={query.toString()} query={query} />;
     case 'approvals':
       return <Approvals />;
+    case 'payees':
+      return <Payees key={query.toString()} query={query} />;
     case 'webhooks':
       return <Webhooks />;
     case 'audit':

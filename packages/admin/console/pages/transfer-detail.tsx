@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
 import { DecideTransfer } from '../components/decide-transfer';
+import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
 import { AnomalyReason, CancellationReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
@@ -210,6 +211,7 @@ function Summary({ movement }: { movement: Movement }) {
               {movement.approval.decision === null ? (
                 <>
                   {t('approval.waitingUntil')} <Time at={movement.approval.expiresAt} />
+                  <FirstPaymentFlag movement={movement} />
                 </>
               ) : (
                 <>

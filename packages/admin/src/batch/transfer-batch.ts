@@ -2,6 +2,7 @@ import {
   isDatabaseUnavailable,
   isValidOriginId,
   type MovementStatus,
+  PayeeBlockedError,
   TransferConflictError,
   type TransferInput,
   TransferLimitError,
@@ -15,9 +16,9 @@ import { type BatchTotals, batchTotalsOf } from './batch-totals';
 /**
  * What became of a row. A dry run: `valid` (would be created), `exists` (stored with the same payload: nothing to
  * do), `conflict` (its originId is stored with another payload), `invalid`, `refused` (would pass a limit of its
- * source account, as things stand). A run: `created`, `replayed` (stored
+ * source account, or its destination is blocked in the payee book, as things stand). A run: `created`, `replayed` (stored
  * already, same payload: nothing created), `conflict`, `invalid` (never sent), `refused` (a limit of its source
- * account).
+ * account, or a blocked payee).
  */
 export type BatchOutcome = 'valid' | 'exists' | 'created' | 'replayed' | 'conflict' | 'invalid' | 'refused';
 
@@ -32,6 +33,11 @@ export interface BatchRowResult {
   violations?: Violation[];
   /** A dry run's row that passed validation: the transfer as read, for a person to check before confirming. */
   transfer?: BatchRowTransfer;
+  /**
+   * A dry run's `valid` row whose destination account was never paid nor approved as a payee: a first payment
+   * (held for an approval when NEW_PAYEE_REQUIRES_APPROVAL is set).
+   */
+  newPayee?: true;
 }
 
 /** A row's transfer as the batch read it: the amount a canonical decimal (`1500.00`), CUITs as 11 digits. */
@@ -85,7 +91,7 @@ type Requester = { keyId: string; name: string };
 
 type BatchTransfers = Pick<
   TransferService,
-  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests'
+  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests' | 'previewNewPayees'
 >;
 
 type CheckedRow =
@@ -220,7 +226,8 @@ async function lookUp(transfers: BatchTransfers, transfer: TransferInput): Promi
 /**
  * A dry run's rows that would be created, checked as the run would check them where the store decides: a `from`
  * that is no registered client sub-account (PSP mode) is `invalid`; a row that would pass a limit of its source
- * account, after today's usage and the rows above it, is `refused`.
+ * account, after today's usage and the rows above it, is `refused`; a row to an account never paid nor approved as a
+ * payee is flagged `newPayee`.
  */
 async function previewNewRows(
   transfers: BatchTransfers,
@@ -238,10 +245,17 @@ async function previewNewRows(
     rows[indexes[at]] = {
       row: row.row,
       originId: row.originId,
-      outcome: answer instanceof TransferLimitError ? 'refused' : 'invalid',
+      outcome: answer instanceof TransferValidationError ? 'invalid' : 'refused',
       violations: named(answer.violations),
       ...(row.transfer && { transfer: row.transfer }),
     };
+  });
+  const valid = indexes.filter((index) => rows[index].outcome === 'valid');
+  const firstPayments = await transfers.previewNewPayees(
+    valid.map((index) => (checked[index] as { transfer: TransferInput }).transfer),
+  );
+  firstPayments.forEach((isNew, at) => {
+    if (isNew) rows[valid[at]] = { ...rows[valid[at]], newPayee: true };
   });
 }
 
@@ -251,7 +265,9 @@ async function request(transfers: BatchTransfers, transfer: TransferInput, by: R
     return { outcome: created ? 'created' : 'replayed', status: movement.status };
   } catch (error) {
     if (error instanceof TransferConflictError) return { outcome: 'conflict' };
-    if (error instanceof TransferLimitError) return { outcome: 'refused', violations: error.violations };
+    if (error instanceof TransferLimitError || error instanceof PayeeBlockedError) {
+      return { outcome: 'refused', violations: error.violations };
+    }
     // A check that needs the store (in PSP mode, that `from` is a registered client sub-account).
     if (error instanceof TransferValidationError) return { outcome: 'invalid', violations: error.violations };
     throw error;

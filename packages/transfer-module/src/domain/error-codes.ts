@@ -66,6 +66,12 @@ export const ERROR_CODES = {
     status: 409,
     doc: 'This sub-account is registered to another holder: a sub-account never changes hands (`address`).',
   },
+  // Payees.
+  PAYEE_BLOCKED: {
+    status: 422,
+    doc: 'The destination account is blocked in the payee book (`address`): nothing was stored or sent. An approver may unblock it.',
+  },
+  PAYEE_NOT_FOUND: { status: 404, doc: 'The payee book has no entry for this account (`address`).' },
   // Approvals.
   APPROVAL_NOT_AWAITED: {
     status: 409,

@@ -77,6 +77,11 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
     params: '`address`, `limit`, `remaining`',
     doc: "The source account's transfers for today are used up.",
   },
+  payee_blocked: {
+    params: '`address`',
+    doc: 'The destination account is blocked in the payee book: transfers to it are refused.',
+  },
+  label: { params: '`max`', doc: "A payee's label is empty or too long." },
   unique: {
     params: '`originId`, `row` (a batch: the earlier row), or none (a repeated originId of a decision)',
     doc: 'The originId repeats an earlier one.',

@@ -7,6 +7,7 @@ export {
   toBankDetailsView,
 } from './bank-details-view';
 export { BANK_PORT, type BankPort } from './bank-port';
+export { COUNTERPARTY_MISMATCH, type CounterpartyMismatch } from './counterparty-check';
 export { FailureCounts } from './failure-counts';
 export { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';
 export { InFlightWork } from './in-flight-work';
@@ -26,8 +27,10 @@ export {
   type AnomalyListItemView,
   type AnomalyResolutionView,
   type AnomalyView,
+  anomalyKindOf,
   type CancellationView,
   type HistoryView,
+  keptStatusOf,
   type MovementView,
   toAnomalyListItemView,
   toCancellationView,

@@ -26,8 +26,11 @@ const schedule = new QuerySchedule(
 const context: PlanContext = { now: NOW, source: 'query', pressure: 0, schedule };
 const at = (ms: number) => new Date(NOW.getTime() + ms);
 
-function record(status: MovementStatus, attempts = 1): MovementRecord {
-  const { intent, fingerprint, amount } = sampleIntent(42);
+/** The counterparty the fixture's answers name: the transfer's `to` unless a test says otherwise. */
+const PAID = { address: '2850590940090418135201', personId: '27123456780' };
+
+function record(status: MovementStatus, attempts = 1, to = PAID): MovementRecord {
+  const { intent, fingerprint, amount } = sampleIntent(42, { to });
   return {
     originId: 42,
     status,
@@ -64,6 +67,58 @@ function answer(status: BankStatus): BankMovement {
 }
 
 const operation = 'create-transfer-request' as const;
+
+describe('planAnswer: who the bank says was paid', () => {
+  const ASKED = { address: '2850590940090418135201', personId: '20123456786' };
+
+  it('raises another counterparty CUIT as a counterparty_mismatch anomaly beside the status it applies', () => {
+    const plan = planAnswer(record('IN_PROGRESS', 1, ASKED), answer('COMPLETED'), context);
+    expect(plan.update.patch.status).toBe('COMPLETED');
+    expect(plan.update.history).toEqual([
+      { to: 'COMPLETED', source: 'query' },
+      {
+        to: 'COMPLETED',
+        source: 'anomaly',
+        detail: expect.objectContaining({
+          kind: 'counterparty_mismatch',
+          requested: ASKED,
+          answered: { personId: PAID.personId, address: PAID.address },
+          reason: expect.stringMatching(/the CUIT 27123456780 \(the transfer asked for 20123456786\)/),
+        }),
+      },
+    ]);
+    expect(plan.announcement).toMatchObject({ kind: 'changed', to: 'COMPLETED' });
+  });
+
+  it('raises another account, on an answer that changes nothing, once', () => {
+    const asked = { address: '0000003110000000000427', personId: PAID.personId };
+    const first = planAnswer(record('IN_PROGRESS', 1, asked), answer('IN_PROGRESS'), context);
+    expect(first.update.history).toEqual([
+      expect.objectContaining({
+        source: 'anomaly',
+        detail: expect.objectContaining({ kind: 'counterparty_mismatch' }),
+      }),
+    ]);
+    expect(first.announcement).toMatchObject({ kind: 'anomaly', status: 'IN_PROGRESS' });
+    // The stored answer already named it: not raised again.
+    const seen = { ...record('IN_PROGRESS', 1, asked), lastBankAnswer: answer('IN_PROGRESS').raw };
+    expect(planAnswer(seen, answer('COMPLETED'), context).update.history).toEqual([
+      { to: 'COMPLETED', source: 'query' },
+    ]);
+  });
+
+  it('teaches the payee book the holder when, and only when, the answer makes it COMPLETED', () => {
+    expect(planAnswer(record('IN_PROGRESS'), answer('COMPLETED'), context).update.payee).toEqual({
+      address: PAID.address,
+      requestedPersonId: PAID.personId,
+      holderPersonId: PAID.personId,
+      holderName: 'Ana Pérez',
+      amount: '1234.50',
+    });
+    expect(planAnswer(record('CREATED'), answer('IN_PROGRESS'), context).update.payee).toBeUndefined();
+    expect(planAnswer(record('CREATED'), answer('FAILED'), context).update.payee).toBeUndefined();
+  });
+});
 
 describe('planAnswer', () => {
   it('applies a newer status with the bank fields, timing the next query from the answer', () => {

@@ -9,6 +9,7 @@ import {
 } from '../bank';
 import { decideTransition, isFinalStatus, type MovementStatus } from '../domain';
 import type { HistorySource, MovementPatch, MovementRecord, MovementUpdate } from '../persistence';
+import { counterpartyAnomaly, counterpartyMismatch, payeePaymentOf } from './counterparty-check';
 import type { MovementAnnouncement } from './movement-events';
 import { describeError } from './movement-logger';
 import type { QuerySchedule } from './query-schedule';
@@ -65,6 +66,10 @@ export function planAnswer(
     };
   }
   const decision = decideTransition(current, claimed);
+  // Another counterparty than the one asked for is raised with the answer that names it; the status is the bank's.
+  const counterparty =
+    decision.kind === 'apply' || decision.kind === 'unchanged' ? counterpartyMismatch(record, answer) : undefined;
+  const raised = counterparty && [counterpartyAnomaly(claimed, counterparty, source, answer)];
   switch (decision.kind) {
     case 'apply':
       return {
@@ -73,8 +78,9 @@ export function planAnswer(
             status: claimed,
             nextQueryAt: schedule.afterAnswer(claimed, now, pressure),
           }),
-          history: [{ to: claimed, source, ...(detail && { detail }) }],
+          history: [{ to: claimed, source, ...(detail && { detail }) }, ...(raised ?? [])],
           ...(claimed === 'FAILED' && { cancellation: { code: null, message: FAILED_BY_BANK } }),
+          ...(claimed === 'COMPLETED' && { payee: payeePaymentOf(record, answer) }),
         },
         announcement: { kind: 'changed', from: current, to: claimed, source },
         failed: false,
@@ -88,7 +94,11 @@ export function planAnswer(
             bankFields(answer),
             nextQuery(current, schedule.afterAnswer(current, now, pressure)),
           ),
+          ...(raised && { history: raised }),
         },
+        ...(counterparty && {
+          announcement: { kind: 'anomaly', status: current, claimed, reason: counterparty.reason, source },
+        }),
         failed: false,
       };
     case 'stale': {

@@ -1,13 +1,16 @@
 import type { MovementStatus, TransferParty } from '../domain';
-import type {
-  AnomalyRecord,
-  AnomalyResolutionRecord,
-  CancellationRecord,
-  HistoryRecord,
-  HistorySource,
-  MovementDetails,
+import {
+  type AnomalyRecord,
+  type AnomalyResolutionRecord,
+  type ApprovalHold,
+  approvalHoldsOf,
+  type CancellationRecord,
+  type HistoryRecord,
+  type HistorySource,
+  type MovementDetails,
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
+import { COUNTERPARTY_MISMATCH } from './counterparty-check';
 import { FAILED_BY_BANK } from './movement-plan';
 
 // What the transfer services return: plain JSON-ready objects (times as ISO 8601 strings, the amount as a
@@ -57,6 +60,11 @@ export interface ApprovalView {
   decidedAt: string | null;
   /** The rejection's reason, or the expiry's. */
   reason: string | null;
+  /**
+   * Why it had to wait, each rule that held it: `{ reason: "amount" }` (above the approvals threshold),
+   * `{ reason: "new_payee" }` (its account was never paid nor approved as a payee).
+   */
+  holds: { reason: ApprovalHold }[];
 }
 
 /** An operator closed an anomaly: who (an API key's public id and name), when and why. */
@@ -75,6 +83,11 @@ export interface AnomalyView {
   status: MovementStatus | null;
   /** What the bank claimed. */
   claimed: MovementStatus;
+  /**
+   * What kind of anomaly, when it has a name: `counterparty_mismatch` (the answer names another counterparty than
+   * the one asked for; `reason` names both). Absent for a contradiction of the movement's status or money.
+   */
+  kind?: string;
   reason: string | null;
   /**
    * The bank's details as that answer gave them (type, network, counterparty, thisSubAccount…): what the bank
@@ -206,6 +219,7 @@ function approvalOf(details: MovementDetails): { approval?: ApprovalView } {
       decidedBy: decided?.by ?? null,
       decidedAt: decided ? isoString(decided.at) : null,
       reason: decided ? decisionReasonOf(decided) : null,
+      holds: approvalHoldsOf(details.history[0].detail).map((reason) => ({ reason })),
     },
   };
 }
@@ -213,6 +227,24 @@ function approvalOf(details: MovementDetails): { approval?: ApprovalView } {
 /** Why a transfer was rejected or expired (a `rejection` or `expiry` row's reason); null for other rows. */
 function decisionReasonOf(row: HistoryRecord): string | null {
   return row.source === 'rejection' || row.source === 'expiry' ? reasonOf(row.detail) : null;
+}
+
+/**
+ * The status the movement kept by an anomaly: its status before the answer (the answer was not applied), or for a
+ * counterparty mismatch the bank's, which was applied beside it.
+ */
+export function keptStatusOf(
+  before: MovementStatus | null,
+  claimed: MovementStatus,
+  detail: unknown,
+): MovementStatus | null {
+  return anomalyKindOf(detail).kind === COUNTERPARTY_MISMATCH ? claimed : before;
+}
+
+/** `{ kind }` of an anomaly row whose detail names one. */
+export function anomalyKindOf(detail: unknown): { kind?: string } {
+  const kind = (detail as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' ? { kind } : {};
 }
 
 function resolutionOf(details: MovementDetails, historyId: number): AnomalyResolutionRecord | null {
@@ -223,8 +255,9 @@ function toAnomalyView(row: HistoryRecord, resolution: AnomalyResolutionRecord |
   return {
     id: row.id,
     at: isoString(row.at),
-    status: row.from,
+    status: keptStatusOf(row.from, row.to, row.detail),
     claimed: row.to,
+    ...anomalyKindOf(row.detail),
     reason: reasonOf(row.detail),
     bank: answerDetailsOf(row.detail),
     resolution: resolution && toResolutionView(resolution),
@@ -237,8 +270,9 @@ export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemVie
     id: record.id,
     originId: record.originId,
     at: isoString(record.at),
-    status: record.status,
+    status: keptStatusOf(record.status, record.claimed, record.detail),
     claimed: record.claimed,
+    ...anomalyKindOf(record.detail),
     reason: reasonOf(record.detail),
     bank: answerDetailsOf(record.detail),
     resolution: record.resolution && toResolutionView(record.resolution),

@@ -200,6 +200,10 @@ export const TRANSFER_MODULE_OPTIONS = {
     unset: 'plain sha-256',
     doc: "the secret (32 characters or more, kept outside the database) the audit trail's hash chain is keyed with (HMAC-SHA256): a row rewritten and re-hashed by a database writer without it is named by `AuditService.verify()`; rows written before it was set stay verifiable, rows written with another key do not",
   },
+  newPayeeRequiresApproval: {
+    default: false,
+    doc: "first payments held: a transfer to an account with no completed transfer and not approved as a payee is stored `AWAITING_APPROVAL` whatever its amount (its view's `approval.holds` says `{ reason: 'new_payee' }`), with `approvals`' expiry (default 24 h); approving it, by the same rule as any approval, approves the payee too (`PayeeService`)",
+  },
   webhooks: {
     unset: 'off',
     doc: 'given, every change writes its events to the outbox in its own transaction, and a `WebhookDispatcher` delivers them, signed (Standard Webhooks), to the endpoints `WebhookService` registers ([Webhooks](#webhooks))',

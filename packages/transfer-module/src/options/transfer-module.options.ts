@@ -118,6 +118,11 @@ export interface TransferModuleOptions {
    */
   auditHmacKey?: string;
   /**
+   * First payments held (default false): a transfer to an account with no completed transfer and not approved as
+   * a payee waits AWAITING_APPROVAL whatever its amount; approving it approves the payee (PayeeService).
+   */
+  newPayeeRequiresApproval?: boolean;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -152,6 +157,7 @@ export interface ResolvedTransferOptions {
   approvals: ApprovalPolicy | undefined;
   /** Undefined when the audit trail is hashed without a key. */
   auditHmacKey: string | undefined;
+  newPayeeRequiresApproval: boolean;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -216,6 +222,11 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     limits: resolveLimits(input.limits, sourceAccounts, psp),
     approvals: resolveApprovals(input.approvals),
     auditHmacKey: resolveAuditHmacKey(input.auditHmacKey),
+    newPayeeRequiresApproval: checkBoolean(
+      input.newPayeeRequiresApproval,
+      'newPayeeRequiresApproval',
+      TRANSFER_MODULE_OPTIONS.newPayeeRequiresApproval.default,
+    ),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,

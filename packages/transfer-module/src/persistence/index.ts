@@ -44,6 +44,7 @@ export {
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
+export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,
   AnomalyNotFoundError,
@@ -55,6 +56,7 @@ export {
   LimitExceededError,
   MovementNotFoundError,
   MovementUpdateRejectedError,
+  PayeeNotFoundError,
   SelfApprovalError,
   StoreArgumentError,
   SubAccountConflictError,
@@ -74,6 +76,7 @@ export {
 } from './store-arguments';
 export type {
   ApplyUpdateResult,
+  ApprovalHold,
   CancellationAcknowledgement,
   CancellationReason,
   ClaimDueOptions,
@@ -89,7 +92,7 @@ export type {
   RecordIntentOptions,
   RecordIntentResult,
 } from './store-types';
-export { MOVEMENT_SORTS } from './store-types';
+export { APPROVAL_HOLDS, approvalHoldsOf, MOVEMENT_SORTS } from './store-types';
 export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';
 export type { DeliveryResult, ListDeliveriesOptions, WebhookDeliveryCounts } from './webhook-deliveries';
 export type { WebhookEndpointChanges, WebhookEndpointRegistration } from './webhook-endpoints';

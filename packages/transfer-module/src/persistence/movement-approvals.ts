@@ -1,5 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
+import {
+  AWAITING_APPROVAL_STATUS,
+  type MovementStatus,
+  PENDING_STATUS,
+  REJECTED_STATUS,
+  type TransferIntent,
+} from '../domain';
 import { checkFourEyes } from './approval-four-eyes';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow } from './engine/raw-rows';
@@ -13,9 +19,11 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
+import type { PayeeBook } from './payee-book';
 import { ApprovalExpiredError, ApprovalNotAwaitedError } from './persistence.errors';
 import { checkActor, checkInteger, checkOriginId, checkText, MAX_BATCH_SIZE, MAX_NOTE_LENGTH } from './store-arguments';
 import type { StoreContext } from './store-context';
+import { type ApprovalHold, approvalHoldsOf } from './store-types';
 
 /** What an approver decides about a transfer AWAITING_APPROVAL. */
 export type ApprovalDecision =
@@ -41,6 +49,7 @@ const EXPIRED = `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${AW
 const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
   ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
+const INTENT_DETAIL = `SELECT "detail" FROM "giro_movement_history" WHERE "origin_id" = ? AND "source" = 'intent'`;
 const NEXT_EXPIRY = `SELECT MIN("approval_expires_at_ms") AS "at" FROM "giro_movements"
   WHERE "status" = '${AWAITING_APPROVAL_STATUS}'`;
 
@@ -53,6 +62,7 @@ export class MovementApprovals {
   constructor(
     private readonly context: StoreContext,
     private readonly usage?: LimitUsage,
+    private readonly payees?: PayeeBook,
   ) {}
 
   /**
@@ -78,6 +88,11 @@ export class MovementApprovals {
       }
       if (decision.kind === 'approve') {
         await checkFourEyes(manager, this.context.engine, originId, by);
+        // Held as a new payee: the approval that passed the check above approves the account as a payee too.
+        if (this.payees && (await this.holdsOf(manager, originId)).includes('new_payee')) {
+          const { to } = JSON.parse(row.intent) as TransferIntent;
+          await this.payees.approve(manager, to.address, to.owner.personId, by);
+        }
         return this.end(manager, row, { to: PENDING_STATUS, source: 'approval', detail: null, by }, now);
       }
       return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
@@ -119,6 +134,12 @@ export class MovementApprovals {
       const [row] = await manager.query(NEXT_EXPIRY);
       return row?.at === null || row?.at === undefined ? null : new Date(Number(row.at));
     });
+  }
+
+  /** Why a transfer waits (its intent row's detail). */
+  private async holdsOf(manager: EntityManager, originId: number): Promise<ApprovalHold[]> {
+    const [row] = await manager.query(this.context.engine.sql(INTENT_DETAIL), [originId]);
+    return approvalHoldsOf(typeof row?.detail === 'string' ? JSON.parse(row.detail) : null);
   }
 
   /** Writes the end of a wait, in the caller's transaction: the movement, its history row, its limits, its events. */

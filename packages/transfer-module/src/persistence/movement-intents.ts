@@ -17,7 +17,7 @@ import { writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
 import { checkActor, checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
-import type { RecordIntentOptions, RecordIntentResult } from './store-types';
+import { APPROVAL_HOLDS, type RecordIntentOptions, type RecordIntentResult } from './store-types';
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 
@@ -72,6 +72,12 @@ export class MovementIntents {
           )
         : null;
     const by = options.by === undefined ? null : checkActor(options.by, 'by');
+    const holds = 'awaitingApproval' in options ? options.awaitingApproval?.holds : undefined;
+    if (holds !== undefined && !holds.every((hold) => (APPROVAL_HOLDS as readonly unknown[]).includes(hold))) {
+      throw new StoreArgumentError('awaitingApproval.holds', 'approval_hold', `must be some of ${APPROVAL_HOLDS}`);
+    }
+    // A hold other than the amount's is written down: the amount rule alone is what a row without detail meant.
+    const intentDetail = holds?.some((hold) => hold !== 'amount') ? JSON.stringify({ holds }) : null;
     const status: MovementStatus = approvalExpiresAtMs === null ? PENDING_STATUS : AWAITING_APPROVAL_STATUS;
     const now = this.context.nowMs();
     const address = intent.from?.address;
@@ -119,7 +125,7 @@ export class MovementIntents {
     // in the same transaction.
     if (this.context.engine.capabilities.oneStatementWrites && !limits && !outbox && !audit?.isRecording()) {
       const first = await this.context.transactions.writeStatement((manager) =>
-        this.insertWithHistory(manager, row, by),
+        this.insertWithHistory(manager, row, by, intentDetail),
       );
       if (first === null) {
         const stored = await this.context.transactions.read((manager) => this.context.getMovement(manager, originId));
@@ -130,7 +136,7 @@ export class MovementIntents {
     const result: RecordIntentResult = await this.context.transactions.write(async (manager) => {
       // No look-up first: the primary key already tells whether the originId is taken (the common case, a
       // new id, then costs one statement less).
-      const first = await this.insertWithHistory(manager, row, by);
+      const first = await this.insertWithHistory(manager, row, by, intentDetail);
       if (first === null) {
         return { movement: toMovementRecord(await this.context.getMovement(manager, originId)), created: false };
       }
@@ -163,11 +169,13 @@ export class MovementIntents {
     manager: EntityManager,
     row: MovementEntity,
     by: RecordedActor | null,
+    detail: string | null,
   ): Promise<MovementHistoryEntity | null> {
     return this.context.engine.insertMovement(manager, row, {
       status: row.status,
       atMs: row.createdAtMs,
       source: 'intent',
+      detail,
       actorKeyId: by?.keyId ?? null,
       actorName: by?.name ?? null,
     });

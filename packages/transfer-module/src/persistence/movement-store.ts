@@ -26,6 +26,7 @@ import type {
 } from './movement-records';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
+import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,
@@ -77,6 +78,7 @@ export class MovementStore {
   private readonly subAccounts: SubAccountRegistry;
   private readonly usage: LimitUsage;
   private readonly approvals: MovementApprovals;
+  private readonly payees: PayeeBook;
 
   constructor(
     dataSource: DataSource,
@@ -87,13 +89,14 @@ export class MovementStore {
     this.usage = new LimitUsage(context, options.limits?.isEmpty() ? undefined : options.limits);
     this.intents = new MovementIntents(context, { originIdBlockSize: options.originIdBlockSize, usage: this.usage });
     this.leases = new MovementLeases(context);
-    this.updates = new MovementUpdates(context, this.usage);
+    this.payees = new PayeeBook(context);
+    this.updates = new MovementUpdates(context, this.usage, this.payees);
     this.listing = new MovementListing(context);
     this.holds = new MovementQueryHolds(context);
     this.cancellations = new MovementCancellations(context);
     this.anomalies = new MovementAnomalies(context);
     this.subAccounts = new SubAccountRegistry(context);
-    this.approvals = new MovementApprovals(context, this.usage);
+    this.approvals = new MovementApprovals(context, this.usage, this.payees);
   }
 
   // Intents (movement-intents.ts)
@@ -118,6 +121,29 @@ export class MovementStore {
 
   nextApprovalExpiryAt(): Promise<Date | null> {
     return this.approvals.nextExpiryAt();
+  }
+
+  // The payee book (payee-book.ts)
+
+  /** Whether transfers to `address` are refused (blocked), and whether it was paid or approved before. */
+  payeeGate(address: string): Promise<PayeeGate> {
+    return this.payees.gate(address);
+  }
+
+  findPayee(address: string): Promise<PayeeRecord | null> {
+    return this.payees.find(address);
+  }
+
+  searchPayees(options: PayeeSearchOptions): Promise<MovementPage<PayeeRecord>> {
+    return this.payees.search(options);
+  }
+
+  addPayee(entry: PayeeEntry): Promise<PayeeRecord> {
+    return this.payees.add(entry);
+  }
+
+  setPayeeBlocked(address: string, blocked: boolean, by: RecordedActor): Promise<PayeeRecord> {
+    return this.payees.setBlocked(address, blocked, by);
   }
 
   // Leases and claims (movement-leases.ts)

@@ -4,6 +4,7 @@ import { CancellationEntity, HISTORY_SOURCES, type MovementEntity } from './enti
 import type { LimitUsage } from './limit-usage';
 import { writeMovementChangeEvents } from './movement-change-events';
 import { type CancellationRecord, toCancellationRecord, toHistoryRecord, toMovementRecord } from './movement-records';
+import type { PayeeBook } from './payee-book';
 import { MovementUpdateRejectedError, StoreArgumentError } from './persistence.errors';
 import { checkDate, checkLeaseOwner, checkOriginId, checkStatus } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -17,6 +18,7 @@ export class MovementUpdates {
   constructor(
     private readonly context: StoreContext,
     private readonly usage?: LimitUsage,
+    private readonly payees?: PayeeBook,
   ) {
     this.writeWithoutHistory = context.engine.writesWithoutHistory(
       async (write) => (await this.writeStatement(write))?.movement ?? null,
@@ -79,6 +81,7 @@ export class MovementUpdates {
     const oneStatement =
       write !== undefined &&
       !update.cancellation &&
+      !update.payee &&
       (write.history.length === 0 || (this.context.engine.capabilities.oneStatementWrites && !this.context.outbox));
     if (oneStatement) {
       const written = await this.writeAlone(write);
@@ -135,6 +138,10 @@ export class MovementUpdates {
         });
       }
       const history = written.history.map(toHistoryRecord);
+      // Learned once per transfer: by the update that made it COMPLETED (a final status never changes again).
+      if (update.payee && this.payees && history.some((row) => row.to === 'COMPLETED' && row.source !== 'anomaly')) {
+        await this.payees.learn(manager, update.payee);
+      }
       if (this.context.outbox && history.length > 0) {
         await writeMovementChangeEvents(
           manager,

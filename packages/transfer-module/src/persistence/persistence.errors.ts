@@ -113,6 +113,19 @@ export class SubAccountNotFoundError extends GiroError {
   }
 }
 
+/** The payee book has no entry for this destination account. */
+export class PayeeNotFoundError extends GiroError {
+  override readonly name = 'PayeeNotFoundError';
+
+  constructor(readonly address: string) {
+    super('PAYEE_NOT_FOUND', `the payee book has no entry for ${address}`);
+  }
+
+  override answerFields() {
+    return { address: this.address };
+  }
+}
+
 /** This address is registered already, to another holder: a sub-account never changes hands. */
 export class SubAccountConflictError extends GiroError {
   override readonly name = 'SubAccountConflictError';

@@ -1,6 +1,7 @@
 import type { DecimalAmount, MovementStatus } from '../domain';
 import type { HistorySource } from './entities';
 import type { CancellationRecord, HistoryRecord, MovementRecord, RecordedActor } from './movement-records';
+import type { PayeePayment } from './payee-book';
 
 // What callers hand to MovementStore and what its intents, updates and pages return (the records themselves
 // are in movement-records.ts).
@@ -15,11 +16,24 @@ export type RecordIntentOptions =
      * Stored AWAITING_APPROVAL: never sent, never due, until an approver approves it (then it is due at once), or
      * REJECTED at `expiresAtMs` (epoch ms) when no one did.
      */
-    | { sendNow: false; awaitingApproval: { expiresAtMs: number } }
+    | { sendNow: false; awaitingApproval: { expiresAtMs: number; holds?: ApprovalHold[] } }
   ) & {
     /** Who asks for the transfer (recorded on its first history row; an approver must be someone else). */
     by?: RecordedActor;
   };
+
+/**
+ * Why a transfer waits for an approval, recorded on its first history row: `amount` (above the approvals threshold),
+ * `new_payee` (its account was never paid nor approved as a payee). Approving a `new_payee` hold approves the payee.
+ */
+export const APPROVAL_HOLDS = ['amount', 'new_payee'] as const;
+export type ApprovalHold = (typeof APPROVAL_HOLDS)[number];
+
+/** The holds of a transfer from its intent row's detail (parsed); a row without them was held for its amount. */
+export function approvalHoldsOf(detail: unknown): ApprovalHold[] {
+  const holds = (detail as { holds?: unknown } | null)?.holds;
+  return Array.isArray(holds) ? (holds as ApprovalHold[]) : ['amount'];
+}
 
 export type RecordIntentResult =
   /** `history`: the one row written, null → PENDING (or AWAITING_APPROVAL). */
@@ -87,6 +101,11 @@ export interface MovementUpdate {
   uncountSend?: boolean;
   /** Give the lease up in the same write (the work on this movement is done for now). */
   releaseLease: boolean;
+  /**
+   * A final COMPLETED answer: what the payee book learns from it, in the same transaction, when this update is the
+   * one that makes the movement COMPLETED.
+   */
+  payee?: PayeePayment;
 }
 
 export type ApplyUpdateResult =

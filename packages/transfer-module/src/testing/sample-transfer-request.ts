@@ -6,7 +6,7 @@ export interface SampleTransferOptions {
   originId?: number;
   /** A JSON number or a decimal string (default `'1234.50'`). */
   amount?: number | string;
-  /** The sandbox bank picks its scenario from tags here: `[fail]`, `[delay]`, `[reject]`, `[lost]`. */
+  /** The sandbox bank picks its scenario from tags here: `[fail]`, `[delay]`, `[reject]`, `[lost]`, `[other-payee]`. */
   description?: string;
   /** The sending account and its holder's CUIT (default a valid pair). */
   from?: { address: string; personId: string };

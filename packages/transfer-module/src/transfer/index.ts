@@ -4,10 +4,12 @@ export { BankLookupService } from './bank-lookup.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { CancellationService } from './cancellation.service';
 export { MovementService } from './movement.service';
+export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {
   BankLookupFailedError,
   MovementBusyError,
+  PayeeBlockedError,
   PollTooSoonError,
   PspModeRequiredError,
   TransferConflictError,

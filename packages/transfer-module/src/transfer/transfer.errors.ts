@@ -33,6 +33,31 @@ export class TransferLimitError extends GiroError {
   }
 }
 
+/**
+ * The destination account is blocked in the payee book: the transfer was refused with nothing stored or sent (an
+ * approver may unblock the account).
+ */
+export class PayeeBlockedError extends GiroError {
+  override readonly name = 'PayeeBlockedError';
+  override readonly violations: Violation[];
+
+  constructor(readonly address: string) {
+    super('PAYEE_BLOCKED', `transfers to ${address} are refused: the account is blocked in the payee book`);
+    this.violations = [
+      {
+        field: 'to.address',
+        rule: 'payee_blocked',
+        params: { address },
+        message: 'is blocked in the payee book: transfers to it are refused',
+      },
+    ];
+  }
+
+  override answerFields() {
+    return { address: this.address };
+  }
+}
+
 /** This originId is already stored with another payload: it is never sent again with different data. */
 export class TransferConflictError extends GiroError {
   override readonly name = 'TransferConflictError';

@@ -56,7 +56,8 @@ describeEachEngine('TransferService.requestTransfer', (engine) => {
     jest.spyOn(store, 'findByOriginId').mockResolvedValueOnce(null);
     const calls = storeCalls(store);
     const replayed = await transfers.requestTransfer(request);
-    expect(calls).toEqual(['findByOriginId', 'recordIntent', 'findByOriginId']);
+    // payeeGate: the destination's one row, read before anything is stored (a blocked payee stores nothing).
+    expect(calls).toEqual(['findByOriginId', 'payeeGate', 'recordIntent', 'findByOriginId']);
     expect(replayed).toEqual({ created: false, movement: await movements.getMovement(created.movement.originId) });
     expect(fixture.bank.ledger.page().entries).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  DEFAULT_APPROVAL_EXPIRY_MS,
   intentFingerprint,
   limitViolation,
   type SourceAccountIndex,
@@ -9,6 +10,7 @@ import {
 import { InFlightWork, MovementSender, type MovementView, type SendFirstResult, toMovementView } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
+  type ApprovalHold,
   LimitExceededError,
   type MovementDetails,
   type MovementRecord,
@@ -17,7 +19,12 @@ import {
 } from '../persistence';
 import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
-import { TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
+import {
+  PayeeBlockedError,
+  TransferConflictError,
+  TransferLimitError,
+  TransferValidationError,
+} from './transfer.errors';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
@@ -100,15 +107,17 @@ export class TransferService {
    */
   async previewRequests(
     transfers: readonly TransferInput[],
-  ): Promise<(TransferValidationError | TransferLimitError | undefined)[]> {
-    // One read a sender, one after another: a 1 000-row file from a few client sub-accounts reads a few rows, and
-    // never queues a read a row on the pool.
+  ): Promise<(TransferValidationError | TransferLimitError | PayeeBlockedError | undefined)[]> {
+    // One read a sender and one a destination, one after another: a 1 000-row file from a few client sub-accounts
+    // to a few hundred payees reads that many rows, and never queues a read a row on the pool.
     const senders = new Map<string, TransferValidationError | undefined>();
-    const answers: (TransferValidationError | TransferLimitError | undefined)[] = [];
-    for (const { from } of transfers) {
+    const payees = new Map<string, PayeeBlockedError | undefined>();
+    const answers: (TransferValidationError | TransferLimitError | PayeeBlockedError | undefined)[] = [];
+    for (const { from, to } of transfers) {
       const sender = `${from.address}/${from.owner.personId}`;
       if (!senders.has(sender)) senders.set(sender, await this.senderRefusal(from));
-      answers.push(senders.get(sender));
+      if (!payees.has(to.address)) payees.set(to.address, await this.payeeRefusal(to.address));
+      answers.push(senders.get(sender) ?? payees.get(to.address));
     }
     const open = transfers.flatMap((_transfer, index) => (answers[index] === undefined ? [index] : []));
     const refusals = await this.store.previewLimits(
@@ -118,6 +127,25 @@ export class TransferService {
       if (refusal !== undefined) answers[open[at]] = new TransferLimitError([limitViolation(refusal)]);
     });
     return answers;
+  }
+
+  /**
+   * For each transfer (from validateRequest), whether its destination account was never paid (no completed
+   * transfer) nor approved as a payee: a preview's flag of a first payment, held for an approval when
+   * `newPayeeRequiresApproval` is set. One read per account, nothing stored or sent.
+   */
+  async previewNewPayees(transfers: readonly TransferInput[]): Promise<boolean[]> {
+    const known = new Map<string, boolean>();
+    const answers: boolean[] = [];
+    for (const { to } of transfers) {
+      if (!known.has(to.address)) known.set(to.address, (await this.store.payeeGate(to.address)).known);
+      answers.push(!known.get(to.address));
+    }
+    return answers;
+  }
+
+  private async payeeRefusal(address: string): Promise<PayeeBlockedError | undefined> {
+    return (await this.store.payeeGate(address)).blocked ? new PayeeBlockedError(address) : undefined;
   }
 
   /** In PSP mode, why `from` may not send when it is not a registered, enabled client sub-account of its holder. */
@@ -168,19 +196,32 @@ export class TransferService {
     fingerprint: string,
     by: RecordedActor | undefined,
   ): Promise<SendFirstResult> {
-    const { approvals } = this.options;
-    if (approvals === undefined || !approvals.requiresApproval(intent.amount)) {
-      return this.sender.sendFirst(intent, fingerprint, by);
-    }
-    const expiresAtMs = approvals.expiresAt(this.options.clock.now().getTime());
+    const holds = await this.holdsOf(intent);
+    if (holds.length === 0) return this.sender.sendFirst(intent, fingerprint, by);
+    const now = this.options.clock.now().getTime();
+    const expiresAtMs = this.options.approvals?.expiresAt(now) ?? now + DEFAULT_APPROVAL_EXPIRY_MS;
     const recorded = await this.store.recordIntent(intent, fingerprint, {
       sendNow: false,
-      awaitingApproval: { expiresAtMs },
+      awaitingApproval: { expiresAtMs, holds },
       ...(by !== undefined && { by }),
     });
     if (!recorded.created) return { created: false, movement: recorded.movement };
     const details = { ...recorded.movement, history: recorded.history, cancellation: null };
     return { created: true, movement: recorded.movement, recorded: details };
+  }
+
+  /**
+   * Why a new intent must wait for an approval (none: it is sent at once): its amount, and with
+   * `newPayeeRequiresApproval` an account never paid nor approved as a payee. Throws PayeeBlockedError for an
+   * account blocked in the payee book (nothing stored or sent).
+   */
+  private async holdsOf(intent: TransferIntent): Promise<ApprovalHold[]> {
+    const payee = await this.store.payeeGate(intent.to.address);
+    if (payee.blocked) throw new PayeeBlockedError(intent.to.address);
+    const holds: ApprovalHold[] = [];
+    if (this.options.approvals?.requiresApproval(intent.amount)) holds.push('amount');
+    if (this.options.newPayeeRequiresApproval && !payee.known) holds.push('new_payee');
+    return holds;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type MovementView, toMovementView } from '../movement';
+import { anomalyKindOf, keptStatusOf, type MovementView, toMovementView } from '../movement';
 import type { HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
 import type { WebhookWakeUp } from './webhook-wake-up';
@@ -60,7 +60,14 @@ function eventsOf(
     const reason = typeof detail?.reason === 'string' ? detail.reason : null;
     // An anomaly row's `from` is the final status the movement keeps, `to` what the bank claimed.
     return [
-      event('transfer.anomaly', { originId, status: row.from ?? movement.status, claimed: row.to, reason, movement }),
+      event('transfer.anomaly', {
+        originId,
+        status: keptStatusOf(row.from, row.to, row.detail) ?? movement.status,
+        claimed: row.to,
+        ...anomalyKindOf(row.detail),
+        reason,
+        movement,
+      }),
     ];
   }
   const events = [

@@ -44,11 +44,15 @@ export interface WebhookEventData {
   'transfer.completed': { originId: number; movement: MovementView };
   /** With the cancellation the host registers (and acknowledges through the admin API). */
   'transfer.failed': { originId: number; movement: MovementView; cancellation: CancellationView };
-  /** A bank answer contradicted a final status: recorded, not applied. */
+  /**
+   * A bank answer contradicted a final status (recorded, not applied), or named another counterparty than the one
+   * asked for (`kind: "counterparty_mismatch"`, the status the bank's).
+   */
   'transfer.anomaly': {
     originId: number;
     status: MovementStatus;
     claimed: MovementStatus;
+    kind?: string;
     reason: string | null;
     movement: MovementView;
   };

@@ -9,6 +9,8 @@ export interface NewMovementHistory {
   status: string;
   atMs: number;
   source: string;
+  /** JSON text, or null. */
+  detail: string | null;
   actorKeyId: string | null;
   actorName: string | null;
 }
@@ -52,6 +54,7 @@ const historyValuesOf = (history: NewMovementHistory) => [
   history.status,
   history.atMs,
   history.source,
+  history.detail,
   history.actorKeyId,
   history.actorName,
 ];
@@ -59,7 +62,7 @@ const historyValuesOf = (history: NewMovementHistory) => [
 const sqliteInserts = new WeakMap<EntityMetadata, MovementInsert>();
 
 const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
-  VALUES (?, NULL, ?, ?, ?, NULL, ?, ?) RETURNING *`;
+  VALUES (?, NULL, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 /**
  * SQLite, which has no DML in a CTE: the movement's INSERT, then its history row, two statements in the caller's
@@ -92,7 +95,7 @@ export async function insertPostgresMovement(
   const insert = cachedInsert(postgresInserts, manager.connection.getMetadata(MovementEntity), (movementSql) =>
     numberedPlaceholders(`WITH movement AS (${movementSql} RETURNING "origin_id")
           INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
-          SELECT movement."origin_id", NULL, ?, ?::bigint, ?, NULL, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS}`),
+          SELECT movement."origin_id", NULL, ?, ?::bigint, ?, ?, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS}`),
   );
   const movementValues = insert.properties.map((property) => row[property]);
   const [first] = await queryPrepared(manager, insert.sql, [...movementValues, ...historyValuesOf(history)]);

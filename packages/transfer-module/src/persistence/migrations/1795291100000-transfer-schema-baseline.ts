@@ -1,10 +1,11 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { engineOf } from '../engine/database-engine';
 import { unlessTrigramsCannotBeUsed } from './1796760000000-movement-text';
+import { PAYEE_SCHEMA } from './1797451200000-payees';
 import { markBuiltByBaseline } from './after-baseline';
 
 // Today's schema in one migration per engine, for a fresh database: the statements the steps from
-// CreateTransferSchema1795291200000 to AuditTrailSealed1797364800000 leave behind, in the order they leave
+// CreateTransferSchema1795291200000 to Payees1797451200000 leave behind, in the order they leave
 // them (SQLite breaks a tie between two indexes by their order; the text as SQLite keeps it, and as pg_dump writes
 // Postgres's). A database made by an earlier build goes on upgrading through the steps instead; migrations-baseline.spec.ts
 // proves both roads give the same schema. Its timestamp comes before the first step's, so that TypeORM runs it first
@@ -535,9 +536,9 @@ export class TransferSchemaBaseline1795291100000 implements MigrationInterface {
     // A database made by an earlier build has the schema already: its steps bring it up to date.
     if (await queryRunner.hasTable('giro_movements')) return;
     if (engineOf(queryRunner.connection) === 'sqlite') {
-      for (const statement of SQLITE_SCHEMA) await queryRunner.query(statement);
+      for (const statement of [...SQLITE_SCHEMA, ...PAYEE_SCHEMA.sqlite]) await queryRunner.query(statement);
     } else {
-      for (const statement of POSTGRES_SCHEMA) await queryRunner.query(statement);
+      for (const statement of [...POSTGRES_SCHEMA, ...PAYEE_SCHEMA.postgres]) await queryRunner.query(statement);
       await unlessTrigramsCannotBeUsed(queryRunner, POSTGRES_TRIGRAMS);
     }
     markBuiltByBaseline(queryRunner);

@@ -23,6 +23,7 @@ import { MovementOrderCovering1797105600000 } from './1797105600000-movement-ord
 import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 import { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 import { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
+import { Payees1797451200000 } from './1797451200000-payees';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -50,6 +51,7 @@ export { MovementOrderCovering1797105600000 } from './1797105600000-movement-ord
 export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 export { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 export { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
+export { Payees1797451200000 } from './1797451200000-payees';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -77,6 +79,7 @@ export const TRANSFER_MIGRATION_STEPS = [
   SearchOnEngineIndexes1797192000000,
   ApiKeyMinters1797278400000,
   AuditTrailSealed1797364800000,
+  Payees1797451200000,
 ];
 
 /**

@@ -37,7 +37,7 @@ export function transferServiceFixture(engine: TestEngine) {
     const transfers = new TransferService(options, store, sender, work);
     const movements = new MovementService(store);
     const bankLookups = new BankLookupService(options, store, sender, schedule, work, owner, lookups);
-    return { store, client, sender, owner, transfers, movements, bankLookups };
+    return { dataSource, store, client, sender, owner, transfers, movements, bankLookups };
   }
 
   return { fixture, setup };

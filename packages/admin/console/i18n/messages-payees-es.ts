@@ -1,0 +1,30 @@
+// The payee book's texts in Spanish (the "Destinatarios" page and the flags of a first payment).
+
+export const PAYEES_ES = {
+  'nav.payees': 'Destinatarios',
+  'payees.title': 'Destinatarios',
+  'payees.explain':
+    'Cada cuenta a la que se transfirió, con el titular como lo informó el banco. Bloquear una cuenta rechaza toda transferencia hacia ella.',
+  'payees.search': 'Buscar por cuenta, CUIT, nombre o etiqueta',
+  'payees.searchButton': 'Buscar',
+  'payees.none': 'Ningún destinatario coincide.',
+  'payees.account': 'Cuenta',
+  'payees.label': 'Etiqueta',
+  'payees.holder': 'Titular según el banco',
+  'payees.holderDiffers': 'El banco informó otro CUIT que el pedido ({cuit})',
+  'payees.previousNames': 'Antes: {names}',
+  'payees.paid': 'Pagado',
+  'payees.paidCount': '{count} transferencias',
+  'payees.lastPaid': 'Última',
+  'payees.state': 'Estado',
+  'payees.blocked': 'Bloqueado',
+  'payees.approved': 'Aprobado',
+  'payees.known': 'Pagado antes',
+  'payees.new': 'Sin pagos',
+  'payees.block': 'Bloquear',
+  'payees.unblock': 'Desbloquear',
+  'payees.saveLabel': 'Guardar etiqueta',
+  'payees.labelFor': 'Etiqueta de {address}',
+  'payees.saved': 'Guardado.',
+  'payees.firstPayment': 'Primera transferencia a esta cuenta',
+} as const;
