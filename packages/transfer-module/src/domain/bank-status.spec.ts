@@ -49,7 +49,9 @@ describe('bank statuses', () => {
   };
   const table: Record<MovementStatus, Record<BankStatus, string>> = {
     AWAITING_APPROVAL: never,
+    SCHEDULED: never,
     REJECTED: never,
+    CANCELED: never,
     PENDING: { CREATED: 'apply', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     CREATED: { CREATED: 'unchanged', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     IN_PROGRESS: { CREATED: 'stale', IN_PROGRESS: 'unchanged', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },

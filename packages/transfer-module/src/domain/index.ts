@@ -1,5 +1,6 @@
 export * from './account-limits';
 export * from './api-key';
+export * from './argentine-calendar';
 export * from './approval-policy';
 export * from './bank-status';
 export * from './business-day';
@@ -9,6 +10,7 @@ export * from './concept';
 export * from './cuit';
 export * from './currency';
 export * from './error-codes';
+export * from './execution-schedule';
 export * from './giro-error';
 export * from './money';
 export * from './origin-id';

@@ -1,7 +1,12 @@
 import type { BankCallBudgetOptions } from '../bank';
 import { DEFAULT_POLLING_OPTIONS } from '../domain';
 import { DEFAULT_DATABASE_START_TIMEOUT_MS, MAX_BATCH_SIZE } from '../persistence';
-import type { TransferModuleOptions, TransferPollingOptions, TransferSweepOptions } from './transfer-module.options';
+import type {
+  TransferModuleOptions,
+  TransferPollingOptions,
+  TransferScheduleOptions,
+  TransferSweepOptions,
+} from './transfer-module.options';
 import type { TransferWebhookOptions } from './webhook-options';
 
 // Every option of TransferModule, declared once, the way graphile-worker declares its options: the default an
@@ -45,6 +50,21 @@ export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   24 * HOUR,
   24 * HOUR,
 ];
+
+export const SCHEDULE_OPTIONS = {
+  extraHolidays: {
+    unset: 'none',
+    doc: "days the banks close beyond Argentina's national holidays (`['2026-12-24']`): no `executeOn` transfer is released on them",
+  },
+  nonBusinessDayPolicy: {
+    default: 'next',
+    doc: 'an `executeOn` on a weekend or holiday: `next` business day, `previous` one, or `refuse` (422 `SCHEDULE_REFUSED`, naming the next business day)',
+  },
+  releaseTime: {
+    default: '09:00',
+    doc: "the time of day (Buenos Aires, `HH:MM`) an `executeOn` day's transfers are released at",
+  },
+} as const satisfies OptionDeclarations<TransferScheduleOptions>;
 
 export const SWEEP_OPTIONS = {
   batchSize: {
@@ -195,6 +215,11 @@ export const TRANSFER_MODULE_OPTIONS = {
   approvals: {
     unset: 'none',
     doc: "maker–checker: `{ requiredAbove: '1000.00', expiresAfterMs?: 86_400_000 }`. A transfer of more than `requiredAbove` (`0`: every one) is stored `AWAITING_APPROVAL` (its originId and limit share taken) and **never sent** until `ApprovalService.approve(originId, by)` by another actor than its creator (`requestTransfer(input, { by })`); `reject(originId, { reason }, by)` or no approval within `expiresAfterMs` (1 minute to 30 days, default 24 h) ends it `REJECTED`, final, never sent, its limit share freed",
+  },
+  schedule: {
+    unset: 'the national calendar',
+    doc: 'scheduled transfers: a request with `executeOn` (a Buenos Aires day) or `executeAt` (a moment with its offset) is stored `SCHEDULED`, its checks done and its limits counted on its day, and **never sent before its moment**; `ScheduledTransferService.cancel(originId, by)` ends one `CANCELED` before then',
+    fields: SCHEDULE_OPTIONS,
   },
   webhooks: {
     unset: 'off',
