@@ -67,10 +67,12 @@ export {
   ApprovalPolicy,
   DEFAULT_APPROVAL_EXPIRY_MS,
 } from './domain/approval-policy';
+export { BankCalendar, CALENDAR_YEARS } from './domain/argentine-calendar';
 export {
   AWAITING_APPROVAL_STATUS,
   BANK_STATUSES,
   type BankStatus,
+  CANCELED_STATUS,
   FINAL_STATUSES,
   type FinalStatus,
   isFinalStatus,
@@ -80,6 +82,7 @@ export {
   type MovementStatus,
   PENDING_STATUS,
   REJECTED_STATUS,
+  SCHEDULED_STATUS,
 } from './domain/bank-status';
 export { BUSINESS_TIME_ZONE, businessDayBounds, businessDayOf } from './domain/business-day';
 export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
@@ -87,6 +90,11 @@ export { type Clock, systemClock } from './domain/clock';
 export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
 export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/cuit';
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
+export {
+  type ExecutionRequest,
+  NON_BUSINESS_DAY_POLICIES,
+  type NonBusinessDayPolicy,
+} from './domain/execution-schedule';
 // Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
 export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
 export { GiroError } from './domain/giro-error';
@@ -157,6 +165,7 @@ export {
   type TransferModuleOptions,
   TransferModuleOptionsError,
   type TransferPollingOptions,
+  type TransferScheduleOptions,
   type TransferSweepOptions,
 } from './options/transfer-module.options';
 export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/webhook-options';
@@ -203,6 +212,7 @@ export {
   SelfApprovalError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  TransferNotScheduledError,
   UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
@@ -218,12 +228,18 @@ export { BankLookupService } from './transfer/bank-lookup.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
 export { MovementService } from './transfer/movement.service';
+export {
+  type CancelBatchItem,
+  MAX_CANCEL_BATCH,
+  ScheduledTransferService,
+} from './transfer/scheduled-transfer.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,
   MovementBusyError,
   PollTooSoonError,
   PspModeRequiredError,
+  ScheduleRefusedError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,

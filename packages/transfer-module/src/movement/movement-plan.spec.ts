@@ -48,6 +48,7 @@ function record(status: MovementStatus, attempts = 1): MovementRecord {
     lastAnswerAt: null,
     nextQueryAt: NOW,
     approvalExpiresAt: null,
+    executeAt: null,
     queriesHeldUntil: null,
     leaseOwner: 'w',
     leaseExpiresAt: at(60_000),

@@ -24,6 +24,7 @@ export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
 export type { ApprovalDecision, ApprovalOutcome } from './movement-approvals';
+export type { ScheduleOutcome } from './movement-schedule';
 export type {
   AnomalyRecord,
   AnomalyResolutionRecord,
@@ -56,6 +57,7 @@ export {
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  TransferNotScheduledError,
   UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,

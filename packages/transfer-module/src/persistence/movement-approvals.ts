@@ -1,5 +1,11 @@
 import type { EntityManager } from 'typeorm';
-import { AWAITING_APPROVAL_STATUS, type MovementStatus, PENDING_STATUS, REJECTED_STATUS } from '../domain';
+import {
+  AWAITING_APPROVAL_STATUS,
+  type MovementStatus,
+  PENDING_STATUS,
+  REJECTED_STATUS,
+  SCHEDULED_STATUS,
+} from '../domain';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow } from './engine/raw-rows';
 import { type HistorySource, MovementEntity, MovementHistoryEntity } from './entities';
@@ -55,7 +61,8 @@ export class MovementApprovals {
   ) {}
 
   /**
-   * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it) or rejects it
+   * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it; SCHEDULED when its
+   * moment is still ahead) or rejects it
    * (REJECTED, final, never sent; its share of its account's limits is free again). Throws
    * ApprovalNotAwaitedError when it does not wait (any more), ApprovalExpiredError past its expiry,
    * SelfApprovalError when the approver is the key that created it, MovementNotFoundError.
@@ -77,7 +84,9 @@ export class MovementApprovals {
       if (decision.kind === 'approve') {
         const creator = await creatorOf(manager, originId);
         if (creator !== null && creator === by.keyId) throw new SelfApprovalError(originId, by.keyId);
-        return this.end(manager, row, { to: PENDING_STATUS, source: 'approval', detail: null, by }, now);
+        // Approved before its moment, a scheduled transfer waits for it; otherwise it goes at once.
+        const to = row.executeAtMs !== null && row.executeAtMs > now ? SCHEDULED_STATUS : PENDING_STATUS;
+        return this.end(manager, row, { to, source: 'approval', detail: null, by }, now);
       }
       return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
     });
@@ -127,13 +136,14 @@ export class MovementApprovals {
     end: ApprovalEnd,
     now: number,
   ): Promise<ApprovalOutcome> {
-    const approved = end.to === PENDING_STATUS;
+    const approved = end.to === PENDING_STATUS || end.to === SCHEDULED_STATUS;
     const changed: MovementEntity = {
       ...row,
       status: end.to,
       approvalExpiresAtMs: null,
-      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does).
-      nextQueryAtMs: approved ? now : null,
+      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does); a scheduled one
+      // when a sweep releases it.
+      nextQueryAtMs: end.to === PENDING_STATUS ? now : null,
       version: row.version + 1,
       updatedAtMs: now,
     };

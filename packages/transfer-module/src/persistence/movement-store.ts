@@ -12,6 +12,7 @@ import type { AuditTrail } from './audit-trail';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
+import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
@@ -77,6 +78,7 @@ export class MovementStore {
   private readonly subAccounts: SubAccountRegistry;
   private readonly usage: LimitUsage;
   private readonly approvals: MovementApprovals;
+  private readonly schedule: MovementSchedule;
 
   constructor(
     dataSource: DataSource,
@@ -94,6 +96,7 @@ export class MovementStore {
     this.anomalies = new MovementAnomalies(context);
     this.subAccounts = new SubAccountRegistry(context);
     this.approvals = new MovementApprovals(context, this.usage);
+    this.schedule = new MovementSchedule(context, this.usage);
   }
 
   // Intents (movement-intents.ts)
@@ -118,6 +121,20 @@ export class MovementStore {
 
   nextApprovalExpiryAt(): Promise<Date | null> {
     return this.approvals.nextExpiryAt();
+  }
+
+  // Scheduled transfers (movement-schedule.ts)
+
+  releaseScheduled(limit: number): Promise<ScheduleOutcome[]> {
+    return this.schedule.releaseDue(limit);
+  }
+
+  nextReleaseAt(): Promise<Date | null> {
+    return this.schedule.nextReleaseAt();
+  }
+
+  cancelScheduled(originId: number, by: RecordedActor | null): Promise<ScheduleOutcome> {
+    return this.schedule.cancel(originId, by);
   }
 
   // Leases and claims (movement-leases.ts)

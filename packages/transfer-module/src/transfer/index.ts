@@ -4,12 +4,14 @@ export { BankLookupService } from './bank-lookup.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { CancellationService } from './cancellation.service';
 export { MovementService } from './movement.service';
+export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {
   BankLookupFailedError,
   MovementBusyError,
   PollTooSoonError,
   PspModeRequiredError,
+  ScheduleRefusedError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   intentFingerprint,
   limitViolation,
+  resolveExecution,
   type SourceAccountIndex,
   type TransferInput,
   type TransferIntent,
@@ -17,7 +18,12 @@ import {
 } from '../persistence';
 import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
-import { TransferConflictError, TransferLimitError, TransferValidationError } from './transfer.errors';
+import {
+  ScheduleRefusedError,
+  TransferConflictError,
+  TransferLimitError,
+  TransferValidationError,
+} from './transfer.errors';
 import { needsSubAccountCheck, validateTransferRequest } from './transfer-request.validation';
 
 export interface RequestTransferResult {
@@ -56,7 +62,9 @@ export class TransferService {
    * originId, other payload) or TransferLimitError (it would pass a limit of its source account: nothing stored
    * or sent). `by`, who asks (an API key's public id and name), is recorded on the transfer's first history row.
    * With the `approvals` option, a transfer above its threshold is stored AWAITING_APPROVAL and not sent
-   * (ApprovalService decides about it).
+   * (ApprovalService decides about it). A request with `executeOn` or `executeAt` whose moment is ahead is stored
+   * SCHEDULED and sent by a sweep at that moment (ScheduleRefusedError when the moment cannot be kept: a past
+   * day, a non-business day under the policy `refuse`…); one whose moment is past goes at once.
    */
   requestTransfer(input: unknown, options: { by?: RecordedActor } = {}): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
@@ -160,27 +168,39 @@ export class TransferService {
   }
 
   /**
-   * A new intent: sent at once (SendFirstResult), or, above the approvals threshold, only stored
-   * AWAITING_APPROVAL (nothing goes to the bank, so no slot of the bank budget is taken).
+   * A new intent: sent at once (SendFirstResult), or, above the approvals threshold or before its moment, only
+   * stored AWAITING_APPROVAL or SCHEDULED (nothing goes to the bank, so no slot of the bank budget is taken).
    */
   private async storeAndSend(
     intent: TransferIntent,
     fingerprint: string,
     by: RecordedActor | undefined,
   ): Promise<SendFirstResult> {
-    const { approvals } = this.options;
-    if (approvals === undefined || !approvals.requiresApproval(intent.amount)) {
-      return this.sender.sendFirst(intent, fingerprint, by);
-    }
-    const expiresAtMs = approvals.expiresAt(this.options.clock.now().getTime());
+    const { approvals, clock } = this.options;
+    const nowMs = clock.now().getTime();
+    const executeAtMs = this.executionMoment(intent, nowMs);
+    const waitsForApproval = approvals !== undefined && approvals.requiresApproval(intent.amount);
+    // A moment already past is no reason to wait: such a transfer goes as if none was asked.
+    const scheduled = executeAtMs !== undefined && executeAtMs > nowMs ? { executeAtMs } : undefined;
+    if (!waitsForApproval && scheduled === undefined) return this.sender.sendFirst(intent, fingerprint, by);
     const recorded = await this.store.recordIntent(intent, fingerprint, {
       sendNow: false,
-      awaitingApproval: { expiresAtMs },
+      ...(waitsForApproval
+        ? { awaitingApproval: { expiresAtMs: approvals.expiresAt(nowMs) }, ...(scheduled && { scheduled }) }
+        : { scheduled: scheduled as { executeAtMs: number } }),
       ...(by !== undefined && { by }),
     });
     if (!recorded.created) return { created: false, movement: recorded.movement };
     const details = { ...recorded.movement, history: recorded.history, cancellation: null };
     return { created: true, movement: recorded.movement, recorded: details };
+  }
+
+  /** When the intent's asked execution is released (epoch ms); undefined when none was asked. */
+  private executionMoment(intent: TransferIntent, nowMs: number): number | undefined {
+    if (intent.execution === undefined) return undefined;
+    const resolved = resolveExecution(intent.execution, this.options.schedule, nowMs);
+    if (!resolved.ok) throw new ScheduleRefusedError([resolved.violation]);
+    return resolved.executeAtMs;
   }
 
   /**
@@ -211,6 +231,7 @@ function withOriginId(transfer: TransferInput, originId: number): TransferIntent
     amount: transfer.amount,
     description: transfer.description,
     concept: transfer.concept,
+    ...(transfer.execution !== undefined && { execution: transfer.execution }),
     originId,
   };
 }

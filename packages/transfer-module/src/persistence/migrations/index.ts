@@ -21,6 +21,7 @@ import { MovementAmountText1796932800000 } from './1796932800000-movement-amount
 import { MovementWords1797019200000 } from './1797019200000-movement-words';
 import { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
+import { ScheduledTransfers1797300000000 } from './1797300000000-scheduled-transfers';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -46,6 +47,7 @@ export { MovementAmountText1796932800000 } from './1796932800000-movement-amount
 export { MovementWords1797019200000 } from './1797019200000-movement-words';
 export { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
+export { ScheduledTransfers1797300000000 } from './1797300000000-scheduled-transfers';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -74,6 +76,12 @@ export const TRANSFER_MIGRATION_STEPS = [
 ];
 
 /**
+ * The steps since the baseline's schema: they run on every database, fresh (after the baseline) or made by an
+ * earlier build (after the steps), until a later baseline takes them in.
+ */
+export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [ScheduledTransfers1797300000000];
+
+/**
  * Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. A fresh
  * database gets today's schema from TransferSchemaBaseline1795291100000 (the steps are recorded, and do nothing); a
  * database made by an earlier build goes on through the steps it has not run.
@@ -81,4 +89,5 @@ export const TRANSFER_MIGRATION_STEPS = [
 export const TRANSFER_MIGRATIONS = [
   TransferSchemaBaseline1795291100000,
   ...coveredByBaseline(TRANSFER_MIGRATION_STEPS),
+  ...TRANSFER_MIGRATIONS_SINCE_BASELINE,
 ];
