@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AnomaliesController } from './anomalies/anomalies.controller';
 import { ApprovalsController } from './approvals/approvals.controller';
+import { ScheduledTransfersController } from './scheduled/scheduled-transfers.controller';
 import { AuditController } from './audit/audit.controller';
 import { TransferBatchController } from './batch/transfer-batch.controller';
 import { CancellationsController } from './cancellations/cancellations.controller';
@@ -24,7 +25,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), scheduled transfers' `/cancel`, `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
  * API key — with the role each route declares; their validation pipe and error filter are their own, so the
  * application's other routes are untouched. TransferModule's services (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
@@ -37,6 +38,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     TransferExportController,
     TransfersController,
     ApprovalsController,
+    ScheduledTransfersController,
     TransferRawController,
     BankLookupController,
     SubAccountsController,

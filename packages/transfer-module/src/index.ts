@@ -156,6 +156,7 @@ export type {
   CancellationView,
   HistoryView,
   MovementView,
+  ScheduleView,
 } from './movement/movement-view';
 // The module's options (the bank client's are above).
 export {

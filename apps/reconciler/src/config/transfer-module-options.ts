@@ -32,6 +32,7 @@ export function transferModuleOptions(
     ...(config.transferRules && { transferRules: config.transferRules }),
     ...(config.limits && { limits: config.limits }),
     ...(config.approvals && { approvals: config.approvals }),
+    ...(config.schedule && { schedule: config.schedule }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},
     ...(clock && { clock }),

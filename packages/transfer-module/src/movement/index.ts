@@ -29,6 +29,7 @@ export {
   type CancellationView,
   type HistoryView,
   type MovementView,
+  type ScheduleView,
   toAnomalyListItemView,
   toCancellationView,
   toMovementView,
