@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
 import { AnomaliesController } from './anomalies/anomalies.controller';
 import { ApprovalsController } from './approvals/approvals.controller';
-import { ScheduledTransfersController } from './scheduled/scheduled-transfers.controller';
 import { AuditController } from './audit/audit.controller';
 import { TransferBatchController } from './batch/transfer-batch.controller';
 import { CancellationsController } from './cancellations/cancellations.controller';
 import { TransferExportController } from './export/transfer-export.controller';
 import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
+import { ScheduledTransfersController } from './scheduled/scheduled-transfers.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRoleGuard } from './shared/http/admin-role.guard';

@@ -90,13 +90,13 @@ export { type Clock, systemClock } from './domain/clock';
 export { CONCEPT_CODES, type ConceptCode, DEFAULT_CONCEPT, isConceptCode } from './domain/concept';
 export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/cuit';
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
+// Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
+export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
 export {
   type ExecutionRequest,
   NON_BUSINESS_DAY_POLICIES,
   type NonBusinessDayPolicy,
 } from './domain/execution-schedule';
-// Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
-export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
 export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,

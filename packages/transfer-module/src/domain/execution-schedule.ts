@@ -35,7 +35,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** An `executeOn` value's format problem: a real calendar day written `YYYY-MM-DD`. */
 export function executeOnProblem(value: string): Problem | undefined {
   const match = DAY.exec(value);
-  const valid = match !== null && new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])).toISOString().startsWith(value);
+  const valid =
+    match !== null && new Date(Date.UTC(+match[1], +match[2] - 1, +match[3])).toISOString().startsWith(value);
   return valid ? undefined : { message: 'must be a day written YYYY-MM-DD', params: { format: 'YYYY-MM-DD' } };
 }
 

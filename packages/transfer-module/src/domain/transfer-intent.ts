@@ -77,7 +77,9 @@ export function validateTransferIntent(input: unknown, rules?: TransferIntentRul
     const fields = ['executeOn', 'executeAt'];
     return {
       ok: false,
-      violations: [{ field: '', rule: 'exclusive', params: { fields }, message: 'give executeOn or executeAt, not both' }],
+      violations: [
+        { field: '', rule: 'exclusive', params: { fields }, message: 'give executeOn or executeAt, not both' },
+      ],
     };
   }
   const intent: TransferInput = {

@@ -1,8 +1,8 @@
 import { cbuCvuProblem } from './cbu-cvu';
 import { CONCEPT_CODES, DEFAULT_CONCEPT } from './concept';
 import { cuitProblem } from './cuit';
-import { executeAtProblem, executeOnProblem } from './execution-schedule';
 import { PESO_CURRENCY_ID } from './currency';
+import { executeAtProblem, executeOnProblem } from './execution-schedule';
 import { codePointLabel, hiddenCharacterProblem } from './hidden-characters';
 import { parseAmount } from './money';
 import { MAX_ORIGIN_ID, originIdProblem } from './origin-id';

@@ -24,7 +24,6 @@ export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
 export type { ApprovalDecision, ApprovalOutcome } from './movement-approvals';
-export type { ScheduleOutcome } from './movement-schedule';
 export type {
   AnomalyRecord,
   AnomalyResolutionRecord,
@@ -35,6 +34,7 @@ export type {
   MovementRecord,
   RecordedActor,
 } from './movement-records';
+export type { ScheduleOutcome } from './movement-schedule';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,

@@ -80,7 +80,11 @@ export class MovementIntents {
         : null;
     const by = options.by === undefined ? null : checkActor(options.by, 'by');
     const status: MovementStatus =
-      approvalExpiresAtMs !== null ? AWAITING_APPROVAL_STATUS : executeAtMs !== null ? SCHEDULED_STATUS : PENDING_STATUS;
+      approvalExpiresAtMs !== null
+        ? AWAITING_APPROVAL_STATUS
+        : executeAtMs !== null
+          ? SCHEDULED_STATUS
+          : PENDING_STATUS;
     const now = this.context.nowMs();
     const address = intent.from?.address;
     const limits = this.usage?.limitsOf(address);

@@ -5,7 +5,13 @@ import { historyFromRow } from './engine/raw-rows';
 import { MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
 import { writeMovementChangeEvents } from './movement-change-events';
-import { type HistoryRecord, type MovementRecord, type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
+import {
+  type HistoryRecord,
+  type MovementRecord,
+  type RecordedActor,
+  toHistoryRecord,
+  toMovementRecord,
+} from './movement-records';
 import { TransferNotScheduledError } from './persistence.errors';
 import { checkActor, checkInteger, checkOriginId, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -115,7 +121,11 @@ export class MovementSchedule {
     const movement = toMovementRecord({ ...row, status: change.to, nextQueryAtMs, version, updatedAtMs: now });
     // A transfer that will never go out gives its share of its account's day back, like FAILED.
     if (!released && row.usageDay !== null && this.usage) {
-      await this.usage.free(manager, { address: movement.intent.from.address, day: row.usageDay, amount: movement.amount });
+      await this.usage.free(manager, {
+        address: movement.intent.from.address,
+        day: row.usageDay,
+        amount: movement.amount,
+      });
     }
     if (this.context.outbox) {
       await writeMovementChangeEvents(

@@ -12,7 +12,6 @@ import type { AuditTrail } from './audit-trail';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
-import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
@@ -25,6 +24,7 @@ import type {
   MovementDetails,
   RecordedActor,
 } from './movement-records';
+import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { StoreContext } from './store-context';

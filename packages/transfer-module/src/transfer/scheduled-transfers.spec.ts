@@ -1,8 +1,8 @@
 import { transferRequest } from '@test-support/giro-harness';
-import { SweepService } from '../sweep';
+import type { TransferModuleOptions } from '../options';
 import { TransferNotScheduledError } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
-import type { TransferModuleOptions } from '../options';
+import { SweepService } from '../sweep';
 import { ApprovalService } from './approval.service';
 import { ScheduledTransferService } from './scheduled-transfer.service';
 import { transferServiceFixture } from './testing/transfer-service-fixture';
@@ -61,7 +61,10 @@ describeEachEngine('scheduled transfers', (engine) => {
     const { transfers } = await scheduling();
     const { movement } = await transfers.requestTransfer({ ...transferRequest('rent'), executeOn: '2026-12-25' });
     // Monday the 28th at 09:00 in Buenos Aires (UTC−3).
-    expect(movement.schedule).toEqual({ executeAt: '2026-12-28T12:00:00.000Z', requested: { executeOn: '2026-12-25' } });
+    expect(movement.schedule).toEqual({
+      executeAt: '2026-12-28T12:00:00.000Z',
+      requested: { executeOn: '2026-12-25' },
+    });
 
     const earlier = await scheduling({ schedule: { nonBusinessDayPolicy: 'previous', releaseTime: '07:30' } });
     const previous = await earlier.transfers.requestTransfer({ ...transferRequest('rent'), executeOn: '2026-12-25' });
@@ -82,9 +85,12 @@ describeEachEngine('scheduled transfers', (engine) => {
     const late = await transfers.requestTransfer({ ...transferRequest('rent'), executeAt: at(WEDNESDAY_NOON - 1) });
     expect(late.movement.status).not.toBe('SCHEDULED');
     expect(atTheBank()).toEqual([late.movement.originId]);
-    await expect(transfers.requestTransfer({ ...transferRequest('rent'), executeOn: '2026-12-22' })).rejects.toMatchObject(
-      { code: 'SCHEDULE_REFUSED', violations: [{ field: 'executeOn', rule: 'past', params: { today: '2026-12-23' } }] },
-    );
+    await expect(
+      transfers.requestTransfer({ ...transferRequest('rent'), executeOn: '2026-12-22' }),
+    ).rejects.toMatchObject({
+      code: 'SCHEDULE_REFUSED',
+      violations: [{ field: 'executeOn', rule: 'past', params: { today: '2026-12-23' } }],
+    });
   });
 
   it('cancels a scheduled transfer for good: never sent, and once only', async () => {
@@ -93,7 +99,12 @@ describeEachEngine('scheduled transfers', (engine) => {
     const { movement } = await transfers.requestTransfer(request);
     const canceled = await scheduled.cancel(movement.originId, OPERATOR);
     expect(canceled).toMatchObject({ status: 'CANCELED', nextQueryAt: null });
-    expect(canceled.history.at(-1)).toMatchObject({ from: 'SCHEDULED', to: 'CANCELED', source: 'cancel', by: OPERATOR });
+    expect(canceled.history.at(-1)).toMatchObject({
+      from: 'SCHEDULED',
+      to: 'CANCELED',
+      source: 'cancel',
+      by: OPERATOR,
+    });
     await expect(scheduled.cancel(movement.originId)).rejects.toBeInstanceOf(TransferNotScheduledError);
 
     fixture.clock.set(WEDNESDAY_NOON + 120 * SECOND);
@@ -117,7 +128,12 @@ describeEachEngine('scheduled transfers', (engine) => {
     fixture.clock.set(moment);
     const cancels = await Promise.all([
       sweeper.sweep(),
-      ...originIds.map((originId) => scheduled.cancel(originId).then(() => 'canceled', (error: Error) => error.name)),
+      ...originIds.map((originId) =>
+        scheduled.cancel(originId).then(
+          () => 'canceled',
+          (error: Error) => error.name,
+        ),
+      ),
     ]).then(([, ...outcomes]) => outcomes);
     await sweeper.sweep();
     for (const [index, originId] of originIds.entries()) {
@@ -139,11 +155,13 @@ describeEachEngine('scheduled transfers', (engine) => {
     const first = await transfers.requestTransfer(monday);
     // Today's count is untouched by Monday's transfer.
     await expect(transfers.requestTransfer(transferRequest('today'))).resolves.toMatchObject({ created: true });
-    await expect(transfers.requestTransfer({ ...monday, body: { ...monday.body, amount: '2.00' } })).rejects.toBeInstanceOf(
-      TransferLimitError,
-    );
+    await expect(
+      transfers.requestTransfer({ ...monday, body: { ...monday.body, amount: '2.00' } }),
+    ).rejects.toBeInstanceOf(TransferLimitError);
     await scheduled.cancel(first.movement.originId);
-    await expect(transfers.requestTransfer({ ...monday, body: { ...monday.body, amount: '3.00' } })).resolves.toMatchObject({
+    await expect(
+      transfers.requestTransfer({ ...monday, body: { ...monday.body, amount: '3.00' } }),
+    ).resolves.toMatchObject({
       movement: { status: 'SCHEDULED' },
     });
   });
@@ -170,8 +188,8 @@ describeEachEngine('scheduled transfers', (engine) => {
     // The same moment with another offset is the same request.
     const replayed = await transfers.requestTransfer({ ...request, executeAt: '2026-12-28T12:00:00Z' });
     expect(replayed).toMatchObject({ created: false, movement: { originId, status: 'SCHEDULED' } });
-    await expect(transfers.requestTransfer({ ...request, executeAt: undefined, executeOn: '2026-12-29' })).rejects.toBeInstanceOf(
-      TransferConflictError,
-    );
+    await expect(
+      transfers.requestTransfer({ ...request, executeAt: undefined, executeOn: '2026-12-29' }),
+    ).rejects.toBeInstanceOf(TransferConflictError);
   });
 });

@@ -179,14 +179,15 @@ export class TransferService {
     const { approvals, clock } = this.options;
     const nowMs = clock.now().getTime();
     const executeAtMs = this.executionMoment(intent, nowMs);
-    const waitsForApproval = approvals !== undefined && approvals.requiresApproval(intent.amount);
+    // The approvals' policy, when this transfer must wait for an approver.
+    const approval = approvals?.requiresApproval(intent.amount) ? approvals : undefined;
     // A moment already past is no reason to wait: such a transfer goes as if none was asked.
     const scheduled = executeAtMs !== undefined && executeAtMs > nowMs ? { executeAtMs } : undefined;
-    if (!waitsForApproval && scheduled === undefined) return this.sender.sendFirst(intent, fingerprint, by);
+    if (approval === undefined && scheduled === undefined) return this.sender.sendFirst(intent, fingerprint, by);
     const recorded = await this.store.recordIntent(intent, fingerprint, {
       sendNow: false,
-      ...(waitsForApproval
-        ? { awaitingApproval: { expiresAtMs: approvals.expiresAt(nowMs) }, ...(scheduled && { scheduled }) }
+      ...(approval
+        ? { awaitingApproval: { expiresAtMs: approval.expiresAt(nowMs) }, ...(scheduled && { scheduled }) }
         : { scheduled: scheduled as { executeAtMs: number } }),
       ...(by !== undefined && { by }),
     });

@@ -49,7 +49,8 @@ function eventsOf(
   event: <T extends WebhookEventType>(type: T, data: WebhookEventData[T]) => OutboxEvent,
 ): OutboxEvent[] {
   const { originId } = movement;
-  const scheduled = () => event('transfer.scheduled', { originId, executeAt: movement.schedule?.executeAt ?? '', movement });
+  const scheduled = () =>
+    event('transfer.scheduled', { originId, executeAt: movement.schedule?.executeAt ?? '', movement });
   if (row.source === 'intent') {
     const created = event('transfer.created', { originId, movement });
     if (row.to === 'SCHEDULED') return [created, scheduled()];
