@@ -43,6 +43,7 @@ const REPORT: SweepReport = {
   anomalies: 0,
   errors: 0,
   expired: 0,
+  released: 0,
   durationMs: 3,
   nextDueAt: null,
 };

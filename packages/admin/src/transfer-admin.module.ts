@@ -8,6 +8,7 @@ import { TransferExportController } from './export/transfer-export.controller';
 import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
 import { PayeesController } from './payees/payees.controller';
+import { ScheduledTransfersController } from './scheduled/scheduled-transfers.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRefusalAudit } from './shared/http/admin-refusal-audit';
@@ -35,6 +36,7 @@ const ADMIN_CONTROLLERS = [
   TransferExportController,
   TransfersController,
   ApprovalsController,
+  ScheduledTransfersController,
   TransferRawController,
   BankLookupController,
   SubAccountsController,
@@ -51,7 +53,7 @@ const ADMIN_CONTROLLERS = [
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), scheduled transfers' `/cancel`, `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
  * API key — with the role each route declares; their validation pipe and error filter are their own, so the
  * application's other routes are untouched. TransferModule's services (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.

@@ -67,10 +67,12 @@ export {
   ApprovalPolicy,
   DEFAULT_APPROVAL_EXPIRY_MS,
 } from './domain/approval-policy';
+export { BankCalendar, CALENDAR_YEARS } from './domain/argentine-calendar';
 export {
   AWAITING_APPROVAL_STATUS,
   BANK_STATUSES,
   type BankStatus,
+  CANCELED_STATUS,
   FINAL_STATUSES,
   type FinalStatus,
   isFinalStatus,
@@ -80,6 +82,7 @@ export {
   type MovementStatus,
   PENDING_STATUS,
   REJECTED_STATUS,
+  SCHEDULED_STATUS,
 } from './domain/bank-status';
 export { BUSINESS_TIME_ZONE, businessDayBounds, businessDayOf } from './domain/business-day';
 export { completeCbuCvu, explainCbuCvu, isCvu, isValidCbuCvu } from './domain/cbu-cvu';
@@ -90,6 +93,11 @@ export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/curren
 // Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
 export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
 export { BOOTSTRAP_CREDENTIALS } from './domain/four-eyes';
+export {
+  type ExecutionRequest,
+  NON_BUSINESS_DAY_POLICIES,
+  type NonBusinessDayPolicy,
+} from './domain/execution-schedule';
 export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,
@@ -150,6 +158,7 @@ export type {
   CancellationView,
   HistoryView,
   MovementView,
+  ScheduleView,
 } from './movement/movement-view';
 // The module's options (the bank client's are above).
 export {
@@ -159,6 +168,7 @@ export {
   type TransferModuleOptions,
   TransferModuleOptionsError,
   type TransferPollingOptions,
+  type TransferScheduleOptions,
   type TransferSweepOptions,
 } from './options/transfer-module.options';
 export { type TransferWebhookOptions, WEBHOOK_RETRY_DELAYS_MS } from './options/webhook-options';
@@ -209,6 +219,7 @@ export {
   SelfApprovalError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  TransferNotScheduledError,
   UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,
@@ -225,6 +236,11 @@ export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
 export { MovementService } from './transfer/movement.service';
 export { PayeeService, type PayeeView } from './transfer/payee.service';
+export {
+  type CancelBatchItem,
+  MAX_CANCEL_BATCH,
+  ScheduledTransferService,
+} from './transfer/scheduled-transfer.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,
@@ -232,6 +248,7 @@ export {
   PayeeBlockedError,
   PollTooSoonError,
   PspModeRequiredError,
+  ScheduleRefusedError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,

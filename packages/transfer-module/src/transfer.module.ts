@@ -11,6 +11,7 @@ import {
   CancellationService,
   MovementService,
   PayeeService,
+  ScheduledTransferService,
   SubAccountService,
   TransferOverviewService,
   TransferService,
@@ -21,8 +22,8 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
  * useFactory | useClass, dataSourceName? })`. Provides a service per concern — TransferService (creating),
  * MovementService (reading and searching), BankLookupService (asking the bank now), CancellationService,
- * TransferOverviewService (the counts), ApprovalService, AnomalyService, SubAccountService, PayeeService — and
- * SweepService
+ * TransferOverviewService (the counts), ApprovalService, ScheduledTransferService, AnomalyService,
+ * SubAccountService, PayeeService — and SweepService
  * (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService, and the
  * WebhookDispatcher a host starts beside its sweep.
  * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
@@ -40,6 +41,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     PayeeService,
     AnomalyService,
     ApprovalService,
+    ScheduledTransferService,
     ApiKeyService,
     AuditService,
     SweepService,

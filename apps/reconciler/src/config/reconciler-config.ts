@@ -8,6 +8,7 @@ import {
   type SourceAccount,
   type SourceAccountLimitsOptions,
   type TransferIntentRules,
+  type TransferScheduleOptions,
 } from '@giro/transfer-module';
 import { resolveBankClientOptions } from '@giro/transfer-module/bank';
 import { approvalsFromEnvironment } from './approvals-environment';
@@ -59,6 +60,8 @@ export interface ReconcilerConfig {
   limits?: SourceAccountLimitsOptions;
   /** Maker–checker (APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER); absent when off. */
   approvals?: ApprovalOptions;
+  /** Scheduled transfers (NON_BUSINESS_DAY_POLICY, EXTRA_HOLIDAYS, SCHEDULE_RELEASE_TIME); absent = the module's. */
+  schedule?: TransferScheduleOptions;
   /** TRANSFER_CURRENCIES, TRANSFER_CONCEPTS, TRANSFER_MAX_AMOUNT, TRANSFER_MAX_DESCRIPTION_LENGTH; absent = the module's. */
   transferRules?: TransferIntentRules;
   polling: PollingSettings;
@@ -152,6 +155,11 @@ export function reconcilerConfigFromEnv(
     ...(limits && { limits }),
     ...(approvals && { approvals }),
     ...(vars.NEW_PAYEE_REQUIRES_APPROVAL && { newPayeeRequiresApproval: true }),
+    schedule: {
+      nonBusinessDayPolicy: vars.NON_BUSINESS_DAY_POLICY,
+      releaseTime: vars.SCHEDULE_RELEASE_TIME,
+      ...(vars.EXTRA_HOLIDAYS !== undefined && { extraHolidays: vars.EXTRA_HOLIDAYS }),
+    },
     polling: pollingSettings(vars, sandbox),
     bankCalls: {
       maxInFlight: vars.BANK_MAX_IN_FLIGHT,

@@ -10,6 +10,7 @@ export const TOPICS = {
   bank: 'The bank',
   sending: 'What is sent',
   limits: 'Limits and approvals',
+  schedule: 'Scheduled transfers',
   pace: 'Polling, bank calls and the sweep',
   database: 'The database',
   server: 'The HTTP server',
@@ -186,6 +187,24 @@ export function amount<const O extends About>(options: O) {
 /** A comma-separated list, each item trimmed (an empty item stays, for its rule to name it). */
 export function list<const O extends About>(options: O) {
   return makeVariable<string[], O>(options, 'list', (text) => ({ value: text.split(',').map((item) => item.trim()) }));
+}
+
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+/** Days `YYYY-MM-DD`, separated by commas. */
+export function dayList<const O extends About>(options: O) {
+  return makeVariable<string[], O>(options, 'list of days, YYYY-MM-DD', (text) => {
+    const days = text.split(',').map((item) => item.trim());
+    const real = (day: string) => DAY.test(day) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
+    return days.every(real) ? { value: days } : must('a list of days YYYY-MM-DD separated by commas');
+  });
+}
+
+/** A time of day, `HH:MM` (24 hours). */
+export function timeOfDay<const O extends About & { default?: string }>(options: O) {
+  return makeVariable<string, O>(options, 'time of day, HH:MM', (text) =>
+    /^([01]\d|2[0-3]):[0-5]\d$/.test(text) ? { value: text } : must('a time of day HH:MM, from 00:00 to 23:59'),
+  );
 }
 
 const DURATION_FORMAT = 'a whole number with a unit (ms, s, m, h, d) or of milliseconds';

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_DESCRIPTION_LENGTH,
   DEFAULT_POLLING_OPTIONS,
   HMAC_PRESETS,
+  NON_BUSINESS_DAY_POLICIES,
   SWEEP_DEFAULTS,
   WEBHOOK_RETRY_DELAYS_MS,
 } from '@giro/transfer-module';
@@ -16,6 +17,7 @@ import { formatDuration } from './durations';
 import {
   amount,
   boolean,
+  dayList,
   decimal,
   duration,
   durations,
@@ -27,6 +29,7 @@ import {
   oneOf,
   secret,
   text,
+  timeOfDay,
   url,
 } from './variable-kinds';
 
@@ -236,6 +239,23 @@ export const VARIABLES = {
     example: '30m, 24h or 2d',
     unset: code('24h'),
     doc: 'how long a transfer waits for its approval (`30m`, `24h`, `2d`; 1 minute to 30 days); then the next sweep ends it `REJECTED`, never sent. Needs `APPROVAL_REQUIRED_ABOVE`',
+  }),
+
+  // Scheduled transfers (schedule-environment.ts): Argentina's bank calendar.
+  NON_BUSINESS_DAY_POLICY: oneOf(NON_BUSINESS_DAY_POLICIES, {
+    topic: 'schedule',
+    default: 'next',
+    doc: 'an `executeOn` that is a weekend or a holiday: sent on the `next` business day, the `previous` one, or `refuse`d (422 `SCHEDULE_REFUSED`, naming the next business day)',
+  }),
+  EXTRA_HOLIDAYS: dayList({
+    topic: 'schedule',
+    unset: 'none',
+    doc: "days the bank closes beyond Argentina's national holidays, `YYYY-MM-DD,…`: no `executeOn` transfer is released on them",
+  }),
+  SCHEDULE_RELEASE_TIME: timeOfDay({
+    topic: 'schedule',
+    default: '09:00',
+    doc: "the time of day (Buenos Aires) an `executeOn` day's transfers are released to the bank",
   }),
 
   // The pace of the work: polling (polling-floor.ts), bank calls, the sweep.

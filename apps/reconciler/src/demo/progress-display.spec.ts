@@ -4,6 +4,7 @@ import { ProgressDisplay, type StatusCounts, statusLine, statusTable, webhookLin
 
 const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   AWAITING_APPROVAL: 0,
+  SCHEDULED: 0,
   PENDING: 0,
   CREATED: 0,
   IN_PROGRESS: 0,
@@ -11,6 +12,7 @@ const counts = (partial: Partial<StatusCounts>): StatusCounts => ({
   COMPLETED: 0,
   FAILED: 0,
   REJECTED: 0,
+  CANCELED: 0,
   ...partial,
 });
 

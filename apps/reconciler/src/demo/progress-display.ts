@@ -35,7 +35,7 @@ export function webhookLine(tally: WebhookTally): string {
 }
 
 export function finalCount(counts: StatusCounts): number {
-  return counts.COMPLETED + counts.FAILED + counts.REJECTED;
+  return counts.COMPLETED + counts.FAILED + counts.REJECTED + counts.CANCELED;
 }
 
 /** The statuses worth a row: all but the approval ones, which show only when a transfer is in them. */

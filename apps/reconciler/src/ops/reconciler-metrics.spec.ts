@@ -4,6 +4,7 @@ describe('ReconcilerMetrics', () => {
   const counts = (oldest: Date | null) => ({
     countByStatus: async () => ({
       AWAITING_APPROVAL: 4,
+      SCHEDULED: 0,
       PENDING: 1,
       CREATED: 0,
       IN_PROGRESS: 2,
@@ -11,6 +12,7 @@ describe('ReconcilerMetrics', () => {
       COMPLETED: 5,
       FAILED: 1,
       REJECTED: 0,
+      CANCELED: 0,
     }),
     countUnacknowledgedCancellations: async () => 1,
     countUnresolvedAnomalies: async () => 3,

@@ -7,6 +7,7 @@ import { SAME_OUTAGE_MS, type ScheduledSweepReport, SWEEP_TIMEOUT_NAME, SweepSch
 const NO_COUNTS: MovementCountsSource = {
   countByStatus: async () => ({
     AWAITING_APPROVAL: 0,
+    SCHEDULED: 0,
     PENDING: 0,
     CREATED: 0,
     IN_PROGRESS: 0,
@@ -14,6 +15,7 @@ const NO_COUNTS: MovementCountsSource = {
     COMPLETED: 0,
     FAILED: 0,
     REJECTED: 0,
+    CANCELED: 0,
   }),
   countUnacknowledgedCancellations: async () => 0,
   countUnresolvedAnomalies: async () => 0,

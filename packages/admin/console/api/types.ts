@@ -14,6 +14,7 @@ export interface Me {
 
 export const STATUSES = [
   'AWAITING_APPROVAL',
+  'SCHEDULED',
   'PENDING',
   'CREATED',
   'IN_PROGRESS',
@@ -21,10 +22,11 @@ export const STATUSES = [
   'COMPLETED',
   'FAILED',
   'REJECTED',
+  'CANCELED',
 ] as const;
 export type Status = (typeof STATUSES)[number];
 
-const FINAL: readonly Status[] = ['COMPLETED', 'FAILED', 'REJECTED'];
+const FINAL: readonly Status[] = ['COMPLETED', 'FAILED', 'REJECTED', 'CANCELED'];
 export const isFinal = (status: Status): boolean => FINAL.includes(status);
 
 export interface Who {
@@ -211,6 +213,8 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'transfer.awaiting_approval',
   'transfer.approved',
   'transfer.rejected',
+  'transfer.scheduled',
+  'transfer.canceled',
 ] as const;
 
 export interface WebhookEndpoint {

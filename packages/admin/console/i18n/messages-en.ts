@@ -26,6 +26,8 @@ export const EN: Record<MessageKey, string> = {
   'status.COMPLETED': 'Completed',
   'status.FAILED': 'Failed',
   'status.REJECTED': 'Rejected',
+  'status.SCHEDULED': 'Scheduled',
+  'status.CANCELED': 'Canceled',
 
   'signIn.title': 'giro console',
   'signIn.explain': 'Paste your API key to sign in. What you can do depends on its role.',

@@ -26,6 +26,8 @@ export const ES = {
   'status.COMPLETED': 'Completada',
   'status.FAILED': 'Fallida',
   'status.REJECTED': 'Rechazada',
+  'status.SCHEDULED': 'Programada',
+  'status.CANCELED': 'Anulada',
 
   'signIn.title': 'Consola de giro',
   'signIn.explain': 'Pegá tu clave de API para entrar. Lo que podés hacer depende de su rol.',

@@ -6,17 +6,24 @@ import {
   isBankStatus,
   isFinalStatus,
   isMovementStatus,
+  isUnsentStatus,
   MOVEMENT_STATUSES,
   type MovementStatus,
 } from './bank-status';
 
 describe('bank statuses', () => {
-  it('knows the five bank states, PENDING, AWAITING_APPROVAL and REJECTED as local only, and the three finals', () => {
+  it('knows the five bank states, the local ones (PENDING, AWAITING_APPROVAL, SCHEDULED, REJECTED, CANCELED), and the four finals', () => {
     expect([...BANK_STATUSES]).toEqual(['CREATED', 'IN_PROGRESS', 'DELAYED', 'COMPLETED', 'FAILED']);
     expect(isBankStatus('PENDING')).toBe(false);
     expect(isMovementStatus('PENDING')).toBe(true);
     expect(isBankStatus('completed')).toBe(false);
-    expect(MOVEMENT_STATUSES.filter(isFinalStatus)).toEqual(['COMPLETED', 'FAILED', 'REJECTED']);
+    expect(MOVEMENT_STATUSES.filter(isFinalStatus)).toEqual(['COMPLETED', 'FAILED', 'REJECTED', 'CANCELED']);
+    expect(MOVEMENT_STATUSES.filter(isUnsentStatus)).toEqual([
+      'AWAITING_APPROVAL',
+      'SCHEDULED',
+      'REJECTED',
+      'CANCELED',
+    ]);
   });
 
   it('never lets a final status change, whatever the bank answers afterwards', () => {
@@ -49,7 +56,9 @@ describe('bank statuses', () => {
   };
   const table: Record<MovementStatus, Record<BankStatus, string>> = {
     AWAITING_APPROVAL: never,
+    SCHEDULED: never,
     REJECTED: never,
+    CANCELED: never,
     PENDING: { CREATED: 'apply', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     CREATED: { CREATED: 'unchanged', IN_PROGRESS: 'apply', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },
     IN_PROGRESS: { CREATED: 'stale', IN_PROGRESS: 'unchanged', DELAYED: 'apply', COMPLETED: 'apply', FAILED: 'apply' },

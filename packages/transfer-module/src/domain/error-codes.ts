@@ -44,6 +44,14 @@ export const ERROR_CODES = {
     status: 422,
     doc: 'The transfer would pass a limit of its source account (`violations`: the limit and what remains). Nothing was stored; it may fit later.',
   },
+  SCHEDULE_REFUSED: {
+    status: 422,
+    doc: "The transfer's execution day or moment cannot be kept (`violations`: a past day, a non-business day under the policy `refuse`, a year the calendar does not cover, too far ahead). Nothing was stored.",
+  },
+  TRANSFER_NOT_SCHEDULED: {
+    status: 409,
+    doc: 'Only a SCHEDULED transfer can be canceled; this one is not (`originId`, `status`): sent already, or final.',
+  },
   MOVEMENT_BUSY: {
     status: 409,
     doc: 'Another worker is handling this transfer right now: try again shortly (`originId`).',

@@ -1,6 +1,7 @@
 export * from './account-limits';
 export * from './api-key';
 export * from './approval-policy';
+export * from './argentine-calendar';
 export * from './bank-status';
 export * from './business-day';
 export * from './cbu-cvu';
@@ -9,6 +10,7 @@ export * from './concept';
 export * from './cuit';
 export * from './currency';
 export * from './error-codes';
+export * from './execution-schedule';
 export * from './four-eyes';
 export * from './giro-error';
 export * from './money';

@@ -38,7 +38,7 @@ describe('validateTransferIntent', () => {
       {
         field: 'priority',
         rule: 'unknown_field',
-        message: 'is not a known field (allowed here: originId, from, to, body)',
+        message: 'is not a known field (allowed here: originId, executeOn, executeAt, from, to, body)',
       },
     ],
     [
@@ -274,5 +274,21 @@ describe('validateTransferIntent', () => {
     expect(() => validateTransferIntent(validRequest(), { currencies: [] })).toThrow(
       'transfer rule "currencies" must be a non-empty list of codes, got an empty list',
     );
+  });
+
+  it('keeps an execution asked with executeOn or executeAt, one of them, each checked', () => {
+    expect(intentOf({ ...validRequest(), executeOn: '2026-12-28' }).execution).toEqual({ executeOn: '2026-12-28' });
+    const executeAt = '2026-12-28T09:00:00-03:00';
+    expect(intentOf({ ...validRequest(), executeAt }).execution).toEqual({ executeAt });
+    expect(intentOf(validRequest())).not.toHaveProperty('execution');
+    expect(violationsOf({ ...validRequest(), executeOn: '2026-12-28', executeAt })).toMatchObject([
+      { field: '', rule: 'exclusive', params: { fields: ['executeOn', 'executeAt'] } },
+    ]);
+    expect(violationsOf({ ...validRequest(), executeOn: '28/12/2026' })).toMatchObject([
+      { field: 'executeOn', rule: 'execute_on', params: { format: 'YYYY-MM-DD' } },
+    ]);
+    expect(violationsOf({ ...validRequest(), executeAt: '2026-12-28T09:00' })).toMatchObject([
+      { field: 'executeAt', rule: 'execute_at' },
+    ]);
   });
 });

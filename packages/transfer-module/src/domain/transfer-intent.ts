@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { ExecutionRequest } from './execution-schedule';
 import { amountToWire, type DecimalAmount } from './money';
 import { explainOriginId, isValidOriginId } from './origin-id';
 import { type Fields, readRequest } from './request-fields';
@@ -32,6 +33,8 @@ export interface TransferInput {
   description: string;
   /** One of the accepted concept codes (`transferRules.concepts`). */
   concept: string;
+  /** When it is to be sent, as asked (`executeOn` or `executeAt`); absent: at once. */
+  execution?: ExecutionRequest;
 }
 
 /** A validated request with its originId: what is stored before anything goes to the bank. */
@@ -62,12 +65,23 @@ export function validateTransferIntent(input: unknown, rules?: TransferIntentRul
   const read = readRequest(TRANSFER_REQUEST, input, transferLimitsOf(rules));
   if (!read.ok) return read;
   // The description's rules made these types (a literal CBU_CVU, a DecimalAmount, a configured code…).
-  const { originId, from, to, body } = read.value as {
+  const { originId, from, to, body, executeOn, executeAt } = read.value as {
     originId?: number;
     from: TransferParty;
     to: TransferParty;
     body: Fields;
+    executeOn?: string;
+    executeAt?: string;
   };
+  if (executeOn !== undefined && executeAt !== undefined) {
+    const fields = ['executeOn', 'executeAt'];
+    return {
+      ok: false,
+      violations: [
+        { field: '', rule: 'exclusive', params: { fields }, message: 'give executeOn or executeAt, not both' },
+      ],
+    };
+  }
   const intent: TransferInput = {
     from,
     to,
@@ -77,6 +91,8 @@ export function validateTransferIntent(input: unknown, rules?: TransferIntentRul
     concept: body.concept as string,
   };
   if (originId !== undefined) intent.originId = originId;
+  if (executeOn !== undefined) intent.execution = { executeOn };
+  if (executeAt !== undefined) intent.execution = { executeAt };
   return { ok: true, intent };
 }
 
@@ -101,7 +117,8 @@ export function intentToWire(intent: TransferIntent): TransferRequestWire {
 /**
  * SHA-256 (hex) of the payload without the originId, so "same originId, same payload?" can be answered
  * later. The canonical form is JSON with keys in alphabetical order at every level and the amount as its
- * canonical decimal string; it is stored, so changing it would change every stored fingerprint.
+ * canonical decimal string; it is stored, so changing it would change every stored fingerprint. The execution
+ * asked for is part of the payload (another day is another request), and absent from the form when none was.
  */
 export function intentFingerprint(intent: TransferInput): string {
   const party = (p: TransferParty) => ({
@@ -114,11 +131,19 @@ export function intentFingerprint(intent: TransferInput): string {
     concept: intent.concept,
     currencyId: intent.currencyId,
     description: intent.description,
+    ...(intent.execution !== undefined && { execution: canonicalExecution(intent.execution) }),
     from: party(intent.from),
     to: party(intent.to),
   });
   // One-shot hash (strings are hashed as UTF-8): no Hash object to create per intent.
   return hash('sha256', canonical, 'hex');
+}
+
+function canonicalExecution(execution: ExecutionRequest): ExecutionRequest {
+  // A moment by its instant: the same moment written with another offset is the same request.
+  return 'executeOn' in execution
+    ? { executeOn: execution.executeOn }
+    : { executeAt: new Date(Date.parse(execution.executeAt)).toISOString() };
 }
 
 function copyParty(party: TransferParty): TransferParty {

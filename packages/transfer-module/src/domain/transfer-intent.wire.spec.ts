@@ -62,6 +62,15 @@ describe('intentFingerprint', () => {
     expect(intentFingerprint(intent)).toBe(createHash('sha256').update(Buffer.from(canonical, 'utf8')).digest('hex'));
   });
 
+  it('takes the execution asked for in, by its day or its instant, and leaves the form as it was without one', () => {
+    const base = intentFingerprint(EXPECTED_INTENT);
+    const monday = intentFingerprint({ ...EXPECTED_INTENT, execution: { executeOn: '2026-12-28' } });
+    const nine = intentFingerprint({ ...EXPECTED_INTENT, execution: { executeAt: '2026-12-28T09:00:00-03:00' } });
+    const noon = intentFingerprint({ ...EXPECTED_INTENT, execution: { executeAt: '2026-12-28T12:00:00.000Z' } });
+    expect(new Set([base, monday, nine]).size).toBe(3);
+    expect(noon).toBe(nine);
+  });
+
   it('ignores the originId and how the same payload was written', () => {
     const base = intentFingerprint(EXPECTED_INTENT);
     const request = requestWith('body.amount', '1234.50');

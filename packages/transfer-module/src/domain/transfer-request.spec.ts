@@ -25,7 +25,8 @@ const PARTY = {
 
 describe('TRANSFER_REQUEST, the description of the transfer request', () => {
   it('gives the OpenAPI schema of POST /admin/transfers: fields, types, required lists, examples', () => {
-    // As the admin API has published it since its first release (then a hand-kept copy of the rules).
+    // As the admin API has published it since its first release (then a hand-kept copy of the rules), with the
+    // execution a scheduled transfer asks for.
     expect(JSON.stringify(transferRequestOpenApiSchema())).toBe(
       JSON.stringify({
         type: 'object',
@@ -37,6 +38,18 @@ describe('TRANSFER_REQUEST, the description of the transfer request', () => {
             minimum: 1,
             maximum: Number.MAX_SAFE_INTEGER,
             description: 'your idempotency key; allocated when absent',
+          },
+          executeOn: {
+            type: 'string',
+            format: 'date',
+            description: 'send on this day (Buenos Aires), at the release time, moved off weekends and holidays',
+            example: '2026-12-28',
+          },
+          executeAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'send at this moment (ISO 8601 with its offset); not with executeOn',
+            example: '2026-12-28T09:00:00-03:00',
           },
           from: PARTY,
           to: PARTY,

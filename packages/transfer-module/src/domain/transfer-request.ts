@@ -2,6 +2,7 @@ import { cbuCvuProblem } from './cbu-cvu';
 import { CONCEPT_CODES, DEFAULT_CONCEPT } from './concept';
 import { cuitProblem } from './cuit';
 import { PESO_CURRENCY_ID } from './currency';
+import { executeAtProblem, executeOnProblem } from './execution-schedule';
 import { codePointLabel, hiddenCharacterProblem } from './hidden-characters';
 import { parseAmount } from './money';
 import { MAX_ORIGIN_ID, originIdProblem } from './origin-id';
@@ -133,6 +134,22 @@ export const TRANSFER_REQUEST: ObjectField<TransferLimits> = {
   kind: 'object',
   fields: {
     originId: ORIGIN_ID,
+    executeOn: {
+      kind: 'value',
+      presence: 'optional',
+      schema: { type: 'string', format: 'date' },
+      description: 'send on this day (Buenos Aires), at the release time, moved off weekends and holidays',
+      example: '2026-12-28',
+      rule: text('execute_on', (value) => executeOnProblem(value)),
+    },
+    executeAt: {
+      kind: 'value',
+      presence: 'optional',
+      schema: { type: 'string', format: 'date-time' },
+      description: 'send at this moment (ISO 8601 with its offset); not with executeOn',
+      example: '2026-12-28T09:00:00-03:00',
+      rule: text('execute_at', (value) => executeAtProblem(value)),
+    },
     from: PARTY,
     to: PARTY,
     body: {

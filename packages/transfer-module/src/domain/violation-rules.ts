@@ -48,6 +48,22 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
     doc: 'Not an amount: a JSON number or a decimal string, greater than 0, at most 2 decimals.',
   },
   max: { params: '`max`, `value`', doc: 'The amount is above the maximum per transfer.' },
+  execute_on: { params: '`format`', doc: 'Not a day: `executeOn` is written `YYYY-MM-DD` (a Buenos Aires day).' },
+  execute_at: {
+    params: '`format`',
+    doc: 'Not a moment: `executeAt` is an ISO 8601 date and time with its offset (`Z` or `±HH:MM`).',
+  },
+  exclusive: { params: '`fields`', doc: 'At most one of `fields` may be given.' },
+  past: { params: '`today`', doc: 'The execution day is before today (Buenos Aires).' },
+  calendar: {
+    params: '`years`',
+    doc: "The execution day is in a year whose bank holidays giro's calendar does not know yet.",
+  },
+  business_day: {
+    params: '`next` (the next business day)',
+    doc: 'The execution day is a weekend or a holiday, and the non-business-day policy is `refuse`.',
+  },
+  horizon: { params: '`maxDays`', doc: 'The execution moment is too far ahead.' },
   length: {
     params: '`max`, `actual` (a description, in Unicode characters); `min`, `max` (a note)',
     doc: 'The text is too long (or empty).',

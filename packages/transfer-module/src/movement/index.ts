@@ -32,6 +32,7 @@ export {
   type HistoryView,
   keptStatusOf,
   type MovementView,
+  type ScheduleView,
   toAnomalyListItemView,
   toCancellationView,
   toMovementView,

@@ -51,6 +51,7 @@ function record(status: MovementStatus, attempts = 1, to = PAID): MovementRecord
     lastAnswerAt: null,
     nextQueryAt: NOW,
     approvalExpiresAt: null,
+    executeAt: null,
     queriesHeldUntil: null,
     leaseOwner: 'w',
     leaseExpiresAt: at(60_000),

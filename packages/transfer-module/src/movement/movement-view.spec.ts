@@ -29,6 +29,7 @@ function details(times: { created: number; answer: number; next: number | null; 
     lastAnswerAt: at(times.answer),
     nextQueryAt: times.next === null ? null : at(times.next),
     approvalExpiresAt: null,
+    executeAt: null,
     queriesHeldUntil: null,
     leaseOwner: null,
     leaseExpiresAt: null,

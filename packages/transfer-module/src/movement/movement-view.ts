@@ -1,4 +1,4 @@
-import type { MovementStatus, TransferParty } from '../domain';
+import type { ExecutionRequest, MovementStatus, TransferParty } from '../domain';
 import {
   type AnomalyRecord,
   type AnomalyResolutionRecord,
@@ -67,6 +67,14 @@ export interface ApprovalView {
   holds: { reason: ApprovalHold }[];
 }
 
+/** When a scheduled transfer goes (or went) to the bank, and what its request asked for. */
+export interface ScheduleView {
+  /** The moment it is released, after the calendar moved an `executeOn` to a business day and its release time. */
+  executeAt: string;
+  /** As asked: `{ executeOn }` or `{ executeAt }`. */
+  requested: ExecutionRequest;
+}
+
 /** An operator closed an anomaly: who (an API key's public id and name), when and why. */
 export interface AnomalyResolutionView {
   at: string;
@@ -131,6 +139,8 @@ export interface MovementView {
   bank: BankDetailsView | null;
   /** Present when the transfer had to wait for an approval (AWAITING_APPROVAL at creation). */
   approval?: ApprovalView;
+  /** Present when the transfer was scheduled (asked with `executeOn` or `executeAt`, its moment ahead). */
+  schedule?: ScheduleView;
 }
 
 // The times of a movement are mostly a few milliseconds repeated (created = its first history row, updated =
@@ -195,7 +205,15 @@ export function toMovementView(details: MovementDetails): MovementView {
     cancellation: details.cancellation ? toCancellationView(details.cancellation) : null,
     bank: toBankDetailsView(details.lastBankAnswer),
     ...approvalOf(details),
+    ...scheduleOf(details),
   };
+}
+
+/** `{ schedule }` for a transfer that waits (or waited) for its moment, else nothing. */
+function scheduleOf(details: MovementDetails): { schedule?: ScheduleView } {
+  const { executeAt, intent } = details;
+  if (executeAt === null || intent.execution === undefined) return {};
+  return { schedule: { executeAt: isoString(executeAt), requested: intent.execution } };
 }
 
 function toHistoryView(row: HistoryRecord): HistoryView {

@@ -8,6 +8,7 @@ export {
   type TransferModuleOptions,
   TransferModuleOptionsError,
   type TransferPollingOptions,
+  type TransferScheduleOptions,
   type TransferSweepOptions,
 } from './transfer-module.options';
 export {

@@ -1,7 +1,12 @@
 import type { BankCallBudgetOptions } from '../bank';
 import { DEFAULT_POLLING_OPTIONS } from '../domain';
 import { DEFAULT_DATABASE_START_TIMEOUT_MS, MAX_BATCH_SIZE } from '../persistence';
-import type { TransferModuleOptions, TransferPollingOptions, TransferSweepOptions } from './transfer-module.options';
+import type {
+  TransferModuleOptions,
+  TransferPollingOptions,
+  TransferScheduleOptions,
+  TransferSweepOptions,
+} from './transfer-module.options';
 import type { TransferWebhookOptions } from './webhook-options';
 
 // Every option of TransferModule, declared once, the way graphile-worker declares its options: the default an
@@ -45,6 +50,21 @@ export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   24 * HOUR,
   24 * HOUR,
 ];
+
+export const SCHEDULE_OPTIONS = {
+  extraHolidays: {
+    unset: 'none',
+    doc: "days the banks close beyond Argentina's national holidays (`['2026-12-24']`): no `executeOn` transfer is released on them",
+  },
+  nonBusinessDayPolicy: {
+    default: 'next',
+    doc: 'an `executeOn` on a weekend or holiday: `next` business day, `previous` one, or `refuse` (422 `SCHEDULE_REFUSED`, naming the next business day)',
+  },
+  releaseTime: {
+    default: '09:00',
+    doc: "the time of day (Buenos Aires, `HH:MM`) an `executeOn` day's transfers are released at",
+  },
+} as const satisfies OptionDeclarations<TransferScheduleOptions>;
 
 export const SWEEP_OPTIONS = {
   batchSize: {
@@ -203,6 +223,11 @@ export const TRANSFER_MODULE_OPTIONS = {
   newPayeeRequiresApproval: {
     default: false,
     doc: "first payments held: a transfer to an account with no completed transfer and not approved as a payee is stored `AWAITING_APPROVAL` whatever its amount (its view's `approval.holds` says `{ reason: 'new_payee' }`), with `approvals`' expiry (default 24 h); approving it, by the same rule as any approval, approves the payee too (`PayeeService`)",
+  },
+  schedule: {
+    unset: 'the national calendar',
+    doc: 'scheduled transfers: a request with `executeOn` (a Buenos Aires day) or `executeAt` (a moment with its offset) is stored `SCHEDULED`, its checks done and its limits counted on its day, and **never sent before its moment**; `ScheduledTransferService.cancel(originId, by)` ends one `CANCELED` before then',
+    fields: SCHEDULE_OPTIONS,
   },
   webhooks: {
     unset: 'off',

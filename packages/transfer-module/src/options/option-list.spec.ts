@@ -10,6 +10,7 @@ const SRC = join(__dirname, '..');
 const INTERFACES: [prefix: string, file: string, name: string][] = [
   ['', 'options/transfer-module.options.ts', 'TransferModuleOptions'],
   ['sweep.', 'options/transfer-module.options.ts', 'TransferSweepOptions'],
+  ['schedule.', 'options/transfer-module.options.ts', 'TransferScheduleOptions'],
   ['polling.', 'options/transfer-module.options.ts', 'TransferPollingOptions'],
   ['polling.', 'domain/polling-policy.ts', 'PollingPolicyOptions'],
   ['budget.', 'bank/bank-call-budget.ts', 'BankCallBudgetOptions'],

@@ -12,20 +12,23 @@ import {
   DEFAULT_POLLING_OPTIONS,
   explainSourceAccounts,
   indexSourceAccounts,
+  type NonBusinessDayPolicy,
   PollingPolicy,
   type PollingPolicyOptions,
   parseAmount,
+  type ScheduleRules,
   type SourceAccount,
   type SourceAccountIndex,
   SourceAccountLimits,
   type SourceAccountLimitsOptions,
+  scheduleRulesOf,
   systemClock,
   type TransferIntentRules,
   transferLimitsOf,
 } from '../domain';
 import { dataSourceOptionsFromUrl } from '../persistence';
 import { checkBoolean, checkDeclaredInteger, checkObject, fail } from './option-checks';
-import { POLLING_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
+import { POLLING_OPTIONS, SCHEDULE_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
 import { type ResolvedWebhookOptions, resolveWebhookOptions, type TransferWebhookOptions } from './webhook-options';
 
@@ -41,6 +44,19 @@ export interface TransferSweepOptions {
    * (the sum of `bank.timeouts`) plus `polling.minIntervalMs`.
    */
   leaseMs?: number;
+}
+
+/** Scheduled transfers (`executeOn`, `executeAt`): Argentina's bank calendar and when a day's transfers go. */
+export interface TransferScheduleOptions {
+  /** Days the banks close beyond the national holidays (`YYYY-MM-DD`), e.g. a bank's own closing (default none). */
+  extraHolidays?: string[];
+  /**
+   * An `executeOn` that is a weekend or a holiday: `next` business day (default `next`), the `previous` one, or
+   * `refuse` (SCHEDULE_REFUSED, 422, naming the next business day).
+   */
+  nonBusinessDayPolicy?: NonBusinessDayPolicy;
+  /** The time of day (Buenos Aires, `HH:MM`) an `executeOn` day's transfers are released at (default `09:00`). */
+  releaseTime?: string;
 }
 
 /** The polling rule: the domain's PollingPolicy options, and whether intervals below the bank's are accepted. */
@@ -123,6 +139,11 @@ export interface TransferModuleOptions {
    */
   newPayeeRequiresApproval?: boolean;
   /**
+   * Scheduled transfers (default: the national calendar, `next`, `09:00`): a transfer asked with `executeOn` or
+   * `executeAt` is stored SCHEDULED, checked, and never sent before its moment.
+   */
+  schedule?: TransferScheduleOptions;
+  /**
    * Webhooks (default none): every change writes its events to an outbox in its own transaction, and a
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
@@ -158,6 +179,7 @@ export interface ResolvedTransferOptions {
   /** Undefined when the audit trail is hashed without a key. */
   auditHmacKey: string | undefined;
   newPayeeRequiresApproval: boolean;
+  schedule: ScheduleRules;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
   clock: Clock;
@@ -174,6 +196,7 @@ export const RESOLVED_TRANSFER_OPTIONS = Symbol('giro:ResolvedTransferOptions');
 
 const OPTION_KEYS = Object.keys(TRANSFER_MODULE_OPTIONS);
 const SWEEP_KEYS = Object.keys(SWEEP_OPTIONS);
+const SCHEDULE_KEYS = Object.keys(SCHEDULE_OPTIONS);
 const TRANSFER_RULE_KEYS = ['maxAmount', 'maxDescriptionLength', 'currencies', 'concepts'] as const;
 /** The sweep's declared defaults (option-declarations.ts). */
 export const SWEEP_DEFAULTS = {
@@ -227,6 +250,7 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
       'newPayeeRequiresApproval',
       TRANSFER_MODULE_OPTIONS.newPayeeRequiresApproval.default,
     ),
+    schedule: resolveSchedule(input.schedule),
     webhooks: resolveWebhookOptions(input.webhooks),
     clock: clock as Clock,
     callGuardMs,
@@ -348,6 +372,22 @@ function resolveApprovals(value: unknown): ApprovalPolicy | undefined {
     const message = (error as Error).message;
     // "approvals.requiredAbove must be an amount ≥ 0 …" / "approvals must be an object …"
     throw new TransferModuleOptionsError(message.startsWith('approvals ') ? message : `approvals.${message}`);
+  }
+}
+
+function resolveSchedule(value: unknown): ScheduleRules {
+  const schedule = (value === undefined ? {} : checkObject(value, 'schedule')) as TransferScheduleOptions;
+  for (const key of Object.keys(schedule)) {
+    if (!SCHEDULE_KEYS.includes(key)) fail(`schedule.${key}`, `is not an option (known: ${SCHEDULE_KEYS.join(', ')})`);
+  }
+  if (schedule.extraHolidays !== undefined && !Array.isArray(schedule.extraHolidays)) {
+    fail('schedule.extraHolidays', 'must be a list of days YYYY-MM-DD');
+  }
+  try {
+    return scheduleRulesOf(schedule);
+  } catch (error) {
+    // "releaseTime must be a time of day HH:MM …"
+    throw new TransferModuleOptionsError(`schedule.${(error as Error).message}`);
   }
 }
 

@@ -35,6 +35,7 @@ export type {
   MovementRecord,
   RecordedActor,
 } from './movement-records';
+export type { ScheduleOutcome } from './movement-schedule';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,
@@ -61,6 +62,7 @@ export {
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
+  TransferNotScheduledError,
   UnsentMovementError,
   WebhookDeliveryNotFoundError,
   WebhookEndpointNotFoundError,

@@ -64,6 +64,7 @@ const ALL_MIGRATIONS = [
   'ApiKeyMinters1797278400000',
   'AuditTrailSealed1797364800000',
   'Payees1797451200000',
+  'ScheduledTransfers1797537600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

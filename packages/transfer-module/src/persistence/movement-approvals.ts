@@ -4,6 +4,7 @@ import {
   type MovementStatus,
   PENDING_STATUS,
   REJECTED_STATUS,
+  SCHEDULED_STATUS,
   type TransferIntent,
 } from '../domain';
 import { checkFourEyes } from './approval-four-eyes';
@@ -66,7 +67,8 @@ export class MovementApprovals {
   ) {}
 
   /**
-   * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it) or rejects it
+   * Approves (the transfer becomes PENDING, due at once: the caller or the next sweep sends it; SCHEDULED when its
+   * moment is still ahead) or rejects it
    * (REJECTED, final, never sent; its share of its account's limits is free again). Throws
    * ApprovalNotAwaitedError when it does not wait (any more), ApprovalExpiredError past its expiry,
    * SelfApprovalError when the approver is the key that created it, ApprovalSamePersonError when its key is taken for
@@ -93,7 +95,9 @@ export class MovementApprovals {
           const { to } = JSON.parse(row.intent) as TransferIntent;
           await this.payees.approve(manager, to.address, to.owner.personId, by);
         }
-        return this.end(manager, row, { to: PENDING_STATUS, source: 'approval', detail: null, by }, now);
+        // Approved before its moment, a scheduled transfer waits for it; otherwise it goes at once.
+        const to = row.executeAtMs !== null && row.executeAtMs > now ? SCHEDULED_STATUS : PENDING_STATUS;
+        return this.end(manager, row, { to, source: 'approval', detail: null, by }, now);
       }
       return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
     });
@@ -149,13 +153,14 @@ export class MovementApprovals {
     end: ApprovalEnd,
     now: number,
   ): Promise<ApprovalOutcome> {
-    const approved = end.to === PENDING_STATUS;
+    const approved = end.to === PENDING_STATUS || end.to === SCHEDULED_STATUS;
     const changed: MovementEntity = {
       ...row,
       status: end.to,
       approvalExpiresAtMs: null,
-      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does).
-      nextQueryAtMs: approved ? now : null,
+      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does); a scheduled one
+      // when a sweep releases it.
+      nextQueryAtMs: end.to === PENDING_STATUS ? now : null,
       version: row.version + 1,
       updatedAtMs: now,
     };

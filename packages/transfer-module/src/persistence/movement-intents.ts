@@ -7,6 +7,7 @@ import {
   isDecimalAmount,
   type MovementStatus,
   PENDING_STATUS,
+  SCHEDULED_STATUS,
   type TransferIntent,
 } from '../domain';
 import type { MovementEntity, MovementHistoryEntity } from './entities';
@@ -45,7 +46,9 @@ export class MovementIntents {
   /**
    * Stores the intent as PENDING, due at once (a sweep re-sends it if the caller dies before sending). With
    * `sendNow` it is leased to the caller and counted as one send, durably, before the caller sends. With
-   * `awaitingApproval` it is stored AWAITING_APPROVAL instead: not due, never claimed, until approved.
+   * `awaitingApproval` it is stored AWAITING_APPROVAL instead: not due, never claimed, until approved. With
+   * `scheduled` (and no approval to wait for) it is stored SCHEDULED: not due, never claimed, until released at
+   * its moment; its limits count on that moment's day.
    */
   async recordIntent(
     intent: TransferIntent,
@@ -71,6 +74,10 @@ export class MovementIntents {
             Number.MAX_SAFE_INTEGER,
           )
         : null;
+    const executeAtMs =
+      'scheduled' in options && options.scheduled !== undefined
+        ? checkInteger(options.scheduled.executeAtMs, 'scheduled.executeAtMs', 0, Number.MAX_SAFE_INTEGER)
+        : null;
     const by = options.by === undefined ? null : checkActor(options.by, 'by');
     const holds = 'awaitingApproval' in options ? options.awaitingApproval?.holds : undefined;
     if (holds !== undefined && !holds.every((hold) => (APPROVAL_HOLDS as readonly unknown[]).includes(hold))) {
@@ -78,12 +85,18 @@ export class MovementIntents {
     }
     // A hold other than the amount's is written down: the amount rule alone is what a row without detail meant.
     const intentDetail = holds?.some((hold) => hold !== 'amount') ? JSON.stringify({ holds }) : null;
-    const status: MovementStatus = approvalExpiresAtMs === null ? PENDING_STATUS : AWAITING_APPROVAL_STATUS;
+    const status: MovementStatus =
+      approvalExpiresAtMs !== null
+        ? AWAITING_APPROVAL_STATUS
+        : executeAtMs !== null
+          ? SCHEDULED_STATUS
+          : PENDING_STATUS;
     const now = this.context.nowMs();
     const address = intent.from?.address;
     const limits = this.usage?.limitsOf(address);
-    // The day the intent counts in, when a daily limit applies to its account: FAILED frees that day's share.
-    const usageDay = limits && hasDailyLimit(limits) ? businessDayOf(new Date(now)) : null;
+    // The day the intent counts in, when a daily limit applies to its account (its execution day when it is
+    // scheduled): FAILED frees that day's share.
+    const usageDay = limits && hasDailyLimit(limits) ? businessDayOf(new Date(executeAtMs ?? now)) : null;
     const row: MovementEntity = {
       originId,
       intent: JSON.stringify(intent),
@@ -99,6 +112,7 @@ export class MovementIntents {
       description: intent.description,
       usageDay,
       approvalExpiresAtMs,
+      executeAtMs,
       bankMovementId: null,
       networkId: null,
       network: null,
@@ -110,8 +124,8 @@ export class MovementIntents {
       queries: 0,
       lastError: null,
       lastAnswerAtMs: null,
-      // A transfer awaiting its approval is not due: no claim takes it, nothing sends it.
-      nextQueryAtMs: approvalExpiresAtMs === null ? now : null,
+      // A transfer awaiting its approval or its moment is not due: no claim takes it, nothing sends it.
+      nextQueryAtMs: status === PENDING_STATUS ? now : null,
       queriesHeldUntilMs: null,
       leaseOwner: lease?.owner ?? null,
       leaseExpiresAtMs: lease ? now + lease.leaseMs : null,

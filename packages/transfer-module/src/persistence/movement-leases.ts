@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus } from '../domain';
+import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus, SCHEDULED_STATUS } from '../domain';
 import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
 import { MovementEntity } from './entities';
 import { type ClaimedMovement, toClaimedMovement } from './movement-records';
@@ -105,7 +105,9 @@ export class MovementLeases {
     return this.context.transactions.write(async (manager) => {
       const result = await this.fencedUpdate(manager, originId, owner, now)
         .set({ attempts: () => '"attempts" + 1', version: () => '"version" + 1', updatedAtMs: now })
-        .andWhere('"status" NOT IN (:...unsendable)', { unsendable: [...FINAL_STATUSES, AWAITING_APPROVAL_STATUS] })
+        .andWhere('"status" NOT IN (:...unsendable)', {
+          unsendable: [...FINAL_STATUSES, AWAITING_APPROVAL_STATUS, SCHEDULED_STATUS],
+        })
         .execute();
       return result.affected === 1;
     });

@@ -41,6 +41,8 @@ export interface MovementRecord {
   nextQueryAt: Date | null;
   /** While AWAITING_APPROVAL: when it ends REJECTED if no one approves it. Null in every other status. */
   approvalExpiresAt: Date | null;
+  /** When a scheduled transfer is (or was) released to the bank; null for one sent at once. */
+  executeAt: Date | null;
   /**
    * No query, by a sweep or on demand, before then, whatever the polling rule on lastAnswerAt allows: set
    * when the movement was taken over from a worker that may have had an answer it never recorded. Null when
@@ -168,6 +170,7 @@ export function toMovementRecord(entity: MovementEntity): MovementRecord {
     lastAnswerAt: dateOrNull(entity.lastAnswerAtMs),
     nextQueryAt: dateOrNull(entity.nextQueryAtMs),
     approvalExpiresAt: dateOrNull(entity.approvalExpiresAtMs),
+    executeAt: dateOrNull(entity.executeAtMs),
     queriesHeldUntil: dateOrNull(entity.queriesHeldUntilMs),
     leaseOwner: entity.leaseOwner,
     leaseExpiresAt: dateOrNull(entity.leaseExpiresAtMs),

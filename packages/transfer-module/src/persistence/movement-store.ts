@@ -24,6 +24,7 @@ import type {
   MovementDetails,
   RecordedActor,
 } from './movement-records';
+import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
@@ -79,6 +80,7 @@ export class MovementStore {
   private readonly usage: LimitUsage;
   private readonly approvals: MovementApprovals;
   private readonly payees: PayeeBook;
+  private readonly schedule: MovementSchedule;
 
   constructor(
     dataSource: DataSource,
@@ -97,6 +99,7 @@ export class MovementStore {
     this.anomalies = new MovementAnomalies(context);
     this.subAccounts = new SubAccountRegistry(context);
     this.approvals = new MovementApprovals(context, this.usage, this.payees);
+    this.schedule = new MovementSchedule(context, this.usage);
   }
 
   // Intents (movement-intents.ts)
@@ -144,6 +147,20 @@ export class MovementStore {
 
   setPayeeBlocked(address: string, blocked: boolean, by: RecordedActor): Promise<PayeeRecord> {
     return this.payees.setBlocked(address, blocked, by);
+  }
+
+  // Scheduled transfers (movement-schedule.ts)
+
+  releaseScheduled(limit: number): Promise<ScheduleOutcome[]> {
+    return this.schedule.releaseDue(limit);
+  }
+
+  nextReleaseAt(): Promise<Date | null> {
+    return this.schedule.nextReleaseAt();
+  }
+
+  cancelScheduled(originId: number, by: RecordedActor | null): Promise<ScheduleOutcome> {
+    return this.schedule.cancel(originId, by);
   }
 
   // Leases and claims (movement-leases.ts)

@@ -294,3 +294,19 @@ export class UnsentMovementError extends GiroError {
     return { originId: this.originId, status: this.status };
   }
 }
+
+/** Only a SCHEDULED transfer can be canceled: this one was released (sent) already, or is final. Nothing changed. */
+export class TransferNotScheduledError extends GiroError {
+  override readonly name = 'TransferNotScheduledError';
+
+  constructor(
+    readonly originId: number,
+    readonly status: MovementStatus,
+  ) {
+    super('TRANSFER_NOT_SCHEDULED', `transfer ${originId} is ${status}, not SCHEDULED: it cannot be canceled`);
+  }
+
+  override answerFields() {
+    return { originId: this.originId, status: this.status };
+  }
+}

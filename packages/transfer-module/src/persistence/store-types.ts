@@ -16,7 +16,16 @@ export type RecordIntentOptions =
      * Stored AWAITING_APPROVAL: never sent, never due, until an approver approves it (then it is due at once), or
      * REJECTED at `expiresAtMs` (epoch ms) when no one did.
      */
-    | { sendNow: false; awaitingApproval: { expiresAtMs: number; holds?: ApprovalHold[] } }
+    | {
+        sendNow: false;
+        awaitingApproval: { expiresAtMs: number; holds?: ApprovalHold[] };
+        scheduled?: { executeAtMs: number };
+      }
+    /**
+     * Stored SCHEDULED: checked, its limits counted on the day of `executeAtMs`, never sent and never due until
+     * a sweep releases it at that moment (then it is due at once), unless canceled before.
+     */
+    | { sendNow: false; scheduled: { executeAtMs: number } }
   ) & {
     /** Who asks for the transfer (recorded on its first history row; an approver must be someone else). */
     by?: RecordedActor;
@@ -36,7 +45,7 @@ export function approvalHoldsOf(detail: unknown): ApprovalHold[] {
 }
 
 export type RecordIntentResult =
-  /** `history`: the one row written, null → PENDING (or AWAITING_APPROVAL). */
+  /** `history`: the one row written, null → PENDING (or AWAITING_APPROVAL, or SCHEDULED). */
   | { created: true; movement: MovementRecord; history: HistoryRecord[] }
   /** The originId was already stored: `movement` is that row, untouched (compare fingerprints). */
   | { created: false; movement: MovementRecord };

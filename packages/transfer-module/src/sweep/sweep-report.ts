@@ -16,12 +16,15 @@ export interface SweepReport {
   anomalies: number;
   /** Transfers whose approval expired, ended REJECTED (never sent). */
   expired: number;
+  /** Scheduled transfers whose moment came, released to be sent (PENDING, due). */
+  released: number;
   /** Bank calls without a usable answer, and movements whose work failed (each retried later). */
   errors: number;
   durationMs: number;
   /**
-   * After the sweep's work: the earliest nextQueryAt of a movement not final and not leased, or approval expiry
-   * (maybe already past), for the scheduler's next wake-up; null when nothing is pending.
+   * After the sweep's work: the earliest nextQueryAt of a movement not final and not leased, approval expiry or
+   * scheduled transfer's moment (maybe already past), for the scheduler's next wake-up; null when nothing is
+   * pending.
    */
   nextDueAt: Date | null;
 }
@@ -36,6 +39,7 @@ export function emptySweepReport(): SweepReport {
     failed: 0,
     anomalies: 0,
     expired: 0,
+    released: 0,
     errors: 0,
     durationMs: 0,
     nextDueAt: null,

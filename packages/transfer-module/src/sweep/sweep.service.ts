@@ -48,6 +48,7 @@ export class SweepService implements OnModuleDestroy {
     const report = emptySweepReport();
     if (this.stopped === undefined) {
       await this.work.track(this.expireApprovals(report));
+      await this.work.track(this.releaseScheduled(report));
       await this.work.track(this.sweepDue(report));
     }
     report.durationMs = Math.round(performance.now() - started);
@@ -88,7 +89,10 @@ export class SweepService implements OnModuleDestroy {
       work: (record) => this.followUpOne(record, pressure, report),
     });
     report.claimed = await pipeline.workAllDue();
-    report.nextDueAt = earliest(await this.store.nextDueAt(), await this.store.nextApprovalExpiryAt());
+    report.nextDueAt = [await this.store.nextApprovalExpiryAt(), await this.store.nextReleaseAt()].reduce(
+      earliest,
+      await this.store.nextDueAt(),
+    );
   }
 
   /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces each. */
@@ -106,6 +110,24 @@ export class SweepService implements OnModuleDestroy {
         await this.events.publish(movement.originId, announcement);
       }
       report.expired += batch.length;
+      if (batch.length < batchSize) return;
+    }
+  }
+
+  /**
+   * Releases the scheduled transfers whose moment came, a batch at a time, and announces each: PENDING and due
+   * at once, so the claim that follows in this sweep sends them (creations first), through the bank budget like
+   * any new transfer.
+   */
+  private async releaseScheduled(report: SweepReport): Promise<void> {
+    const { batchSize } = this.options.sweep;
+    for (;;) {
+      const batch = await this.store.releaseScheduled(batchSize);
+      for (const { movement, history } of batch) {
+        const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
+        await this.events.publish(movement.originId, announcement);
+      }
+      report.released += batch.length;
       if (batch.length < batchSize) return;
     }
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type LoggerService } from '@nestjs/common';
-import { type ErrorCode, GiroError, originIdProblem, type Violation } from '../domain';
+import { type ErrorCode, GiroError, PENDING_STATUS, type Violation } from '../domain';
 import {
   describeError,
   InFlightWork,
@@ -20,6 +20,7 @@ import {
   MovementStore,
   type RecordedActor,
 } from '../persistence';
+import { readOriginIdList } from './origin-id-list';
 import { asValidation } from './store-argument-errors';
 import { checkOriginId } from './stored-movement';
 import { TransferValidationError } from './transfer.errors';
@@ -69,13 +70,13 @@ export class ApprovalService {
    * one refused (decided already, self-approval…) does not stop the others; each says what became of it.
    */
   approveMany(input: unknown, by: RecordedActor): Promise<ApprovalBatchItem[]> {
-    const originIds = readOriginIds(input);
+    const originIds = readOriginIdList(input, MAX_APPROVAL_BATCH);
     return this.work.track(this.decideEach(originIds, { kind: 'approve', by }));
   }
 
   /** `reject` for each originId of `{ originIds: [...], reason }`, as approveMany. */
   rejectMany(input: unknown, by: RecordedActor): Promise<ApprovalBatchItem[]> {
-    const originIds = readOriginIds(input);
+    const originIds = readOriginIdList(input, MAX_APPROVAL_BATCH);
     const reason = readReason(input);
     return this.work.track(this.decideEach(originIds, { kind: 'reject', by, reason }));
   }
@@ -84,7 +85,8 @@ export class ApprovalService {
     checkOriginId(originId);
     const outcome = await asValidation(() => this.store.decideApproval(originId, decision));
     await this.announce(outcome);
-    if (decision.kind === 'approve') await this.sendApproved(originId);
+    // Approved before its moment, a scheduled transfer waits for the sweep that releases it.
+    if (outcome.movement.status === PENDING_STATUS) await this.sendApproved(originId);
     const details = await this.store.findByOriginId(originId);
     if (details === null) throw new MovementNotFoundError(originId);
     return toMovementView(details);
@@ -131,31 +133,6 @@ export class ApprovalService {
       source: history.source,
     });
   }
-}
-
-function readOriginIds(input: unknown): number[] {
-  const originIds = (input as { originIds?: unknown } | null)?.originIds;
-  if (!Array.isArray(originIds) || originIds.length === 0 || originIds.length > MAX_APPROVAL_BATCH) {
-    invalid([
-      {
-        field: 'originIds',
-        rule: 'batch',
-        params: { min: 1, max: MAX_APPROVAL_BATCH },
-        message: `must be an array of 1 to ${MAX_APPROVAL_BATCH} originIds`,
-      },
-    ]);
-  }
-  const violations: Violation[] = [];
-  const seen = new Set<number>();
-  originIds.forEach((originId, index) => {
-    const problem = originIdProblem(originId);
-    if (problem !== undefined) violations.push({ field: `originIds[${index}]`, rule: 'origin_id', ...problem });
-    else if (seen.has(originId))
-      violations.push({ field: `originIds[${index}]`, rule: 'unique', params: {}, message: 'is repeated' });
-    seen.add(originId);
-  });
-  if (violations.length > 0) invalid(violations);
-  return originIds as number[];
 }
 
 function readReason(input: unknown): string {

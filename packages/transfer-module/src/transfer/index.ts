@@ -5,6 +5,7 @@ export { BankLookups, type BankLookupView } from './bank-lookups';
 export { CancellationService } from './cancellation.service';
 export { MovementService } from './movement.service';
 export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
+export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {
   BankLookupFailedError,
@@ -12,6 +13,7 @@ export {
   PayeeBlockedError,
   PollTooSoonError,
   PspModeRequiredError,
+  ScheduleRefusedError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,

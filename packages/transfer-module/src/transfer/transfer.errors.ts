@@ -58,6 +58,21 @@ export class PayeeBlockedError extends GiroError {
   }
 }
 
+/**
+ * The transfer's execution day or moment cannot be kept (`violations`: `past`, `business_day` under the policy
+ * `refuse`, `calendar`, `horizon`). Nothing was stored or sent.
+ */
+export class ScheduleRefusedError extends GiroError {
+  override readonly name = 'ScheduleRefusedError';
+
+  constructor(override readonly violations: Violation[]) {
+    super(
+      'SCHEDULE_REFUSED',
+      `transfer schedule refused: ${violations.map((v) => `${v.field} ${v.message} [${v.rule}]`).join('; ')}`,
+    );
+  }
+}
+
 /** This originId is already stored with another payload: it is never sent again with different data. */
 export class TransferConflictError extends GiroError {
   override readonly name = 'TransferConflictError';

@@ -3,6 +3,7 @@ import {
   DEFAULT_APPROVAL_EXPIRY_MS,
   intentFingerprint,
   limitViolation,
+  resolveExecution,
   type SourceAccountIndex,
   type TransferInput,
   type TransferIntent,
@@ -21,6 +22,7 @@ import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
 import {
   PayeeBlockedError,
+  ScheduleRefusedError,
   TransferConflictError,
   TransferLimitError,
   TransferValidationError,
@@ -63,7 +65,9 @@ export class TransferService {
    * originId, other payload) or TransferLimitError (it would pass a limit of its source account: nothing stored
    * or sent). `by`, who asks (an API key's public id and name), is recorded on the transfer's first history row.
    * With the `approvals` option, a transfer above its threshold is stored AWAITING_APPROVAL and not sent
-   * (ApprovalService decides about it).
+   * (ApprovalService decides about it). A request with `executeOn` or `executeAt` whose moment is ahead is stored
+   * SCHEDULED and sent by a sweep at that moment (ScheduleRefusedError when the moment cannot be kept: a past
+   * day, a non-business day under the policy `refuse`…); one whose moment is past goes at once.
    */
   requestTransfer(input: unknown, options: { by?: RecordedActor } = {}): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
@@ -188,26 +192,39 @@ export class TransferService {
   }
 
   /**
-   * A new intent: sent at once (SendFirstResult), or, above the approvals threshold, only stored
-   * AWAITING_APPROVAL (nothing goes to the bank, so no slot of the bank budget is taken).
+   * A new intent: sent at once (SendFirstResult), or, above the approvals threshold or before its moment, only
+   * stored AWAITING_APPROVAL or SCHEDULED (nothing goes to the bank, so no slot of the bank budget is taken).
    */
   private async storeAndSend(
     intent: TransferIntent,
     fingerprint: string,
     by: RecordedActor | undefined,
   ): Promise<SendFirstResult> {
+    const nowMs = this.options.clock.now().getTime();
+    const executeAtMs = this.executionMoment(intent, nowMs);
     const holds = await this.holdsOf(intent);
-    if (holds.length === 0) return this.sender.sendFirst(intent, fingerprint, by);
-    const now = this.options.clock.now().getTime();
-    const expiresAtMs = this.options.approvals?.expiresAt(now) ?? now + DEFAULT_APPROVAL_EXPIRY_MS;
+    // A moment already past is no reason to wait: such a transfer goes as if none was asked.
+    const scheduled = executeAtMs !== undefined && executeAtMs > nowMs ? { executeAtMs } : undefined;
+    if (holds.length === 0 && scheduled === undefined) return this.sender.sendFirst(intent, fingerprint, by);
+    const expiresAtMs = this.options.approvals?.expiresAt(nowMs) ?? nowMs + DEFAULT_APPROVAL_EXPIRY_MS;
     const recorded = await this.store.recordIntent(intent, fingerprint, {
       sendNow: false,
-      awaitingApproval: { expiresAtMs, holds },
+      ...(holds.length > 0
+        ? { awaitingApproval: { expiresAtMs, holds }, ...(scheduled && { scheduled }) }
+        : { scheduled: scheduled as { executeAtMs: number } }),
       ...(by !== undefined && { by }),
     });
     if (!recorded.created) return { created: false, movement: recorded.movement };
     const details = { ...recorded.movement, history: recorded.history, cancellation: null };
     return { created: true, movement: recorded.movement, recorded: details };
+  }
+
+  /** When the intent's asked execution is released (epoch ms); undefined when none was asked. */
+  private executionMoment(intent: TransferIntent, nowMs: number): number | undefined {
+    if (intent.execution === undefined) return undefined;
+    const resolved = resolveExecution(intent.execution, this.options.schedule, nowMs);
+    if (!resolved.ok) throw new ScheduleRefusedError([resolved.violation]);
+    return resolved.executeAtMs;
   }
 
   /**
@@ -252,6 +269,7 @@ function withOriginId(transfer: TransferInput, originId: number): TransferIntent
     amount: transfer.amount,
     description: transfer.description,
     concept: transfer.concept,
+    ...(transfer.execution !== undefined && { execution: transfer.execution }),
     originId,
   };
 }

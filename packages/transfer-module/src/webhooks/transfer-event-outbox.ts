@@ -17,9 +17,9 @@ export function webhookPayload<T extends WebhookEventType>(type: T, at: Date, da
 
 /**
  * The Outbox of the transfer module: renders a change's events from the history rows it appended (the intent:
- * `transfer.created`, then `transfer.awaiting_approval` when it waits for one; a status change:
- * `transfer.status_changed`, then `transfer.approved`, `transfer.rejected`, `transfer.completed` or
- * `transfer.failed`; an anomaly: `transfer.anomaly`), each carrying the movement as the change left it. Wakes the dispatcher of
+ * `transfer.created`, then `transfer.awaiting_approval` or `transfer.scheduled` when it waits for one or for its
+ * moment; a status change: `transfer.status_changed`, then `transfer.approved`, `transfer.scheduled`,
+ * `transfer.rejected`, `transfer.canceled`, `transfer.completed` or `transfer.failed`; an anomaly: `transfer.anomaly`), each carrying the movement as the change left it. Wakes the dispatcher of
  * this process once they are committed.
  */
 export class TransferEventOutbox implements Outbox {
@@ -49,8 +49,11 @@ function eventsOf(
   event: <T extends WebhookEventType>(type: T, data: WebhookEventData[T]) => OutboxEvent,
 ): OutboxEvent[] {
   const { originId } = movement;
+  const scheduled = () =>
+    event('transfer.scheduled', { originId, executeAt: movement.schedule?.executeAt ?? '', movement });
   if (row.source === 'intent') {
     const created = event('transfer.created', { originId, movement });
+    if (row.to === 'SCHEDULED') return [created, scheduled()];
     if (row.to !== 'AWAITING_APPROVAL') return [created];
     const expiresAt = movement.approval?.expiresAt ?? null;
     return [created, event('transfer.awaiting_approval', { originId, expiresAt, movement })];
@@ -80,6 +83,8 @@ function eventsOf(
     }),
   ];
   if (row.source === 'approval') events.push(event('transfer.approved', { originId, by: row.by, movement }));
+  if (row.to === 'SCHEDULED') events.push(scheduled());
+  if (row.to === 'CANCELED') events.push(event('transfer.canceled', { originId, by: row.by, movement }));
   if (row.to === 'REJECTED') {
     const reason = (row.detail as { reason?: unknown } | null)?.reason;
     const rejection = { originId, source: row.source, reason: typeof reason === 'string' ? reason : null, by: row.by };

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.awaiting_approval',
   'transfer.approved',
   'transfer.rejected',
+  'transfer.scheduled',
+  'transfer.canceled',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -71,6 +73,13 @@ export interface WebhookEventData {
     by: { keyId: string; name: string } | null;
     movement: MovementView;
   };
+  /**
+   * The transfer is stored SCHEDULED (after its `transfer.created`, or an approval before its moment): it goes to
+   * the bank at `executeAt`, unless canceled before.
+   */
+  'transfer.scheduled': { originId: number; executeAt: string; movement: MovementView };
+  /** A scheduled transfer was canceled before its moment (`by` who): CANCELED, never sent, its limit share free. */
+  'transfer.canceled': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

@@ -36,6 +36,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     description: (row.description ?? null) as string | null,
     usageDay: (row.usage_day ?? null) as string | null,
     approvalExpiresAtMs: bigint(row.approval_expires_at_ms ?? null),
+    executeAtMs: bigint(row.execute_at_ms ?? null),
     bankMovementId: row.bank_movement_id as string | null,
     networkId: row.network_id as string | null,
     network: row.network as string | null,

@@ -14,13 +14,16 @@ export const HISTORY_SOURCES = [
   'approval',
   'rejection',
   'expiry',
+  'release',
+  'cancel',
 ] as const;
 /**
  * `intent`: recorded before the first send; `create` / `resend`: the answer to a creation request;
  * `query`: a sweep's get-movement; `refresh`: a manual get-movement; `anomaly`: an answer contradicting a
  * final status (recorded, never applied: `to` is what the bank claimed, the movement keeps `from`);
  * `approval` / `rejection`: an approver's decision about a transfer AWAITING_APPROVAL; `expiry`: no one decided
- * in time.
+ * in time; `release`: a SCHEDULED transfer's moment came (it is PENDING, due); `cancel`: a SCHEDULED one was
+ * called off (CANCELED).
  */
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
 

@@ -11,6 +11,7 @@ import { bigintAsNumber } from './column-transformers';
 @Check('CHK_giro_movements_status', `"status" IN (${MOVEMENT_STATUSES.map((status) => `'${status}'`).join(', ')})`)
 @Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
 @Index('IDX_giro_movements_awaiting_approval', ['approvalExpiresAtMs'], { where: `"status" = 'AWAITING_APPROVAL'` })
+@Index('IDX_giro_movements_scheduled', ['executeAtMs'], { where: `"status" = 'SCHEDULED'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })
@@ -85,6 +86,13 @@ export class MovementEntity {
   /** While AWAITING_APPROVAL: when it ends REJECTED if no one approved it; null in every other status. */
   @Column({ name: 'approval_expires_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
   approvalExpiresAtMs!: number | null;
+
+  /**
+   * The moment a scheduled transfer is released to the bank (its `executeOn` or `executeAt` resolved); kept
+   * after the release, so the view still says when it was to go. Null for a transfer sent at once.
+   */
+  @Column({ name: 'execute_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  executeAtMs!: number | null;
 
   // What the bank said about the movement. Text without length limits: a long value in an answer must
   // never make the write fail.

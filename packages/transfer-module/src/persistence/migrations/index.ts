@@ -24,6 +24,7 @@ import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-en
 import { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 import { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
 import { Payees1797451200000 } from './1797451200000-payees';
+import { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -52,6 +53,7 @@ export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-en
 export { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 export { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
 export { Payees1797451200000 } from './1797451200000-payees';
+export { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -83,6 +85,12 @@ export const TRANSFER_MIGRATION_STEPS = [
 ];
 
 /**
+ * The steps since the baseline's schema: they run on every database, fresh (after the baseline) or made by an
+ * earlier build (after the steps), until a later baseline takes them in.
+ */
+export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [ScheduledTransfers1797537600000];
+
+/**
  * Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. A fresh
  * database gets today's schema from TransferSchemaBaseline1795291100000 (the steps are recorded, and do nothing); a
  * database made by an earlier build goes on through the steps it has not run.
@@ -90,4 +98,5 @@ export const TRANSFER_MIGRATION_STEPS = [
 export const TRANSFER_MIGRATIONS = [
   TransferSchemaBaseline1795291100000,
   ...coveredByBaseline(TRANSFER_MIGRATION_STEPS),
+  ...TRANSFER_MIGRATIONS_SINCE_BASELINE,
 ];

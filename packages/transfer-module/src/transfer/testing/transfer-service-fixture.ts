@@ -32,12 +32,13 @@ export function transferServiceFixture(engine: TestEngine) {
     const options = resolveTransferModuleOptions(await giroOptions(fixture.bank, fixture.clock, overrides));
     const client = new BankClient(options.bank);
     fixture.client = client;
-    const { store, sender, schedule, budget, work, owner } = senderFixture(options, dataSource, client);
+    const parts = senderFixture(options, dataSource, client);
+    const { store, sender, schedule, budget, work, owner } = parts;
     const lookups = new BankLookups(options, store, client, budget, schedule, owner, sender);
     const transfers = new TransferService(options, store, sender, work);
     const movements = new MovementService(store);
     const bankLookups = new BankLookupService(options, store, sender, schedule, work, owner, lookups);
-    return { dataSource, store, client, sender, owner, transfers, movements, bankLookups };
+    return { fixture: parts, dataSource, store, client, sender, owner, transfers, movements, bankLookups };
   }
 
   return { fixture, setup };

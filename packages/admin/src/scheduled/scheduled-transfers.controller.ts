@@ -1,0 +1,93 @@
+import type { IncomingMessage } from 'node:http';
+import { MAX_CANCEL_BATCH, ScheduledTransferService } from '@giro/transfer-module';
+import {
+  Body,
+  Controller,
+  HttpCode,
+  Logger,
+  Optional,
+  Param,
+  Post,
+  Req,
+  ServiceUnavailableException,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBody,
+  ApiConflictResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+} from '@nestjs/swagger';
+import { recordedActorOf } from '../shared/http/admin-actor';
+import { OriginIdParams } from '../shared/http/admin-queries.dto';
+import { RequiresRole } from '../shared/http/admin-role.decorator';
+import { AdminRoutes } from '../shared/http/admin-routes.decorator';
+import { Audited } from '../shared/http/audited.decorator';
+
+const ORIGIN_IDS = {
+  type: 'array',
+  minItems: 1,
+  maxItems: MAX_CANCEL_BATCH,
+  uniqueItems: true,
+  items: { type: 'integer', minimum: 1 },
+} as const;
+
+/**
+ * Scheduled transfers (created with `executeOn` or `executeAt`): canceling them before their moment, one or
+ * several at once. The waiting ones are listed by `GET /admin/transfers?status=SCHEDULED`.
+ */
+@AdminRoutes('scheduled transfers')
+@Controller('admin/transfers')
+export class ScheduledTransfersController {
+  private readonly logger = new Logger('TransferAdmin');
+
+  // Optional: a host whose TransferModule does not provide it (a stub in tests) answers 503 here.
+  constructor(@Optional() private readonly scheduled?: ScheduledTransferService) {}
+
+  @RequiresRole('operator')
+  @Audited('transfer.cancel')
+  @Post(':originId/cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel a scheduled transfer before its moment: it ends CANCELED, never sent' })
+  @ApiOkResponse({ description: 'the movement, CANCELED' })
+  @ApiConflictResponse({ description: 'not SCHEDULED: released (sent) already, or final (`TRANSFER_NOT_SCHEDULED`)' })
+  @ApiNotFoundResponse({ description: 'no movement with this originId' })
+  async cancel(@Param() params: OriginIdParams, @Req() request: IncomingMessage) {
+    const actor = recordedActorOf(request);
+    const movement = await this.service().cancel(params.originId, actor);
+    this.logger.log({ originId: movement.originId, keyId: actor.keyId }, 'scheduled transfer canceled');
+    return movement;
+  }
+
+  @RequiresRole('operator')
+  @Audited('transfer.cancel_many')
+  @Post('cancel')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Cancel several scheduled transfers; each one on its own' })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['originIds'],
+      properties: { originIds: ORIGIN_IDS },
+    },
+  })
+  @ApiOkResponse({
+    description:
+      '`{ items }`, one per originId in order: `{ originId, outcome: "canceled", movement }` or `{ originId, outcome: "refused", error: { name, code, message } }`',
+  })
+  @ApiBadRequestResponse({ description: 'a missing, empty, too long or repeated `originIds`: `violations` names it' })
+  async cancelMany(@Body() body: Record<string, unknown>, @Req() request: IncomingMessage) {
+    return { items: await this.service().cancelMany(body, recordedActorOf(request)) };
+  }
+
+  private service(): ScheduledTransferService {
+    if (this.scheduled === undefined) {
+      throw new ServiceUnavailableException(
+        'scheduled transfers are not available: this application provides no ScheduledTransferService',
+      );
+    }
+    return this.scheduled;
+  }
+}
