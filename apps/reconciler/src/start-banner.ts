@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { ApprovalPolicy, DEFAULT_MAX_AMOUNT, dataSourceOptionsFromUrl, transferLimitsOf } from '@giro/transfer-module';
 import { engineCapabilitiesOf } from '@giro/transfer-module/persistence';
+import type { CertificateExpiries } from './certificates/certificate-expiry';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 
@@ -9,11 +10,12 @@ import type { SandboxMode } from './sandbox/sandbox-mode';
  * accepts to send (the transfer rules, the accounts it sends from, PSP mode). Nothing secret: no token, key,
  * passphrase or HMAC secret, only account numbers and their holders' CUITs.
  */
-export function serviceBanner(url: string, config: ReconcilerConfig): string {
+export function serviceBanner(url: string, config: ReconcilerConfig, certificates?: CertificateExpiries): string {
   return [
     `giro reconciler listening on ${url}`,
     `  admin API ${url}/admin (Authorization: Bearer $ADMIN_TOKEN) · OpenAPI ${url}/docs · ${url}/health · ${url}/metrics`,
     `  console ${url}/console (sign in with an API key: giro-reconciler keys create --name <name> --role operator)`,
+    ...(certificates ? [certificatesLine(certificates, config)] : []),
     ...sendingSettings(config),
   ].join('\n');
 }
@@ -30,6 +32,8 @@ export interface SandboxBannerInput {
   webhookReceiver?: { url: string; endpointId: string };
   /** The operator key made at this start to sign in to the console with (demo/demo-operator-key.ts). */
   consoleKey?: { name: string; key: string };
+  /** When the certificates in use expire. */
+  certificates?: CertificateExpiries;
 }
 
 /**
@@ -50,6 +54,7 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     'giro reconciler — SANDBOX MODE (BANK_BASE_URL is not set)',
     `  sandbox bank      ${sandbox.bank.url} (mutual TLS; control surface ${sandbox.bank.url}/__sandbox/)`,
     `  certificates      ${here(certs.ca)}, ${here(certs.clientCert)}, ${here(certs.clientKey)}${sandbox.certificatesRenewedBecause ? ` (made now: ${sandbox.certificatesRenewedBecause})` : ''}`,
+    ...(input.certificates ? [certificatesLine(input.certificates, config)] : []),
     `  database          ${config.databaseUrl}`,
     `  admin API         ${url}/admin`,
     `  console           ${url}/console`,
@@ -75,6 +80,14 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `       curl --cacert ${here(certs.ca)} --cert ${here(certs.clientCert)} --key ${here(certs.clientKey)} ${sandbox.bank.url}/__sandbox/counters`,
     '',
   ].join('\n');
+}
+
+/** When the bank certificates expire, when readiness starts warning, and how a renewed one is taken up. */
+function certificatesLine(certificates: CertificateExpiries, config: ReconcilerConfig): string {
+  const ca = certificates.ca ? `, bank CA until ${certificates.ca.toISOString()}` : '';
+  const days = config.certificateWarningDays;
+  const warning = days === undefined ? '' : `; /health/ready warns ${days} days before`;
+  return `  certificates      client valid until ${certificates.client.toISOString()}${ca}${warning}; reloaded on SIGHUP and when the files change`;
 }
 
 /**

@@ -310,6 +310,7 @@ const BANK = [
   'copyCause',
   'createHmacSigner',
   'parseMovement',
+  'pemCertificates',
   'resolveBankClientOptions',
   'secret',
   'stringToSign',

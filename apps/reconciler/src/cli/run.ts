@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { ApiKeyService, MovementService, TransferService, WebhookService } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
 import pino from 'pino';
+import { certificateExpiries } from '../certificates/certificate-expiry';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import type { ServerSettings } from '../config/server-environment';
@@ -63,8 +65,9 @@ export async function run(): Promise<void> {
 
   await listen(app, config.port, config.server.host);
   const url = serverUrl(config.server, addressPort(app.getHttpServer().address()));
+  const certificates = certificateExpiries(app.get(BankClient).tlsMaterial());
   if (!sandbox) {
-    console.log(serviceBanner(url, config));
+    console.log(serviceBanner(url, config, certificates));
     console.log(JSON.stringify({ event: 'reconciler-ready', url }));
     return;
   }
@@ -81,6 +84,7 @@ export async function run(): Promise<void> {
       logFile: SANDBOX_LOG_FILE,
       webhookReceiver: { url: receiver.url, endpointId: receiver.endpointId },
       consoleKey,
+      certificates,
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));

@@ -68,6 +68,8 @@ export interface ReconcilerConfig {
   adminRateLimitPerMinute: number;
   /** The HTTP server: address, proxies, TLS, the metrics token, the budget of unauthenticated requests. */
   server: ServerSettings;
+  /** CERT_EXPIRY_WARNING_DAYS: how long before a bank certificate expires `/health/ready` warns. */
+  certificateWarningDays?: number;
   logLevel: LogLevel;
   /**
    * The webhooks (WEBHOOK_*): the module's `webhooks` option and the environment's endpoint. Absent (a test's
@@ -152,6 +154,7 @@ export function reconcilerConfigFromEnv(
     sweep: { batchSize: vars.SWEEP_BATCH_SIZE, concurrency: vars.SWEEP_CONCURRENCY },
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE,
     server,
+    certificateWarningDays: vars.CERT_EXPIRY_WARNING_DAYS,
     logLevel: vars.LOG_LEVEL,
     webhooks,
   };
