@@ -77,6 +77,7 @@ describe('reconcilerConfigFromEnv', () => {
       sweep: { batchSize: 100, concurrency: 8 },
       adminRateLimitPerMinute: 600,
       server: DEFAULT_SERVER_SETTINGS,
+      certificateWarningDays: 14,
       logLevel: 'info',
       // Always on; the demo's receiver is on loopback (webhook-environment.spec.ts).
       webhooks: { options: { allowLoopback: true, allowPrivate: false } },

@@ -75,14 +75,6 @@ export const VARIABLES = {
     doc: "the client certificate's key, PEM; it must match `BANK_CERT_FILE`",
   }),
   BANK_KEY_PASSPHRASE: secret({ topic: 'bank', unset: 'none', doc: 'passphrase of an encrypted client key' }),
-  CERT_EXPIRY_WARNING_DAYS: integer({
-    topic: 'bank',
-    unit: 'days',
-    min: 1,
-    max: 365,
-    default: 14,
-    doc: '`/health/ready` warns this long before the client certificate or the bank CA expires (and fails once one has); the files are read again on SIGHUP and when they change. Sandbox mode too',
-  }),
   BANK_TOKEN: secret({
     topic: 'bank',
     unset: 'none',
@@ -433,6 +425,16 @@ export const VARIABLES = {
     example: '30d',
     unset: code('30d'),
     doc: 'how long an event is kept once none of its deliveries is pending (delivered or dead), with its deliveries and attempts',
+  }),
+
+  // The bank certificates watched (certificates/), the secrets giro stores encrypted.
+  CERT_EXPIRY_WARNING_DAYS: integer({
+    topic: 'security',
+    unit: 'days',
+    min: 1,
+    max: 365,
+    default: 14,
+    doc: '`/health/ready` warns this long before the client certificate or the bank CA expires (and fails once one has); the files are read again on SIGHUP and when they change. Sandbox mode too',
   }),
 };
 
