@@ -5,6 +5,7 @@ import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
 import { assertOneNestCopy } from './cli/one-nest';
 import { run } from './cli/run';
+import { secrets } from './cli/secrets';
 import { sweepOnce } from './cli/sweep';
 import { ConfigError } from './config/reconciler-config';
 import { SandboxStartError } from './sandbox/sandbox-mode';
@@ -23,6 +24,9 @@ const USAGE = `usage: giro-reconciler [command]
   giro-reconciler keys revoke NAME
                                  refuse that key from now on, on every replica within a second
   giro-reconciler audit verify   check the audit trail's hash chain: intact (exit 0), or where it breaks (exit 1)
+  giro-reconciler secrets rotate --new-key KEY
+                                 re-encrypt the stored secrets (webhook signing secrets) under KEY, opening them
+                                 with ENCRYPTION_KEY; then set ENCRYPTION_KEY to KEY and restart
   giro-reconciler --help | --version
 
 Configuration: environment variables (and ./.env), listed in the package's README.`;
@@ -44,6 +48,7 @@ async function main(args: string[]): Promise<void> {
   if (command === 'migrate' && rest.length === 0) return migrate();
   if (command === 'keys') return keys(rest);
   if (command === 'audit') return audit(rest);
+  if (command === 'secrets') return secrets(rest);
   console.error(USAGE);
   process.exitCode = 2;
 }

@@ -16,6 +16,7 @@ export function serviceBanner(url: string, config: ReconcilerConfig, certificate
     `  admin API ${url}/admin (Authorization: Bearer $ADMIN_TOKEN) · OpenAPI ${url}/docs · ${url}/health · ${url}/metrics`,
     `  console ${url}/console (sign in with an API key: giro-reconciler keys create --name <name> --role operator)`,
     ...(certificates ? [certificatesLine(certificates, config)] : []),
+    '  secrets at rest   webhook secrets stored encrypted (AES-256-GCM) with ENCRYPTION_KEY',
     ...sendingSettings(config),
   ].join('\n');
 }
@@ -34,6 +35,8 @@ export interface SandboxBannerInput {
   consoleKey?: { name: string; key: string };
   /** When the certificates in use expire. */
   certificates?: CertificateExpiries;
+  /** Where the key the stored secrets are sealed with comes from: ENCRYPTION_KEY, or the file sandbox mode keeps. */
+  encryptionKey?: 'from ENCRYPTION_KEY' | { file: string; made: boolean };
 }
 
 /**
@@ -56,6 +59,7 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `  certificates      ${here(certs.ca)}, ${here(certs.clientCert)}, ${here(certs.clientKey)}${sandbox.certificatesRenewedBecause ? ` (made now: ${sandbox.certificatesRenewedBecause})` : ''}`,
     ...(input.certificates ? [certificatesLine(input.certificates, config)] : []),
     `  database          ${config.databaseUrl}`,
+    ...(input.encryptionKey ? [encryptionKeyLine(input.encryptionKey)] : []),
     `  admin API         ${url}/admin`,
     `  console           ${url}/console`,
     ...(input.consoleKey
@@ -80,6 +84,14 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     `       curl --cacert ${here(certs.ca)} --cert ${here(certs.clientCert)} --key ${here(certs.clientKey)} ${sandbox.bank.url}/__sandbox/counters`,
     '',
   ].join('\n');
+}
+
+function encryptionKeyLine(source: NonNullable<SandboxBannerInput['encryptionKey']>): string {
+  const where =
+    typeof source === 'string'
+      ? source
+      : `generated for the sandbox (ENCRYPTION_KEY is not set), kept in ${source.file}${source.made ? ', made now' : ''}: a real bank requires ENCRYPTION_KEY`;
+  return `  encryption key    webhook secrets stored encrypted (AES-256-GCM), key ${where}`;
 }
 
 /** When the bank certificates expire, when readiness starts warning, and how a renewed one is taken up. */

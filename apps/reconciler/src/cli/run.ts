@@ -13,6 +13,7 @@ import { freshDemoOperatorKey } from '../demo/demo-operator-key';
 import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
+import { SANDBOX_ENCRYPTION_KEY_FILE, sandboxEncryptionKey } from '../sandbox/sandbox-encryption-key';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 
@@ -26,7 +27,11 @@ const SANDBOX_LOG_FILE = 'data/reconciler.log';
  */
 export async function run(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = reconcilerConfigFromEnv(process.env);
+  const configured = reconcilerConfigFromEnv(process.env);
+  // Only sandbox mode may start without ENCRYPTION_KEY (the configuration requires it with a bank).
+  const sandboxKey =
+    configured.encryptionKey === undefined ? sandboxEncryptionKey(resolve(SANDBOX_ENCRYPTION_KEY_FILE)) : undefined;
+  const config = sandboxKey ? { ...configured, encryptionKey: sandboxKey.key } : configured;
   const belowSpec = config.bank === undefined ? undefined : pollingFloorWarning(config.polling);
   if (belowSpec !== undefined) console.warn(belowSpec);
 
@@ -85,6 +90,7 @@ export async function run(): Promise<void> {
       webhookReceiver: { url: receiver.url, endpointId: receiver.endpointId },
       consoleKey,
       certificates,
+      encryptionKey: sandboxKey ? { file: SANDBOX_ENCRYPTION_KEY_FILE, made: sandboxKey.made } : 'from ENCRYPTION_KEY',
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));

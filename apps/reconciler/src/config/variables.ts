@@ -436,6 +436,11 @@ export const VARIABLES = {
     default: 14,
     doc: '`/health/ready` warns this long before the client certificate or the bank CA expires (and fails once one has); the files are read again on SIGHUP and when they change. Sandbox mode too',
   }),
+  ENCRYPTION_KEY: secret({
+    topic: 'security',
+    unset: 'required with a bank; sandbox mode makes one and keeps it in `data/sandbox-encryption.key`',
+    doc: 'base64 of 32 bytes (`openssl rand -base64 32`): the webhook signing secrets are stored encrypted with it (AES-256-GCM), those stored in clear before are encrypted at start; `giro-reconciler secrets rotate --new-key …` moves them to another key',
+  }),
 };
 
 export type VariableName = keyof typeof VARIABLES;

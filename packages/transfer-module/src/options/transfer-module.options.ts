@@ -4,6 +4,7 @@ import {
   type BankClientOptions,
   BankOptionsError,
   resolveBankClientOptions,
+  Secret,
 } from '../bank';
 import {
   type ApprovalOptions,
@@ -23,7 +24,7 @@ import {
   type TransferIntentRules,
   transferLimitsOf,
 } from '../domain';
-import { dataSourceOptionsFromUrl } from '../persistence';
+import { CLEAR_SECRETS, dataSourceOptionsFromUrl, encryptionKeyFrom, SecretCipher } from '../persistence';
 import { checkBoolean, checkDeclaredInteger, checkObject, fail } from './option-checks';
 import { POLLING_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
@@ -115,6 +116,12 @@ export interface TransferModuleOptions {
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
   webhooks?: TransferWebhookOptions;
+  /**
+   * The key the secrets giro stores (webhook signing secrets) are encrypted with, AES-256-GCM: base64 of 32 bytes
+   * (`openssl rand -base64 32`), as a string or a `Secret`. Default none: they are stored in clear. Given, the
+   * secrets stored in clear are encrypted at start.
+   */
+  encryptionKey?: string | Secret;
   /** The source of "now" (default the system clock); also the bank client's, unless `bank.clock` is set. */
   clock?: Clock;
 }
@@ -145,6 +152,8 @@ export interface ResolvedTransferOptions {
   approvals: ApprovalPolicy | undefined;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
+  /** Seals the secrets giro stores with `encryptionKey` (CLEAR_SECRETS without one). */
+  secrets: SecretCipher;
   clock: Clock;
   /**
    * A bank call starts only while the lease has at least this long left: the longest call plus the polling
@@ -207,9 +216,18 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     limits: resolveLimits(input.limits, sourceAccounts, psp),
     approvals: resolveApprovals(input.approvals),
     webhooks: resolveWebhookOptions(input.webhooks),
+    secrets: resolveEncryptionKey(input.encryptionKey),
     clock: clock as Clock,
     callGuardMs,
   };
+}
+
+function resolveEncryptionKey(value: unknown): SecretCipher {
+  if (value === undefined) return CLEAR_SECRETS;
+  const text = value instanceof Secret ? value.reveal() : value;
+  const key = typeof text === 'string' ? encryptionKeyFrom(text) : undefined;
+  if (key === undefined) fail('encryptionKey', 'must be base64 of 32 bytes (openssl rand -base64 32)');
+  return new SecretCipher(key);
 }
 
 function resolveBank(bank: BankClientOptions) {
