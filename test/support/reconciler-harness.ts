@@ -95,6 +95,10 @@ export async function startTestReconciler(
     webhooks?: WebhookSettings;
     /** APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER; default none (every transfer is sent at once). */
     approvals?: ApprovalOptions;
+    /** DATABASE_URL; default a new SQLite file of the test's own. */
+    databaseUrl?: string;
+    /** ENCRYPTION_KEY; default none (secrets stored in clear). */
+    encryptionKey?: string;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -107,7 +111,7 @@ export async function startTestReconciler(
   const dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-'));
   const config: ReconcilerConfig = {
     port: 0,
-    databaseUrl: `sqlite:${join(dir, 'giro.sqlite')}`,
+    databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
     adminToken: ADMIN_TOKEN,
     bank: undefined,
@@ -120,6 +124,7 @@ export async function startTestReconciler(
     ...(options.webhooks && { webhooks: options.webhooks }),
     ...(options.limits && { limits: options.limits }),
     ...(options.approvals && { approvals: options.approvals }),
+    ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({
