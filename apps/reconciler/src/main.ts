@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { DatabaseStartError } from '@giro/transfer-module';
+import { SecretUnreadableError } from '@giro/transfer-module/persistence';
 import { audit } from './cli/audit';
 import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
@@ -65,7 +66,9 @@ function isStartProblem(error: unknown): error is Error {
     error instanceof SandboxStartError ||
     error instanceof DatabaseStartError ||
     // Thrown by @giro/sandbox-bank, which is loaded only in sandbox mode.
-    (error instanceof Error && error.name === 'SandboxEnvError')
+    (error instanceof Error && error.name === 'SandboxEnvError') ||
+    // ENCRYPTION_KEY is not the key the stored secrets were sealed with: the message names the key id needed.
+    error instanceof SecretUnreadableError
   );
 }
 
