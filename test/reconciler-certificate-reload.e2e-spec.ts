@@ -166,4 +166,19 @@ describe('bank certificates reloaded by a running reconciler', () => {
     );
     expect(reconciler.running.child.exitCode).toBeNull();
   }, 120_000);
+
+  it('fails readiness once the client certificate has expired, naming it', async () => {
+    const expired = await issueCertificate(ca, {
+      commonName: 'giro client expired',
+      usage: 'client',
+      notBefore: new Date(Date.now() - 10 * DAY_S * 1000),
+      validDays: 2,
+    });
+    installClient(expired);
+    reconciler = await startReconcilerProcess(dir, env);
+    const ready = await readiness();
+    expect(ready.status).toBe(503);
+    expect(String(ready.body.details.certificates.message)).toMatch(/^the client certificate expired at /);
+    expect(await clientExpiry()).toBeLessThan(Date.now() / 1000);
+  });
 });
