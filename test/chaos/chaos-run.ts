@@ -290,6 +290,7 @@ export class ChaosRun {
     const { secrets, options } = this;
     return {
       BANK_BASE_URL: bank.url,
+      ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
       BANK_CA_FILE: join(options.dir, 'ca.pem'),
       BANK_CERT_FILE: join(options.dir, 'client.pem'),
       BANK_KEY_FILE: join(options.dir, 'client-key.pem'),

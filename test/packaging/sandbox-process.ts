@@ -48,6 +48,7 @@ export async function startSandboxProcess(appDir: string, processes: ChildProces
     running,
     bankEnvironment: {
       BANK_BASE_URL: String(url),
+      ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
       BANK_CA_FILE: files.ca,
       BANK_CERT_FILE: files.cert,
       BANK_KEY_FILE: files.key,

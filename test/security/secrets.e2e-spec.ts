@@ -29,6 +29,7 @@ describe('secrets in the output and answers of reconciler processes', () => {
     BANK_CLIENT_SECRET: distinct('client-secret'),
     BANK_HMAC_SECRET: distinct('hmac-secret'),
     BANK_KEY_PASSPHRASE: distinct('key-passphrase'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     'wrong BANK_CLIENT_SECRET': distinct('wrong-client-secret'),
     'wrong BANK_HMAC_SECRET': distinct('wrong-hmac-secret'),
     'wrong BANK_KEY_PASSPHRASE': distinct('wrong-key-passphrase'),
@@ -61,6 +62,7 @@ describe('secrets in the output and answers of reconciler processes', () => {
     });
     env = {
       BANK_BASE_URL: bank.url,
+      ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
       BANK_CA_FILE: join(dir, 'ca.pem'),
       BANK_CERT_FILE: join(dir, 'client.pem'),
       BANK_KEY_FILE: join(dir, 'client-key.pem'),

@@ -107,6 +107,8 @@ export async function startTestReconciler(
     databaseUrl?: string;
     /** NEW_PAYEE_REQUIRES_APPROVAL; default false. */
     newPayeeRequiresApproval?: boolean;
+    /** ENCRYPTION_KEY; default none (secrets stored in clear). */
+    encryptionKey?: string;
   } = {},
 ): Promise<TestReconciler> {
   const certs = await testCertificates();
@@ -134,6 +136,7 @@ export async function startTestReconciler(
     ...(options.limits && { limits: options.limits }),
     ...(options.approvals && { approvals: options.approvals }),
     ...(options.newPayeeRequiresApproval && { newPayeeRequiresApproval: true }),
+    ...(options.encryptionKey && { encryptionKey: options.encryptionKey }),
   };
   const logs = new LogCapture();
   const app = await createReconcilerApp({

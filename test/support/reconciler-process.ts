@@ -29,6 +29,8 @@ export function bankEnvironment(dir: string, certs: DevCertificates, bankUrl: st
     BANK_KEY_FILE: files.key,
     BANK_TOKEN: 'sandbox-token',
     BANK_HMAC_SECRET: 'sandbox-hmac-secret',
+    // Webhook secrets are stored encrypted with it (required with a bank): a fixed key, tests only.
+    ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
     ADMIN_TOKEN,
     AUDIT_HMAC_KEY,
     // The sandbox's polling rule is scaled down: below the bank's minimums, accepted for a test bank.

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { DatabaseStartError } from '@giro/transfer-module';
+import { SecretUnreadableError } from '@giro/transfer-module/persistence';
 import { audit } from './cli/audit';
 import { keys } from './cli/keys';
 import { migrate } from './cli/migrate';
 import { assertOneNestCopy } from './cli/one-nest';
 import { run } from './cli/run';
+import { secrets } from './cli/secrets';
 import { sweepOnce } from './cli/sweep';
 import { ConfigError } from './config/reconciler-config';
 import { SandboxStartError } from './sandbox/sandbox-mode';
@@ -25,6 +27,9 @@ const USAGE = `usage: giro-reconciler [command]
   giro-reconciler audit verify [--checkpoint SEQ:HASH]...
                                  check the audit trail's hash chain (keyed with AUDIT_HMAC_KEY) and that it still
                                  holds each checkpoint logged: intact (exit 0), or where it breaks (exit 1)
+  giro-reconciler secrets rotate --new-key KEY
+                                 re-encrypt the stored secrets (webhook signing secrets) under KEY, opening them
+                                 with ENCRYPTION_KEY; then set ENCRYPTION_KEY to KEY and restart
   giro-reconciler --help | --version
 
 Configuration: environment variables (and ./.env), listed in the package's README.`;
@@ -46,6 +51,7 @@ async function main(args: string[]): Promise<void> {
   if (command === 'migrate' && rest.length === 0) return migrate();
   if (command === 'keys') return keys(rest);
   if (command === 'audit') return audit(rest);
+  if (command === 'secrets') return secrets(rest);
   console.error(USAGE);
   process.exitCode = 2;
 }
@@ -62,7 +68,9 @@ function isStartProblem(error: unknown): error is Error {
     error instanceof SandboxStartError ||
     error instanceof DatabaseStartError ||
     // Thrown by @giro/sandbox-bank, which is loaded only in sandbox mode.
-    (error instanceof Error && error.name === 'SandboxEnvError')
+    (error instanceof Error && error.name === 'SandboxEnvError') ||
+    // ENCRYPTION_KEY is not the key the stored secrets were sealed with: the message names the key id needed.
+    error instanceof SecretUnreadableError
   );
 }
 

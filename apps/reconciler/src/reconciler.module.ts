@@ -16,6 +16,7 @@ import type { DestinationStream } from 'pino';
 import type { DataSourceOptions } from 'typeorm';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import { transferModuleOptions } from './config/transfer-module-options';
+import { VARIABLES } from './config/variables';
 import { ReconcilerHttpModule } from './http/http.module';
 import { loggerParams } from './ops/logger-params';
 import { ReconcilerOpsModule } from './ops/ops.module';
@@ -39,6 +40,8 @@ export interface ReconcilerModuleOptions {
   /** Where the JSON logs go (default stdout). */
   logDestination?: DestinationStream;
 }
+
+const DEFAULT_CERTIFICATE_WARNING_DAYS = VARIABLES.CERT_EXPIRY_WARNING_DAYS.default;
 
 /**
  * Said on stderr as it happens: the logger is only attached once the application is built, and the wait for the
@@ -75,7 +78,11 @@ function databaseModule(config: ReconcilerConfig): DynamicModule {
 export class ReconcilerModule {
   static forRoot(options: ReconcilerModuleOptions): DynamicModule {
     const { config, bank } = options;
-    const operations = ReconcilerOpsModule.forRoot({ bank, metricsToken: config.server.metricsToken });
+    const operations = ReconcilerOpsModule.forRoot({
+      bank,
+      metricsToken: config.server.metricsToken,
+      certificateWarningDays: config.certificateWarningDays ?? DEFAULT_CERTIFICATE_WARNING_DAYS,
+    });
     const schedule = ReconcilerSweepModule.forRoot({
       metrics: operations,
       intervalMs: options.scheduleSweeps === false ? null : config.sweepIntervalMs,

@@ -79,6 +79,25 @@ describe('sandboxBanner', () => {
     expect(banner({ source: 'environment' })).toContain('  audit key         from AUDIT_HMAC_KEY\n');
   });
 
+  it('says when the certificates expire, and where the encryption key comes from, never showing it', () => {
+    const banner = sandboxBanner({
+      url: 'http://localhost:3000',
+      adminToken: 'generated-admin-token',
+      generatedToken: true,
+      sandbox,
+      config: reconcilerConfigFromEnv({}),
+      logFile: 'data/reconciler.log',
+      certificates: { client: new Date('2027-01-02T03:04:05Z'), ca: new Date('2028-01-01T00:00:00Z') },
+      encryptionKey: { file: 'data/sandbox-encryption.key', made: true },
+    });
+    expect(banner).toContain(
+      '  certificates      client valid until 2027-01-02T03:04:05.000Z, bank CA until 2028-01-01T00:00:00.000Z; /health/ready warns 14 days before; reloaded on SIGHUP and when the files change',
+    );
+    expect(banner).toContain(
+      '  encryption key    webhook secrets stored encrypted (AES-256-GCM), key generated for the sandbox (ENCRYPTION_KEY is not set), kept in data/sandbox-encryption.key, made now: a real bank requires ENCRYPTION_KEY',
+    );
+  });
+
   it('says the replicas share the budget on Postgres', () => {
     const banner = bannerFor({ DATABASE_URL: 'postgres://giro@db.internal:5432/giro' });
     expect(banner).toContain('bank calls: at most 8 in flight, no rate limit, shared by the replicas on this database');

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { ApprovalPolicy, DEFAULT_MAX_AMOUNT, dataSourceOptionsFromUrl, transferLimitsOf } from '@giro/transfer-module';
 import { engineCapabilitiesOf } from '@giro/transfer-module/persistence';
+import type { CertificateExpiries } from './certificates/certificate-expiry';
 import type { ReconcilerConfig } from './config/reconciler-config';
 import type { SandboxMode } from './sandbox/sandbox-mode';
 
@@ -9,11 +10,13 @@ import type { SandboxMode } from './sandbox/sandbox-mode';
  * accepts to send (the transfer rules, the accounts it sends from, PSP mode). Nothing secret: no token, key,
  * passphrase or HMAC secret, only account numbers and their holders' CUITs.
  */
-export function serviceBanner(url: string, config: ReconcilerConfig): string {
+export function serviceBanner(url: string, config: ReconcilerConfig, certificates?: CertificateExpiries): string {
   return [
     `giro reconciler listening on ${url}`,
     `  admin API ${url}/admin (Authorization: Bearer $ADMIN_TOKEN) · OpenAPI ${url}/docs · ${url}/health · ${url}/metrics`,
     `  console ${url}/console (sign in with an API key: giro-reconciler keys create --name <name> --role operator)`,
+    ...(certificates ? [certificatesLine(certificates, config)] : []),
+    '  secrets at rest   webhook secrets stored encrypted (AES-256-GCM) with ENCRYPTION_KEY',
     ...sendingSettings(config),
   ].join('\n');
 }
@@ -35,6 +38,10 @@ export interface SandboxBannerInput {
    * start, or at an earlier one).
    */
   auditKey?: { source: 'environment' } | { source: 'sandbox'; file: string; generated: boolean };
+  /** When the certificates in use expire. */
+  certificates?: CertificateExpiries;
+  /** Where the key the stored secrets are sealed with comes from: ENCRYPTION_KEY, or the file sandbox mode keeps. */
+  encryptionKey?: 'from ENCRYPTION_KEY' | { file: string; made: boolean };
 }
 
 /**
@@ -55,7 +62,9 @@ export function sandboxBanner(input: SandboxBannerInput): string {
     'giro reconciler — SANDBOX MODE (BANK_BASE_URL is not set)',
     `  sandbox bank      ${sandbox.bank.url} (mutual TLS; control surface ${sandbox.bank.url}/__sandbox/)`,
     `  certificates      ${here(certs.ca)}, ${here(certs.clientCert)}, ${here(certs.clientKey)}${sandbox.certificatesRenewedBecause ? ` (made now: ${sandbox.certificatesRenewedBecause})` : ''}`,
+    ...(input.certificates ? [certificatesLine(input.certificates, config)] : []),
     `  database          ${config.databaseUrl}`,
+    ...(input.encryptionKey ? [encryptionKeyLine(input.encryptionKey)] : []),
     `  admin API         ${url}/admin`,
     `  console           ${url}/console`,
     ...(input.consoleKey
@@ -87,6 +96,22 @@ function auditKeyLine(auditKey: NonNullable<SandboxBannerInput['auditKey']>): st
   if (auditKey.source === 'environment') return 'from AUDIT_HMAC_KEY';
   const made = auditKey.generated ? 'generated now' : 'generated at an earlier start';
   return `${auditKey.file} (${made}: AUDIT_HMAC_KEY is not set; giro-reconciler audit verify reads it there)`;
+}
+
+function encryptionKeyLine(source: NonNullable<SandboxBannerInput['encryptionKey']>): string {
+  const where =
+    typeof source === 'string'
+      ? source
+      : `generated for the sandbox (ENCRYPTION_KEY is not set), kept in ${source.file}${source.made ? ', made now' : ''}: a real bank requires ENCRYPTION_KEY`;
+  return `  encryption key    webhook secrets stored encrypted (AES-256-GCM), key ${where}`;
+}
+
+/** When the bank certificates expire, when readiness starts warning, and how a renewed one is taken up. */
+function certificatesLine(certificates: CertificateExpiries, config: ReconcilerConfig): string {
+  const ca = certificates.ca ? `, bank CA until ${certificates.ca.toISOString()}` : '';
+  const days = config.certificateWarningDays;
+  const warning = days === undefined ? '' : `; /health/ready warns ${days} days before`;
+  return `  certificates      client valid until ${certificates.client.toISOString()}${ca}${warning}; reloaded on SIGHUP and when the files change`;
 }
 
 /**

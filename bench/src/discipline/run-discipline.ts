@@ -46,6 +46,7 @@ export async function runDisciplineBenchmark(context: BenchContext): Promise<Dis
       readyEvent: 'reconciler-ready',
       env: {
         BANK_BASE_URL: bank.url,
+        ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
         BANK_CA_FILE: bank.files.ca,
         BANK_CERT_FILE: bank.files.cert,
         BANK_KEY_FILE: bank.files.key,

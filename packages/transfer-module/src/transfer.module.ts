@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApiKeyService, AuditService } from './access';
+import { BankClient } from './bank';
 import { ConfigurableTransferModule } from './module/transfer-module.definition';
 import { TRANSFER_PROVIDERS } from './module/transfer-module.providers';
 import { MovementStore } from './persistence';
@@ -48,6 +49,8 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     MovementStore,
     WebhookService,
     WebhookDispatcher,
+    // The host reloads its TLS material (`reloadTls()`) and watches its certificates through it.
+    BankClient,
   ],
 })
 export class TransferModule extends ConfigurableTransferModule {}

@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { resolve } from 'node:path';
 import { ApiKeyService, MovementService, TransferService, WebhookService } from '@giro/transfer-module';
+import { BankClient } from '@giro/transfer-module/bank';
 import pino from 'pino';
+import { certificateExpiries } from '../certificates/certificate-expiry';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
 import type { ServerSettings } from '../config/server-environment';
@@ -13,6 +15,7 @@ import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
 import { SANDBOX_AUDIT_KEY_FILE, sandboxAuditKey } from '../sandbox/sandbox-audit-key';
 import { prepareSandboxLedgerFile } from '../sandbox/sandbox-ledger-file';
+import { SANDBOX_ENCRYPTION_KEY_FILE, sandboxEncryptionKey } from '../sandbox/sandbox-encryption-key';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 
@@ -26,7 +29,11 @@ const SANDBOX_LOG_FILE = 'data/reconciler.log';
  */
 export async function run(): Promise<void> {
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const config = reconcilerConfigFromEnv(process.env);
+  const configured = reconcilerConfigFromEnv(process.env);
+  // Only sandbox mode may start without ENCRYPTION_KEY (the configuration requires it with a bank).
+  const sandboxKey =
+    configured.encryptionKey === undefined ? sandboxEncryptionKey(resolve(SANDBOX_ENCRYPTION_KEY_FILE)) : undefined;
+  const config = sandboxKey ? { ...configured, encryptionKey: sandboxKey.key } : configured;
   const belowSpec = config.bank === undefined ? undefined : pollingFloorWarning(config.polling);
   if (belowSpec !== undefined) console.warn(belowSpec);
 
@@ -70,8 +77,9 @@ export async function run(): Promise<void> {
 
   await listen(app, config.port, config.server.host);
   const url = serverUrl(config.server, addressPort(app.getHttpServer().address()));
+  const certificates = certificateExpiries(app.get(BankClient).tlsMaterial());
   if (!sandbox) {
-    console.log(serviceBanner(url, config));
+    console.log(serviceBanner(url, config, certificates));
     console.log(JSON.stringify({ event: 'reconciler-ready', url }));
     return;
   }
@@ -91,6 +99,8 @@ export async function run(): Promise<void> {
       auditKey: keptAuditKey
         ? { source: 'sandbox', file: SANDBOX_AUDIT_KEY_FILE, generated: keptAuditKey.generated }
         : { source: 'environment' },
+      certificates,
+      encryptionKey: sandboxKey ? { file: SANDBOX_ENCRYPTION_KEY_FILE, made: sandboxKey.made } : 'from ENCRYPTION_KEY',
     }),
   );
   console.log(JSON.stringify({ event: 'reconciler-ready', url, sandboxBankUrl: sandbox.bank.url }));

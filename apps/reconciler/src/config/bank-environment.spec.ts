@@ -11,6 +11,7 @@ import { reconcilerConfigFromEnv } from './reconciler-config';
 
 const BASE = {
   BANK_BASE_URL: 'https://bank.example.com',
+  ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
   BANK_CERT_FILE: 'client.pem',
   BANK_KEY_FILE: 'client-key.pem',
   BANK_TOKEN: 'static-token-value',
@@ -56,6 +57,7 @@ describe('the bank settings of the environment', () => {
       };
       realBank = {
         BANK_BASE_URL: 'https://bank.example.com',
+        ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
         BANK_CA_FILE: file('ca.pem', certs.ca.cert),
         BANK_CERT_FILE: file('client.pem', certs.client.cert),
         BANK_KEY_FILE: file('client-key.pem', certs.client.key),

@@ -11,6 +11,7 @@ import { ConfigError, reconcilerConfigFromEnv } from './reconciler-config';
 
 const BASE = {
   BANK_BASE_URL: 'https://bank.example.com',
+  ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
   BANK_CERT_FILE: 'client.pem',
   BANK_KEY_FILE: 'client-key.pem',
   BANK_TOKEN: 'static-token-value',
@@ -30,6 +31,7 @@ describe('the HMAC settings of the environment', () => {
     };
     const bank = {
       BANK_BASE_URL: 'https://bank.example.com',
+      ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
       BANK_CA_FILE: file('ca.pem', certs.ca.cert),
       BANK_CERT_FILE: file('client.pem', certs.client.cert),
       BANK_KEY_FILE: file('client-key.pem', certs.client.key),

@@ -19,6 +19,7 @@ describe('the polling floor', () => {
     writeFileSync(join(dir, 'client-key.pem'), certs.client.key);
     realBank = {
       BANK_BASE_URL: 'https://bank.example.com',
+      ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
       BANK_CERT_FILE: join(dir, 'client.pem'),
       BANK_KEY_FILE: join(dir, 'client-key.pem'),
       BANK_TOKEN: 'static-token-value',

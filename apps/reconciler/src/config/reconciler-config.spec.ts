@@ -54,6 +54,7 @@ describe('reconcilerConfigFromEnv', () => {
 
   const realBank = (extra: Record<string, string> = {}) => ({
     BANK_BASE_URL: 'https://bank.example.com',
+    ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
     BANK_CA_FILE: files.ca,
     BANK_CERT_FILE: files.cert,
     BANK_KEY_FILE: files.key,
@@ -81,6 +82,7 @@ describe('reconcilerConfigFromEnv', () => {
       sweep: { batchSize: 100, concurrency: 8 },
       adminRateLimitPerMinute: 600,
       server: DEFAULT_SERVER_SETTINGS,
+      certificateWarningDays: 14,
       logLevel: 'info',
       // Always on; the demo's receiver is on loopback (webhook-environment.spec.ts).
       webhooks: { options: { allowLoopback: true, allowPrivate: false } },
@@ -255,12 +257,19 @@ describe('reconcilerConfigFromEnv', () => {
     }
   });
 
-  it('refuses to start against a real bank without ADMIN_TOKEN, AUDIT_HMAC_KEY, mutual TLS and an access token', () => {
+  it('names ENCRYPTION_KEY when it is not a key, never showing it', () => {
+    const problems = problemsOf({ ENCRYPTION_KEY: 'c2hvcnQ=' });
+    expect(problems).toEqual(['ENCRYPTION_KEY must be base64 of 32 bytes (openssl rand -base64 32)']);
+    expect(problems.join(' ')).not.toContain('c2hvcnQ=');
+  });
+
+    it('refuses to start against a real bank without ADMIN_TOKEN, AUDIT_HMAC_KEY, mutual TLS and an access token', () => {
     expect(problemsOf({ BANK_BASE_URL: 'https://bank.example.com' })).toEqual([
       'BANK_CERT_FILE is required: the bank requires mutual TLS',
       'BANK_KEY_FILE is required: the bank requires mutual TLS',
       'BANK_TOKEN, or BANK_TOKEN_URL with BANK_CLIENT_ID and BANK_CLIENT_SECRET, is required',
       expect.stringMatching(/^SOURCE_ACCOUNTS is required when BANK_BASE_URL is set/),
+      'ENCRYPTION_KEY is required when BANK_BASE_URL is set: base64 of 32 bytes (openssl rand -base64 32)',
       'ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)',
       'AUDIT_HMAC_KEY is required when BANK_BASE_URL is set (only sandbox mode generates one)',
     ]);

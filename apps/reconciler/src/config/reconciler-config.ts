@@ -11,6 +11,7 @@ import {
   type TransferScheduleOptions,
 } from '@giro/transfer-module';
 import { resolveBankClientOptions } from '@giro/transfer-module/bank';
+import { encryptionKeyFrom } from '@giro/transfer-module/persistence';
 import { approvalsFromEnvironment } from './approvals-environment';
 import { bankClientOptionsFromEnvironment } from './bank-environment';
 import { type ReconcilerEnvironment, readEnvironment } from './environment';
@@ -75,6 +76,10 @@ export interface ReconcilerConfig {
   adminRateLimitPerMinute: number;
   /** The HTTP server: address, proxies, TLS, the metrics token, the budget of unauthenticated requests. */
   server: ServerSettings;
+  /** CERT_EXPIRY_WARNING_DAYS: how long before a bank certificate expires `/health/ready` warns. */
+  certificateWarningDays?: number;
+  /** ENCRYPTION_KEY (base64 of 32 bytes); undefined in sandbox mode until one is made, or in a test's configuration. */
+  encryptionKey?: string;
   logLevel: LogLevel;
   /**
    * The webhooks (WEBHOOK_*): the module's `webhooks` option and the environment's endpoint. Absent (a test's
@@ -134,6 +139,7 @@ export function reconcilerConfigFromEnv(
   if (bank) checkBankOptions(bank, problems);
   const server = serverSettingsFromEnvironment(vars, problems);
   const webhooks = webhookSettingsFromEnvironment(vars, sandbox, problems);
+  problems.push(...encryptionKeyProblems(vars.ENCRYPTION_KEY, sandbox));
   if (adminApi && !sandbox && vars.ADMIN_TOKEN === undefined) {
     problems.push('ADMIN_TOKEN is required when BANK_BASE_URL is set (only sandbox mode generates one)');
   }
@@ -169,9 +175,23 @@ export function reconcilerConfigFromEnv(
     sweep: { batchSize: vars.SWEEP_BATCH_SIZE, concurrency: vars.SWEEP_CONCURRENCY },
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE,
     server,
+    certificateWarningDays: vars.CERT_EXPIRY_WARNING_DAYS,
+    ...(vars.ENCRYPTION_KEY !== undefined && { encryptionKey: vars.ENCRYPTION_KEY }),
     logLevel: vars.LOG_LEVEL,
     webhooks,
   };
+}
+
+/** ENCRYPTION_KEY's problems: required with a real bank, and a key when set (never shown). */
+export function encryptionKeyProblems(key: string | undefined, sandbox: boolean): string[] {
+  if (key === undefined) {
+    return sandbox
+      ? []
+      : ['ENCRYPTION_KEY is required when BANK_BASE_URL is set: base64 of 32 bytes (openssl rand -base64 32)'];
+  }
+  return encryptionKeyFrom(key) === undefined
+    ? ['ENCRYPTION_KEY must be base64 of 32 bytes (openssl rand -base64 32)']
+    : [];
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { BankClientOptions, Clock, TransferModuleOptions } from '@giro/transfer-module';
+import { type BankClientOptions, type Clock, secret, type TransferModuleOptions } from '@giro/transfer-module';
 import type { ReconcilerConfig } from './reconciler-config';
 
 /**
@@ -37,6 +37,7 @@ export function transferModuleOptions(
     ...(config.schedule && { schedule: config.schedule }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},
+    ...(config.encryptionKey !== undefined && { encryptionKey: secret(config.encryptionKey) }),
     ...(clock && { clock }),
   };
 }

@@ -15,6 +15,7 @@ export const TOPICS = {
   database: 'The database',
   server: 'The HTTP server',
   webhooks: 'Webhooks',
+  security: 'Certificates and secrets at rest',
 } as const;
 export type Topic = keyof typeof TOPICS;
 

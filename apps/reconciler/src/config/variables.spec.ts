@@ -125,6 +125,7 @@ describe('a secret', () => {
       'BANK_HMAC_SECRET',
       'BANK_KEY_PASSPHRASE',
       'BANK_TOKEN',
+      'ENCRYPTION_KEY',
       'METRICS_TOKEN',
       'WEBHOOK_SECRET',
     ]);

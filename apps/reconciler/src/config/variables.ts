@@ -457,6 +457,21 @@ export const VARIABLES = {
     unset: code('30d'),
     doc: 'how long an event is kept once none of its deliveries is pending (delivered or dead), with its deliveries and attempts',
   }),
+
+  // The bank certificates watched (certificates/), the secrets giro stores encrypted.
+  CERT_EXPIRY_WARNING_DAYS: integer({
+    topic: 'security',
+    unit: 'days',
+    min: 1,
+    max: 365,
+    default: 14,
+    doc: '`/health/ready` warns this long before the client certificate or the bank CA expires (and fails once one has); the files are read again on SIGHUP and when they change. Sandbox mode too',
+  }),
+  ENCRYPTION_KEY: secret({
+    topic: 'security',
+    unset: 'required with a bank; sandbox mode makes one and keeps it in `data/sandbox-encryption.key`',
+    doc: 'base64 of 32 bytes (`openssl rand -base64 32`): the webhook signing secrets are stored encrypted with it (AES-256-GCM), those stored in clear before are encrypted at start; `giro-reconciler secrets rotate --new-key …` moves them to another key',
+  }),
 };
 
 export type VariableName = keyof typeof VARIABLES;

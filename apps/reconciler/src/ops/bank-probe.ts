@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
-import { type BankClientOptions } from '@giro/transfer-module';
-import { resolveBankClientOptions } from '@giro/transfer-module/bank';
+import type { TlsMaterial } from '@giro/transfer-module/bank';
 
 /** Checks that the bank can be reached; rejects with the reason when it cannot. */
 export type BankProbe = () => Promise<void>;
@@ -9,14 +8,15 @@ export type BankProbe = () => Promise<void>;
 /**
  * A mutual-TLS handshake with the bank's origin, with the client's own certificate and CA, and nothing
  * more: it proves the route and the certificates without spending the bank's rate budget or touching any
- * movement. The server certificate is verified as for real calls.
+ * movement. The server certificate is verified as for real calls. `material` gives the TLS material in use at
+ * each probe (it changes when reloaded).
  */
-export function tlsHandshakeProbe(options: BankClientOptions, timeoutMs = 3000): BankProbe {
-  const { origin, tls } = resolveBankClientOptions(options);
+export function tlsHandshakeProbe(origin: string, material: () => TlsMaterial, timeoutMs = 3000): BankProbe {
   const url = new URL(origin);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return () =>
     new Promise<void>((resolve, reject) => {
+      const tls = material();
       const socket = connect({
         host,
         port: Number(url.port || 443),

@@ -8,10 +8,18 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { SkipThrottle } from '@nestjs/throttler';
+import { type CertificateExpiries, judgeCertificates } from '../certificates/certificate-expiry';
 import type { BankProbe } from './bank-probe';
 import { CachedCheck } from './cached-check';
 
 export const BANK_PROBE = Symbol('BANK_PROBE');
+export const CERTIFICATE_CHECK = Symbol('CERTIFICATE_CHECK');
+
+/** The certificates in use, and how long before one expires readiness warns (CERT_EXPIRY_WARNING_DAYS). */
+export interface CertificateCheck {
+  expiries: () => CertificateExpiries;
+  warningDays: number;
+}
 
 /**
  * How long a readiness answer is reused: probes and load balancers call every few seconds, and each check is a
@@ -36,12 +44,14 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
     @Inject(BANK_PROBE) private readonly probeBank: BankProbe,
+    @Inject(CERTIFICATE_CHECK) private readonly certificateCheck: CertificateCheck,
   ) {
     this.readiness = new CachedCheck(
       () =>
         this.health.check([
           () => this.database.pingCheck('database', { timeout: 3000 }),
           () => this.bankReachability(),
+          () => this.certificates(),
         ]),
       READINESS_CACHE_MS,
     );
@@ -56,7 +66,9 @@ export class HealthController {
 
   @Get('ready')
   @HealthCheck()
-  @ApiOperation({ summary: `Database and bank reachability (an answer at most ${READINESS_CACHE_MS / 1000} s old)` })
+  @ApiOperation({
+    summary: `Database and bank reachability, bank certificates not expired (an answer at most ${READINESS_CACHE_MS / 1000} s old)`,
+  })
   ready() {
     return this.readiness.get();
   }
@@ -66,6 +78,18 @@ export class HealthController {
   @ApiOperation({ summary: 'The process is up and serving' })
   live() {
     return this.health.check([]);
+  }
+
+  private certificates() {
+    const indicator = this.indicators.check('certificates');
+    const expiries = this.certificateCheck.expiries();
+    const verdict = judgeCertificates(expiries, new Date(), this.certificateCheck.warningDays);
+    const details = {
+      client: expiries.client.toISOString(),
+      ...(expiries.ca && { ca: expiries.ca.toISOString() }),
+    };
+    if (verdict.state === 'expired') return indicator.down({ ...details, message: verdict.problems.join('; ') });
+    return indicator.up({ ...details, ...(verdict.state === 'expiring' && { warning: verdict.problems.join('; ') }) });
   }
 
   private async bankReachability() {

@@ -32,4 +32,15 @@ describe('ReconcilerMetrics', () => {
     const text = await new ReconcilerMetrics(counts(null)).metrics();
     expect(text).toContain('giro_oldest_non_final_movement_age_seconds 0');
   });
+
+  it('moves the last completed sweep time with each sweep, from the start of the process', async () => {
+    let now = Date.UTC(2026, 10, 21, 12, 0, 0);
+    const metrics = new ReconcilerMetrics(counts(null), () => now);
+    expect(await metrics.metrics()).toContain(`giro_sweep_last_completed_timestamp_seconds ${now / 1000}`);
+    now += 30_000;
+    metrics.recordFailedSweep(10);
+    expect(await metrics.metrics()).toContain(`giro_sweep_last_completed_timestamp_seconds ${(now - 30_000) / 1000}`);
+    metrics.recordSweep({ claimed: 1, changed: 1, failed: 0, durationMs: 10 });
+    expect(await metrics.metrics()).toContain(`giro_sweep_last_completed_timestamp_seconds ${now / 1000}`);
+  });
 });

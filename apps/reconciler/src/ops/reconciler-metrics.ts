@@ -31,10 +31,13 @@ export class ReconcilerMetrics {
   private readonly sweepClaimed: Counter;
   private readonly sweepChanged: Counter;
   private readonly sweepFailed: Counter;
+  private readonly sweepLastCompleted: Gauge;
+  private readonly now: () => number;
 
   /** `now`: the wall clock the age of the oldest open movement is measured with. */
   constructor(counts: MovementCountsSource, now: () => number = Date.now) {
     const registers = [this.registry];
+    this.now = now;
     collectDefaultMetrics({ register: this.registry });
     this.bankCallSeconds = new Histogram({
       name: 'giro_bank_call_duration_seconds',
@@ -65,6 +68,12 @@ export class ReconcilerMetrics {
       help: 'Movements that became FAILED during sweeps of this process',
       registers,
     });
+    this.sweepLastCompleted = new Gauge({
+      name: 'giro_sweep_last_completed_timestamp_seconds',
+      help: 'When a sweep of this process last completed, in Unix seconds (the start of the process until one has): a sweep stalled stops moving it',
+      registers,
+    });
+    this.sweepLastCompleted.set(now() / 1000);
     new Gauge({
       name: 'giro_movements',
       help: 'Movements in the database, by status',
@@ -119,6 +128,7 @@ export class ReconcilerMetrics {
     this.sweepClaimed.inc(counts.claimed);
     this.sweepChanged.inc(counts.changed);
     this.sweepFailed.inc(counts.failed);
+    this.sweepLastCompleted.set(this.now() / 1000);
   }
 
   recordFailedSweep(durationMs: number): void {

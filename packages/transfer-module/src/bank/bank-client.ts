@@ -20,6 +20,8 @@ import { lookupFields, type MovementLookup } from './movement-lookup';
 import { type MovementExpectation, parseMovement } from './movement-parser';
 import { OAuth2ClientCredentialsProvider } from './oauth2-token-provider';
 import { SecretRedactor } from './secret-redactor';
+import { SwappableDispatcher } from './swappable-dispatcher';
+import { resolveTlsMaterial, type TlsMaterial } from './tls-material';
 import { StaticTokenProvider, type TokenProvider } from './token-provider';
 
 export interface CreateTransferResult {
@@ -45,8 +47,9 @@ const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/
  * fields, so printing or serialising the client shows none of it.
  */
 export class BankClient {
-  readonly #options: ResolvedBankClientOptions;
-  readonly #transport: Dispatcher;
+  #options: ResolvedBankClientOptions;
+  readonly #tlsInput: BankClientOptions['tls'];
+  readonly #transport: SwappableDispatcher;
   readonly #api: Dispatcher;
   readonly #tokens: TokenProvider;
   readonly #redactor = new SecretRedactor();
@@ -54,8 +57,9 @@ export class BankClient {
   constructor(options: BankClientOptions) {
     const resolved = resolveBankClientOptions(options);
     this.#options = resolved;
+    this.#tlsInput = options.tls;
     this.#rememberSecrets(resolved);
-    this.#transport = createBankDispatcher(resolved);
+    this.#transport = new SwappableDispatcher(createBankDispatcher(resolved));
     this.#tokens = this.#tokenProvider(resolved);
     const signing = resolved.hmac
       ? [
@@ -111,6 +115,25 @@ export class BankClient {
     if ('originId' in lookup) expected.originId = lookup.originId;
     if ('networkId' in lookup) expected.networkId = lookup.networkId;
     return this.#movement(operation, answer, expected);
+  }
+
+  /** The mutual-TLS material new calls use (its key and passphrase wrapped as `Secret`s). */
+  tlsMaterial(): TlsMaterial {
+    return this.#options.tls;
+  }
+
+  /**
+   * Reads the TLS options again (their files, when given as files) and makes new calls use them; calls in flight
+   * finish on the previous connections, which close after them. Material that does not load (a file unreadable or
+   * not PEM, a key not matching the certificate) throws a `BankOptionsError` saying why, and the current material
+   * stays. `close()` waits for the previous connections too.
+   */
+  reloadTls(): TlsMaterial {
+    const tls = resolveTlsMaterial(this.#tlsInput, 'bank.tls');
+    this.#options = { ...this.#options, tls };
+    this.#rememberSecrets(this.#options);
+    this.#transport.replace(createBankDispatcher(this.#options));
+    return tls;
   }
 
   /** Closes the pooled connections once the requests in flight are done. */

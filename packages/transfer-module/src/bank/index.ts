@@ -33,5 +33,5 @@ export type { MovementLookup } from './movement-lookup';
 export { type MovementExpectation, type ParseMovementResult, parseMovement } from './movement-parser';
 export type { OAuth2ClientAuthentication, OAuth2ClientCredentials } from './oauth2-token-provider';
 export { Secret, type SecretInput, secret } from './secret';
-export type { BankTlsOptions, TlsMaterial } from './tls-material';
+export { type BankTlsOptions, pemCertificates, type TlsMaterial } from './tls-material';
 export { StaticTokenProvider, type TokenProvider } from './token-provider';

@@ -38,7 +38,7 @@ export function resolveTlsMaterial(input: unknown, name: string): TlsMaterial {
   const ca = pem(tls, 'ca', name, false);
   const cert = pem(tls, 'cert', name, true);
   const key = pem(tls, 'key', name, true);
-  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) fail(`${name}.ca`, 'must be PEM certificates');
+  if (ca !== undefined) checkCertificates(ca, `${name}.ca`);
   const passphrase =
     tls.passphrase === undefined ? undefined : toSecret(secretInput(tls.passphrase, `${name}.passphrase`));
   const servername = checkOptionalString(tls.servername, `${name}.servername`);
@@ -83,6 +83,23 @@ function pem(
   }
   if (required) fail(`${name}.${field}`, `or ${name}.${field}File is required: the bank requires mutual TLS`);
   return undefined;
+}
+
+/** Every certificate of a PEM bundle, parsed: a bundle with one unreadable certificate is refused whole. */
+export function pemCertificates(bundle: string): X509Certificate[] {
+  return (bundle.match(PEM_CERTIFICATE) ?? []).map((block) => new X509Certificate(block));
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+function checkCertificates(bundle: string, name: string): void {
+  let certificates: X509Certificate[];
+  try {
+    certificates = pemCertificates(bundle);
+  } catch {
+    fail(name, 'holds a certificate that is not readable PEM');
+  }
+  if (certificates.length === 0) fail(name, 'must be PEM certificates');
 }
 
 function checkPem(value: unknown, name: string): string {

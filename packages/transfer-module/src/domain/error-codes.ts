@@ -120,6 +120,10 @@ export const ERROR_CODES = {
     status: 409,
     doc: "The application runs without the module's `webhooks` option: nothing is delivered.",
   },
+  SECRET_UNREADABLE: {
+    status: 500,
+    doc: 'A secret stored encrypted cannot be decrypted with the encryption keys given (`keyId`): the key it was sealed with is missing, or the value was altered.',
+  },
   // The bank, by what the caller must do. `bankCode` is the bank's own code, when it gave one.
   BANK_NOT_SENT: { status: 502, doc: 'The bank could not be reached; nothing left: safe to try again.' },
   BANK_REJECTED: { status: 502, doc: 'The bank refused the request (a 4xx): it did not go out.' },

@@ -100,12 +100,22 @@ const webhookWakeUp: Provider = { provide: WebhookWakeUp, useFactory: () => new 
 /** A test event committed wakes the dispatcher, as a movement's events do. */
 const webhookStore: Provider = {
   provide: WebhookStore,
-  useFactory: (
+  useFactory: async (
     database: TransferDataSource,
     options: ResolvedTransferOptions,
     wakeUp: WebhookWakeUp,
     audit: AuditTrail,
-  ) => new WebhookStore(database.dataSource, options.clock, { onEventsCommitted: () => wakeUp.notify(), audit }),
+  ) => {
+    const store = new WebhookStore(database.dataSource, options.clock, {
+      onEventsCommitted: () => wakeUp.notify(),
+      audit,
+      cipher: options.secrets,
+    });
+    // The migrations have run (TRANSFER_DATA_SOURCE): secrets stored in clear, before a key was given, are sealed
+    // now. A migration could not: it has no key.
+    if (options.secrets.keyId !== undefined) await store.sealStoredSecrets();
+    return store;
+  },
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, WebhookWakeUp, AuditTrail],
 };
 

@@ -234,6 +234,10 @@ export const TRANSFER_MODULE_OPTIONS = {
     doc: 'given, every change writes its events to the outbox in its own transaction, and a `WebhookDispatcher` delivers them, signed (Standard Webhooks), to the endpoints `WebhookService` registers ([Webhooks](#webhooks))',
     fields: WEBHOOK_OPTIONS,
   },
+  encryptionKey: {
+    unset: 'secrets stored in clear',
+    doc: "encrypts the secrets giro stores (webhook signing secrets) with AES-256-GCM: base64 of 32 bytes (`openssl rand -base64 32`), a string or a `Secret`. Each stored value names its key's id (`v1:<keyId>:…`); secrets stored in clear are encrypted at start; `SecretCipher` and `WebhookStore.sealStoredSecrets()` re-encrypt under a new key",
+  },
   clock: {
     unset: 'the system clock',
     doc: 'the source of "now" (also the bank client\'s unless `bank.clock` is set) — inject a `ManualClock` in tests',

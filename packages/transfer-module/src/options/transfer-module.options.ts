@@ -4,6 +4,7 @@ import {
   type BankClientOptions,
   BankOptionsError,
   resolveBankClientOptions,
+  Secret,
 } from '../bank';
 import {
   type ApprovalOptions,
@@ -26,7 +27,7 @@ import {
   type TransferIntentRules,
   transferLimitsOf,
 } from '../domain';
-import { dataSourceOptionsFromUrl } from '../persistence';
+import { CLEAR_SECRETS, dataSourceOptionsFromUrl, encryptionKeyFrom, SecretCipher } from '../persistence';
 import { checkBoolean, checkDeclaredInteger, checkObject, fail } from './option-checks';
 import { POLLING_OPTIONS, SCHEDULE_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
@@ -148,6 +149,12 @@ export interface TransferModuleOptions {
    * WebhookDispatcher delivers them, signed (Standard Webhooks), to the endpoints WebhookService registers.
    */
   webhooks?: TransferWebhookOptions;
+  /**
+   * The key the secrets giro stores (webhook signing secrets) are encrypted with, AES-256-GCM: base64 of 32 bytes
+   * (`openssl rand -base64 32`), as a string or a `Secret`. Default none: they are stored in clear. Given, the
+   * secrets stored in clear are encrypted at start.
+   */
+  encryptionKey?: string | Secret;
   /** The source of "now" (default the system clock); also the bank client's, unless `bank.clock` is set. */
   clock?: Clock;
 }
@@ -182,6 +189,8 @@ export interface ResolvedTransferOptions {
   schedule: ScheduleRules;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
+  /** Seals the secrets giro stores with `encryptionKey` (CLEAR_SECRETS without one). */
+  secrets: SecretCipher;
   clock: Clock;
   /**
    * A bank call starts only while the lease has at least this long left: the longest call plus the polling
@@ -252,6 +261,7 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
     ),
     schedule: resolveSchedule(input.schedule),
     webhooks: resolveWebhookOptions(input.webhooks),
+    secrets: resolveEncryptionKey(input.encryptionKey),
     clock: clock as Clock,
     callGuardMs,
   };
@@ -266,6 +276,14 @@ function resolveAuditHmacKey(value: unknown): string | undefined {
     fail('auditHmacKey', `must be a string of at least ${MIN_AUDIT_HMAC_KEY_LENGTH} characters`);
   }
   return value;
+}
+
+function resolveEncryptionKey(value: unknown): SecretCipher {
+  if (value === undefined) return CLEAR_SECRETS;
+  const text = value instanceof Secret ? value.reveal() : value;
+  const key = typeof text === 'string' ? encryptionKeyFrom(text) : undefined;
+  if (key === undefined) fail('encryptionKey', 'must be base64 of 32 bytes (openssl rand -base64 32)');
+  return new SecretCipher(key);
 }
 
 function resolveBank(bank: BankClientOptions) {

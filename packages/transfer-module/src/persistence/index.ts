@@ -70,6 +70,14 @@ export {
 export { HEARTBEAT_LOCK_KEY, type ReplicaCensus, ReplicaRegistry } from './replica-registry';
 export { MIGRATION_LOCK_KEY, pendingTransferMigrations, runTransferMigrations } from './run-transfer-migrations';
 export {
+  CLEAR_SECRETS,
+  type EncryptionKey,
+  encryptionKeyFrom,
+  newEncryptionKey,
+  SecretCipher,
+  SecretUnreadableError,
+} from './secret-cipher';
+export {
   MAX_BATCH_SIZE,
   MAX_LEASE_OWNER_LENGTH,
   MAX_NETWORK_ID_LENGTH,

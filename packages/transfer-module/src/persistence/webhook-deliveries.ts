@@ -4,6 +4,7 @@ import { queryWithCount } from './engine/query-with-count';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, type WebhookDeliveryState, WebhookEventEntity } from './entities';
 import { type OutboxEvent, writeOutboxEvents } from './outbox';
 import { StoreArgumentError, WebhookDeliveryNotFoundError, WebhookEndpointNotFoundError } from './persistence.errors';
+import type { SecretCipher } from './secret-cipher';
 import { checkInteger, checkLeaseMs, checkLeaseOwner, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
 import {
@@ -54,7 +55,11 @@ const claimable = (engine: EngineAdapter) => `SELECT d."id", d."next_attempt_at_
 
 /** WebhookStore's deliveries: claimed by dispatchers under a lease, their results, and an operator's views. */
 export class WebhookDeliveries {
-  constructor(private readonly context: StoreContext) {}
+  /** `cipher`: opens the endpoints' secrets a claimed delivery is signed with. */
+  constructor(
+    private readonly context: StoreContext,
+    private readonly cipher: SecretCipher,
+  ) {}
 
   /**
    * Leases up to `limit` due deliveries (EngineAdapter.claimDeliveries; on Postgres FOR UPDATE SKIP LOCKED, so
@@ -68,7 +73,7 @@ export class WebhookDeliveries {
     const { engine } = this.context;
     const select = { sql: claimable(engine), parameters: [now, ...engine.unleasedParameters(now, owner), limit] };
     const rows = await engine.claimDeliveries(select, owner, now + leaseMs);
-    return rows.map((row) => toClaimedDelivery(row, now));
+    return rows.map((row) => toClaimedDelivery(row, now, (stored) => this.cipher.open(stored)));
   }
 
   /**
@@ -246,10 +251,14 @@ export class WebhookDeliveries {
   }
 }
 
-function toClaimedDelivery(row: Record<string, unknown>, nowMs: number): ClaimedDelivery {
+function toClaimedDelivery(
+  row: Record<string, unknown>,
+  nowMs: number,
+  open: (stored: string) => string,
+): ClaimedDelivery {
   const previousExpiresAt = row.previous_secret_expires_at_ms === null ? 0 : Number(row.previous_secret_expires_at_ms);
-  const secrets = [row.secret as string];
-  if (row.previous_secret !== null && previousExpiresAt > nowMs) secrets.push(row.previous_secret as string);
+  const secrets = [open(row.secret as string)];
+  if (row.previous_secret !== null && previousExpiresAt > nowMs) secrets.push(open(row.previous_secret as string));
   return {
     id: Number(row.id),
     endpointId: row.endpoint_id as string,

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { WebhookEndpointEntity } from './entities';
 import { WebhookEndpointNotFoundError } from './persistence.errors';
+import type { SecretCipher } from './secret-cipher';
 import type { StoreContext } from './store-context';
 import { eventTypesColumn, toEndpointRecord, type WebhookEndpointRecord } from './webhook-records';
 
@@ -26,7 +27,11 @@ export interface WebhookEndpointChanges {
  * right form): the registry keeps them. Query builders, not `save`, which would open a transaction of its own.
  */
 export class WebhookEndpoints {
-  constructor(private readonly context: StoreContext) {}
+  /** `cipher`: seals the secrets before they are written and opens them as they are read. */
+  constructor(
+    private readonly context: StoreContext,
+    private readonly cipher: SecretCipher,
+  ) {}
 
   async create(registration: WebhookEndpointRegistration): Promise<WebhookEndpointRecord> {
     const now = this.context.nowMs();
@@ -35,7 +40,7 @@ export class WebhookEndpoints {
       url: registration.url,
       description: registration.description,
       eventTypes: eventTypesColumn(registration.eventTypes),
-      secret: registration.secret,
+      secret: this.cipher.seal(registration.secret),
       previousSecret: null,
       previousSecretExpiresAtMs: null,
       disabledAtMs: null,
@@ -47,7 +52,7 @@ export class WebhookEndpoints {
       await manager.createQueryBuilder().insert().into(WebhookEndpointEntity).values(row).execute();
       await this.context.audit?.recordChange(manager, { target: row.id, before: null, after: auditedEndpoint(row) });
     });
-    return toEndpointRecord(row);
+    return this.record(row);
   }
 
   /**
@@ -61,8 +66,8 @@ export class WebhookEndpoints {
       row.url = registration.url;
       row.description = registration.description;
       row.eventTypes = eventTypesColumn(registration.eventTypes);
-      if (row.secret !== registration.secret) {
-        row.secret = registration.secret;
+      if (this.cipher.open(row.secret) !== registration.secret) {
+        row.secret = this.cipher.seal(registration.secret);
         row.previousSecret = null;
         row.previousSecretExpiresAtMs = null;
       }
@@ -73,14 +78,16 @@ export class WebhookEndpoints {
 
   list(): Promise<WebhookEndpointRecord[]> {
     return this.context.transactions.read(async (manager) =>
-      (await manager.find(WebhookEndpointEntity, { order: { createdAtMs: 'ASC', id: 'ASC' } })).map(toEndpointRecord),
+      (await manager.find(WebhookEndpointEntity, { order: { createdAtMs: 'ASC', id: 'ASC' } })).map((row) =>
+        this.record(row),
+      ),
     );
   }
 
   find(id: string): Promise<WebhookEndpointRecord | null> {
     return this.context.transactions.read(async (manager) => {
       const row = await manager.findOneBy(WebhookEndpointEntity, { id });
-      return row === null ? null : toEndpointRecord(row);
+      return row === null ? null : this.record(row);
     });
   }
 
@@ -105,7 +112,7 @@ export class WebhookEndpoints {
     return this.write(id, (row) => {
       row.previousSecret = row.secret;
       row.previousSecretExpiresAtMs = previousExpiresAt.getTime();
-      row.secret = secret;
+      row.secret = this.cipher.seal(secret);
     });
   }
 
@@ -143,8 +150,44 @@ export class WebhookEndpoints {
         .where('"id" = :id', { id })
         .execute();
       await this.context.audit?.recordChange(manager, { target: id, before, after: auditedEndpoint(row) });
-      return toEndpointRecord(row);
+      return this.record(row);
     });
+  }
+
+  /**
+   * Seals with the current key every secret that is not sealed with it yet: those stored in clear (before a key
+   * was configured), and, in a rotation, those sealed with a previous key. Each row is rewritten only if it still
+   * holds what was read, so replicas doing it at once do not undo each other. The number of rows rewritten.
+   */
+  async sealStoredSecrets(): Promise<number> {
+    const sealed = await this.context.transactions.write(async (manager) => {
+      const rows = await manager.find(WebhookEndpointEntity);
+      let sealed = 0;
+      for (const row of rows) {
+        const stale = (value: string | null): value is string => value !== null && !this.cipher.isCurrent(value);
+        if (!stale(row.secret) && !stale(row.previousSecret)) continue;
+        const reseal = (value: string | null) => (value === null ? null : this.cipher.seal(this.cipher.open(value)));
+        await manager
+          .createQueryBuilder()
+          .update(WebhookEndpointEntity)
+          .set({ secret: reseal(row.secret) as string, previousSecret: reseal(row.previousSecret) })
+          .where('"id" = :id AND "secret" = :secret', { id: row.id, secret: row.secret })
+          .execute();
+        sealed += 1;
+      }
+      return sealed;
+    });
+    if (sealed > 0) await this.context.engine.forgetRewrittenValues();
+    return sealed;
+  }
+
+  /** The row as callers see it: its secrets opened. */
+  private record(row: WebhookEndpointEntity): WebhookEndpointRecord {
+    return {
+      ...toEndpointRecord(row),
+      secret: this.cipher.open(row.secret),
+      previousSecret: row.previousSecret === null ? null : this.cipher.open(row.previousSecret),
+    };
   }
 
   private async get(

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Clock } from '../domain';
 import type { AuditTrail } from './audit-trail';
 import type { OutboxEvent } from './outbox';
+import { CLEAR_SECRETS, type SecretCipher } from './secret-cipher';
 import { StoreContext } from './store-context';
 import {
   type DeliveryResult,
@@ -30,17 +31,19 @@ export class WebhookStore {
 
   /**
    * `onEventsCommitted`: called once a test event is committed (to wake a dispatcher in this process); `audit`: the
-   * trail the endpoints' changes append to inside an audit scope (none: not audited).
+   * trail the endpoints' changes append to inside an audit scope (none: not audited); `cipher`: how the endpoints'
+   * secrets are stored (none: in clear).
    */
   constructor(
     dataSource: DataSource,
     clock: Clock,
-    options: { onEventsCommitted?: () => void; audit?: AuditTrail } = {},
+    options: { onEventsCommitted?: () => void; audit?: AuditTrail; cipher?: SecretCipher } = {},
   ) {
     const context = new StoreContext(dataSource, clock, undefined, options.audit);
+    const cipher = options.cipher ?? CLEAR_SECRETS;
     this.onEventsCommitted = options.onEventsCommitted;
-    this.endpoints = new WebhookEndpoints(context);
-    this.deliveries = new WebhookDeliveries(context);
+    this.endpoints = new WebhookEndpoints(context, cipher);
+    this.deliveries = new WebhookDeliveries(context, cipher);
   }
 
   // Endpoints (webhook-endpoints.ts)
@@ -67,6 +70,11 @@ export class WebhookStore {
 
   rotateEndpointSecret(id: string, secret: string, previousExpiresAt: Date): Promise<WebhookEndpointRecord> {
     return this.endpoints.rotateSecret(id, secret, previousExpiresAt);
+  }
+
+  /** Seals every endpoint secret not sealed with the current key yet (see WebhookEndpoints); the rows rewritten. */
+  sealStoredSecrets(): Promise<number> {
+    return this.endpoints.sealStoredSecrets();
   }
 
   disableEndpoint(id: string, reason: string): Promise<WebhookEndpointRecord> {

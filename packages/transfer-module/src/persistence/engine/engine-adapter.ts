@@ -112,6 +112,12 @@ export interface EngineAdapter {
   exclusively<T>(work: () => Promise<T>, lockKey?: number): Promise<T>;
   /** Keeps a connection the server ends from crashing the process (Postgres); nothing on SQLite. Idempotent. */
   keepConnectionErrorsHandled(): void;
+  /**
+   * After values were rewritten so that their old form must not stay on disk (secrets sealed): on SQLite the
+   * write-ahead log is checkpointed into the file and truncated (the rewritten pages were zeroed in place by
+   * `secure_delete`); on Postgres nothing (the old row versions go with VACUUM).
+   */
+  forgetRewrittenValues(): Promise<void>;
 }
 
 /** The capabilities of the engine a data source's options name; undefined for a type giro does not support. */

@@ -133,4 +133,6 @@ export class PostgresEngine implements EngineAdapter {
   keepConnectionErrorsHandled(): void {
     keepPostgresClientErrorsHandled(this.dataSource);
   }
+
+  async forgetRewrittenValues(): Promise<void> {}
 }

@@ -95,4 +95,8 @@ export class SqliteEngine implements EngineAdapter {
   }
 
   keepConnectionErrorsHandled(): void {}
+
+  async forgetRewrittenValues(): Promise<void> {
+    await this.exclusively(() => this.dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)'));
+  }
 }
