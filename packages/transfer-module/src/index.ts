@@ -92,12 +92,12 @@ export { CUIT_PREFIXES, completeCuit, explainCuit, isValidCuit } from './domain/
 export { type CurrencyId, isCurrencyId, PESO_CURRENCY_ID } from './domain/currency';
 // Errors: every one the admin API answers is a GiroError with a stable code (docs/errors.md).
 export { ERROR_CODES, type ErrorCode, errorCodeForStatus, isErrorCode } from './domain/error-codes';
-export { BOOTSTRAP_CREDENTIALS } from './domain/four-eyes';
 export {
   type ExecutionRequest,
   NON_BUSINESS_DAY_POLICIES,
   type NonBusinessDayPolicy,
 } from './domain/execution-schedule';
+export { BOOTSTRAP_CREDENTIALS } from './domain/four-eyes';
 export { GiroError } from './domain/giro-error';
 export {
   type AmountRules,

@@ -14,8 +14,8 @@ import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
 import { createReconcilerApp } from '../reconciler-app';
 import { SANDBOX_AUDIT_KEY_FILE, sandboxAuditKey } from '../sandbox/sandbox-audit-key';
-import { prepareSandboxLedgerFile } from '../sandbox/sandbox-ledger-file';
 import { SANDBOX_ENCRYPTION_KEY_FILE, sandboxEncryptionKey } from '../sandbox/sandbox-encryption-key';
+import { prepareSandboxLedgerFile } from '../sandbox/sandbox-ledger-file';
 import { type SandboxMode, startSandboxMode } from '../sandbox/sandbox-mode';
 import { sandboxBanner, serviceBanner } from '../start-banner';
 

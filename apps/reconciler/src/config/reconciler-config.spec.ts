@@ -263,7 +263,7 @@ describe('reconcilerConfigFromEnv', () => {
     expect(problems.join(' ')).not.toContain('c2hvcnQ=');
   });
 
-    it('refuses to start against a real bank without ADMIN_TOKEN, AUDIT_HMAC_KEY, mutual TLS and an access token', () => {
+  it('refuses to start against a real bank without ADMIN_TOKEN, AUDIT_HMAC_KEY, mutual TLS and an access token', () => {
     expect(problemsOf({ BANK_BASE_URL: 'https://bank.example.com' })).toEqual([
       'BANK_CERT_FILE is required: the bank requires mutual TLS',
       'BANK_KEY_FILE is required: the bank requires mutual TLS',
