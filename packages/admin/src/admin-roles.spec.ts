@@ -17,6 +17,7 @@ import {
   type Role,
   roleAllows,
   runTransferMigrations,
+  ScheduledTransferService,
   SubAccountService,
   SweepService,
   TransferOverviewService,
@@ -62,6 +63,9 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['POST', '/admin/transfers/{originId}/reject', 'approver'],
   ['POST', '/admin/transfers/approve', 'approver'],
   ['POST', '/admin/transfers/reject', 'approver'],
+  // Calling a scheduled transfer off before its moment is an operator's, as creating it is.
+  ['POST', '/admin/transfers/{originId}/cancel', 'operator'],
+  ['POST', '/admin/transfers/cancel', 'operator'],
   ['GET', '/admin/transfers/{originId}/raw', 'operator'],
   ['POST', '/admin/bank/lookup', 'operator'],
   ['POST', '/admin/sub-accounts', 'admin'],
@@ -114,6 +118,7 @@ const cancellations = {
 const overviews = { overview: answer };
 const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
+const scheduled = { cancel: answer, cancelMany: async () => [] };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
 /** The audit trail: what the guard and the interceptor hand it, kept to look at. */
@@ -186,6 +191,7 @@ describe('admin routes and roles', () => {
         { provide: WebhookService, useValue: webhooks },
         { provide: AnomalyService, useValue: anomalies },
         { provide: ApprovalService, useValue: approvals },
+        { provide: ScheduledTransferService, useValue: scheduled },
         { provide: AuditService, useValue: audit },
       ],
       exports: [
@@ -200,6 +206,7 @@ describe('admin routes and roles', () => {
         WebhookService,
         AnomalyService,
         ApprovalService,
+        ScheduledTransferService,
         AuditService,
       ],
     })

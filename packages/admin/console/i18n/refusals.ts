@@ -22,6 +22,8 @@ const STATUS_NAMES: Record<string, Said> = {
   COMPLETED: { es: 'completada', en: 'completed' },
   FAILED: { es: 'fallida', en: 'failed' },
   REJECTED: { es: 'rechazada', en: 'rejected' },
+  SCHEDULED: { es: 'programada', en: 'scheduled' },
+  CANCELED: { es: 'anulada', en: 'canceled' },
 };
 
 /** A role's name in the language (the console's words for them). */
@@ -95,6 +97,23 @@ const CODES: Record<string, (facts: Facts, lang: Lang) => Said> = {
   APPROVAL_EXPIRED: plain(
     'El plazo para aprobar esta transferencia venció: queda rechazada, sin enviar.',
     'The time to approve this transfer ran out: it ends rejected, never sent.',
+  ),
+  SCHEDULE_REFUSED: plain(
+    'No se puede programar para ese día o momento; no se guardó nada.',
+    'It cannot be scheduled for that day or moment; nothing was stored.',
+  ),
+  TRANSFER_NOT_SCHEDULED: (f, lang) => ({
+    es: `Solo se anula una transferencia programada; esta está ${statusName(f.status, lang)}.`,
+    en: `Only a scheduled transfer can be canceled; this one is ${statusName(f.status, lang)}.`,
+  }),
+  PAYEE_BLOCKED: plain(
+    'La cuenta de destino está bloqueada; no se guardó ni se envió nada.',
+    'The destination account is blocked; nothing was stored or sent.',
+  ),
+  PAYEE_NOT_FOUND: plain('No hay un destinatario con esa cuenta.', 'No payee has that account.'),
+  SECRET_UNREADABLE: plain(
+    'giro no puede leer un secreto guardado con otra clave de cifrado.',
+    'giro cannot read a secret stored under another encryption key.',
   ),
   SELF_APPROVAL: plain(
     'No podés decidir sobre una transferencia creada con tu propia clave.',

@@ -67,6 +67,9 @@ const plain =
   (es: string, en: string): RuleText =>
   () => ({ es, en });
 
+/** A day `YYYY-MM-DD` as people write it here, dd/mm/aaaa. */
+const day = (value: unknown): string => String(value ?? '').replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1');
+
 const RULES: Record<string, RuleText> = {
   required: plain('Falta este dato.', 'This is required.'),
   type: plain('Tipo de dato inválido.', 'Wrong kind of value.'),
@@ -240,6 +243,44 @@ const RULES: Record<string, RuleText> = {
     en: `Repeated columns: ${text(p.columns)}.`,
   }),
   missing_column: (p) => ({ es: `Faltan columnas: ${text(p.columns)}.`, en: `Missing columns: ${text(p.columns)}.` }),
+  execute_on: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
+  execute_at: plain(
+    'No es un momento: fecha y hora ISO 8601 con su zona (por ejemplo 2026-12-28T09:00:00-03:00).',
+    'Not a moment: an ISO 8601 date and time with its offset (for example 2026-12-28T09:00:00-03:00).',
+  ),
+  exclusive: (p) => ({ es: `Indicá solo uno de: ${text(p.fields)}.`, en: `Give only one of: ${text(p.fields)}.` }),
+  past: (p) => ({
+    es: `El día ya pasó: tiene que ser hoy (${day(p.today)}) o después.`,
+    en: `That day is past: it must be today (${day(p.today)}) or later.`,
+  }),
+  calendar: (p) => ({
+    es: `Todavía no se conocen los feriados de ese año; se puede programar en: ${text(p.years)}.`,
+    en: `That year's holidays are not known yet; transfers may be scheduled in: ${text(p.years)}.`,
+  }),
+  business_day: (p) => ({
+    es: `No es un día hábil en Argentina; el próximo es el ${day(p.next)}.`,
+    en: `Not a business day in Argentina; the next one is ${day(p.next)}.`,
+  }),
+  horizon: (p) => ({
+    es: `Demasiado adelante: como mucho ${text(p.maxDays)} días.`,
+    en: `Too far ahead: at most ${text(p.maxDays)} days.`,
+  }),
+  payee_blocked: plain(
+    'La cuenta de destino está bloqueada en la agenda de destinatarios.',
+    'The destination account is blocked in the payee book.',
+  ),
+  label: (p) => ({
+    es: `La etiqueta está vacía o es demasiado larga (como mucho ${text(p.max)} caracteres).`,
+    en: `The label is empty or too long (at most ${text(p.max)} characters).`,
+  }),
+  exact_number: plain(
+    'El número no es exacto con dos decimales; escribilo como texto (por ejemplo "1000.00").',
+    'The number is not exact to two decimals; write it as text (for example "1000.00").',
+  ),
+  duplicate_key: (p) => ({
+    es: `El campo ${text(p.key)} aparece dos veces.`,
+    en: `The field ${text(p.key)} is given twice.`,
+  }),
 };
 
 const UNKNOWN_RULE: RuleText = plain('Dato no aceptado.', 'Value not accepted.');

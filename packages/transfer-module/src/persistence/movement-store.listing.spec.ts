@@ -30,6 +30,7 @@ describeEachEngine('MovementStore listing and counts', (engine) => {
     expect((await fixture.store.list({ status: 'PENDING', limit: 10 })).items.map((m) => m.originId)).toEqual([1, 3]);
     expect(await fixture.store.countByStatus()).toEqual({
       AWAITING_APPROVAL: 0,
+      SCHEDULED: 0,
       PENDING: 2,
       CREATED: 0,
       IN_PROGRESS: 1,
@@ -37,6 +38,7 @@ describeEachEngine('MovementStore listing and counts', (engine) => {
       COMPLETED: 0,
       FAILED: 0,
       REJECTED: 0,
+      CANCELED: 0,
     });
   });
 

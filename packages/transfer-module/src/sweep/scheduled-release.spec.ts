@@ -2,11 +2,11 @@ import { transferRequest } from '@test-support/giro-harness';
 import type { TransferModuleOptions } from '../options';
 import { TransferNotScheduledError } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
-import { SweepService } from '../sweep';
-import { ApprovalService } from './approval.service';
-import { ScheduledTransferService } from './scheduled-transfer.service';
-import { transferServiceFixture } from './testing/transfer-service-fixture';
-import { ScheduleRefusedError, TransferConflictError, TransferLimitError } from './transfer.errors';
+import { ApprovalService } from '../transfer/approval.service';
+import { ScheduledTransferService } from '../transfer/scheduled-transfer.service';
+import { transferServiceFixture } from '../transfer/testing/transfer-service-fixture';
+import { ScheduleRefusedError, TransferConflictError, TransferLimitError } from '../transfer/transfer.errors';
+import { SweepService } from './sweep.service';
 
 // Wednesday 2026-12-23, 12:00 in Buenos Aires: Christmas on Friday, the next business day Monday the 28th.
 const WEDNESDAY_NOON = Date.UTC(2026, 11, 23, 15, 0, 0);
