@@ -10,6 +10,7 @@ import { OverviewController } from './overview/overview.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
 import { AdminRoleGuard } from './shared/http/admin-role.guard';
+import { AdminTraceInterceptor } from './shared/http/admin-trace.interceptor';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
@@ -57,6 +58,7 @@ import { WebhooksController } from './webhooks/webhooks.controller';
     AdminAuthentication,
     AdminRoleGuard,
     AdminAuditInterceptor,
+    AdminTraceInterceptor,
     adminSweepProvider,
   ],
   // An application may check the credential before it reads a body or picks a rate-limit budget.

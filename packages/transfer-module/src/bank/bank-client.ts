@@ -1,5 +1,7 @@
+import { SpanKind } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
+import { inSpan, markFailed } from '../domain/tracing';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
 import { sentInterceptor } from './bank-call-sent';
 import {
@@ -134,17 +136,32 @@ export class BankClient {
     return response;
   }
 
-  async #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
-    try {
-      return await exchange(
-        this.#api,
-        { origin: this.#options.origin, path, headers: { ...JSON_HEADERS }, body },
-        this.#options.maxResponseBytes,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeFailure) throw errorFromFailure(error, this.#failureContext(operation));
-      throw error;
-    }
+  /** One request, as an HTTP client span (method, server, the URL without its query, the status; never a body). */
+  #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
+    const { origin } = this.#options;
+    const url = new URL(path, origin);
+    const attributes = {
+      'http.request.method': 'POST',
+      'server.address': url.hostname,
+      'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      'url.full': `${url.origin}${url.pathname}`,
+      'giro.bank.operation': operation,
+    };
+    return inSpan('POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      try {
+        const response = await exchange(
+          this.#api,
+          { origin, path, headers: { ...JSON_HEADERS }, body },
+          this.#options.maxResponseBytes,
+        );
+        span.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 400) markFailed(span, undefined, { 'error.type': String(response.status) });
+        return response;
+      } catch (error) {
+        if (error instanceof ExchangeFailure) throw errorFromFailure(error, this.#failureContext(operation));
+        throw error;
+      }
+    });
   }
 
   #json(operation: BankOperation, response: ExchangeResponse): unknown {

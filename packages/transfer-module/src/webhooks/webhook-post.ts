@@ -1,4 +1,6 @@
+import { context, propagation, type Span, SpanKind } from '@opentelemetry/api';
 import { Agent, errors as undiciErrors } from 'undici';
+import { giroTracer, markFailed } from '../domain/tracing';
 import type { ClaimedDelivery } from '../persistence';
 import { parseRetryAfter } from './retry-schedule';
 import { signedHeaders } from './webhook-signature';
@@ -38,7 +40,30 @@ export class WebhookPost {
     });
   }
 
-  async post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+  /**
+   * One attempt as an HTTP client span (no body, no secret, the URL without its query); the request carries the
+   * span's `traceparent`, so that a receiver that traces continues from the delivery.
+   */
+  post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+    const url = new URL(delivery.url);
+    const attributes = {
+      'http.request.method': 'POST',
+      'server.address': url.hostname,
+      'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+      'url.full': `${url.origin}${url.pathname}`,
+      'giro.webhook.event_id': delivery.eventId,
+    };
+    return giroTracer.startActiveSpan('POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const outcome = await this.postInSpan(delivery, at);
+      recordOutcome(span, outcome);
+      span.end();
+      return outcome;
+    });
+  }
+
+  private async postInSpan(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+    const traceHeaders: Record<string, string> = {};
+    propagation.inject(context.active(), traceHeaders);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     // A host given as an address connects without a lookup: checked here (the rules may have changed since).
@@ -52,6 +77,7 @@ export class WebhookPost {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'giro-webhooks',
+          ...traceHeaders,
           ...signedHeaders(delivery.secrets, { id: delivery.eventId, payload: delivery.payload, at }),
         },
         body: delivery.payload,
@@ -130,4 +156,10 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE')
     return 'the connection was closed before an answer';
   return `${code ?? failure.name ?? 'error'}: ${failure.message ?? String(error)}`.slice(0, 300);
+}
+
+function recordOutcome(span: Span, outcome: PostOutcome): void {
+  if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+  if (outcome.error === null) return;
+  markFailed(span, undefined, { 'error.type': outcome.statusCode === null ? 'no answer' : String(outcome.statusCode) });
 }
