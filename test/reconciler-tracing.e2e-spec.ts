@@ -15,7 +15,8 @@ import { waitUntil } from './support/wait-until';
 
 // The reconciler's command with OTEL_EXPORTER_OTLP_ENDPOINT set (the swc build, a real child process) exports its
 // spans over OTLP http/json to a receiver of this test's: an admin request sent with a `traceparent` continues that
-// trace down to the bank call it caused, and the bank call's span carries the HTTP client attributes and no secret.
+// trace down to the bank call it caused, and on to the webhook delivery of the transfer's creation; the bank call's
+// span carries the HTTP client attributes and no secret.
 
 interface OtlpValue {
   stringValue?: string;
@@ -64,10 +65,25 @@ async function startOtlpReceiver(): Promise<{ server: Server; url: string; spans
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, spans, paths };
 }
 
+/** A webhook receiver that keeps each request's `traceparent`. */
+async function startTraceparentReceiver(): Promise<{ server: Server; url: string; traceparents: string[] }> {
+  const traceparents: string[] = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      traceparents.push(String(request.headers.traceparent));
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/giro`, traceparents };
+}
+
 describe('the reconciler process exporting traces over OTLP http/json', () => {
   let dir: string;
   let bank: SandboxBank;
   let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let webhooks: Awaited<ReturnType<typeof startTraceparentReceiver>>;
   let reconciler: ReconcilerProcess | undefined;
 
   beforeEach(async () => {
@@ -78,6 +94,7 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
       config: { polling: { minIntervalMs: 300, delayedMinIntervalMs: 1_500 } },
     });
     receiver = await startOtlpReceiver();
+    webhooks = await startTraceparentReceiver();
     reconciler = await startReconcilerProcess(dir, {
       ...bankEnvironment(dir, certs, bank.url),
       DATABASE_URL: `sqlite:${join(dir, 'giro.sqlite')}`,
@@ -86,16 +103,21 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
       OTEL_SERVICE_NAME: 'giro-tracing-e2e',
       // Exported a tenth of a second after they end, not five seconds.
       OTEL_BSP_SCHEDULE_DELAY: '100',
+      WEBHOOK_URL: webhooks.url,
+      WEBHOOK_SECRET: `whsec_${Buffer.alloc(32, 3).toString('base64')}`,
+      WEBHOOK_EVENT_TYPES: 'transfer.created',
+      WEBHOOK_ALLOW_LOOPBACK: 'true',
     });
   });
   afterEach(async () => {
     await killIfRunning([reconciler]);
     await bank.close();
     await new Promise((resolve) => receiver.server.close(resolve));
+    await new Promise((resolve) => webhooks.server.close(resolve));
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('continues an incoming traceparent from the admin request through the creation to the bank call', async () => {
+  it('continues an incoming traceparent from the admin request through the creation to the bank call and the webhook', async () => {
     const response = await fetch(`${reconciler?.url}/admin/transfers`, {
       method: 'POST',
       headers: {
@@ -138,6 +160,26 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
     const exported = JSON.stringify(receiver.spans);
     for (const secret of ['sandbox-token', 'sandbox-hmac-secret', ADMIN_TOKEN]) expect(exported).not.toContain(secret);
     expect(receiver.paths.every((path) => path.startsWith('POST /v1/traces application/json'))).toBe(true);
+
+    // The transfer.created delivery continues the trace of the request that created the transfer (its context was
+    // stored with the event), and hands it on to the receiver as the delivery span's traceparent.
+    const delivery = () =>
+      inTrace().find(
+        (span) => span.kind === SPAN_KIND_CLIENT && attribute(span, 'giro.webhook.event_id') !== undefined,
+      );
+    await waitUntil(
+      () => webhooks.traceparents.length > 0 && delivery() !== undefined,
+      20_000,
+      () => webhooks.traceparents,
+    );
+    const deliverySpan = delivery() as OtlpSpan;
+    expect(webhooks.traceparents[0]).toBe(`00-${TRACE_ID}-${deliverySpan.spanId}-01`);
+    expect(attribute(deliverySpan, 'http.response.status_code')).toBe(204);
+    const spansById = new Map(inTrace().map((span) => [span.spanId, span]));
+    const ancestors: string[] = [];
+    for (let span = spansById.get(deliverySpan.parentSpanId ?? ''); span; span = spansById.get(span.parentSpanId ?? ''))
+      ancestors.push(span.name);
+    expect(ancestors).toEqual(['giro transfer create', 'POST /admin/transfers']);
 
     expect(await reconciler?.stop()).toEqual({ code: 0, signal: null });
   });

@@ -454,6 +454,7 @@ const PERSISTENCE = [
   'WebhookEndpointRecord',
   'WebhookEndpointRegistration',
   'WebhookEventEntity',
+  'WebhookEventTraceParent1797278400000',
   'WebhookOutbox1796068800000',
   'WebhookStore',
   'auditHash',

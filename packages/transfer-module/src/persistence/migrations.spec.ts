@@ -54,6 +54,7 @@ const ALL_MIGRATIONS = [
   'MovementWords1797019200000',
   'MovementOrderCovering1797105600000',
   'SearchOnEngineIndexes1797192000000',
+  'WebhookEventTraceParent1797278400000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -217,6 +218,11 @@ describeEachEngine('transfer migrations', (engine) => {
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      const hasEventTraceParent = async () =>
+        (await runner.getTable('giro_webhook_events'))?.findColumnByName('trace_parent') !== undefined;
+      expect(await hasEventTraceParent()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasEventTraceParent()).toBe(false);
       expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
       expect(await wordTables()).toBe(0);
       await dataSource.undoLastMigration();
@@ -361,6 +367,8 @@ describeOnPostgres(
   (engine) => {
     it('go with their trigger, and come back filled when the migration is undone', async () => {
       const dataSource = await (await engine.createDatabase()).connectMigrated();
+      // The events' trace context (WebhookEventTraceParent1797278400000), then the search's indexes.
+      await dataSource.undoLastMigration();
       await dataSource.undoLastMigration();
       const store = new MovementStore(dataSource, systemClock);
       const record = async (originId: number, description: string) => {
@@ -388,6 +396,7 @@ describeOnPostgres(
       );
       expect(triggers).toEqual([]);
       await record(2, 'Sueldo marzo');
+      await dataSource.undoLastMigration();
       await dataSource.undoLastMigration();
       expect(await words()).toEqual(['0001', '42', 'a', 'embargo', 'fc', 'judicial', 'marzo', 'sueldo']);
     });

@@ -35,6 +35,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'MovementWords1797019200000',
       'MovementOrderCovering1797105600000',
       'SearchOnEngineIndexes1797192000000',
+      'WebhookEventTraceParent1797278400000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -1,4 +1,4 @@
-import { context, propagation, type Span, SpanKind } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, type Span, SpanKind } from '@opentelemetry/api';
 import { Agent, errors as undiciErrors } from 'undici';
 import { giroTracer, markFailed } from '../domain/tracing';
 import type { ClaimedDelivery } from '../persistence';
@@ -41,8 +41,9 @@ export class WebhookPost {
   }
 
   /**
-   * One attempt as an HTTP client span (no body, no secret, the URL without its query); the request carries the
-   * span's `traceparent`, so that a receiver that traces continues from the delivery.
+   * One attempt as an HTTP client span (no body, no secret, the URL without its query), a child of the change that
+   * caused the event when that was traced; the request carries the span's `traceparent`, so that a receiver that
+   * traces continues from the delivery, in the same trace as the change.
    */
   post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
     const url = new URL(delivery.url);
@@ -53,7 +54,12 @@ export class WebhookPost {
       'url.full': `${url.origin}${url.pathname}`,
       'giro.webhook.event_id': delivery.eventId,
     };
-    return giroTracer.startActiveSpan('POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    // A child of the change that caused the event, when it was traced: one trace from the host's request to here.
+    const parent =
+      delivery.traceParent === null
+        ? context.active()
+        : propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent });
+    return giroTracer.startActiveSpan('POST', { kind: SpanKind.CLIENT, attributes }, parent, async (span) => {
       const outcome = await this.postInSpan(delivery, at);
       recordOutcome(span, outcome);
       span.end();

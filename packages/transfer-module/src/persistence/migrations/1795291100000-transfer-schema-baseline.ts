@@ -4,7 +4,7 @@ import { unlessTrigramsCannotBeUsed } from './1796760000000-movement-text';
 import { markBuiltByBaseline } from './after-baseline';
 
 // Today's schema in one migration per engine, for a fresh database: the statements the steps from
-// CreateTransferSchema1795291200000 to SearchOnEngineIndexes1797192000000 leave behind, in the order they leave
+// CreateTransferSchema1795291200000 to WebhookEventTraceParent1797278400000 leave behind, in the order they leave
 // them (SQLite breaks a tie between two indexes by their order; the text as SQLite keeps it, and as pg_dump writes
 // Postgres's). A database made by an earlier build goes on upgrading through the steps instead; migrations-baseline.spec.ts
 // proves both roads give the same schema. Its timestamp comes before the first step's, so that TypeORM runs it first
@@ -71,7 +71,7 @@ const SQLITE_SCHEMA = [
   "type" varchar(40) NOT NULL,
   "origin_id" bigint,
   "payload" text NOT NULL,
-  "created_at_ms" bigint NOT NULL,
+  "created_at_ms" bigint NOT NULL, "trace_parent" varchar(55),
   CONSTRAINT "UQ_giro_webhook_events_id" UNIQUE ("id"))`,
   `CREATE TABLE "giro_webhook_deliveries" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -427,7 +427,8 @@ WITH (fillfactor='80')`,
     type character varying(40) NOT NULL,
     origin_id bigint,
     payload text NOT NULL,
-    created_at_ms bigint NOT NULL
+    created_at_ms bigint NOT NULL,
+    trace_parent character varying(55)
 )`,
   `CREATE SEQUENCE giro_webhook_events_seq_seq
     START WITH 1

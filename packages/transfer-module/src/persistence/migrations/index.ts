@@ -21,6 +21,7 @@ import { MovementAmountText1796932800000 } from './1796932800000-movement-amount
 import { MovementWords1797019200000 } from './1797019200000-movement-words';
 import { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
+import { WebhookEventTraceParent1797278400000 } from './1797278400000-webhook-event-trace-parent';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -46,6 +47,7 @@ export { MovementAmountText1796932800000 } from './1796932800000-movement-amount
 export { MovementWords1797019200000 } from './1797019200000-movement-words';
 export { MovementOrderCovering1797105600000 } from './1797105600000-movement-order-covering';
 export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
+export { WebhookEventTraceParent1797278400000 } from './1797278400000-webhook-event-trace-parent';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -71,6 +73,7 @@ export const TRANSFER_MIGRATION_STEPS = [
   MovementWords1797019200000,
   MovementOrderCovering1797105600000,
   SearchOnEngineIndexes1797192000000,
+  WebhookEventTraceParent1797278400000,
 ];
 
 /**
