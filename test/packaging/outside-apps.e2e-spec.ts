@@ -23,7 +23,11 @@ const SAMPLE_FROM = sampleTransferRequest().from;
 
 const APPS = {
   // Nest 12 makes ES module apps by default: this one imports giro's CommonJS build from an ES module.
-  nest12: { fixture: 'nest12-app', giro: PUBLISHED, transferApp: true },
+  nest12: {
+    fixture: 'nest12-app',
+    giro: ['@giro/transfer-module', '@giro/sandbox-bank', '@giro/reconciler'],
+    transferApp: true,
+  },
   // Nest 11 and TypeORM 0.3 (the lowest majors giro's peer ranges accept), CommonJS with node10 resolution.
   nest11: { fixture: 'nest11-app', giro: ['@giro/transfer-module', '@giro/sandbox-bank'], transferApp: true },
   // The service on its own, as its README installs it: `npm install @giro/reconciler`, no sandbox package.
@@ -50,7 +54,7 @@ export const misspelled = TransferModule.forRoot({ bnak: { baseUrl: 'https://ban
 /** Must not compile: `/admin/transfer` is no path of the admin API. It would if the client's types were `any`. */
 const MISSPELLED_PATH = `import { createGiroClient } from '@giro/client';
 
-export const misspelled = createGiroClient({ baseUrl: 'http://giro', token: 't' }).GET('/admin/transfer');
+export const misspelled = createGiroClient({ baseUrl: 'http://giro', token: 't' }).GET('/admin/transfer', {});
 `;
 
 function jsonLine(output: string, event: string): Record<string, unknown> {
