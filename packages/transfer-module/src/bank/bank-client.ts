@@ -1,7 +1,7 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
-import { inSpan, markFailed } from '../domain/tracing';
+import { httpClientAttributes, inSpan, markFailed } from '../domain/tracing';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
 import { sentInterceptor } from './bank-call-sent';
 import {
@@ -139,14 +139,7 @@ export class BankClient {
   /** One request, as an HTTP client span (method, server, the URL without its query, the status; never a body). */
   #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
     const { origin } = this.#options;
-    const url = new URL(path, origin);
-    const attributes = {
-      'http.request.method': 'POST',
-      'server.address': url.hostname,
-      'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
-      'url.full': `${url.origin}${url.pathname}`,
-      'giro.bank.operation': operation,
-    };
+    const attributes = { ...httpClientAttributes(`${origin}${path}`), 'giro.bank.operation': operation };
     return inSpan('POST', { kind: SpanKind.CLIENT, attributes }, async (span) => {
       try {
         const response = await exchange(

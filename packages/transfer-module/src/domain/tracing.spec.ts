@@ -1,5 +1,5 @@
 import { context, propagation, trace } from '@opentelemetry/api';
-import { inSpan } from './tracing';
+import { httpClientAttributes, inSpan } from './tracing';
 
 // A host that registers no OpenTelemetry SDK pays for giro's spans with a few calls and nothing more: the API's
 // no-op tracer records nothing, starts no trace and puts no `traceparent` on giro's outgoing requests.
@@ -26,5 +26,18 @@ describe('giro spans without an OpenTelemetry SDK registered', () => {
     const headers: Record<string, string> = {};
     await inSpan('POST', {}, async () => propagation.inject(context.active(), headers));
     expect(headers).toEqual({});
+  });
+});
+
+describe('httpClientAttributes', () => {
+  it('name the server and the URL without credentials, query or fragment', () => {
+    expect(httpClientAttributes('https://user:pw@bank.example:8443/api/movements?access_token=abc#x')).toEqual({
+      'http.request.method': 'POST',
+      'server.address': 'bank.example',
+      'server.port': 8443,
+      'url.full': 'https://bank.example:8443/api/movements',
+    });
+    expect(httpClientAttributes('http://127.0.0.1/hook')).toMatchObject({ 'server.port': 80 });
+    expect(httpClientAttributes('not a url')).toEqual({ 'http.request.method': 'POST' });
   });
 });

@@ -32,3 +32,23 @@ export function markFailed(span: Span, error: unknown, more: Attributes = {}): v
   span.setAttributes({ 'error.type': type, ...more });
   span.setStatus({ code: SpanStatusCode.ERROR });
 }
+
+/**
+ * The HTTP client attributes of a POST to `url` (OpenTelemetry's semantic conventions): the method, the server's
+ * address and port, and the URL without its query or fragment, where a secret could sit. None for a URL that does
+ * not parse (the call then fails on its own).
+ */
+export function httpClientAttributes(url: string): Attributes {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { 'http.request.method': 'POST' };
+  }
+  return {
+    'http.request.method': 'POST',
+    'server.address': parsed.hostname,
+    'server.port': Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+    'url.full': `${parsed.origin}${parsed.pathname}`,
+  };
+}

@@ -1,6 +1,6 @@
 import { context, propagation, ROOT_CONTEXT, type Span, SpanKind } from '@opentelemetry/api';
 import { Agent, errors as undiciErrors } from 'undici';
-import { giroTracer, markFailed } from '../domain/tracing';
+import { giroTracer, httpClientAttributes, markFailed } from '../domain/tracing';
 import type { ClaimedDelivery } from '../persistence';
 import { parseRetryAfter } from './retry-schedule';
 import { signedHeaders } from './webhook-signature';
@@ -46,24 +46,20 @@ export class WebhookPost {
    * traces continues from the delivery, in the same trace as the change.
    */
   post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
-    const url = new URL(delivery.url);
-    const attributes = {
-      'http.request.method': 'POST',
-      'server.address': url.hostname,
-      'server.port': Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
-      'url.full': `${url.origin}${url.pathname}`,
-      'giro.webhook.event_id': delivery.eventId,
-    };
+    const attributes = { ...httpClientAttributes(delivery.url), 'giro.webhook.event_id': delivery.eventId };
     // A child of the change that caused the event, when it was traced: one trace from the host's request to here.
     const parent =
       delivery.traceParent === null
         ? context.active()
         : propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent });
     return giroTracer.startActiveSpan('POST', { kind: SpanKind.CLIENT, attributes }, parent, async (span) => {
-      const outcome = await this.postInSpan(delivery, at);
-      recordOutcome(span, outcome);
-      span.end();
-      return outcome;
+      try {
+        const outcome = await this.postInSpan(delivery, at);
+        recordOutcome(span, outcome);
+        return outcome;
+      } finally {
+        span.end();
+      }
     });
   }
 
