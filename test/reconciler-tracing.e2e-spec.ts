@@ -135,16 +135,22 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
         (span) =>
           span.kind === SPAN_KIND_CLIENT && attribute(span, 'giro.bank.operation') === 'create-transfer-request',
       );
+    /** A span and its exported ancestors, nearest first. */
+    const ancestry = (start: OtlpSpan | undefined): OtlpSpan[] => {
+      const byId = new Map(inTrace().map((span) => [span.spanId, span]));
+      const chain: OtlpSpan[] = [];
+      for (let span = start; span !== undefined; span = byId.get(span.parentSpanId ?? '')) chain.push(span);
+      return chain;
+    };
+    // The spans are exported in batches as they end: the admin request's, ended last, may come in a later one.
+    const reachesCaller = (chain: OtlpSpan[]) => chain.at(-1)?.parentSpanId === CALLER_SPAN_ID;
     await waitUntil(
-      () => bankCall() !== undefined,
+      () => reachesCaller(ancestry(bankCall())),
       20_000,
       () => receiver.paths,
     );
 
-    const spans = inTrace();
-    const byId = new Map(spans.map((span) => [span.spanId, span]));
-    const chain: OtlpSpan[] = [];
-    for (let span = bankCall(); span !== undefined; span = byId.get(span.parentSpanId ?? '')) chain.push(span);
+    const chain = ancestry(bankCall());
     expect(chain.map(({ name }) => name)).toEqual(['POST', 'giro transfer create', 'POST /admin/transfers']);
     const [call, creation, request] = chain;
     expect(request).toMatchObject({ kind: SPAN_KIND_SERVER, parentSpanId: CALLER_SPAN_ID });
@@ -168,17 +174,16 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
         (span) => span.kind === SPAN_KIND_CLIENT && attribute(span, 'giro.webhook.event_id') !== undefined,
       );
     await waitUntil(
-      () => webhooks.traceparents.length > 0 && delivery() !== undefined,
+      () => webhooks.traceparents.length > 0 && reachesCaller(ancestry(delivery())),
       20_000,
       () => webhooks.traceparents,
     );
     const deliverySpan = delivery() as OtlpSpan;
     expect(webhooks.traceparents[0]).toBe(`00-${TRACE_ID}-${deliverySpan.spanId}-01`);
     expect(attribute(deliverySpan, 'http.response.status_code')).toBe(204);
-    const spansById = new Map(inTrace().map((span) => [span.spanId, span]));
-    const ancestors: string[] = [];
-    for (let span = spansById.get(deliverySpan.parentSpanId ?? ''); span; span = spansById.get(span.parentSpanId ?? ''))
-      ancestors.push(span.name);
+    const ancestors = ancestry(deliverySpan)
+      .slice(1)
+      .map(({ name }) => name);
     expect(ancestors).toEqual(['giro transfer create', 'POST /admin/transfers']);
 
     expect(await reconciler?.stop()).toEqual({ code: 0, signal: null });
