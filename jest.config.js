@@ -25,6 +25,7 @@ const shared = {
     '^@giro/sandbox-bank/(.*)$': '<rootDir>/apps/sandbox-bank/src/$1',
     '^@giro/admin$': '<rootDir>/packages/admin/src/index.ts',
     '^@giro/admin/(.*)$': '<rootDir>/packages/admin/src/$1',
+    '^@giro/client$': '<rootDir>/packages/client/src/index.ts',
     '^@test-support/(.*)$': '<rootDir>/test/support/$1',
   },
   setupFiles: ['reflect-metadata'],

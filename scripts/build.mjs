@@ -1,7 +1,8 @@
 // Builds the workspace: every package's src/ to dist/ with swc (decorator metadata included, which Nest's
 // dependency injection needs), then the publishable packages' declarations with `tsc -b tsconfig.build.json`.
 // A package with a `console/` (@giro/admin's operator console) also gets its browser bundle in dist/console
-// (scripts/build-console.mjs), in both modes. The full type check of specs and tests is a separate step
+// (scripts/build-console.mjs), in both modes. A package with an `admin-openapi.json` (@giro/client) first gets its
+// types generated from it (scripts/openapi-types.mjs). The full type check of specs and tests is a separate step
 // (`pnpm typecheck`).
 //
 //   node scripts/build.mjs             every package (`pnpm build`)
@@ -14,6 +15,7 @@ import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
 import { buildConsole } from './build-console.mjs';
+import { generateOpenApiTypes, OPENAPI_DOCUMENT } from './openapi-types.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -60,6 +62,11 @@ let count = 0;
 for (const pkg of packageDirs) {
   const src = join(pkg, 'src');
   if (!existsSync(src)) continue;
+  // @giro/client: its types from the admin API's OpenAPI document, before its source is compiled and checked.
+  if (existsSync(join(pkg, OPENAPI_DOCUMENT))) {
+    const written = await generateOpenApiTypes(pkg);
+    console.log(`build: ${relative(root, written)} generated from ${relative(root, join(pkg, OPENAPI_DOCUMENT))}`);
+  }
   const files = [...sourceFiles(pkg, src)];
   const dist = join(pkg, 'dist');
   rmSync(dist, { recursive: true, force: true });

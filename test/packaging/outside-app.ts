@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const FIXTURES = join(__dirname, 'fixtures');
@@ -8,7 +8,10 @@ export interface OutsideAppSpec {
   fixture: string;
   /** giro's packages the app itself depends on, as `npm install <tarball>` would add them. */
   giro: string[];
-  /** Whether it builds fixtures/transfer-app/src, the Nest application both Nest apps share. */
+  /**
+   * Whether it builds fixtures/transfer-app/src, the Nest application both Nest apps share; otherwise its fixture's
+   * own src/ and tsconfig.json, when it has them.
+   */
   transferApp: boolean;
 }
 
@@ -28,6 +31,10 @@ export function writeOutsideApp(dir: string, spec: OutsideAppSpec, tarballs: Map
   if (spec.transferApp) {
     cpSync(join(fixture, 'tsconfig.json'), join(dir, 'tsconfig.json'));
     cpSync(join(FIXTURES, 'transfer-app', 'src'), join(dir, 'src'), { recursive: true });
+  } else if (existsSync(join(fixture, 'src'))) {
+    // An app with sources of its own (the client app).
+    cpSync(join(fixture, 'tsconfig.json'), join(dir, 'tsconfig.json'));
+    cpSync(join(fixture, 'src'), join(dir, 'src'), { recursive: true });
   }
 }
 

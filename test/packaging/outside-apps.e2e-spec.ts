@@ -16,18 +16,24 @@ import { offerWorkspaceSqliteBuild, sqliteBuildOf } from './workspace-sqlite-pre
 // `npm install` into apps in a temporary folder outside the workspace (no workspace links, no path mapping,
 // no hoisted repository node_modules), then compiled and run as those apps would be.
 
-const PUBLISHED = ['@giro/transfer-module', '@giro/sandbox-bank', '@giro/reconciler'];
+const PUBLISHED = ['@giro/transfer-module', '@giro/sandbox-bank', '@giro/reconciler', '@giro/client'];
 
 /** The account sampleTransferRequest sends from: the reconciler's source account. */
 const SAMPLE_FROM = sampleTransferRequest().from;
 
 const APPS = {
   // Nest 12 makes ES module apps by default: this one imports giro's CommonJS build from an ES module.
-  nest12: { fixture: 'nest12-app', giro: PUBLISHED, transferApp: true },
+  nest12: {
+    fixture: 'nest12-app',
+    giro: ['@giro/transfer-module', '@giro/sandbox-bank', '@giro/reconciler'],
+    transferApp: true,
+  },
   // Nest 11 and TypeORM 0.3 (the lowest majors giro's peer ranges accept), CommonJS with node10 resolution.
   nest11: { fixture: 'nest11-app', giro: ['@giro/transfer-module', '@giro/sandbox-bank'], transferApp: true },
   // The service on its own, as its README installs it: `npm install @giro/reconciler`, no sandbox package.
   reconciler: { fixture: 'reconciler-app', giro: ['@giro/reconciler'], transferApp: false },
+  // Another service, in no framework, calling giro's admin API through @giro/client and receiving its webhooks.
+  client: { fixture: 'client-app', giro: ['@giro/client'], transferApp: false },
 } satisfies Record<string, OutsideAppSpec>;
 type AppName = keyof typeof APPS;
 
@@ -43,6 +49,12 @@ const ADMIN_TOKEN = 'outside-app-admin-token-0123456789';
 const MISSPELLED_OPTION = `import { TransferModule } from '@giro/transfer-module';
 
 export const misspelled = TransferModule.forRoot({ bnak: { baseUrl: 'https://bank.example.com' } });
+`;
+
+/** Must not compile: `/admin/transfer` is no path of the admin API. It would if the client's types were `any`. */
+const MISSPELLED_PATH = `import { createGiroClient } from '@giro/client';
+
+export const misspelled = createGiroClient({ baseUrl: 'http://giro', token: 't' }).GET('/admin/transfer', {});
 `;
 
 function jsonLine(output: string, event: string): Record<string, unknown> {
@@ -179,6 +191,26 @@ describe('giro packed and installed with npm into apps outside the workspace', (
     });
   });
 
+  /** The installed reconciler against the sandbox process of the nest12 app, on a free port. */
+  const startInstalledReconciler = async (env: Record<string, string> = {}) => {
+    const sandbox = await sandboxOf('nest12');
+    const running = processes.start(installedBin(appDir('reconciler'), '@giro/reconciler', 'giro-reconciler'), {
+      cwd: appDir('reconciler'),
+      env: {
+        ...sandbox.bankEnvironment,
+        ...POLLING_ENV,
+        ADMIN_TOKEN,
+        SOURCE_ACCOUNTS: `${SAMPLE_FROM.address}:${SAMPLE_FROM.owner.personId}`,
+        DATABASE_URL: `sqlite:${join(appDir('reconciler'), 'giro.sqlite')}`,
+        PORT: '0',
+        SWEEP_INTERVAL_MS: '200',
+        ...env,
+      },
+    });
+    const { url } = await waitForEvent(running, 'reconciler-ready', 60_000);
+    return { sandbox, running, url: String(url) };
+  };
+
   describe('the reconciler, installed without @giro/sandbox-bank', () => {
     const bin = () => installedBin(appDir('reconciler'), '@giro/reconciler', 'giro-reconciler');
 
@@ -200,20 +232,7 @@ describe('giro packed and installed with npm into apps outside the workspace', (
     it(
       'against the sandbox process: serves /admin and /health, takes a transfer to COMPLETED, exits 0 on SIGTERM',
       async () => {
-        const sandbox = await sandboxOf('nest12');
-        const running = processes.start(bin(), {
-          cwd: appDir('reconciler'),
-          env: {
-            ...sandbox.bankEnvironment,
-            ...POLLING_ENV,
-            ADMIN_TOKEN,
-            SOURCE_ACCOUNTS: `${SAMPLE_FROM.address}:${SAMPLE_FROM.owner.personId}`,
-            DATABASE_URL: `sqlite:${join(appDir('reconciler'), 'giro.sqlite')}`,
-            PORT: '0',
-            SWEEP_INTERVAL_MS: '200',
-          },
-        });
-        const { url } = await waitForEvent(running, 'reconciler-ready', 60_000);
+        const { sandbox, running, url } = await startInstalledReconciler();
         const admin = (path: string, init: RequestInit = {}) =>
           fetch(`${url}${path}`, {
             ...init,
@@ -244,6 +263,50 @@ describe('giro packed and installed with npm into apps outside the workspace', (
         expect(status).toBe('COMPLETED');
         expect(await sandbox.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
 
+        running.child.kill('SIGTERM');
+        expect(await running.exit).toEqual({ code: 0, signal: null });
+      },
+      RUN_TIMEOUT_MS,
+    );
+  });
+
+  describe('the client app: another service using @giro/client', () => {
+    itInstalls('client');
+
+    it(
+      'compiles with `tsc -p .` (strict, nodenext) with zero errors, and refuses a path the admin API does not have',
+      async () => {
+        const compiled = await inApp('client', 'npx', ['--no', '--', 'tsc', '-p', '.']);
+        expect(compiled).toMatchObject({ code: 0 });
+        expect(existsSync(join(appDir('client'), 'dist', 'main.js'))).toBe(true);
+        mkdirSync(join(appDir('client'), 'type-errors'));
+        writeFileSync(join(appDir('client'), 'type-errors', 'misspelled-path.ts'), MISSPELLED_PATH);
+        const config = { extends: './tsconfig.json', compilerOptions: { noEmit: true }, include: ['type-errors'] };
+        writeFileSync(join(appDir('client'), 'tsconfig.type-errors.json'), JSON.stringify(config));
+        const refused = await inApp('client', 'npx', ['--no', '--', 'tsc', '-p', 'tsconfig.type-errors.json']);
+        expect(refused.code).not.toBe(0);
+        expect(refused.output).toMatch(/error TS\d+: .*'"\/admin\/transfer"'/);
+      },
+      COMPILE_TIMEOUT_MS,
+    );
+
+    it(
+      'creates and reads a transfer through a running reconciler, and verifies the webhook it delivers',
+      async () => {
+        const { running, url } = await startInstalledReconciler({ WEBHOOK_ALLOW_LOOPBACK: 'true' });
+        const request = sampleTransferRequest({ description: 'outside client' });
+        const client = await inApp('client', process.execPath, ['dist/main.js'], {
+          env: { GIRO_URL: url, GIRO_TOKEN: ADMIN_TOKEN, TRANSFER_REQUEST: JSON.stringify(request) },
+        });
+        expect(client).toMatchObject({ code: 0 });
+        const finished = jsonLine(client.output, 'client-finished');
+        expect(finished).toMatchObject({
+          createdStatus: 201,
+          readDescription: 'outside client',
+          webhookType: 'transfer.created',
+          webhookOriginId: finished.originId,
+          tamperedRefused: true,
+        });
         running.child.kill('SIGTERM');
         expect(await running.exit).toEqual({ code: 0, signal: null });
       },

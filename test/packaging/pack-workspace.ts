@@ -17,6 +17,7 @@ const BUILD_FILES = [
   '.swcrc',
   'scripts/build.mjs',
   'scripts/build-console.mjs',
+  'scripts/openapi-types.mjs',
 ];
 
 interface WorkspacePackage {

@@ -202,6 +202,10 @@ export const TO_CBU = completeCbuCvu('2850590', '9400900418135');
 /** SOURCE_ACCOUNTS for a reconciler sending `transferRequest()`: its `from` account and holder. */
 export const SAMPLE_SOURCE_ACCOUNTS = `${FROM_CVU}:${cuit('3071234567')}`;
 
+// Literal types, so that the request is also what @giro/client's generated types accept.
+const CBU_CVU = 'CBU_CVU' as const;
+const CUI = 'CUI' as const;
+
 /**
  * A valid transfer request (docs/bank-api.md#request-fields) for the admin API (`originId` optional, amount a
  * decimal string here).
@@ -211,17 +215,17 @@ export function transferRequest(
 ) {
   return {
     ...(overrides.originId !== undefined && { originId: overrides.originId }),
-    from: { addressType: 'CBU_CVU', address: FROM_CVU, owner: { personIdType: 'CUI', personId: cuit('3071234567') } },
+    from: { addressType: CBU_CVU, address: FROM_CVU, owner: { personIdType: CUI, personId: cuit('3071234567') } },
     to: {
-      addressType: 'CBU_CVU',
+      addressType: CBU_CVU,
       address: overrides.to ?? TO_CBU,
-      owner: { personIdType: 'CUI', personId: cuit('2012345678') },
+      owner: { personIdType: CUI, personId: cuit('2012345678') },
     },
     body: {
-      currencyId: '032',
+      currencyId: '032' as const,
       amount: overrides.amount ?? '1234.50',
       description: overrides.description ?? 'reconciler test',
-      concept: 'VAR',
+      concept: 'VAR' as const,
     },
   };
 }

@@ -17,6 +17,7 @@ import { AdminRoleGuard } from './shared/http/admin-role.guard';
 import { AdminRouteTable } from './shared/http/admin-route-table';
 import { SecretRedactor } from './shared/http/secret-redactor';
 import { TransferErrorsFilter } from './shared/http/transfer-errors.filter';
+import { AdminTraceInterceptor } from './shared/http/admin-trace.interceptor';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
@@ -77,6 +78,7 @@ const ADMIN_CONTROLLERS = [
     AdminAuditInterceptor,
     AdminRefusalAudit,
     TransferErrorsFilter,
+    AdminTraceInterceptor,
     adminSweepProvider,
   ],
   // An application may check the credential before it reads a body or picks a rate-limit budget, and record what

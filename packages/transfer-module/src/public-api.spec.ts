@@ -503,6 +503,7 @@ const PERSISTENCE = [
   'WebhookEndpointRecord',
   'WebhookEndpointRegistration',
   'WebhookEventEntity',
+  'WebhookEventTraceParent1797408000000',
   'WebhookOutbox1796068800000',
   'WebhookStore',
   'approvalHoldsOf',

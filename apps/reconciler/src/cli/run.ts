@@ -12,6 +12,7 @@ import type { ServerSettings } from '../config/server-environment';
 import { freshDemoOperatorKey } from '../demo/demo-operator-key';
 import { type DemoReceiver, startDemoReceiver } from '../demo/demo-receiver';
 import { runDemo } from '../demo/demo-run';
+import { startTracing } from '../ops/tracing';
 import { createReconcilerApp } from '../reconciler-app';
 import { SANDBOX_AUDIT_KEY_FILE, sandboxAuditKey } from '../sandbox/sandbox-audit-key';
 import { SANDBOX_ENCRYPTION_KEY_FILE, sandboxEncryptionKey } from '../sandbox/sandbox-encryption-key';
@@ -37,6 +38,8 @@ export async function run(): Promise<void> {
   const belowSpec = config.bank === undefined ? undefined : pollingFloorWarning(config.polling);
   if (belowSpec !== undefined) console.warn(belowSpec);
 
+  // Before the application is built, so that its first request is traced.
+  const stopTracing = await startTracing(process.env);
   let sandbox: SandboxMode | undefined;
   if (config.bank === undefined) {
     const ledgerFile = prepareSandboxLedgerFile(config.databaseUrl);
@@ -63,6 +66,8 @@ export async function run(): Promise<void> {
       // Whatever the app's close met, nothing else of this process is left open.
       await receiver?.close();
       await sandbox?.bank.close();
+      // Last: the spans of the calls that finished while stopping are exported too.
+      await stopTracing?.();
     }
     console.log('reconciler stopped');
   });

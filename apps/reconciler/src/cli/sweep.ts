@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
 import { pollingFloorWarning } from '../config/polling-floor';
 import { ConfigError, reconcilerConfigFromEnv } from '../config/reconciler-config';
+import { startTracing } from '../ops/tracing';
 import { ReconcilerModule } from '../reconciler.module';
 import { type ReconcilerSweepRunner, SWEEP_RUNNER } from '../sweep/sweep.providers';
 
@@ -25,6 +26,7 @@ export async function sweepOnce(): Promise<void> {
   }
   const belowSpec = pollingFloorWarning(config.polling);
   if (belowSpec !== undefined) console.warn(belowSpec);
+  const stopTracing = await startTracing(process.env);
   const app = await NestFactory.createApplicationContext(
     ReconcilerModule.forRoot({
       config,
@@ -43,5 +45,6 @@ export async function sweepOnce(): Promise<void> {
     console.log(JSON.stringify({ event: 'sweep-finished', ...report, webhookAttempts }));
   } finally {
     await app.close();
+    await stopTracing?.();
   }
 }

@@ -11,6 +11,7 @@ import {
   ApiBadRequestResponse,
   ApiBody,
   ApiConflictResponse,
+  ApiCreatedResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
@@ -23,6 +24,7 @@ import { DEFAULT_PAGE_SIZE, ListTransfersQuery, OriginIdParams } from '../shared
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
+import { MOVEMENT_REF } from './movement.schema';
 import { TransferRequestPipe } from './transfer-request.pipe';
 import { movementSearchOf } from './transfer-search.dto';
 
@@ -48,6 +50,8 @@ export class TransfersController {
       'Create a transfer (201 new, 200 same originId and payload, 409 other payload); above APPROVAL_REQUIRED_ABOVE it is stored AWAITING_APPROVAL and not sent',
   })
   @ApiBody({ schema: transferRequestOpenApiSchema() as SchemaObject })
+  @ApiCreatedResponse({ description: 'the new transfer', schema: MOVEMENT_REF })
+  @ApiOkResponse({ description: 'the transfer stored with this originId and payload', schema: MOVEMENT_REF })
   @ApiBadRequestResponse({ description: 'invalid request: `violations` names each field and rule' })
   @ApiConflictResponse({ description: 'this originId already exists with another payload' })
   @ApiUnprocessableEntityResponse({
@@ -73,6 +77,12 @@ export class TransfersController {
   })
   @ApiOkResponse({
     description: '`{ items, nextCursor }`; pass `nextCursor` as `after` (with the same sort) for the next page',
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['items', 'nextCursor'],
+      properties: { items: { type: 'array', items: MOVEMENT_REF }, nextCursor: { type: 'string', nullable: true } },
+    },
   })
   list(@Query() query: ListTransfersQuery) {
     return this.movements.listMovements(movementSearchOf(query), {
@@ -85,6 +95,7 @@ export class TransfersController {
   @RequiresRole('viewer')
   @Get(':originId')
   @ApiOperation({ summary: 'A movement with its status history and cancellation' })
+  @ApiOkResponse({ schema: MOVEMENT_REF })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
   get(@Param() params: OriginIdParams) {
     return this.movements.getMovement(params.originId);
@@ -95,6 +106,7 @@ export class TransfersController {
   @Post(':originId/refresh')
   @HttpCode(200)
   @ApiOperation({ summary: 'Query the bank about this movement now' })
+  @ApiOkResponse({ description: 'the movement after the bank answered', schema: MOVEMENT_REF })
   @ApiNotFoundResponse({ description: 'no movement with this originId' })
   @ApiTooManyRequestsResponse({ description: 'sooner than the polling rule allows; `Retry-After` says when' })
   @ApiConflictResponse({

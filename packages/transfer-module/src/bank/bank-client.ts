@@ -1,5 +1,7 @@
+import { type Attributes, SpanKind } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
+import { httpClientAttributes, inSpan, markFailed } from '../domain/tracing';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
 import { sentInterceptor } from './bank-call-sent';
 import {
@@ -53,6 +55,7 @@ export class BankClient {
   readonly #api: Dispatcher;
   readonly #tokens: TokenProvider;
   readonly #redactor = new SecretRedactor();
+  readonly #attributesByCall = new Map<string, Attributes>();
 
   constructor(options: BankClientOptions) {
     const resolved = resolveBankClientOptions(options);
@@ -157,17 +160,39 @@ export class BankClient {
     return response;
   }
 
-  async #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
-    try {
-      return await exchange(
-        this.#api,
-        { origin: this.#options.origin, path, headers: { ...JSON_HEADERS }, body },
-        this.#options.maxResponseBytes,
-      );
-    } catch (error) {
-      if (error instanceof ExchangeFailure) throw errorFromFailure(error, this.#failureContext(operation));
-      throw error;
+  /** One request, as an HTTP client span (method, server, the URL without its query, the status; never a body). */
+  #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
+    const { origin } = this.#options;
+    return inSpan(
+      'POST',
+      { kind: SpanKind.CLIENT, attributes: this.#spanAttributes(operation, path) },
+      async (span) => {
+        try {
+          const response = await exchange(
+            this.#api,
+            { origin, path, headers: { ...JSON_HEADERS }, body },
+            this.#options.maxResponseBytes,
+          );
+          span.setAttribute('http.response.status_code', response.status);
+          if (response.status >= 400) markFailed(span, undefined, { 'error.type': String(response.status) });
+          return response;
+        } catch (error) {
+          if (error instanceof ExchangeFailure) throw errorFromFailure(error, this.#failureContext(operation));
+          throw error;
+        }
+      },
+    );
+  }
+
+  /** A bank call's span attributes, made once per operation and path: a call pays no URL parsing for its span. */
+  #spanAttributes(operation: BankOperation, path: string): Attributes {
+    const key = `${operation} ${path}`;
+    let attributes = this.#attributesByCall.get(key);
+    if (attributes === undefined) {
+      attributes = { ...httpClientAttributes(`${this.#options.origin}${path}`), 'giro.bank.operation': operation };
+      this.#attributesByCall.set(key, attributes);
     }
+    return attributes;
   }
 
   #json(operation: BankOperation, response: ExchangeResponse): unknown {

@@ -63,6 +63,7 @@ const ALL_MIGRATIONS = [
   'SearchOnEngineIndexes1797192000000',
   'ApiKeyMinters1797278400000',
   'AuditTrailSealed1797364800000',
+  'WebhookEventTraceParent1797408000000',
   'Payees1797451200000',
   'ScheduledTransfers1797537600000',
 ];
@@ -229,8 +230,13 @@ describeEachEngine('transfer migrations', (engine) => {
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
       expect(await runner.hasTable('giro_payees')).toBe(true);
-      await undoAfter(dataSource, 'AuditTrailSealed1797364800000');
+      await undoAfter(dataSource, 'WebhookEventTraceParent1797408000000');
       expect(await runner.hasTable('giro_payees')).toBe(false);
+      const hasEventTraceParent = async () =>
+        (await runner.getTable('giro_webhook_events'))?.findColumnByName('trace_parent') !== undefined;
+      expect(await hasEventTraceParent()).toBe(true);
+      await dataSource.undoLastMigration();
+      expect(await hasEventTraceParent()).toBe(false);
       const auditTriggers = async () =>
         (
           await dataSource.query(

@@ -37,6 +37,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'SearchOnEngineIndexes1797192000000',
       'ApiKeyMinters1797278400000',
       'AuditTrailSealed1797364800000',
+      'WebhookEventTraceParent1797408000000',
       'Payees1797451200000',
       'ScheduledTransfers1797537600000',
     ]);

@@ -23,6 +23,8 @@ export interface OutboxEvent {
   originId: number | null;
   /** The JSON body, exactly as it will be signed and sent. */
   payload: string;
+  /** The W3C `traceparent` of the change that caused it, when it was traced (its deliveries continue that trace). */
+  traceParent?: string;
 }
 
 /** Given to MovementStore to have events written with the changes. */
@@ -53,10 +55,17 @@ export async function writeOutboxEvents(
   only: { endpointId?: string } = {},
 ): Promise<void> {
   if (events.length === 0) return;
-  const values = events.map(() => '(?, ?, ?, ?, ?)').join(', ');
-  const parameters = events.flatMap((event) => [event.id, event.type, event.originId, event.payload, nowMs]);
-  const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms")
-    VALUES ${values}`;
+  const values = events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+  const parameters = events.flatMap((event) => [
+    event.id,
+    event.type,
+    event.originId,
+    event.payload,
+    nowMs,
+    event.traceParent ?? null,
+  ]);
+  const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms",
+    "trace_parent") VALUES ${values}`;
   const endpoints = only.endpointId === undefined ? matchingEndpoint(engine) : 'e."id" = ?';
   const endpointParameters = only.endpointId === undefined ? [] : [only.endpointId];
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})

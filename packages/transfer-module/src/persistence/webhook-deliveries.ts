@@ -42,7 +42,7 @@ export interface WebhookDeliveryCounts {
 // (EngineAdapter.unleased: a crashed replica's deliveries go out again within seconds, not at the lease's end).
 const claimable = (engine: EngineAdapter) => `SELECT d."id", d."next_attempt_at_ms", d."attempts", d."origin_id",
     d."endpoint_id", ev."id" AS "event_id", ev."type" AS "event_type", ev."payload",
-    ev."created_at_ms" AS "event_created_at_ms", e."url", e."secret", e."previous_secret",
+    ev."created_at_ms" AS "event_created_at_ms", ev."trace_parent", e."url", e."secret", e."previous_secret",
     e."previous_secret_expires_at_ms"
   FROM "giro_webhook_deliveries" d
   JOIN "giro_webhook_endpoints" e ON e."id" = d."endpoint_id" AND e."disabled_at_ms" IS NULL
@@ -270,6 +270,7 @@ function toClaimedDelivery(
     payload: row.payload as string,
     attempts: Number(row.attempts),
     eventCreatedAt: new Date(Number(row.event_created_at_ms)),
+    traceParent: (row.trace_parent as string | null) ?? null,
   };
 }
 

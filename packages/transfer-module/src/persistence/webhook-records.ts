@@ -66,6 +66,8 @@ export interface ClaimedDelivery {
   /** Attempts before this one. */
   attempts: number;
   eventCreatedAt: Date;
+  /** The W3C `traceparent` of the change that caused the event; null when it was not traced. */
+  traceParent: string | null;
 }
 
 /** Events types are stored as `*` (all) or a comma-wrapped list, `,a,b,`, which SQL matches with `,type,`. */

@@ -1,3 +1,4 @@
+import { inSpan } from '../domain/tracing';
 import type { ClaimedMovement, MovementStore } from '../persistence';
 
 export interface SweepPipelineOptions {
@@ -79,14 +80,18 @@ export class SweepPipeline {
       });
   }
 
-  private async claimBatch(): Promise<void> {
+  /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
+  private claimBatch(): Promise<void> {
     const { store, owner, batchSize, leaseMs, dueBy } = this.options;
-    const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy });
-    const again = batch.filter((record) => this.leftDue.has(record.originId));
-    const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
-    this.queue.push(...fresh);
-    this.claimedCount += fresh.length;
-    if (batch.length < batchSize || fresh.length === 0) this.exhausted = true;
-    for (const record of again) await store.releaseLease(record.originId, owner);
+    return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': batchSize } }, async (span) => {
+      const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy });
+      const again = batch.filter((record) => this.leftDue.has(record.originId));
+      const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
+      span.setAttribute('giro.sweep.claimed', fresh.length);
+      this.queue.push(...fresh);
+      this.claimedCount += fresh.length;
+      if (batch.length < batchSize || fresh.length === 0) this.exhausted = true;
+      for (const record of again) await store.releaseLease(record.originId, owner);
+    });
   }
 }

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type LoggerService, type OnModuleDestroy } from '@nestjs/common';
+import { inSpan } from '../domain/tracing';
 import {
   describeError,
   emptyFollowUpStep,
@@ -43,16 +44,19 @@ export class SweepService implements OnModuleDestroy {
     @Inject(MovementEvents) private readonly events: MovementEvents,
   ) {}
 
-  async sweep(): Promise<SweepReport> {
-    const started = performance.now();
-    const report = emptySweepReport();
-    if (this.stopped === undefined) {
-      await this.work.track(this.expireApprovals(report));
-      await this.work.track(this.releaseScheduled(report));
-      await this.work.track(this.sweepDue(report));
-    }
-    report.durationMs = Math.round(performance.now() - started);
-    return report;
+  sweep(): Promise<SweepReport> {
+    return inSpan('giro sweep', {}, async (span) => {
+      const started = performance.now();
+      const report = emptySweepReport();
+      if (this.stopped === undefined) {
+        await this.work.track(this.expireApprovals(report));
+        await this.work.track(this.releaseScheduled(report));
+        await this.work.track(this.sweepDue(report));
+      }
+      report.durationMs = Math.round(performance.now() - started);
+      span.setAttributes({ 'giro.sweep.claimed': report.claimed, 'giro.sweep.errors': report.errors });
+      return report;
+    });
   }
 
   /**

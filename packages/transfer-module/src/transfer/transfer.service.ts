@@ -8,6 +8,7 @@ import {
   type TransferInput,
   type TransferIntent,
 } from '../domain';
+import { inSpan } from '../domain/tracing';
 import { InFlightWork, MovementSender, type MovementView, type SendFirstResult, toMovementView } from '../movement';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import {
@@ -71,7 +72,12 @@ export class TransferService {
    */
   requestTransfer(input: unknown, options: { by?: RecordedActor } = {}): Promise<RequestTransferResult> {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
-    return this.work.track(refusedByLimits(this.createTransfer(input, options.by)));
+    const created = inSpan('giro transfer create', {}, async (span) => {
+      const result = await refusedByLimits(this.createTransfer(input, options.by));
+      span.setAttributes({ 'giro.origin_id': result.movement.originId, 'giro.transfer.created': result.created });
+      return result;
+    });
+    return this.work.track(created);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { context, propagation } from '@opentelemetry/api';
 import { anomalyKindOf, keptStatusOf, type MovementView, toMovementView } from '../movement';
 import type { HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
@@ -29,11 +30,13 @@ export class TransferEventOutbox implements Outbox {
     const at = new Date(atMs);
     const movement = toMovementView(change.movement);
     const { originId } = movement;
+    const traceParent = activeTraceParent();
     const event = <T extends WebhookEventType>(type: T, data: WebhookEventData[T]): OutboxEvent => ({
       id: newEventId(),
       type,
       originId,
       payload: webhookPayload(type, at, data),
+      ...(traceParent !== undefined && { traceParent }),
     });
     return change.appended.flatMap((row) => eventsOf(row, movement, event));
   }
@@ -41,6 +44,13 @@ export class TransferEventOutbox implements Outbox {
   committed(): void {
     this.wakeUp.notify();
   }
+}
+
+/** The `traceparent` of the span the change is made in (an admin request's, a sweep's); none without tracing. */
+function activeTraceParent(): string | undefined {
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
 }
 
 function eventsOf(

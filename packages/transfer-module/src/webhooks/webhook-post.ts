@@ -1,4 +1,6 @@
+import { context, propagation, ROOT_CONTEXT, type Span, SpanKind } from '@opentelemetry/api';
 import { Agent, errors as undiciErrors } from 'undici';
+import { giroTracer, httpClientAttributes, markFailed } from '../domain/tracing';
 import type { ClaimedDelivery } from '../persistence';
 import { parseRetryAfter } from './retry-schedule';
 import { signedHeaders } from './webhook-signature';
@@ -38,7 +40,32 @@ export class WebhookPost {
     });
   }
 
-  async post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+  /**
+   * One attempt as an HTTP client span (no body, no secret, the URL without its query), a child of the change that
+   * caused the event when that was traced; the request carries the span's `traceparent`, so that a receiver that
+   * traces continues from the delivery, in the same trace as the change.
+   */
+  post(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+    const attributes = { ...httpClientAttributes(delivery.url), 'giro.webhook.event_id': delivery.eventId };
+    // A child of the change that caused the event, when it was traced: one trace from the host's request to here.
+    const parent =
+      delivery.traceParent === null
+        ? context.active()
+        : propagation.extract(ROOT_CONTEXT, { traceparent: delivery.traceParent });
+    return giroTracer.startActiveSpan('POST', { kind: SpanKind.CLIENT, attributes }, parent, async (span) => {
+      try {
+        const outcome = await this.postInSpan(delivery, at);
+        recordOutcome(span, outcome);
+        return outcome;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  private async postInSpan(delivery: ClaimedDelivery, at: Date): Promise<PostOutcome> {
+    const traceHeaders: Record<string, string> = {};
+    propagation.inject(context.active(), traceHeaders);
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     // A host given as an address connects without a lookup: checked here (the rules may have changed since).
@@ -52,6 +79,7 @@ export class WebhookPost {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'giro-webhooks',
+          ...traceHeaders,
           ...signedHeaders(delivery.secrets, { id: delivery.eventId, payload: delivery.payload, at }),
         },
         body: delivery.payload,
@@ -130,4 +158,10 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE')
     return 'the connection was closed before an answer';
   return `${code ?? failure.name ?? 'error'}: ${failure.message ?? String(error)}`.slice(0, 300);
+}
+
+function recordOutcome(span: Span, outcome: PostOutcome): void {
+  if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+  if (outcome.error === null) return;
+  markFailed(span, undefined, { 'error.type': outcome.statusCode === null ? 'no answer' : String(outcome.statusCode) });
 }

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ADMIN_SCHEMAS } from '../../transfers/movement.schema';
 
 export interface AdminOpenApiOptions {
   /** The document's title (default `giro admin API`). */
@@ -38,6 +39,8 @@ export function setupAdminOpenApi(app: INestApplication, options: AdminOpenApiOp
       .addBearerAuth()
       .build(),
   );
+  // The named schemas the admin routes' answers refer to (SwaggerModule collects only classes' own).
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ...ADMIN_SCHEMAS } };
   SwaggerModule.setup(options.path ?? defaults.path, app, document);
   return document;
 }

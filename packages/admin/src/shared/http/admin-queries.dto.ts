@@ -1,5 +1,5 @@
 import { explainOriginId, isValidOriginId } from '@giro/transfer-module';
-import { ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { TransferSearchQuery } from '../../transfers/transfer-search.dto';
@@ -9,6 +9,7 @@ export const MAX_PAGE_SIZE = 500;
 
 /** `:originId` in a path: a positive safe integer (the bank's idempotency key), checked by the domain's rule. */
 export class OriginIdParams {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 1001 })
   @Transform(({ value }) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value))
   @ValidateBy({
     name: 'origin_id',
@@ -80,6 +81,7 @@ export class ListAnomaliesQuery extends PageQuery {
 
 /** `:id` of an anomaly in a path: a positive integer (its history row's id). */
 export class AnomalyIdParams {
+  @ApiProperty({ type: 'integer', minimum: 1, example: 7 })
   @Transform(({ value }) => (typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value))
   @ValidateBy({
     name: 'anomaly_id',

@@ -31,4 +31,8 @@ export class WebhookEventEntity {
 
   @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
   createdAtMs!: number;
+
+  /** The W3C `traceparent` of the change that wrote it, when that change was traced: its deliveries continue it. */
+  @Column({ name: 'trace_parent', type: 'varchar', length: 55, nullable: true })
+  traceParent!: string | null;
 }

@@ -72,7 +72,7 @@ const SQLITE_SCHEMA = [
   "type" varchar(40) NOT NULL,
   "origin_id" bigint,
   "payload" text NOT NULL,
-  "created_at_ms" bigint NOT NULL,
+  "created_at_ms" bigint NOT NULL, "trace_parent" varchar(55),
   CONSTRAINT "UQ_giro_webhook_events_id" UNIQUE ("id"))`,
   `CREATE TABLE "giro_webhook_deliveries" (
   "id" integer PRIMARY KEY AUTOINCREMENT NOT NULL,
@@ -433,7 +433,8 @@ WITH (fillfactor='80')`,
     type character varying(40) NOT NULL,
     origin_id bigint,
     payload text NOT NULL,
-    created_at_ms bigint NOT NULL
+    created_at_ms bigint NOT NULL,
+    trace_parent character varying(55)
 )`,
   `CREATE SEQUENCE giro_webhook_events_seq_seq
     START WITH 1

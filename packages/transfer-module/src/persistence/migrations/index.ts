@@ -23,6 +23,7 @@ import { MovementOrderCovering1797105600000 } from './1797105600000-movement-ord
 import { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 import { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 import { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
+import { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 import { Payees1797451200000 } from './1797451200000-payees';
 import { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 import { coveredByBaseline } from './after-baseline';
@@ -52,6 +53,7 @@ export { MovementOrderCovering1797105600000 } from './1797105600000-movement-ord
 export { SearchOnEngineIndexes1797192000000 } from './1797192000000-search-on-engine-indexes';
 export { ApiKeyMinters1797278400000 } from './1797278400000-api-key-minters';
 export { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-sealed';
+export { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 export { Payees1797451200000 } from './1797451200000-payees';
 export { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 
@@ -81,6 +83,7 @@ export const TRANSFER_MIGRATION_STEPS = [
   SearchOnEngineIndexes1797192000000,
   ApiKeyMinters1797278400000,
   AuditTrailSealed1797364800000,
+  WebhookEventTraceParent1797408000000,
   Payees1797451200000,
 ];
 

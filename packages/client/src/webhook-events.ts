@@ -1,0 +1,53 @@
+import type { Movement, MovementStatus } from './giro-client';
+
+/** What brought a status change: `create`, `resend`, `query`, `refresh`, an approver's decision… */
+export type HistorySource = Movement['history'][number]['source'];
+export type Cancellation = NonNullable<Movement['cancellation']>;
+/** Who did it: an API key's public id and name. */
+export interface Actor {
+  keyId: string;
+  name: string;
+}
+
+/** The data of each event giro delivers (docs/webhooks.md), by type. */
+export interface GiroWebhookEventData {
+  /** The intent is stored (PENDING, or AWAITING_APPROVAL), before anything is sent. */
+  'transfer.created': { originId: number; movement: Movement };
+  /** Every status change; `source` says what brought the news. */
+  'transfer.status_changed': {
+    originId: number;
+    from: MovementStatus;
+    to: MovementStatus;
+    source: HistorySource;
+    movement: Movement;
+  };
+  'transfer.completed': { originId: number; movement: Movement };
+  /** With the cancellation to register (and acknowledge through the admin API). */
+  'transfer.failed': { originId: number; movement: Movement; cancellation: Cancellation };
+  /** A bank answer contradicted a final status: recorded, not applied. */
+  'transfer.anomaly': {
+    originId: number;
+    status: MovementStatus;
+    claimed: MovementStatus;
+    reason: string | null;
+    movement: Movement;
+  };
+  'transfer.awaiting_approval': { originId: number; expiresAt: string | null; movement: Movement };
+  'transfer.approved': { originId: number; by: Actor | null; movement: Movement };
+  'transfer.rejected': {
+    originId: number;
+    source: HistorySource;
+    reason: string | null;
+    by: Actor | null;
+    movement: Movement;
+  };
+  /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
+  'webhook.test': { endpointId: string; message: string };
+}
+
+export type GiroWebhookEventType = keyof GiroWebhookEventData;
+
+/** One delivery's body: its type, when the change was committed (ISO 8601), and its data; narrowed by `type`. */
+export type GiroWebhookEvent = {
+  [T in GiroWebhookEventType]: { type: T; timestamp: string; data: GiroWebhookEventData[T] };
+}[GiroWebhookEventType];
