@@ -19,6 +19,8 @@ const eventsMatch: { [T in keyof WebhookEventData]: Same<GiroWebhookEventData[T]
   'transfer.awaiting_approval': true,
   'transfer.approved': true,
   'transfer.rejected': true,
+  'transfer.scheduled': true,
+  'transfer.canceled': true,
   'webhook.test': true,
 };
 const sameEventTypes: Same<keyof GiroWebhookEventData, keyof WebhookEventData> = true;

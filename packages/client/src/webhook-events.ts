@@ -29,6 +29,8 @@ export interface GiroWebhookEventData {
     originId: number;
     status: MovementStatus;
     claimed: MovementStatus;
+    /** What kind of anomaly, when it has a name (`counterparty_mismatch`). */
+    kind?: string;
     reason: string | null;
     movement: Movement;
   };
@@ -41,6 +43,10 @@ export interface GiroWebhookEventData {
     by: Actor | null;
     movement: Movement;
   };
+  /** Stored SCHEDULED: it goes to the bank at `executeAt`, unless canceled before. */
+  'transfer.scheduled': { originId: number; executeAt: string; movement: Movement };
+  /** A scheduled transfer canceled before its moment: CANCELED, never sent. */
+  'transfer.canceled': { originId: number; by: Actor | null; movement: Movement };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

@@ -1,22 +1,10 @@
 import { MOVEMENT_STATUSES } from '@giro/transfer-module';
+import { HISTORY_SOURCES } from '@giro/transfer-module/persistence';
 import type { SchemaObject } from '@nestjs/swagger';
 
 // The movement as the admin API answers it (MovementView), described for the OpenAPI document: a named schema
 // (`#/components/schemas/Movement`), so that a generated client (`@giro/client`) types its answers. Its type and
 // this description are checked against each other by the client's specs (movement-schema.spec.ts).
-
-/** The sources of a history row (HistorySource). */
-const HISTORY_SOURCES = [
-  'intent',
-  'create',
-  'resend',
-  'query',
-  'refresh',
-  'anomaly',
-  'approval',
-  'rejection',
-  'expiry',
-];
 
 const string: SchemaObject = { type: 'string' };
 const nullableString: SchemaObject = { type: 'string', nullable: true };
@@ -61,7 +49,11 @@ export const CANCELLATION_SCHEMA = object({
   originId: { type: 'integer' },
   amount: string,
   currencyId: string,
-  reason: object({ code: nullableString, message: nullableString }),
+  reason: object({
+    kind: { type: 'string', enum: ['failed', 'refused'] },
+    code: nullableString,
+    message: nullableString,
+  }),
   createdAt: isoTime,
   acknowledgedAt: nullableIsoTime,
   reference: nullableString,
@@ -94,7 +86,7 @@ export const MOVEMENT_SCHEMA = object(
           from: nullable(status),
           to: status,
           at: isoTime,
-          source: { type: 'string', enum: HISTORY_SOURCES },
+          source: { type: 'string', enum: [...HISTORY_SOURCES] },
           by: actor,
           reason: string,
         },
@@ -103,15 +95,19 @@ export const MOVEMENT_SCHEMA = object(
     },
     anomalies: {
       type: 'array',
-      items: object({
-        id: { type: 'integer' },
-        at: isoTime,
-        status: nullable(status),
-        claimed: status,
-        reason: nullableString,
-        bank: nullable(bankDetails),
-        resolution: nullable(object({ at: isoTime, by: actor, note: string })),
-      }),
+      items: object(
+        {
+          id: { type: 'integer' },
+          at: isoTime,
+          status: nullable(status),
+          claimed: status,
+          kind: string,
+          reason: nullableString,
+          bank: nullable(bankDetails),
+          resolution: nullable(object({ at: isoTime, by: actor, note: string })),
+        },
+        ['kind'],
+      ),
     },
     cancellation: nullable(CANCELLATION_SCHEMA),
     bank: nullable(bankDetails),
@@ -121,9 +117,16 @@ export const MOVEMENT_SCHEMA = object(
       decidedBy: nullable(actor),
       decidedAt: nullableIsoTime,
       reason: nullableString,
+      holds: { type: 'array', items: object({ reason: { type: 'string', enum: ['amount', 'new_payee'] } }) },
+    }),
+    schedule: object({
+      executeAt: isoTime,
+      requested: {
+        oneOf: [object({ executeOn: { type: 'string', format: 'date' } }), object({ executeAt: isoTime })],
+      },
     }),
   },
-  ['approval'],
+  ['approval', 'schedule'],
 );
 
 /** The named schemas setupAdminOpenApi adds to the document. */
