@@ -1,30 +1,20 @@
 import type { EntityManager } from 'typeorm';
 import {
   AWAITING_APPROVAL_STATUS,
-  type MovementStatus,
   PENDING_STATUS,
   REJECTED_STATUS,
   SCHEDULED_STATUS,
   type TransferIntent,
 } from '../domain';
 import { checkFourEyes } from './approval-four-eyes';
-import { queryWithCount } from './engine/query-with-count';
-import { historyFromRow } from './engine/raw-rows';
-import { type HistorySource, MovementEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
-import { writeMovementChangeEvents } from './movement-change-events';
-import {
-  type HistoryRecord,
-  type MovementRecord,
-  type RecordedActor,
-  toHistoryRecord,
-  toMovementRecord,
-} from './movement-records';
+import { type RecordedActor } from './movement-records';
 import type { PayeeBook } from './payee-book';
 import { ApprovalExpiredError, ApprovalNotAwaitedError } from './persistence.errors';
 import { checkActor, checkInteger, checkOriginId, checkText, MAX_BATCH_SIZE, MAX_NOTE_LENGTH } from './store-arguments';
 import type { StoreContext } from './store-context';
 import { type ApprovalHold, approvalHoldsOf } from './store-types';
+import { type UnsentChangeOutcome, writeUnsentChange } from './unsent-change';
 
 /** What an approver decides about a transfer AWAITING_APPROVAL. */
 export type ApprovalDecision =
@@ -32,24 +22,10 @@ export type ApprovalDecision =
   | { kind: 'reject'; by: RecordedActor; reason: string };
 
 /** A decision written: the movement as it left it, and the history row it appended. */
-export interface ApprovalOutcome {
-  movement: MovementRecord;
-  history: HistoryRecord;
-}
-
-/** The end of a wait for approval: to PENDING (approved), or to REJECTED (refused, or expired). */
-interface ApprovalEnd {
-  to: MovementStatus;
-  source: HistorySource;
-  detail: unknown;
-  by: RecordedActor | null;
-}
+export type ApprovalOutcome = UnsentChangeOutcome;
 
 const EXPIRED = `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${AWAITING_APPROVAL_STATUS}'
       AND "approval_expires_at_ms" <= ? ORDER BY "approval_expires_at_ms" LIMIT ?`;
-const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
-  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
 const INTENT_DETAIL = `SELECT "detail" FROM "giro_movement_history" WHERE "origin_id" = ? AND "source" = 'intent'`;
 const NEXT_EXPIRY = `SELECT MIN("approval_expires_at_ms") AS "at" FROM "giro_movements"
   WHERE "status" = '${AWAITING_APPROVAL_STATUS}'`;
@@ -97,9 +73,23 @@ export class MovementApprovals {
         }
         // Approved before its moment, a scheduled transfer waits for it; otherwise it goes at once.
         const to = row.executeAtMs !== null && row.executeAtMs > now ? SCHEDULED_STATUS : PENDING_STATUS;
-        return this.end(manager, row, { to, source: 'approval', detail: null, by }, now);
+        return writeUnsentChange(
+          manager,
+          this.context,
+          this.usage,
+          row,
+          { to, source: 'approval', detail: null, by },
+          now,
+        );
       }
-      return this.end(manager, row, { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by }, now);
+      return writeUnsentChange(
+        manager,
+        this.context,
+        this.usage,
+        row,
+        { to: REJECTED_STATUS, source: 'rejection', detail: { reason }, by },
+        now,
+      );
     });
     this.context.outbox?.committed();
     return outcome;
@@ -124,7 +114,16 @@ export class MovementApprovals {
         const row = await this.context.getMovement(manager, Number(origin_id));
         const expiredAt = new Date(row.approvalExpiresAtMs ?? now).toISOString();
         const detail = { reason: `not approved by ${expiredAt}` };
-        outcomes.push(await this.end(manager, row, { to: REJECTED_STATUS, source: 'expiry', detail, by: null }, now));
+        outcomes.push(
+          await writeUnsentChange(
+            manager,
+            this.context,
+            this.usage,
+            row,
+            { to: REJECTED_STATUS, source: 'expiry', detail, by: null },
+            now,
+          ),
+        );
       }
       return outcomes;
     });
@@ -144,69 +143,5 @@ export class MovementApprovals {
   private async holdsOf(manager: EntityManager, originId: number): Promise<ApprovalHold[]> {
     const [row] = await manager.query(this.context.engine.sql(INTENT_DETAIL), [originId]);
     return approvalHoldsOf(typeof row?.detail === 'string' ? JSON.parse(row.detail) : null);
-  }
-
-  /** Writes the end of a wait, in the caller's transaction: the movement, its history row, its limits, its events. */
-  private async end(
-    manager: EntityManager,
-    row: MovementEntity,
-    end: ApprovalEnd,
-    now: number,
-  ): Promise<ApprovalOutcome> {
-    const approved = end.to === PENDING_STATUS || end.to === SCHEDULED_STATUS;
-    const changed: MovementEntity = {
-      ...row,
-      status: end.to,
-      approvalExpiresAtMs: null,
-      // Approved: due at once, like a new intent (this worker sends it, or the next sweep does); a scheduled one
-      // when a sweep releases it.
-      nextQueryAtMs: end.to === PENDING_STATUS ? now : null,
-      version: row.version + 1,
-      updatedAtMs: now,
-    };
-    await manager
-      .createQueryBuilder()
-      .update(MovementEntity)
-      .set({
-        status: changed.status,
-        approvalExpiresAtMs: null,
-        nextQueryAtMs: changed.nextQueryAtMs,
-        version: changed.version,
-        updatedAtMs: now,
-      })
-      .where('"origin_id" = :originId', { originId: row.originId })
-      .andWhere('"status" = :awaiting', { awaiting: AWAITING_APPROVAL_STATUS })
-      .execute();
-    const result = await queryWithCount(manager, this.context.engine.sql(INSERT_HISTORY), [
-      row.originId,
-      AWAITING_APPROVAL_STATUS,
-      end.to,
-      now,
-      end.source,
-      end.detail === null ? null : JSON.stringify(end.detail),
-      end.by?.keyId ?? null,
-      end.by?.name ?? null,
-    ]);
-    const history = toHistoryRecord(historyFromRow((result.records ?? [])[0]));
-    const movement = toMovementRecord(changed);
-    // A transfer that will never go out gives its share of its account's day back, like FAILED.
-    if (!approved && row.usageDay !== null && this.usage) {
-      await this.usage.free(manager, {
-        address: movement.intent.from.address,
-        day: row.usageDay,
-        amount: movement.amount,
-      });
-    }
-    if (this.context.outbox) {
-      const change = { movement, appended: [history], cancellation: null };
-      await writeMovementChangeEvents(manager, this.context, this.context.outbox, change, now);
-    }
-    // Last: the audit row (an approver's request; none for an expiry) holds the trail's lock until the commit.
-    await this.context.audit?.recordChange(manager, {
-      originId: row.originId,
-      before: { status: row.status },
-      after: { status: end.to, ...(end.detail !== null && { detail: end.detail }) },
-    });
-    return { movement, history };
   }
 }

@@ -1,33 +1,20 @@
-import type { EntityManager } from 'typeorm';
-import { CANCELED_STATUS, type MovementStatus, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
-import { queryWithCount } from './engine/query-with-count';
-import { historyFromRow } from './engine/raw-rows';
-import { MovementEntity } from './entities';
+import { CANCELED_STATUS, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
 import type { LimitUsage } from './limit-usage';
-import { writeMovementChangeEvents } from './movement-change-events';
-import {
-  type HistoryRecord,
-  type MovementRecord,
-  type RecordedActor,
-  toHistoryRecord,
-  toMovementRecord,
-} from './movement-records';
+import type { RecordedActor } from './movement-records';
 import { TransferNotScheduledError } from './persistence.errors';
 import { checkActor, checkInteger, checkOriginId, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
+import { type UnsentChangeOutcome, writeUnsentChange } from './unsent-change';
 
 /** A scheduled transfer's change written: the movement as it left it, and the history row it appended. */
-export interface ScheduleOutcome {
-  movement: MovementRecord;
-  history: HistoryRecord;
-}
+export type ScheduleOutcome = UnsentChangeOutcome;
+
+const RELEASE = { to: PENDING_STATUS, source: 'release', detail: null, by: null } as const;
+const CANCEL = { to: CANCELED_STATUS, source: 'cancel', detail: null } as const;
 
 const DUE = `SELECT "origin_id" FROM "giro_movements" WHERE "status" = '${SCHEDULED_STATUS}'
       AND "execute_at_ms" <= ? ORDER BY "execute_at_ms", "origin_id" LIMIT ?`;
 const NEXT_RELEASE = `SELECT MIN("execute_at_ms") AS "at" FROM "giro_movements" WHERE "status" = '${SCHEDULED_STATUS}'`;
-const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
-  ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 /**
  * MovementStore's scheduled transfers: the release of those whose moment came (SCHEDULED → PENDING, due at once:
@@ -56,7 +43,7 @@ export class MovementSchedule {
       const outcomes: ScheduleOutcome[] = [];
       for (const { origin_id } of due) {
         const row = await this.context.getMovement(manager, Number(origin_id));
-        outcomes.push(await this.change(manager, row, { to: PENDING_STATUS, source: 'release', by: null }, now));
+        outcomes.push(await writeUnsentChange(manager, this.context, this.usage, row, RELEASE, now));
       }
       return outcomes;
     });
@@ -83,67 +70,9 @@ export class MovementSchedule {
     const outcome = await this.context.transactions.write(async (manager) => {
       const row = await this.context.getMovement(manager, originId, { lock: true });
       if (row.status !== SCHEDULED_STATUS) throw new TransferNotScheduledError(originId, row.status);
-      return this.change(manager, row, { to: CANCELED_STATUS, source: 'cancel', by: actor }, now);
+      return writeUnsentChange(manager, this.context, this.usage, row, { ...CANCEL, by: actor }, now);
     });
     this.context.outbox?.committed();
     return outcome;
-  }
-
-  /** Writes a scheduled transfer's change, in the caller's transaction: the movement, its history, limits, events. */
-  private async change(
-    manager: EntityManager,
-    row: MovementEntity,
-    change: { to: MovementStatus; source: 'release' | 'cancel'; by: RecordedActor | null },
-    now: number,
-  ): Promise<ScheduleOutcome> {
-    const released = change.to === PENDING_STATUS;
-    // Released: due at once, like a new intent (a sweep sends it).
-    const nextQueryAtMs = released ? now : null;
-    const version = row.version + 1;
-    await manager
-      .createQueryBuilder()
-      .update(MovementEntity)
-      .set({ status: change.to, nextQueryAtMs, version, updatedAtMs: now })
-      .where('"origin_id" = :originId', { originId: row.originId })
-      .andWhere('"status" = :scheduled', { scheduled: SCHEDULED_STATUS })
-      .execute();
-    const result = await queryWithCount(manager, this.context.engine.sql(INSERT_HISTORY), [
-      row.originId,
-      SCHEDULED_STATUS,
-      change.to,
-      now,
-      change.source,
-      null,
-      change.by?.keyId ?? null,
-      change.by?.name ?? null,
-    ]);
-    const history = toHistoryRecord(historyFromRow((result.records ?? [])[0]));
-    const movement = toMovementRecord({ ...row, status: change.to, nextQueryAtMs, version, updatedAtMs: now });
-    // A transfer that will never go out gives its share of its account's day back, like FAILED.
-    if (!released && row.usageDay !== null && this.usage) {
-      await this.usage.free(manager, {
-        address: movement.intent.from.address,
-        day: row.usageDay,
-        amount: movement.amount,
-      });
-    }
-    if (this.context.outbox) {
-      await writeMovementChangeEvents(
-        manager,
-        this.context,
-        this.context.outbox,
-        { movement, appended: [history], cancellation: null },
-        now,
-      );
-    }
-    // Last: the audit row (an operator's request; none for a release) holds the trail's lock until the commit.
-    if (!released) {
-      await this.context.audit?.recordChange(manager, {
-        originId: row.originId,
-        before: { status: row.status },
-        after: { status: change.to },
-      });
-    }
-    return { movement, history };
   }
 }
