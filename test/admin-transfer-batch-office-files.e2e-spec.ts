@@ -98,8 +98,9 @@ describe('POST /admin/transfers/batch with the files of an office', () => {
       const bytes = await file(first);
       const dry = await send(bytes, contentType, '?dryRun=true');
       expect(dry.status).toBe(200);
+      // `newPayee` too, on the first file only: the same account is then paid once.
       expect(dry.json.rows).toEqual([
-        {
+        expect.objectContaining({
           row: 2,
           originId: first,
           outcome: 'valid',
@@ -113,7 +114,7 @@ describe('POST /admin/transfers/batch with the files of an office', () => {
             description: 'seña depósito Peña',
             concept: 'VAR',
           },
-        },
+        }),
         expect.objectContaining({
           row: 3,
           outcome: 'valid',

@@ -110,8 +110,15 @@ describe('bank certificates reloaded by a running reconciler', () => {
   const refusals = () => (current().running.output().split('NOT reloaded').length ?? 1) - 1;
 
   const allCompleted = async (originIds: number[]) => {
-    const answer = await current().admin('GET', '/admin/transfers?status=COMPLETED&limit=500');
-    const completed = new Set((answer.json.items as { originId: number }[]).map((item) => item.originId));
+    // Every page: a busy machine makes more transfers during the swaps than one page holds.
+    const completed = new Set<number>();
+    let after: string | null = null;
+    do {
+      const query: string = after === null ? '' : `&after=${encodeURIComponent(after)}`;
+      const answer = await current().admin('GET', `/admin/transfers?status=COMPLETED&limit=500${query}`);
+      for (const item of answer.json.items as { originId: number }[]) completed.add(item.originId);
+      after = answer.json.nextCursor;
+    } while (after !== null);
     return originIds.every((id) => completed.has(id));
   };
 

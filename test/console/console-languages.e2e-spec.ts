@@ -201,7 +201,9 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
     const page = await browser.context.newPage();
     await page.goto(`${stack.url}/console`);
     await setLang(page, 'es');
-    await signIn(page, stack.url, await stack.createKey('checker', 'approver'));
+    // Another person's key: minted by an admin key of their own, not by the operator's minter.
+    const lead = await stack.createKey('checker-lead', 'admin');
+    await signIn(page, stack.url, await stack.createKey('checker', 'approver', lead));
     await goTo(page, `transfers/${AWAITING}`);
     await page.getByRole('button', { name: 'Aprobar esta transferencia' }).click();
     await waitShown(page.getByText('Aprobada: se envía al banco.'));

@@ -24,7 +24,8 @@ describeWithChromium('the payee book in the console (Chromium)', () => {
   beforeAll(async () => {
     [stack, browser] = await startStackAndBrowser({ NEW_PAYEE_REQUIRES_APPROVAL: 'true' });
     operator = await stack.createKey('ops', 'operator');
-    approver = await stack.createKey('checker', 'approver');
+    // Another person's key: minted by an admin key of their own.
+    approver = await stack.createKey('checker', 'approver', await stack.createKey('checker-lead', 'admin'));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -67,6 +67,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       'Cancelaciones',
       'Anomalías',
       'Aprobaciones',
+      'Destinatarios',
       'Webhooks',
       'Auditoría',
     ]);

@@ -49,6 +49,7 @@ export async function startSandboxProcess(appDir: string, processes: ChildProces
     bankEnvironment: {
       BANK_BASE_URL: String(url),
       ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
+      AUDIT_HMAC_KEY: 'giro-packaging-audit-hmac-key-0123456789',
       BANK_CA_FILE: files.ca,
       BANK_CERT_FILE: files.cert,
       BANK_KEY_FILE: files.key,
