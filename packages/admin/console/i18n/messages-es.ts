@@ -91,6 +91,8 @@ export const ES = {
   'transfers.searchButton': 'Buscar',
   'transfers.clear': 'Limpiar',
   'transfers.export': 'Exportar CSV',
+  'transfers.exportExcelCsv': 'CSV para Excel',
+  'transfers.exportXlsx': 'Exportar .xlsx',
   'transfers.shown': '{count} en esta página, las más nuevas primero',
   'transfers.live': 'se actualiza sola mientras alguna se mueve',
   'transfers.none': 'Ninguna transferencia coincide.',

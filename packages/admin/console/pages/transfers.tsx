@@ -42,6 +42,13 @@ const MORE_FILTERS: TextFilter[] = [
   { name: 'networkId', label: 'filter.networkId' },
 ];
 
+type ExportFormat = 'csv' | 'excel-csv' | 'xlsx';
+const EXPORTS: Record<ExportFormat, { path: string; query: Record<string, string>; extension: string }> = {
+  csv: { path: 'admin/transfers/export.csv', query: {}, extension: 'csv' },
+  'excel-csv': { path: 'admin/transfers/export.csv', query: { dialect: 'excel-es' }, extension: 'csv' },
+  xlsx: { path: 'admin/transfers/export.xlsx', query: {}, extension: 'xlsx' },
+};
+
 export function Transfers({ query }: { query: URLSearchParams }) {
   const { t, lang } = useI18n();
   const { api } = useSession();
@@ -77,12 +84,14 @@ export function Transfers({ query }: { query: URLSearchParams }) {
     navigate('transfers', filterQuery(asApi(draft)));
   };
 
-  const exportCsv = async () => {
+  /** The current search as a file: CSV for programs, CSV for Excel in Spanish, or an .xlsx workbook. */
+  const exportAs = async (format: ExportFormat) => {
     setExportError(undefined);
+    const { path, query, extension } = EXPORTS[format];
     try {
       saveBlob(
-        await api.blob('admin/transfers/export.csv', search),
-        `giro-transfers-${new Date().toISOString().slice(0, 10)}.csv`,
+        await api.blob(path, { ...search, ...query }),
+        `giro-transfers-${new Date().toISOString().slice(0, 10)}.${extension}`,
       );
     } catch (failure) {
       setExportError(failure);
@@ -119,8 +128,14 @@ export function Transfers({ query }: { query: URLSearchParams }) {
           <a class="button" href={href('transfers')} onClick={() => setDraft(filtersOf(new URLSearchParams()))}>
             {t('transfers.clear')}
           </a>
-          <button type="button" onClick={exportCsv}>
+          <button type="button" onClick={() => exportAs('csv')}>
             {t('transfers.export')}
+          </button>
+          <button type="button" onClick={() => exportAs('excel-csv')}>
+            {t('transfers.exportExcelCsv')}
+          </button>
+          <button type="button" onClick={() => exportAs('xlsx')}>
+            {t('transfers.exportXlsx')}
           </button>
         </div>
       </form>
