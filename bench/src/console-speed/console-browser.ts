@@ -118,6 +118,8 @@ export interface SearchSample {
 /** Types `fill` into the search form, as a person would (every other field emptied). */
 async function fillForm(page: Page, fill: FormFill): Promise<void> {
   await page.selectOption('#filter-status', fill.status);
+  // The less common filters are behind "Más filtros": opened, as a person would, to reach them.
+  await page.evaluate(`document.querySelector('details.more-filters').open = true`);
   for (const field of FORM_FIELDS) await page.fill(`#filter-${field}`, fill.fields[field] ?? '');
 }
 
