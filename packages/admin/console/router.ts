@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type Query, queryString } from './api/query';
 
 // Hash routing (`/console#/transfers?status=FAILED`): the server serves one page, and the page's state — which
@@ -10,20 +10,22 @@ export interface Route {
   query: URLSearchParams;
 }
 
-function currentRoute(): Route {
-  const hash = location.hash.replace(/^#\/?/, '');
-  const [path = '', query = ''] = hash.split('?', 2);
+function currentRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#\/?/, '').split('?', 2);
   return { path: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(query) };
 }
 
 export function useRoute(): Route {
-  const [route, setRoute] = useState(currentRoute);
+  const [hash, setHash] = useState(() => location.hash);
   useEffect(() => {
-    const update = () => setRoute(currentRoute());
+    const update = () => setHash(location.hash);
     addEventListener('hashchange', update);
+    // The address may have changed between the first render and this effect (a link followed at once, before
+    // the listener existed): read it again.
+    update();
     return () => removeEventListener('hashchange', update);
   }, []);
-  return route;
+  return useMemo(() => currentRoute(hash), [hash]);
 }
 
 /** `#/transfers/1001?x=1`. */
