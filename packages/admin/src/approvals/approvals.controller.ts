@@ -25,15 +25,10 @@ import { OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
+import { originIdsSchema } from '../shared/http/origin-ids-schema';
 
 const REASON = { type: 'string', minLength: 1, maxLength: 500, description: 'why it is rejected' } as const;
-const ORIGIN_IDS = {
-  type: 'array',
-  minItems: 1,
-  maxItems: MAX_APPROVAL_BATCH,
-  uniqueItems: true,
-  items: { type: 'integer', minimum: 1 },
-} as const;
+const ORIGIN_IDS = originIdsSchema(MAX_APPROVAL_BATCH);
 
 /**
  * Maker–checker: approving or rejecting the transfers stored AWAITING_APPROVAL (`APPROVAL_REQUIRED_ABOVE`), one

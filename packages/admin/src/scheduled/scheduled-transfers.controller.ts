@@ -24,14 +24,9 @@ import { OriginIdParams } from '../shared/http/admin-queries.dto';
 import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
+import { originIdsSchema } from '../shared/http/origin-ids-schema';
 
-const ORIGIN_IDS = {
-  type: 'array',
-  minItems: 1,
-  maxItems: MAX_CANCEL_BATCH,
-  uniqueItems: true,
-  items: { type: 'integer', minimum: 1 },
-} as const;
+const ORIGIN_IDS = originIdsSchema(MAX_CANCEL_BATCH);
 
 /**
  * Scheduled transfers (created with `executeOn` or `executeAt`): canceling them before their moment, one or
