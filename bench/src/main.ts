@@ -9,6 +9,7 @@ import { runCreateBenchmarks } from './create/run-create';
 import { runDisciplineBenchmark } from './discipline/run-discipline';
 import { machineInfo } from './machine';
 import { planFromArgs, UsageError } from './options';
+import { progressLog } from './progress-log';
 import { runReplicasBench } from './replicas/replicas-main';
 import { summarizeProfiles } from './report/profile-summary';
 import { renderReport } from './report/render-report';
@@ -34,9 +35,7 @@ async function main(args: string[]): Promise<void> {
   const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-'));
   const profileDir = plan.profile ? join(resultsFile('latest'), '..', 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const log = (message: string) => {
-    process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
-  };
+  const log = progressLog(started);
   log(`${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`);
   const sandbox = await startSandboxProcess(workDir, plan.hmac);
   try {

@@ -48,51 +48,64 @@ export function assembleResults(parts: {
   sweep: SweepBenchmarks;
   discipline: DisciplineRun;
 }): BenchResults {
-  const concurrency = Math.max(...parts.create.map((run) => run.concurrency));
-  const createRate = (system: CreateRun['system']) =>
-    parts.create.find((run) => run.system === system && run.concurrency === concurrency)?.perSecond ?? Number.NaN;
+  const results: Omit<BenchResults, 'goals'> = {
+    mode: parts.mode,
+    machine: parts.machine,
+    durationSeconds: parts.durationSeconds,
+    create: summarizeCreate(parts.create),
+    sweep: summarizeSweep(parts.sweep, parts.sweepTimeLimitMs, parts.postgresPlan),
+    discipline: parts.discipline,
+  };
+  return { ...results, goals: evaluateGoals(results) };
+}
 
-  const sqliteRuns = parts.sweep.sqlite;
+/** The create runs with the ratios of giro at the highest concurrency measured. */
+export function summarizeCreate(runs: CreateRun[]): BenchResults['create'] {
+  const concurrency = Math.max(...runs.map((run) => run.concurrency));
+  const createRate = (system: CreateRun['system']) =>
+    runs.find((run) => run.system === system && run.concurrency === concurrency)?.perSecond ?? Number.NaN;
+  return {
+    runs,
+    ratiosAtConcurrency: concurrency,
+    ratioToLimit: ratio(createRate('giro'), createRate('limit')),
+    ratioToPeer: ratio(createRate('giro'), createRate('peer')),
+  };
+}
+
+/** The sweep runs with giro's ratio to the limit at the largest SQLite backlog and the Postgres scaling. */
+export function summarizeSweep(
+  sweep: SweepBenchmarks,
+  timeLimitMs: number | undefined,
+  postgresPlan: { inFlight: number; latencyMs: number },
+): BenchResults['sweep'] {
+  const sqliteRuns = sweep.sqlite;
   const backlogs = sqliteRuns.map((run) => run.backlog);
   const [smallest, largest] = [Math.min(...backlogs), Math.max(...backlogs)];
   const sqlite = (system: SweepRun['system'], backlog: number) =>
     sqliteRuns.find((run) => run.system === system && run.backlog === backlog);
 
-  const postgres = parts.sweep.postgres;
+  const postgres = sweep.postgres;
   const byProcesses = (processes: number) =>
     Array.isArray(postgres) ? postgres.find((run) => run.processes === processes)?.perSecond : undefined;
 
-  const results: Omit<BenchResults, 'goals'> = {
-    mode: parts.mode,
-    machine: parts.machine,
-    durationSeconds: parts.durationSeconds,
-    create: {
-      runs: parts.create,
-      ratiosAtConcurrency: concurrency,
-      ratioToLimit: ratio(createRate('giro'), createRate('limit')),
-      ratioToPeer: ratio(createRate('giro'), createRate('peer')),
-    },
-    sweep: {
-      sqlite: {
-        runs: sqliteRuns,
-        ratioAtBacklog: largest,
-        ratioToLimit: ratio(
-          sqlite('giro', largest)?.perSecond ?? Number.NaN,
-          sqlite('limit', largest)?.perSecond ?? Number.NaN,
-        ),
-      },
-      postgres: Array.isArray(postgres)
-        ? { runs: postgres, scaling: ratio(byProcesses(4) ?? Number.NaN, byProcesses(1) ?? Number.NaN) }
-        : { skipped: postgres.skipped, scaling: null },
-      postgresPlan: Array.isArray(postgres) ? parts.postgresPlan : null,
-      timeLimitSeconds: parts.sweepTimeLimitMs === undefined ? null : parts.sweepTimeLimitMs / 1000,
-      rssGrowth: ratio(
-        sqlite('giro', largest)?.peakRssMiB[0] ?? Number.NaN,
-        sqlite('giro', smallest)?.peakRssMiB[0] ?? Number.NaN,
+  return {
+    sqlite: {
+      runs: sqliteRuns,
+      ratioAtBacklog: largest,
+      ratioToLimit: ratio(
+        sqlite('giro', largest)?.perSecond ?? Number.NaN,
+        sqlite('limit', largest)?.perSecond ?? Number.NaN,
       ),
-      rssGrowthBacklogs: [smallest, largest],
     },
-    discipline: parts.discipline,
+    postgres: Array.isArray(postgres)
+      ? { runs: postgres, scaling: ratio(byProcesses(4) ?? Number.NaN, byProcesses(1) ?? Number.NaN) }
+      : { skipped: postgres.skipped, scaling: null },
+    postgresPlan: Array.isArray(postgres) ? postgresPlan : null,
+    timeLimitSeconds: timeLimitMs === undefined ? null : timeLimitMs / 1000,
+    rssGrowth: ratio(
+      sqlite('giro', largest)?.peakRssMiB[0] ?? Number.NaN,
+      sqlite('giro', smallest)?.peakRssMiB[0] ?? Number.NaN,
+    ),
+    rssGrowthBacklogs: [smallest, largest],
   };
-  return { ...results, goals: evaluateGoals(results) };
 }

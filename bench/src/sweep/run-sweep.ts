@@ -58,13 +58,20 @@ const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 /** The command name of the Postgres server's processes, whose CPU the Postgres runs measure too. */
 const POSTGRES_COMMAND = 'postgres';
 
-export async function runSweepBenchmarks(context: BenchContext): Promise<SweepBenchmarks> {
+/**
+ * giro's sweep against the limit on SQLite, then on Postgres with 1, 2 and 4 processes. `database`: the Postgres
+ * database the runs create and drop (one name per kind of run, so that two runs at once never share one).
+ */
+export async function runSweepBenchmarks(
+  context: BenchContext,
+  database: string = BENCH_DATABASE,
+): Promise<SweepBenchmarks> {
   const { control } = context.sandbox;
   const before = await control.config();
   await control.configure({ timings: SWEEP_TIMINGS });
   try {
     const sqlite = context.plan.only === 'postgres-sweep' ? [] : await runSqliteSweeps(context);
-    const postgres = await runPostgresSweeps(context);
+    const postgres = await runPostgresSweeps(context, database);
     return { sqlite, postgres };
   } finally {
     await control.configure({ timings: before.timings, faults: before.faults });
@@ -105,13 +112,13 @@ async function runSqliteSweeps(context: BenchContext): Promise<SweepRun[]> {
 }
 
 /** giro's sweep on Postgres with 1, 2 and 4 processes, the sandbox adding a round trip to every answer. */
-async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { skipped: string }> {
+async function runPostgresSweeps(context: BenchContext, database: string): Promise<SweepRun[] | { skipped: string }> {
   const serverUrl = process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
   if (!(await postgresReachable(serverUrl))) {
     return { skipped: 'no Postgres server answered (set BENCH_POSTGRES_URL)' };
   }
   const { plan } = context;
-  const databaseUrl = await createBenchDatabase(serverUrl);
+  const databaseUrl = await createBenchDatabase(serverUrl, database);
   await context.sandbox.control.configure({ faults: { latencyMs: plan.sweep.postgresLatencyMs } });
   try {
     const runs: SweepRun[] = [];
@@ -147,7 +154,7 @@ async function runPostgresSweeps(context: BenchContext): Promise<SweepRun[] | { 
     }
     return runs;
   } finally {
-    await dropBenchDatabase(serverUrl);
+    await dropBenchDatabase(serverUrl, database);
   }
 }
 
@@ -168,7 +175,11 @@ export async function sweepRun(
 ): Promise<SweepRun> {
   const label = `sweep ${engine} ${tasks[0].system} ×${tasks.length}, ${backlog.count} due`;
   const together = await runWorkersTogether<SweepTask, SweepResult>(context, label, 'sweep/sweep-worker.js', tasks, {
-    ...(engine === 'postgres' && { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE }),
+    // The backends of the run's own database, named in its URL.
+    ...(engine === 'postgres' && {
+      alsoMeasure: POSTGRES_COMMAND,
+      alsoMeasureWord: new URL(tasks[0].databaseUrl).pathname.slice(1),
+    }),
     beforeGo: () => makeMeasuredDue(tasks[0].databaseUrl, backlog),
   });
   const queried = sum(together.outcomes.map(({ result }) => result.queried));

@@ -1,0 +1,54 @@
+/**
+ * The figures CI's bench guard checks, each a ratio of two rates measured on the same machine in the same run, so
+ * that the machine's speed cancels out. A figure fails below its floor. Each floor is set well under the goal, so
+ * that the run-to-run spread of a quick run on a quiet machine does not fail it, and well above half of what
+ * giro does, so that a halving of the rate on giro's side does; BENCHMARKS.md ("The CI guard") gives the runs
+ * each floor was chosen from.
+ */
+export interface GuardFloor {
+  /** The figure, as the guard's table and its failure message name it. */
+  figure: string;
+  /** The figure in a results file (`bench/results/guard.json`, or `latest.json` of a full `pnpm bench`). */
+  read(results: GuardResults): unknown;
+  floor: number;
+  /** The goal the figure answers to (issue 7, raised by issue 32 for create ÷ limit). */
+  goal: number;
+  why: string;
+}
+
+/** The parts of a results file the floors read; anything may be missing from a file that was not written by the guard. */
+export interface GuardResults {
+  create?: { ratioToPeer?: unknown; ratioToLimit?: unknown };
+  sweep?: { sqlite?: { ratioToLimit?: unknown }; postgres?: { scaling?: unknown } };
+}
+
+export const GUARD_FLOORS: readonly GuardFloor[] = [
+  {
+    figure: 'create c=64, giro ÷ naive peer',
+    read: (results) => results.create?.ratioToPeer,
+    floor: 2.8,
+    goal: 4,
+    why: "giro's CPU per created transfer doubling (the peer's unchanged) brings it to about half",
+  },
+  {
+    figure: 'create c=64, giro ÷ limit',
+    read: (results) => results.create?.ratioToLimit,
+    floor: 0.9,
+    goal: 1.5,
+    why: "below it giro no longer shares its commits' fsyncs between concurrent transfers as the limit cannot",
+  },
+  {
+    figure: 'sweep SQLite, 100 000 due, giro ÷ limit',
+    read: (results) => results.sweep?.sqlite?.ratioToLimit,
+    floor: 1,
+    goal: 0.5,
+    why: 'giro has always swept faster than the limit (group commit); a floor at the goal would let a halving pass',
+  },
+  {
+    figure: 'sweep Postgres, 4 processes ÷ 1',
+    read: (results) => results.sweep?.postgres?.scaling,
+    floor: 2.2,
+    goal: 3,
+    why: 'replicas that wait on each other (leases taken over, a budget divided) or that cost twice the CPU stay under it',
+  },
+];
