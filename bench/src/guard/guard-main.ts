@@ -63,7 +63,7 @@ async function measure(): Promise<MeasuredResults> {
   const log = progressLog(started);
   const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-guard-'));
   log(
-    `guard: the quick create and sweep sections on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}`,
+    `guard: the quick create and sweep sections on ${machine.cpuModel} (${machine.cores} cores, load average ${loadAtStart.toFixed(1)}), Node ${machine.node}`,
   );
   const sandbox = await startSandboxProcess(workDir, plan.hmac);
   try {
