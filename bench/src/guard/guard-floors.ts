@@ -13,6 +13,7 @@ export interface GuardFloor {
   floor: number;
   /** The goal the figure answers to (issue 7, raised by issue 32 for create ÷ limit). */
   goal: number;
+  /** What a figure under its floor most likely means, for the failure's message. */
   why: string;
 }
 
@@ -28,27 +29,27 @@ export const GUARD_FLOORS: readonly GuardFloor[] = [
     read: (results) => results.create?.ratioToPeer,
     floor: 2.8,
     goal: 4,
-    why: "giro's CPU per created transfer doubling (the peer's unchanged) brings it to about half",
+    why: "giro's create path costs more per transfer than it did (`pnpm bench --quick --only create --profile`)",
   },
   {
     figure: 'create c=64, giro ÷ limit',
     read: (results) => results.create?.ratioToLimit,
     floor: 0.9,
     goal: 1.5,
-    why: "below it giro no longer shares its commits' fsyncs between concurrent transfers as the limit cannot",
+    why: 'giro is slower than a client that commits every statement on its own: its commits shared less, or each transfer costing more',
   },
   {
     figure: 'sweep SQLite, 100 000 due, giro ÷ limit',
     read: (results) => results.sweep?.sqlite?.ratioToLimit,
     floor: 1,
     goal: 0.5,
-    why: 'giro has always swept faster than the limit (group commit); a floor at the goal would let a halving pass',
+    why: 'giro sweeps slower than a client that commits every answer on its own: its commits shared less, or each query costing more',
   },
   {
     figure: 'sweep Postgres, 4 processes ÷ 1',
     read: (results) => results.sweep?.postgres?.scaling,
     floor: 2.2,
     goal: 3,
-    why: 'replicas that wait on each other (leases taken over, a budget divided) or that cost twice the CPU stay under it',
+    why: 'replicas wait on each other (leases taken over, a budget divided) or each query costs more; it also reads low when other work takes the CPU',
   },
 ];
