@@ -15,6 +15,7 @@ interface NavItem {
 const NAV: NavItem[] = [
   { path: '', label: 'nav.dashboard' },
   { path: 'transfers', label: 'nav.transfers' },
+  { path: 'scheduled', label: 'nav.scheduled' },
   { path: 'new', label: 'nav.create', needs: 'create' },
   { path: 'batch', label: 'nav.batch', needs: 'batch' },
   { path: 'cancellations', label: 'nav.cancellations' },

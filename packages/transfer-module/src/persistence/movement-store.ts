@@ -235,6 +235,10 @@ export class MovementStore {
     return this.listing.completedTotals(from, before);
   }
 
+  scheduledTotals(from: Date, before: Date): ReturnType<MovementListing['scheduledTotals']> {
+    return this.listing.scheduledTotals(from, before);
+  }
+
   // Cancellations (movement-cancellations.ts)
 
   listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationRecord[]> {

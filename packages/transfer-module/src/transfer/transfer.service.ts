@@ -154,6 +154,20 @@ export class TransferService {
     return answers;
   }
 
+  /**
+   * When a transfer (from validateRequest) that asked for a day or a moment would be sent, judged now as
+   * requestTransfer judges it, with nothing stored: the moment after the calendar's adjustment; undefined when it
+   * asked for none or its moment is past (it would go at once); ScheduleRefusedError when the moment cannot be
+   * kept (a past day, a non-business day under the policy `refuse`…). For a preview (a batch's dry run).
+   */
+  previewExecution(transfer: TransferInput): Date | ScheduleRefusedError | undefined {
+    if (transfer.execution === undefined) return undefined;
+    const nowMs = this.options.clock.now().getTime();
+    const resolved = resolveExecution(transfer.execution, this.options.schedule, nowMs);
+    if (!resolved.ok) return new ScheduleRefusedError([resolved.violation]);
+    return resolved.executeAtMs > nowMs ? new Date(resolved.executeAtMs) : undefined;
+  }
+
   private async payeeRefusal(address: string): Promise<PayeeBlockedError | undefined> {
     return (await this.store.payeeGate(address)).blocked ? new PayeeBlockedError(address) : undefined;
   }
