@@ -236,7 +236,6 @@ export const EN: Record<MessageKey, string> = {
   'batch.resultTitle': 'Result',
   'batch.row': 'Row',
   'batch.outcome': 'Outcome',
-  'batch.errors': 'Errors',
 
   'webhooks.title': 'Webhooks',
   'webhooks.disabled': 'Webhooks are not enabled in this application.',

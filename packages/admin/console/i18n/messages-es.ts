@@ -237,7 +237,6 @@ export const ES = {
   'batch.resultTitle': 'Resultado',
   'batch.row': 'Fila',
   'batch.outcome': 'Resultado',
-  'batch.errors': 'Errores',
 
   'webhooks.title': 'Webhooks',
   'webhooks.disabled': 'Esta aplicación no tiene webhooks habilitados.',

@@ -31,6 +31,9 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'scheduled.movedFrom': 'asked for {day}, not a business day',
   'scheduled.askedAt': 'asked for {moment}',
 
+  'source.release': 'released at its moment: on to the bank',
+  'source.cancel': 'canceled before it was sent',
+
   'dashboard.scheduled': 'Scheduled',
   'dashboard.scheduledToday': 'Today',
   'dashboard.scheduledTomorrow': 'Tomorrow',

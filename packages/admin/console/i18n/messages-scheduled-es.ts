@@ -30,6 +30,9 @@ export const SCHEDULED_ES = {
   'scheduled.movedFrom': 'pedida para el {day}, día no hábil',
   'scheduled.askedAt': 'pedida para {moment}',
 
+  'source.release': 'liberada en su momento: va al banco',
+  'source.cancel': 'anulada antes de enviarla',
+
   'dashboard.scheduled': 'Programadas',
   'dashboard.scheduledToday': 'Hoy',
   'dashboard.scheduledTomorrow': 'Mañana',

@@ -185,11 +185,10 @@ function BatchTable({
 }) {
   const { t, lang } = useI18n();
   const transfers = rows.map(transferOf);
-  // One source account for every row is said once, by the totals; the errors column only when a row has one, and
-  // the sending day only when a row is scheduled: the table then fits a laptop's width.
+  // One source account for every row is said once, by the totals; a row's errors under its outcome, and the sending
+  // day only when a row is scheduled: the table then fits a laptop's width.
   const sources = new Set(transfers.flatMap((transfer) => (transfer ? [transfer.fromAddress] : [])));
   const showSource = sources.size > 1;
-  const showErrors = rows.some((row) => (row.violations ?? []).length > 0);
   const showDay = transfers.some((transfer) => transfer?.schedule !== undefined);
   const outcomeLabel = (row: BatchRow) => {
     if (isBlocked(row)) return t('batchOutcome.blocked');
@@ -210,7 +209,6 @@ function BatchTable({
         t('field.concept'),
         showDay && t('batch.day'),
         t('batch.outcome'),
-        showErrors && t('batch.errors'),
       ]}
     >
       {rows.map((row, index) => {
@@ -258,18 +256,14 @@ function BatchTable({
                 )}
               </td>
             )}
-            <td>
+            <td class="outcome">
               {outcomeLabel(row)} {row.status && <StatusBadge status={row.status} />}
+              {(row.violations ?? []).map((violation) => (
+                <div key={`${violation.field}:${violation.rule}`} class="violation">
+                  <strong>{violation.field}</strong> {violationText(violation, lang)}
+                </div>
+              ))}
             </td>
-            {showErrors && (
-              <td>
-                {(row.violations ?? []).map((violation) => (
-                  <div key={`${violation.field}:${violation.rule}`}>
-                    <strong>{violation.field}</strong> {violationText(violation, lang)}
-                  </div>
-                ))}
-              </td>
-            )}
           </tr>
         );
       })}
