@@ -15,7 +15,6 @@ interface NavItem {
 const NAV: NavItem[] = [
   { path: '', label: 'nav.dashboard' },
   { path: 'transfers', label: 'nav.transfers' },
-  { path: 'scheduled', label: 'nav.scheduled' },
   { path: 'new', label: 'nav.create', needs: 'create' },
   { path: 'batch', label: 'nav.batch', needs: 'batch' },
   { path: 'cancellations', label: 'nav.cancellations' },
@@ -47,7 +46,9 @@ export function LanguageSwitch() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const { t } = useI18n();
   const { me, signOut } = useSession();
-  const current = useRoute().path[0] ?? '';
+  const page = useRoute().path[0] ?? '';
+  // The scheduled transfers are a view of the transfers (a tab of their page): the header keeps its one line.
+  const current = page === 'scheduled' ? 'transfers' : page;
   return (
     <div class="shell">
       {/* The page's address is its hash route: the skip link moves the focus, not the address. */}

@@ -3,6 +3,8 @@ import type { SCHEDULED_ES } from './messages-scheduled-es';
 // The texts of scheduled transfers in English.
 
 export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
+  'tabs.label': 'Views of the transfers',
+  'tabs.all': 'All',
   'nav.scheduled': 'Scheduled',
   'scheduled.title': 'Scheduled transfers',
   'scheduled.explain':
@@ -54,7 +56,7 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'detail.cancelConfirm': 'Cancel transfer {originId} for {total}? It will never be sent.',
   'detail.canceled': 'Canceled: it is not sent.',
 
-  'batch.day': 'Sent',
+  'batch.day': 'Sending',
   'batch.now': 'on confirming',
   'batch.blocked': 'blocked account',
   'batchOutcome.blocked': 'refused: the destination account is blocked',

@@ -2,6 +2,8 @@
 // of the create form, a transfer's schedule and cancel, a batch row's day and flags, and the approvals' preview.
 
 export const SCHEDULED_ES = {
+  'tabs.label': 'Vistas de las transferencias',
+  'tabs.all': 'Todas',
   'nav.scheduled': 'Programadas',
   'scheduled.title': 'Transferencias programadas',
   'scheduled.explain':

@@ -96,7 +96,6 @@ export function Approvals() {
             { text: t('field.amount'), numeric: true },
             t('field.to'),
             t('field.description'),
-            t('approvals.creator'),
             t('approvals.expires'),
             mayDecide && t('approvals.actions'),
           ]}
@@ -128,7 +127,12 @@ export function Approvals() {
                   <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
                 </td>
                 <td>
-                  <Time at={movement.createdAt} />
+                  <span class="stacked">
+                    <Time at={movement.createdAt} />
+                    <small class="muted">
+                      {t('approvals.creator')} <span translate={false}>{creatorOf(movement)?.name ?? '—'}</span>
+                    </small>
+                  </span>
                 </td>
                 <td class="num">
                   <Money amount={movement.amount} currencyId={movement.currencyId} />
@@ -140,7 +144,6 @@ export function Approvals() {
                 <td class="description" translate={false}>
                   {movement.description}
                 </td>
-                <td translate={false}>{creatorOf(movement)?.name ?? '—'}</td>
                 <td>
                   <Time at={movement.approval?.expiresAt} />
                 </td>

@@ -9,6 +9,7 @@ import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { Pager } from '../components/pager';
 import { ScheduleText } from '../components/schedule-text';
 import { DataTable } from '../components/table';
+import { TransferTabs } from '../components/transfer-tabs';
 import { Money, PartyText } from '../components/values';
 import { toApiDay, typedDay } from '../days';
 import { buenosAiresDay, formatDay, formatTotals } from '../format';
@@ -85,6 +86,7 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
   return (
     <section aria-labelledby="scheduled-title">
       <h1 id="scheduled-title">{t('scheduled.title')}</h1>
+      <TransferTabs current="scheduled" />
       <p>{t('scheduled.explain')}</p>
       <form class="filters" onSubmit={submit} noValidate>
         <TextField
