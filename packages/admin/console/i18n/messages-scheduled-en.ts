@@ -65,7 +65,7 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'approvals.approveMany': 'Approve {count} transfers for {total}',
   'approvals.rejectOne': 'Reject {count} transfer for {total}',
   'approvals.rejectMany': 'Reject {count} transfers for {total}',
-  'approvals.chooseSome': 'Select the transfers to decide',
+  'approvals.chooseSome': 'Select transfers to decide on several at once.',
   'approvals.selectedTitle': 'What you are deciding',
   'approvals.selectedTotal': 'Total selected',
   'approvals.actions': 'Decide',

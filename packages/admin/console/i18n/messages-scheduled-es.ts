@@ -64,7 +64,7 @@ export const SCHEDULED_ES = {
   'approvals.approveMany': 'Aprobar {count} transferencias por {total}',
   'approvals.rejectOne': 'Rechazar {count} transferencia por {total}',
   'approvals.rejectMany': 'Rechazar {count} transferencias por {total}',
-  'approvals.chooseSome': 'Elegí las transferencias para decidir',
+  'approvals.chooseSome': 'Elegí transferencias para decidir varias a la vez.',
   'approvals.selectedTitle': 'Lo que vas a decidir',
   'approvals.selectedTotal': 'Total elegido',
   'approvals.actions': 'Decidir',

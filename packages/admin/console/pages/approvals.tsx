@@ -189,34 +189,37 @@ export function Approvals() {
             maxLength={500}
           />
           {chosen.length > 0 && <SelectedPreview movements={chosen} />}
-          <div class="actions">
-            <button
-              type="button"
-              class="primary"
-              disabled={chosen.length === 0}
-              onClick={() =>
-                decide(
-                  'approve',
-                  chosen.map((movement) => movement.originId),
-                )
-              }
-            >
-              {chosen.length === 0 ? t('approvals.chooseSome') : decisionLabel('approve')}
-            </button>
-            <button
-              type="button"
-              class="danger"
-              disabled={chosen.length === 0 || reason.trim() === ''}
-              onClick={() =>
-                decide(
-                  'reject',
-                  chosen.map((movement) => movement.originId),
-                )
-              }
-            >
-              {chosen.length === 0 ? t('approvals.chooseSome') : decisionLabel('reject')}
-            </button>
-          </div>
+          {chosen.length === 0 ? (
+            <p class="muted">{t('approvals.chooseSome')}</p>
+          ) : (
+            <div class="actions">
+              <button
+                type="button"
+                class="primary"
+                onClick={() =>
+                  decide(
+                    'approve',
+                    chosen.map((movement) => movement.originId),
+                  )
+                }
+              >
+                {decisionLabel('approve')}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                disabled={reason.trim() === ''}
+                onClick={() =>
+                  decide(
+                    'reject',
+                    chosen.map((movement) => movement.originId),
+                  )
+                }
+              >
+                {decisionLabel('reject')}
+              </button>
+            </div>
+          )}
         </>
       )}
     </section>
