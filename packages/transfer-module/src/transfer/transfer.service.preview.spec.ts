@@ -111,7 +111,7 @@ describeEachEngine('TransferService previews', (engine) => {
       const { movement } = await transfers.requestTransfer({ ...transferRequest('sueldo', { amount }), executeAt });
       expect(movement.status).toBe('SCHEDULED');
     }
-    const overview = new TransferOverviewService({ clock: fixture.clock } as ResolvedTransferOptions, store);
+    const overview = new TransferOverviewService({ clock: fixture.clock } as unknown as ResolvedTransferOptions, store);
     expect((await overview.overview()).scheduled).toEqual({
       today: { day: '2026-12-24', totals: [{ currencyId: '032', amount: '100.00', count: 1 }] },
       tomorrow: { day: '2026-12-25', totals: [{ currencyId: '032', amount: '251.00', count: 2 }] },
