@@ -118,4 +118,22 @@ describeEachEngine('TransferService previews', (engine) => {
     });
     expect(fixture.bank.ledger.page().entries).toEqual([]);
   });
+  it('counts a scheduled row against the daily limit of its execution day, not of today', async () => {
+    const { transfers } = await setup({ limits: { default: { dailyAmount: '1000.00' } } });
+    fixture.clock.set(Date.parse('2026-12-24T15:00:00Z'));
+    // Today's 900 is used; a row for Monday the 28th has that day's 1000 to itself.
+    const { movement } = await transfers.requestTransfer(transferRequest('hoy', { amount: '900.00' }));
+    expect(movement.status).not.toBe('SCHEDULED');
+    const rows = [
+      { ...transferRequest('lunes', { amount: '800.00' }), executeOn: '2026-12-25' },
+      transferRequest('hoy otra vez', { amount: '800.00' }),
+      { ...transferRequest('lunes otra vez', { amount: '300.00' }), executeAt: '2026-12-28T15:00:00Z' },
+    ].map((row) => transfers.validateRequest(row));
+    const answers = await transfers.previewRequests(rows);
+    expect(answers.map((answer) => answer?.constructor.name)).toEqual([
+      undefined,
+      'TransferLimitError',
+      'TransferLimitError',
+    ]);
+  });
 });

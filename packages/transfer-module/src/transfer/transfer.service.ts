@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  businessDayOf,
   DEFAULT_APPROVAL_EXPIRY_MS,
   intentFingerprint,
   limitViolation,
@@ -112,8 +113,9 @@ export class TransferService {
    * What requesting these transfers (from validateRequest), in this order, would refuse now, with nothing stored
    * or sent: the checks that read the store. In PSP mode, a `from` that is not a registered client sub-account
    * (TransferValidationError); then the limits of the source accounts, after today's usage and the transfers
-   * before it in the list that pass (TransferLimitError). One answer per transfer, undefined when it would be
-   * created. A preview (a batch's dry run): other requests may use the limits before these are sent.
+   * before it in the list that pass, a scheduled one on its execution day (TransferLimitError). One answer per
+   * transfer, undefined when it would be created. A preview (a batch's dry run): other requests may use the limits
+   * before these are sent.
    */
   async previewRequests(
     transfers: readonly TransferInput[],
@@ -131,7 +133,15 @@ export class TransferService {
     }
     const open = transfers.flatMap((_transfer, index) => (answers[index] === undefined ? [index] : []));
     const refusals = await this.store.previewLimits(
-      open.map((index) => ({ address: transfers[index].from.address, amount: transfers[index].amount })),
+      open.map((index) => {
+        // A scheduled transfer's limits count on its execution day, as the create counts them.
+        const executeAt = this.previewExecution(transfers[index]);
+        return {
+          address: transfers[index].from.address,
+          amount: transfers[index].amount,
+          ...(executeAt instanceof Date && { day: businessDayOf(executeAt) }),
+        };
+      }),
     );
     refusals.forEach((refusal, at) => {
       if (refusal !== undefined) answers[open[at]] = new TransferLimitError([limitViolation(refusal)]);
