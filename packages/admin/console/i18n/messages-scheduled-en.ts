@@ -44,8 +44,7 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'dashboard.scheduledFigureOne': '{amount} in 1 transfer',
 
   'create.executeOn': 'Sending day (optional)',
-  'create.executeOnHint':
-    'dd/mm/yyyy. Empty: sent now. Sent that day at the release time; a holiday or a weekend is moved by the configured rule.',
+  'create.executeOnHint': 'dd/mm/yyyy. Empty: sent now. A holiday or a weekend is moved by the configured rule.',
 
   'detail.schedule': 'Schedule',
   'detail.executeAt': 'Sending moment',

@@ -44,7 +44,7 @@ export const SCHEDULED_ES = {
 
   'create.executeOn': 'Día de envío (opcional)',
   'create.executeOnHint':
-    'dd/mm/aaaa. Vacío: se envía ahora. Se envía ese día a la hora de liberación; un feriado o fin de semana se mueve según la regla configurada.',
+    'dd/mm/aaaa. Vacío: se envía ahora. Un feriado o fin de semana se corre según la regla configurada.',
 
   'detail.schedule': 'Programación',
   'detail.executeAt': 'Momento de envío',
