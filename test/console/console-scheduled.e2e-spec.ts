@@ -312,6 +312,27 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
     await page.close();
   });
 
+  it('says in Spanish why a transfer canceled meanwhile was not canceled again, naming its status', async () => {
+    const created = await stack.api('POST', '/admin/transfers', {
+      key: operator,
+      body: scheduledRequest(8106, { executeOn: '2027-01-05' }, '55.00'),
+    });
+    expect(created.json.status).toBe('SCHEDULED');
+    const { page, seen } = await openAs(operator);
+    await goTo(page, 'scheduled?day=2027-01-05');
+    await page.getByLabel('Elegir la transferencia 8106').check();
+    // Another operator cancels it first.
+    expect((await stack.api('POST', '/admin/transfers/8106/cancel', { key: operator })).status).toBe(200);
+    await page.getByRole('button', { name: `Anular 1 transferencia por $${NBSP}55,00` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Sí, anular' }).click();
+    await waitShown(
+      page.getByText('#8106: Solo se anula una transferencia programada; esta está anulada.', { exact: false }),
+    );
+    await waitShown(page.getByText('Anuladas: 0.'));
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
   it('offers no cancel to a viewer, and the API refuses it anyway', async () => {
     const viewer = await stack.createKey('mirada', 'viewer');
     const { page } = await openAs(viewer);

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { totalsByCurrency } from '../amounts';
 import { ApiError } from '../api/client';
 import { fetchSendingOptions } from '../api/sending-options';
-import type { CancelItem, Movement, Page } from '../api/types';
+import type { CancelItem, Movement, Page, Status } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
@@ -39,9 +39,11 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
   const [draft, setDraft] = useState({ day: typedDay(day), from });
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [confirming, setConfirming] = useState(false);
-  const [outcome, setOutcome] = useState<{ canceled?: number; refused: CancelItem[]; error?: unknown }>({
-    refused: [],
-  });
+  const [outcome, setOutcome] = useState<{
+    canceled?: number;
+    refused: (CancelItem & { status?: Status })[];
+    error?: unknown;
+  }>({ refused: [] });
   const { data, error, reload } = useLoad(
     () =>
       api.get<Page<Movement>>('admin/transfers', {
@@ -74,7 +76,18 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       const { items: answers } = await api.post<{ items: CancelItem[] }>('admin/transfers/cancel', {
         originIds: chosen.map((movement) => movement.originId),
       });
-      const refused = answers.filter((item) => item.outcome === 'refused');
+      // A refusal names the status the transfer is in now (released or canceled meanwhile): read it to say so.
+      const refused = await Promise.all(
+        answers
+          .filter((item) => item.outcome === 'refused')
+          .map(async (item) => ({
+            ...item,
+            status: await api.get<Movement>(`admin/transfers/${item.originId}`).then(
+              (movement) => movement.status,
+              () => undefined,
+            ),
+          })),
+      );
       setOutcome({ canceled: answers.length - refused.length, refused });
       setSelected(new Set());
       void reload();
@@ -134,7 +147,11 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       />
       {outcome.refused.map((item) => (
         <p key={item.originId} class="notice notice-error" role="alert">
-          #{item.originId}: {refusalText({ code: item.error?.code, errorName: item.error?.name, status: 409 }, lang)}
+          #{item.originId}:{' '}
+          {refusalText(
+            { code: item.error?.code, errorName: item.error?.name, status: 409, body: { status: item.status } },
+            lang,
+          )}
         </p>
       ))}
       {data && items.length === 0 && <p class="muted">{t('scheduled.none')}</p>}
