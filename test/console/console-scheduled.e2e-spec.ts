@@ -272,6 +272,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
       [8301, '6000.00'],
       [8302, '6345.00'],
       [8303, '7000.00'],
+      [8304, '8000.00'],
     ] as const) {
       const created = await stack.api('POST', '/admin/transfers', {
         key: operator,
@@ -298,6 +299,16 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
     await screenshot(page, 'scheduled-approvals-preview-1024');
     await page.getByRole('button', { name: `Aprobar 2 transferencias por $${NBSP}12.345,00` }).click();
     await waitShown(page.getByText('Aprobadas: 2.'));
+
+    // One ticked and rejected by someone else meanwhile: said refused, with the status it is in now.
+    await page.getByLabel('Elegir la transferencia 8304').check();
+    const rejected = await stack.api('POST', '/admin/transfers/8304/reject', {
+      key: approver,
+      body: { reason: 'duplicada' },
+    });
+    expect(rejected.status).toBe(200);
+    await page.getByRole('button', { name: `Aprobar 1 transferencia por $${NBSP}8.000,00` }).click();
+    await waitShown(page.getByText('#8304: Esta transferencia no espera aprobación (está rechazada).'));
 
     // One row at once: approve needs nothing more; reject waits for a reason.
     const row = page.locator('tr[data-origin-id="8303"]');

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { totalsByCurrency } from '../amounts';
+import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
 import type { DecisionItem, Me, Movement, Page } from '../api/types';
 import { TextField } from '../components/fields';
 import { FirstPaymentFlag } from '../components/first-payment-flag';
@@ -36,7 +37,7 @@ export function Approvals() {
   const [reason, setReason] = useState('');
   const [outcome, setOutcome] = useState<{
     done?: { decision: 'approve' | 'reject'; count: number };
-    refused: DecisionItem[];
+    refused: RefusedItem<DecisionItem>[];
     error?: unknown;
   }>({ refused: [] });
   const { data, error, reload } = useLoad(
@@ -58,7 +59,8 @@ export function Approvals() {
     try {
       const body = decision === 'approve' ? { originIds } : { originIds, reason: reason.trim() };
       const { items } = await api.post<{ items: DecisionItem[] }>(`admin/transfers/${decision}`, body);
-      const refused = items.filter((item) => item.outcome === 'refused');
+      // A refusal names the status the transfer is in now (decided by someone else, expired).
+      const refused = await withCurrentStatus(api, items);
       setOutcome({ done: { decision, count: items.length - refused.length }, refused });
       setSelected((current) => new Set([...current].filter((originId) => !originIds.includes(originId))));
       reload();
@@ -83,7 +85,11 @@ export function Approvals() {
       />
       {outcome.refused.map((item) => (
         <p key={item.originId} class="notice notice-error" role="alert">
-          #{item.originId}: {refusalText({ code: item.error?.code, errorName: item.error?.name, status: 409 }, lang)}
+          #{item.originId}:{' '}
+          {refusalText(
+            { code: item.error?.code, errorName: item.error?.name, status: 409, body: { status: item.status } },
+            lang,
+          )}
         </p>
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { totalsByCurrency } from '../amounts';
 import { ApiError } from '../api/client';
+import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
 import { fetchSendingOptions } from '../api/sending-options';
-import type { CancelItem, Movement, Page, Status } from '../api/types';
+import type { CancelItem, Movement, Page } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
@@ -41,7 +42,7 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<{
     canceled?: number;
-    refused: (CancelItem & { status?: Status })[];
+    refused: RefusedItem<CancelItem>[];
     error?: unknown;
   }>({ refused: [] });
   const { data, error, reload } = useLoad(
@@ -76,18 +77,8 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       const { items: answers } = await api.post<{ items: CancelItem[] }>('admin/transfers/cancel', {
         originIds: chosen.map((movement) => movement.originId),
       });
-      // A refusal names the status the transfer is in now (released or canceled meanwhile): read it to say so.
-      const refused = await Promise.all(
-        answers
-          .filter((item) => item.outcome === 'refused')
-          .map(async (item) => ({
-            ...item,
-            status: await api.get<Movement>(`admin/transfers/${item.originId}`).then(
-              (movement) => movement.status,
-              () => undefined,
-            ),
-          })),
-      );
+      // A refusal names the status the transfer is in now (released or canceled meanwhile).
+      const refused = await withCurrentStatus(api, answers);
       setOutcome({ canceled: answers.length - refused.length, refused });
       setSelected(new Set());
       void reload();
