@@ -101,6 +101,10 @@ describe('admin search, overview and me', () => {
       anomaliesOpen: 0,
       cancellationsToRegister: 1,
       awaitingApproval: 0,
+      scheduled: {
+        today: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), totals: [] },
+        tomorrow: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), totals: [] },
+      },
     });
   });
 });

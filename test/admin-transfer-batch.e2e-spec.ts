@@ -285,4 +285,46 @@ describe('POST /admin/transfers/batch', () => {
     ]);
     expect(batch.description).toContain('originId, fromAddress, fromCuit, toAddress, toCuit, currencyId, amount');
   });
+  it('schedules the rows that ask for a day: the dry run says the day after the calendar, a past day is the row’s error', async () => {
+    const { from, to } = sample;
+    const line = (originId: number, day: string) =>
+      [originId, from.address, from.owner.personId, to.address, to.owner.personId, '032', '10,00', 'sueldo', day].join(
+        ';',
+      );
+    const file = [
+      'idOrigen;cbuOrigen;cuitOrigen;cbuDestino;cuitDestino;moneda;importe;descripción;fechaEjecucion',
+      line(9601, '25/12/2026'),
+      line(9602, '01/02/2020'),
+      line(9603, ''),
+    ].join('\r\n');
+    const dry = await sendCsv(file, '?dryRun=true');
+    expect(dry.status).toBe(200);
+    // Christmas is a holiday: Monday the 28th, at the release time (09:00 in Buenos Aires).
+    expect(dry.json.rows[0].transfer.schedule).toEqual({
+      executeAt: '2026-12-28T12:00:00.000Z',
+      requested: { executeOn: '2026-12-25' },
+    });
+    expect(dry.json.rows[1]).toMatchObject({
+      row: 3,
+      outcome: 'invalid',
+      violations: [{ field: 'fechaEjecucion', rule: 'past' }],
+    });
+    expect(dry.json.rows[2].transfer).not.toHaveProperty('schedule');
+    const before = r.bank.ledger.size;
+    const run = await sendCsv(file);
+    expect(run.json.rows.map((row: { outcome: string; status?: string }) => [row.outcome, row.status])).toEqual([
+      ['created', 'SCHEDULED'],
+      ['invalid', undefined],
+      ['created', expect.any(String)],
+    ]);
+    // Only the row without a day went to the bank.
+    expect(r.bank.ledger.entry(9601)).toBeUndefined();
+    expect(r.bank.ledger.size).toBe(before + 1);
+    const listed = await r.request(
+      'GET',
+      '/admin/transfers?status=SCHEDULED&sort=executeAt&executeFrom=2026-12-28&executeTo=2026-12-28',
+      { token: operator },
+    );
+    expect(listed.json.items.map((item: { originId: number }) => item.originId)).toEqual([9601]);
+  });
 });

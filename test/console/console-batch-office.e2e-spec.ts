@@ -83,8 +83,8 @@ describeWithChromium('a batch from an office’s file in the console (Chromium)'
       const cells = await row.locator('td').allTextContents();
       expect(cells[1]).toBe(String(originId));
       expect(cells[2]).toBe(shown);
-      // One source account for every row: said once, by the totals.
-      expect(cells[3]).toBe(`${TO_CBU}CUIT ${sample.to.owner.personId}`);
+      // One source account for every row: said once, by the totals. Never paid before: a first payment.
+      expect(cells[3]).toBe(`${TO_CBU}CUIT ${sample.to.owner.personId}Primera transferencia a esta cuenta`);
       expect(cells[4]).toBe(description);
       expect(cells[5]).toBe('VAR');
       expect(cells[6]).toContain('se creará');
@@ -193,10 +193,11 @@ describeWithChromium('a batch from an office’s file in the console (Chromium)'
     await page.getByRole('button', { name: 'Vista previa' }).click();
     const second = page.locator('tr[data-row="3"]');
     await waitShown(second);
-    expect((await second.locator('td').allTextContents()).slice(1, 5)).toEqual([
+    const cells = (await second.locator('td').allTextContents()).slice(1, 5);
+    expect(cells).toEqual([
       '5702',
       `$${NBSP}2.500,50`,
-      `${TO_CBU}CUIT ${sample.to.owner.personId}`,
+      expect.stringMatching(new RegExp(`^${TO_CBU}CUIT ${sample.to.owner.personId}`)),
       ROWS[1].description,
     ]);
     expect(await page.locator('tr.batch-total td').allTextContents()).toEqual(['2', `$${NBSP}4.000,50`]);

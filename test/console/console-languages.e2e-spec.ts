@@ -27,6 +27,8 @@ const COMPLETED = 7001;
 const FAILED = 7002;
 const REFUSED_BY_BANK = 7003;
 const AWAITING = 7004;
+/** Asked for Christmas: sent on the next business day. */
+const SCHEDULED = 7005;
 const MISSING = 7999;
 
 /** A page of the walk: where it is, and what shows it has loaded (in each language). */
@@ -80,6 +82,17 @@ const STOPS: Stop[] = [
     },
   },
   { name: 'batch', route: 'batch', shows: { es: /Lote/, en: /Batch/ } },
+  { name: 'scheduled', route: 'scheduled', shows: { es: /pedida para el 25\/12\/2026/, en: /asked for 12\/25\/2026/ } },
+  {
+    name: 'scheduled-refused-filter',
+    route: 'scheduled?day=abc',
+    shows: { es: /No es un día válido/, en: /Not a valid day/ },
+  },
+  {
+    name: 'transfer-scheduled',
+    route: `transfers/${SCHEDULED}`,
+    shows: { es: /Anular esta transferencia/, en: /Cancel this transfer/ },
+  },
   { name: 'cancellations', route: 'cancellations', shows: { es: /Número de registro/, en: /Registration reference/ } },
   { name: 'anomalies', route: 'anomalies', shows: { es: /El banco respondió/, en: /The bank answered/ } },
   { name: 'approvals', route: 'approvals', shows: { es: /Vence/, en: /Expires/ } },
@@ -129,6 +142,10 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
       body: transferRequest({ originId: AWAITING, amount: '8000.00', description: 'proveedor factura 77' }),
     });
     expect(awaiting.status).toBe(201);
+    const scheduled = await stack.api('POST', '/admin/transfers', {
+      body: { ...transferRequest({ originId: SCHEDULED, description: 'sueldos diciembre' }), executeOn: '2026-12-25' },
+    });
+    expect(scheduled.json.status).toBe('SCHEDULED');
     await waitUntil(
       async () => {
         const statuses = await Promise.all(

@@ -125,6 +125,9 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     expect(await own.isDisabled()).toBe(true);
     await expect(bossPage.getByText('propia: otra persona debe decidir').isVisible()).resolves.toBe(true);
     expect(await bossPage.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).isEnabled()).toBe(true);
+    // Nor does its row offer a decision; another's row does.
+    expect(await bossPage.getByRole('button', { name: 'Aprobar la transferencia 4202' }).count()).toBe(0);
+    expect(await bossPage.getByRole('button', { name: 'Aprobar la transferencia 4201' }).count()).toBe(1);
     await screenshot(bossPage, 'approvals-own-disabled');
     // The API refuses it anyway: the creator's key never decides (maker–checker).
     const selfApproval = await stack.api('POST', '/admin/transfers/4202/approve', { key: boss });
@@ -136,7 +139,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await signIn(page, stack.url, checker);
     await goTo(page, 'approvals');
     await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).check();
-    await page.getByRole('button', { name: 'Aprobar (1)' }).click();
+    await page.getByRole('button', { name: 'Aprobar 1 transferencia por $\u00a08.000,00' }).click();
     await waitShown(page.getByText('Aprobadas: 1.'));
     await page.getByRole('checkbox', { name: 'Elegir la transferencia 4201' }).waitFor({ state: 'detached' });
     await screenshot(page, 'approvals-approved');

@@ -1,4 +1,4 @@
-import { toApiDecimal, typedAmount } from './amounts';
+import { toApiDecimal, totalsByCurrency, typedAmount } from './amounts';
 
 describe('toApiDecimal', () => {
   it('reads an amount as typed in Argentina: dots for thousands, a comma for cents, a leading $', () => {
@@ -27,5 +27,22 @@ describe('typedAmount', () => {
   it('is undone by toApiDecimal', () => {
     for (const amount of ['2000.28', '1234567', '999.9', '12.00'])
       expect(toApiDecimal(typedAmount(amount))).toBe(amount);
+  });
+});
+
+describe('totalsByCurrency', () => {
+  it('adds amounts exactly in cents, per currency, in the order the currencies come', () => {
+    expect(
+      totalsByCurrency([
+        { amount: '0.1', currencyId: '032' },
+        { amount: '12345.00', currencyId: '840' },
+        { amount: '0.2', currencyId: '032' },
+        { amount: '9999999999999.99', currencyId: '032' },
+      ]),
+    ).toEqual([
+      { currencyId: '032', amount: '10000000000000.29', count: 3 },
+      { currencyId: '840', amount: '12345.00', count: 1 },
+    ]);
+    expect(totalsByCurrency([])).toEqual([]);
   });
 });

@@ -16,3 +16,20 @@ export function typedAmount(apiDecimal: string): string {
   const whole = match[1].replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return match[2] === undefined ? whole : `${whole},${match[2]}`;
 }
+
+/** What some transfers add up to, per currency in the order they first come: each amount summed exactly in cents. */
+export function totalsByCurrency(
+  transfers: readonly { amount: string; currencyId: string }[],
+): { currencyId: string; amount: string; count: number }[] {
+  const totals = new Map<string, { cents: bigint; count: number }>();
+  for (const { amount, currencyId } of transfers) {
+    const [whole, fraction = ''] = amount.split('.');
+    const cents = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2));
+    const total = totals.get(currencyId) ?? { cents: 0n, count: 0 };
+    totals.set(currencyId, { cents: total.cents + cents, count: total.count + 1 });
+  }
+  return [...totals].map(([currencyId, { cents, count }]) => {
+    const digits = cents.toString().padStart(3, '0');
+    return { currencyId, amount: `${digits.slice(0, -2)}.${digits.slice(-2)}`, count };
+  });
+}

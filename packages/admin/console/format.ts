@@ -52,3 +52,55 @@ export function formatTime(iso: string | null | undefined, lang: Lang): string {
 export function formatCount(value: number, lang: Lang): string {
   return new Intl.NumberFormat(LOCALES[lang]).format(value);
 }
+
+/** `$ 4.000,50`, or `$ 4.000,50 + US$ 10,00` for totals in more than one currency. */
+export function formatTotals(totals: readonly { amount: string; currencyId: string }[], lang: Lang): string {
+  return totals.map((total) => formatMoney(total.amount, total.currencyId, lang)).join(' + ');
+}
+
+const dayFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** `lun 28/12/2026 09:00` (`Mon 12/28/2026 09:00`): a moment a transfer is sent, on Buenos Aires' clock. */
+export function formatSendingMoment(iso: string, lang: Lang): string {
+  let format = dayFormats.get(lang);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[lang], {
+      timeZone: TIME_ZONE,
+      weekday: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    dayFormats.set(lang, format);
+  }
+  const parts = format.formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((found) => found.type === type)?.value ?? '';
+  const day = lang === 'es' ? `${part('day')}/${part('month')}` : `${part('month')}/${part('day')}`;
+  return `${part('weekday')} ${day}/${part('year')} ${part('hour')}:${part('minute')}`;
+}
+
+/** The Buenos Aires day (`2026-12-28`) of a moment. */
+export function buenosAiresDay(iso: string): string {
+  return new Date(new Date(iso).getTime() - 3 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}
+
+const calendarDayFormats = new Map<Lang, Intl.DateTimeFormat>();
+
+/** An API day (`2026-12-25`) as the language writes days: `25/12/2026`, `12/25/2026`; anything else as it is. */
+export function formatDay(apiDay: string, lang: Lang): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(apiDay)) return apiDay;
+  let format = calendarDayFormats.get(lang);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(LOCALES[lang], {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    calendarDayFormats.set(lang, format);
+  }
+  return format.format(new Date(`${apiDay}T00:00:00Z`));
+}

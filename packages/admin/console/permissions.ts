@@ -4,6 +4,7 @@ import type { Role } from './api/types';
 const NEEDS = {
   create: 'operator',
   batch: 'operator',
+  cancelScheduled: 'operator',
   refresh: 'operator',
   raw: 'operator',
   acknowledge: 'operator',

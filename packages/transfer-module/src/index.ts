@@ -254,7 +254,7 @@ export {
   TransferValidationError,
 } from './transfer/transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
-export type { SendingOptions, TransferOverview } from './transfer/transfer-overview';
+export type { ScheduledDay, SendingOptions, TransferOverview } from './transfer/transfer-overview';
 export { TransferOverviewService } from './transfer/transfer-overview.service';
 // The module.
 export { TransferModule } from './transfer.module';

@@ -161,6 +161,7 @@ const ROOT = [
   'SWEEP_DEFAULTS',
   'ScheduleRefusedError',
   'ScheduleView',
+  'ScheduledDay',
   'ScheduledTransferService',
   'Secret',
   'SecretInput',

@@ -126,6 +126,14 @@ export interface Movement {
   cancellation: Cancellation | null;
   bank: BankDetails | null;
   approval?: Approval;
+  /** A transfer asked for a day or a moment: when it is (or was) sent, and what was asked. */
+  schedule?: Schedule;
+}
+
+/** `executeAt`: the moment, after the calendar moved a holiday or a weekend; `requested`: as asked. */
+export interface Schedule {
+  executeAt: string;
+  requested: { executeOn: string } | { executeAt: string };
 }
 
 export interface Page<T> {
@@ -141,6 +149,20 @@ export interface Overview {
   anomaliesOpen: number;
   cancellationsToRegister: number;
   awaitingApproval: number;
+  /** The SCHEDULED transfers to be sent today and tomorrow (Buenos Aires days). */
+  scheduled?: { today: ScheduledDay; tomorrow: ScheduledDay };
+}
+
+export interface ScheduledDay {
+  day: string;
+  totals: { currencyId: string; amount: string; count: number }[];
+}
+
+/** `POST /admin/transfers/cancel`: one item per originId. */
+export interface CancelItem {
+  originId: number;
+  outcome: 'canceled' | 'refused';
+  error?: { name: string; code?: string; message: string };
 }
 
 /** A field the API refused, as every 400 (and a limit's 422) names it: `params` are the values `message` names. */
@@ -169,6 +191,8 @@ export interface BatchRowTransfer {
   amount: string;
   description: string;
   concept: string;
+  /** A row that asked for a day or a moment still ahead: when it would be sent. */
+  schedule?: Schedule;
 }
 
 export interface BatchRow {
@@ -178,6 +202,8 @@ export interface BatchRow {
   status?: Status;
   violations?: Violation[];
   transfer?: BatchRowTransfer;
+  /** A dry run's row to an account never paid nor approved as a payee. */
+  newPayee?: true;
 }
 
 export interface BatchTotal {

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
 import type { DecisionItem, Movement } from '../api/types';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
@@ -22,7 +23,7 @@ export function DecideTransfer({
   const { t, lang } = useI18n();
   const { api, me } = useSession();
   const [reason, setReason] = useState('');
-  const [outcome, setOutcome] = useState<{ refused?: DecisionItem; error?: unknown }>({});
+  const [outcome, setOutcome] = useState<{ refused?: RefusedItem<DecisionItem>; error?: unknown }>({});
 
   if (isOwn(movement, me)) return <p class="muted">{t('approvals.own')}</p>;
 
@@ -31,7 +32,7 @@ export function DecideTransfer({
       const originIds = [movement.originId];
       const body = decision === 'approve' ? { originIds } : { originIds, reason: reason.trim() };
       const { items } = await api.post<{ items: DecisionItem[] }>(`admin/transfers/${decision}`, body);
-      const refused = items.find((item) => item.outcome === 'refused');
+      const [refused] = await withCurrentStatus(api, items);
       setOutcome(refused ? { refused } : {});
       if (!refused) onDecided(decision);
     } catch (failure) {
@@ -57,7 +58,14 @@ export function DecideTransfer({
       <ErrorNotice error={outcome.error} />
       {outcome.refused?.error && (
         <p class="notice notice-error" role="alert">
-          {refusalText({ code: outcome.refused.error.code, errorName: outcome.refused.error.name }, lang)}
+          {refusalText(
+            {
+              code: outcome.refused.error.code,
+              errorName: outcome.refused.error.name,
+              body: { status: outcome.refused.status },
+            },
+            lang,
+          )}
         </p>
       )}
     </div>

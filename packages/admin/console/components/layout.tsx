@@ -46,7 +46,9 @@ export function LanguageSwitch() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const { t } = useI18n();
   const { me, signOut } = useSession();
-  const current = useRoute().path[0] ?? '';
+  const page = useRoute().path[0] ?? '';
+  // The scheduled transfers are a view of the transfers (a tab of their page): the header keeps its one line.
+  const current = page === 'scheduled' ? 'transfers' : page;
   return (
     <div class="shell">
       {/* The page's address is its hash route: the skip link moves the focus, not the address. */}

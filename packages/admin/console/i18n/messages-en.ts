@@ -1,5 +1,6 @@
 import type { MessageKey } from './messages-es';
 import { PAYEES_EN } from './messages-payees-en';
+import { SCHEDULED_EN } from './messages-scheduled-en';
 
 // The console's texts in English: every key of messages-es.ts (the type checker refuses a missing one).
 
@@ -180,9 +181,7 @@ export const EN: Record<MessageKey, string> = {
   'approvals.own': 'yours: someone else must decide',
   'approvals.creator': 'Created by',
   'approvals.expires': 'Expires',
-  'approvals.approve': 'Approve ({count})',
   'approvals.reason': 'Reason for rejecting',
-  'approvals.reject': 'Reject ({count})',
   'approvals.approved': 'Approved: {count}.',
   'approvals.rejected': 'Rejected: {count}.',
 
@@ -212,7 +211,7 @@ export const EN: Record<MessageKey, string> = {
   'batch.columns': 'Columns, on the first row:',
   'batch.file': 'File (CSV or Excel)',
   'batch.formats':
-    'CSV as Excel saves it (separated by ; or by commas, UTF-8 or Windows-1252) or an .xlsx workbook (its first sheet). Amounts as 1234.50, 1.234,50 or $ 1.234,50; CUITs with or without dashes.',
+    'CSV as Excel saves it (separated by ; or by commas, UTF-8 or Windows-1252) or an .xlsx workbook (its first sheet). Amounts as 1234.50, 1.234,50 or $ 1.234,50; CUITs with or without dashes. Sending day (optional) as 28/12/2026 or 2026-12-28: empty, sent on confirming.',
   'batch.preview': 'Preview',
   'batch.previewTitle': 'Preview of {name}: nothing sent yet',
   'batch.confirmOne': 'Send {count} transfer for {total}',
@@ -237,7 +236,6 @@ export const EN: Record<MessageKey, string> = {
   'batch.resultTitle': 'Result',
   'batch.row': 'Row',
   'batch.outcome': 'Outcome',
-  'batch.errors': 'Errors',
 
   'webhooks.title': 'Webhooks',
   'webhooks.disabled': 'Webhooks are not enabled in this application.',
@@ -370,4 +368,5 @@ export const EN: Record<MessageKey, string> = {
   'audit.action.webhook.update': 'Change a webhook endpoint',
   'webhooks.actions': 'Actions',
   ...PAYEES_EN,
+  ...SCHEDULED_EN,
 };

@@ -1,4 +1,5 @@
 import { PAYEES_ES } from './messages-payees-es';
+import { SCHEDULED_ES } from './messages-scheduled-es';
 
 // The console's texts in Spanish (Argentina), the default language; messages-en.ts has every key in English.
 // `{name}` is replaced by a value.
@@ -181,9 +182,7 @@ export const ES = {
   'approvals.own': 'propia: otra persona debe decidir',
   'approvals.creator': 'Creada por',
   'approvals.expires': 'Vence',
-  'approvals.approve': 'Aprobar ({count})',
   'approvals.reason': 'Motivo del rechazo',
-  'approvals.reject': 'Rechazar ({count})',
   'approvals.approved': 'Aprobadas: {count}.',
   'approvals.rejected': 'Rechazadas: {count}.',
 
@@ -213,7 +212,7 @@ export const ES = {
   'batch.columns': 'Columnas, en la primera fila:',
   'batch.file': 'Archivo (CSV o Excel)',
   'batch.formats':
-    'CSV como lo guarda Excel (separado por ; o por comas, UTF-8 o Windows-1252) o un libro .xlsx (su primera hoja). Importes como 1.234,50, $ 1.234,50 o 1234.50; CUIT con o sin guiones.',
+    'CSV como lo guarda Excel (separado por ; o por comas, UTF-8 o Windows-1252) o un libro .xlsx (su primera hoja). Importes como 1.234,50, $ 1.234,50 o 1234.50; CUIT con o sin guiones. Día de envío (opcional) como 28/12/2026 o 2026-12-28: vacío, se envía al confirmar.',
   'batch.preview': 'Vista previa',
   'batch.previewTitle': 'Vista previa de {name}: nada se envió todavía',
   'batch.confirmOne': 'Enviar {count} transferencia por {total}',
@@ -238,7 +237,6 @@ export const ES = {
   'batch.resultTitle': 'Resultado',
   'batch.row': 'Fila',
   'batch.outcome': 'Resultado',
-  'batch.errors': 'Errores',
 
   'webhooks.title': 'Webhooks',
   'webhooks.disabled': 'Esta aplicación no tiene webhooks habilitados.',
@@ -371,6 +369,7 @@ export const ES = {
   'audit.action.webhook.update': 'Cambiar un destino de webhooks',
   'webhooks.actions': 'Acciones',
   ...PAYEES_ES,
+  ...SCHEDULED_ES,
 } as const;
 
 export type MessageKey = keyof typeof ES;

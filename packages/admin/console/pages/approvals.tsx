@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
+import { totalsByCurrency } from '../amounts';
+import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
 import type { DecisionItem, Me, Movement, Page } from '../api/types';
 import { TextField } from '../components/fields';
 import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Money, PartyText, Time } from '../components/values';
+import { formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
 import { can } from '../permissions';
@@ -34,7 +37,7 @@ export function Approvals() {
   const [reason, setReason] = useState('');
   const [outcome, setOutcome] = useState<{
     done?: { decision: 'approve' | 'reject'; count: number };
-    refused: DecisionItem[];
+    refused: RefusedItem<DecisionItem>[];
     error?: unknown;
   }>({ refused: [] });
   const { data, error, reload } = useLoad(
@@ -45,15 +48,21 @@ export function Approvals() {
   const mayDecide = can(me.role, 'approve');
 
   const toggle = (originId: number) => setSelected((current) => toggled(current, originId));
+  // Only the ticked rows still listed: one decided elsewhere meanwhile is gone from the list, and from the total.
+  const chosen = (data?.items ?? []).filter((movement) => selected.has(movement.originId));
+  const chosenTotal = formatTotals(totalsByCurrency(chosen), lang);
+  /** "Aprobar 3 transferencias por $ 12.345,00". */
+  const decisionLabel = (decision: 'approve' | 'reject') =>
+    t(`approvals.${decision}${chosen.length === 1 ? 'One' : 'Many'}`, { count: chosen.length, total: chosenTotal });
 
-  const decide = async (decision: 'approve' | 'reject') => {
-    const originIds = [...selected];
+  const decide = async (decision: 'approve' | 'reject', originIds: number[]) => {
     try {
       const body = decision === 'approve' ? { originIds } : { originIds, reason: reason.trim() };
       const { items } = await api.post<{ items: DecisionItem[] }>(`admin/transfers/${decision}`, body);
-      const refused = items.filter((item) => item.outcome === 'refused');
+      // A refusal names the status the transfer is in now (decided by someone else, expired).
+      const refused = await withCurrentStatus(api, items);
       setOutcome({ done: { decision, count: items.length - refused.length }, refused });
-      setSelected(new Set());
+      setSelected((current) => new Set([...current].filter((originId) => !originIds.includes(originId))));
       reload();
     } catch (failure) {
       setOutcome({ refused: [], error: failure });
@@ -76,7 +85,11 @@ export function Approvals() {
       />
       {outcome.refused.map((item) => (
         <p key={item.originId} class="notice notice-error" role="alert">
-          #{item.originId}: {refusalText({ code: item.error?.code, errorName: item.error?.name, status: 409 }, lang)}
+          #{item.originId}:{' '}
+          {refusalText(
+            { code: item.error?.code, errorName: item.error?.name, status: 409, body: { status: item.status } },
+            lang,
+          )}
         </p>
       ))}
       {data && data.items.length === 0 && <p class="muted">{t('approvals.none')}</p>}
@@ -89,8 +102,8 @@ export function Approvals() {
             { text: t('field.amount'), numeric: true },
             t('field.to'),
             t('field.description'),
-            t('approvals.creator'),
             t('approvals.expires'),
+            mayDecide && t('approvals.actions'),
           ]}
         >
           {data.items.map((movement) => {
@@ -120,7 +133,12 @@ export function Approvals() {
                   <a href={href(`transfers/${movement.originId}`)}>{movement.originId}</a>
                 </td>
                 <td>
-                  <Time at={movement.createdAt} />
+                  <span class="stacked">
+                    <Time at={movement.createdAt} />
+                    <small class="muted">
+                      {t('approvals.creator')} <span translate={false}>{creatorOf(movement)?.name ?? '—'}</span>
+                    </small>
+                  </span>
                 </td>
                 <td class="num">
                   <Money amount={movement.amount} currencyId={movement.currencyId} />
@@ -132,37 +150,126 @@ export function Approvals() {
                 <td class="description" translate={false}>
                   {movement.description}
                 </td>
-                <td translate={false}>{creatorOf(movement)?.name ?? '—'}</td>
                 <td>
                   <Time at={movement.approval?.expiresAt} />
                 </td>
+                {mayDecide && (
+                  <td class="row-actions">
+                    {!own && (
+                      <>
+                        <button
+                          type="button"
+                          class="primary"
+                          aria-label={t('approvals.approveRowLabel', { originId: movement.originId })}
+                          onClick={() => decide('approve', [movement.originId])}
+                        >
+                          {t('approvals.approveRow')}
+                        </button>
+                        <button
+                          type="button"
+                          class="danger"
+                          aria-label={t('approvals.rejectRowLabel', { originId: movement.originId })}
+                          title={reason.trim() === '' ? t('approvals.reasonFirst') : undefined}
+                          disabled={reason.trim() === ''}
+                          onClick={() => decide('reject', [movement.originId])}
+                        >
+                          {t('approvals.rejectRow')}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                )}
               </tr>
             );
           })}
         </DataTable>
       )}
-      {mayDecide && (
-        <div class="actions">
-          <button type="button" class="primary" disabled={selected.size === 0} onClick={() => decide('approve')}>
-            {t('approvals.approve', { count: selected.size })}
-          </button>
+      {mayDecide && data && data.items.length > 0 && (
+        <>
           <TextField
             id="reject-reason"
             label={t('approvals.reason')}
+            hint={t('approvals.reasonFirst')}
             value={reason}
             onInput={setReason}
             maxLength={500}
           />
-          <button
-            type="button"
-            class="danger"
-            disabled={selected.size === 0 || reason.trim() === ''}
-            onClick={() => decide('reject')}
-          >
-            {t('approvals.reject', { count: selected.size })}
-          </button>
-        </div>
+          {chosen.length > 0 && <SelectedPreview movements={chosen} />}
+          {chosen.length === 0 ? (
+            <p class="muted">{t('approvals.chooseSome')}</p>
+          ) : (
+            <div class="actions">
+              <button
+                type="button"
+                class="primary"
+                onClick={() =>
+                  decide(
+                    'approve',
+                    chosen.map((movement) => movement.originId),
+                  )
+                }
+              >
+                {decisionLabel('approve')}
+              </button>
+              <button
+                type="button"
+                class="danger"
+                disabled={reason.trim() === ''}
+                onClick={() =>
+                  decide(
+                    'reject',
+                    chosen.map((movement) => movement.originId),
+                  )
+                }
+              >
+                {decisionLabel('reject')}
+              </button>
+            </div>
+          )}
+        </>
       )}
     </section>
+  );
+}
+
+/** The ticked transfers' money before they are decided: each one's amount, payee and description, and the total. */
+function SelectedPreview({ movements }: { movements: Movement[] }) {
+  const { t, lang } = useI18n();
+  return (
+    <>
+      <h2>{t('approvals.selectedTitle')}</h2>
+      <DataTable
+        class="approvals-selected"
+        columns={[
+          t('field.originId'),
+          { text: t('field.amount'), numeric: true },
+          t('field.to'),
+          t('field.description'),
+        ]}
+      >
+        {movements.map((movement) => (
+          <tr key={movement.originId} data-selected={movement.originId}>
+            <td>{movement.originId}</td>
+            <td class="num">
+              <Money amount={movement.amount} currencyId={movement.currencyId} />
+            </td>
+            <td>
+              <PartyText party={movement.to} />
+              <FirstPaymentFlag movement={movement} />
+            </td>
+            <td class="description" translate={false}>
+              {movement.description}
+            </td>
+          </tr>
+        ))}
+        <tr class="batch-total" data-total="selected">
+          <th scope="row">{t('approvals.selectedTotal')}</th>
+          <td class="num">
+            <strong>{formatTotals(totalsByCurrency(movements), lang)}</strong>
+          </td>
+          <td colSpan={2}>{t('scheduled.count', { count: movements.length })}</td>
+        </tr>
+      </DataTable>
+    </>
   );
 }

@@ -1,17 +1,22 @@
 import { useState } from 'preact/hooks';
-import type { BatchAnswer, BatchRow, BatchRowTransfer, BatchTotal } from '../api/types';
+import type { BatchAnswer, BatchRow, BatchRowTransfer } from '../api/types';
 import { ErrorNotice } from '../components/notices';
+import { ScheduleText } from '../components/schedule-text';
 import { DataTable } from '../components/table';
 import { Money, StatusBadge } from '../components/values';
-import { formatMoney } from '../format';
+import { formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { violationText } from '../i18n/violations';
 import { href } from '../router';
 import { useSession } from '../session';
 
-/** The columns of a batch file (packages/admin/README.md, "A batch from a file"); `concept` may be left out. */
-const COLUMNS_ES = 'idOrigen;cbuOrigen;cuitOrigen;cbuDestino;cuitDestino;moneda;importe;descripción;concepto';
-const COLUMNS_EN = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept';
+/**
+ * The columns of a batch file (packages/admin/README.md, "A batch from a file"); `concept` and the execution day may be
+ * left out (`executeAt`, a moment, is the README's too).
+ */
+const COLUMNS_ES =
+  'idOrigen;cbuOrigen;cuitOrigen;cbuDestino;cuitDestino;moneda;importe;descripción;concepto;fechaEjecucion';
+const COLUMNS_EN = 'originId,fromAddress,fromCuit,toAddress,toCuit,currencyId,amount,description,concept,executeOn';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -69,7 +74,7 @@ export function Batch() {
   // Only `valid` rows would be created: `exists` is stored already, `conflict`, `invalid` and `refused` (a limit
   // of the source account, as it stands now) would not be.
   const toCreate = count(preview, 'valid');
-  const total = totalText(preview?.totals?.overall ?? [], lang);
+  const total = formatTotals(preview?.totals?.overall ?? [], lang);
   // What the preview read of each row, to show beside the result (the run answers outcomes only).
   const previewed = new Map((preview?.rows ?? []).map((row) => [row.row, row.transfer]));
   return (
@@ -128,11 +133,6 @@ export function Batch() {
   );
 }
 
-/** `$ 4.000,50`, or `$ 4.000,50 + US$ 10,00` when the rows are in more than one currency. */
-function totalText(totals: BatchTotal[], lang: 'es' | 'en'): string {
-  return totals.map((total) => formatMoney(total.amount, total.currencyId, lang)).join(' + ');
-}
-
 function BatchTotals({ totals }: { totals: NonNullable<BatchAnswer['totals']> }) {
   const { t } = useI18n();
   return (
@@ -172,6 +172,10 @@ function BatchTotals({ totals }: { totals: NonNullable<BatchAnswer['totals']> })
 
 const OUTCOMES = ['valid', 'exists', 'created', 'replayed', 'conflict', 'invalid', 'refused'] as const;
 
+/** A row refused because its destination account is blocked in the payee book. */
+const isBlocked = (row: BatchRow) =>
+  row.outcome === 'refused' && (row.violations ?? []).some((violation) => violation.rule === 'payee_blocked');
+
 function BatchTable({
   rows,
   transferOf,
@@ -181,15 +185,17 @@ function BatchTable({
 }) {
   const { t, lang } = useI18n();
   const transfers = rows.map(transferOf);
-  // One source account for every row is said once, by the totals; the errors column only when a row has one: the
-  // table then fits a laptop's width.
+  // One source account for every row is said once, by the totals; a row's errors under its outcome, and the sending
+  // day only when a row is scheduled: the table then fits a laptop's width.
   const sources = new Set(transfers.flatMap((transfer) => (transfer ? [transfer.fromAddress] : [])));
   const showSource = sources.size > 1;
-  const showErrors = rows.some((row) => (row.violations ?? []).length > 0);
-  const outcomeLabel = (outcome: string) =>
-    OUTCOMES.includes(outcome as (typeof OUTCOMES)[number])
-      ? t(`batchOutcome.${outcome as (typeof OUTCOMES)[number]}`)
-      : outcome;
+  const showDay = transfers.some((transfer) => transfer?.schedule !== undefined);
+  const outcomeLabel = (row: BatchRow) => {
+    if (isBlocked(row)) return t('batchOutcome.blocked');
+    return OUTCOMES.includes(row.outcome as (typeof OUTCOMES)[number])
+      ? t(`batchOutcome.${row.outcome as (typeof OUTCOMES)[number]}`)
+      : row.outcome;
+  };
   return (
     <DataTable
       class="batch-rows"
@@ -201,8 +207,8 @@ function BatchTable({
         t('batch.to'),
         t('field.description'),
         t('field.concept'),
+        showDay && t('batch.day'),
         t('batch.outcome'),
-        showErrors && t('batch.errors'),
       ]}
     >
       {rows.map((row, index) => {
@@ -220,30 +226,44 @@ function BatchTable({
               )}
             </td>
             <td class="num">{transfer && <Money amount={transfer.amount} currencyId={transfer.currencyId} />}</td>
-            {showSource && <td>{transfer && <span class="party mono">{transfer.fromAddress}</span>}</td>}
+            {showSource && <td>{transfer && <span class="party mono account">{transfer.fromAddress}</span>}</td>}
             <td>
               {transfer && (
                 <span class="party">
-                  <span class="mono">{transfer.toAddress}</span>
-                  <br />
+                  <span class="mono account">{transfer.toAddress}</span>
                   <small class="muted">CUIT {transfer.toCuit}</small>
+                  {row.newPayee && (
+                    <small class="flag flag-new" data-testid="new-payee">
+                      {t('payees.firstPayment')}
+                    </small>
+                  )}
+                  {isBlocked(row) && (
+                    <small class="flag flag-blocked" data-testid="blocked-payee">
+                      {t('batch.blocked')}
+                    </small>
+                  )}
                 </span>
               )}
             </td>
             <td class="description">{transfer?.description}</td>
             <td>{transfer?.concept}</td>
-            <td>
-              {outcomeLabel(row.outcome)} {row.status && <StatusBadge status={row.status} />}
-            </td>
-            {showErrors && (
-              <td>
-                {(row.violations ?? []).map((violation) => (
-                  <div key={`${violation.field}:${violation.rule}`}>
-                    <strong>{violation.field}</strong> {violationText(violation, lang)}
-                  </div>
-                ))}
+            {showDay && (
+              <td data-testid="row-day">
+                {transfer?.schedule ? (
+                  <ScheduleText schedule={transfer.schedule} />
+                ) : (
+                  transfer && <span class="muted">{t('batch.now')}</span>
+                )}
               </td>
             )}
+            <td class="outcome">
+              {outcomeLabel(row)} {row.status && <StatusBadge status={row.status} />}
+              {(row.violations ?? []).map((violation) => (
+                <div key={`${violation.field}:${violation.rule}`} class="violation">
+                  <strong>{violation.field}</strong> {violationText(violation, lang)}
+                </div>
+              ))}
+            </td>
           </tr>
         );
       })}

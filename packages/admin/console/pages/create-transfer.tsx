@@ -5,6 +5,7 @@ import { fetchSendingOptions } from '../api/sending-options';
 import type { Movement, Violation } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { toApiDay } from '../days';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
 import { violationText } from '../i18n/violations';
@@ -23,6 +24,7 @@ const FIELDS = [
   'body.amount',
   'body.description',
   'body.concept',
+  'executeOn',
 ] as const;
 type FieldName = (typeof FIELDS)[number];
 
@@ -36,6 +38,7 @@ const LABELS: Record<FieldName, MessageKey> = {
   'body.amount': 'create.amount',
   'body.description': 'create.description',
   'body.concept': 'create.concept',
+  executeOn: 'create.executeOn',
 };
 
 /** The currencies' names beside their codes, for those a back office knows by name. */
@@ -51,6 +54,7 @@ const EMPTY: Record<FieldName, string> = {
   'body.amount': '',
   'body.description': '',
   'body.concept': 'VAR',
+  executeOn: '',
 };
 
 /** The bank's request shape (docs/bank-api.md#request-fields) from the form; the API validates every field. */
@@ -61,8 +65,11 @@ function requestOf(form: Record<FieldName, string>) {
     owner: { personIdType: 'CUI', personId: form[`${prefix}.owner.personId`].trim() },
   });
   const originId = form.originId.trim();
+  const executeOn = form.executeOn.trim();
   return {
     ...(originId !== '' && { originId: /^\d+$/.test(originId) ? Number(originId) : originId }),
+    // Typed day first (`28/12/2026`), as the API reads days (`2026-12-28`).
+    ...(executeOn !== '' && { executeOn: toApiDay(executeOn) }),
     from: party('from'),
     to: party('to'),
     body: {
@@ -215,6 +222,7 @@ export function CreateTransfer() {
             }))}
           />
           {text('body.description')}
+          {text('executeOn', { hint: 'create.executeOnHint' })}
           {text('originId', { inputMode: 'numeric', hint: 'create.originIdHint' })}
         </fieldset>
         <div class="actions">

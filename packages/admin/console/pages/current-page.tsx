@@ -12,6 +12,7 @@ import { CreateTransfer } from './create-transfer';
 import { Dashboard } from './dashboard';
 import { Keys } from './keys';
 import { Payees } from './payees';
+import { Scheduled } from './scheduled';
 import { TransferDetail } from './transfer-detail';
 import { Transfers } from './transfers';
 import { Webhooks } from './webhooks';
@@ -37,6 +38,8 @@ export function CurrentPage() {
     case 'transfers':
       if (id === undefined) return <Transfers key={query.toString()} query={query} />;
       return /^\d+$/.test(id) ? <TransferDetail key={id} originId={Number(id)} /> : <NotFound />;
+    case 'scheduled':
+      return <Scheduled key={query.toString()} query={query} />;
     case 'new':
       return only('create', () => <CreateTransfer />);
     case 'batch':

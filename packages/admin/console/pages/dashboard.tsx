@@ -1,9 +1,9 @@
 import { fetchBankHealth } from '../api/bank-health';
-import type { Overview } from '../api/types';
+import type { Overview, ScheduledDay } from '../api/types';
 import { STATUSES } from '../api/types';
 import { ErrorNotice } from '../components/notices';
 import { Money, StatusBadge, Time } from '../components/values';
-import { formatCount } from '../format';
+import { formatCount, formatDay, formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { href } from '../router';
 import { useSession } from '../session';
@@ -71,6 +71,17 @@ export function Dashboard() {
               </p>
             )}
           </article>
+          {data.scheduled && (
+            <article class="card" data-testid="dashboard-scheduled">
+              <h2>
+                <a href={href('scheduled')}>{t('dashboard.scheduled')}</a>
+              </h2>
+              <ul class="plain">
+                <ScheduledDayLine label={t('dashboard.scheduledToday')} day={data.scheduled.today} />
+                <ScheduledDayLine label={t('dashboard.scheduledTomorrow')} day={data.scheduled.tomorrow} />
+              </ul>
+            </article>
+          )}
           <article class="card">
             <h2>{t('dashboard.toDo')}</h2>
             <ul class="plain">
@@ -107,5 +118,29 @@ export function Dashboard() {
         </div>
       )}
     </section>
+  );
+}
+
+/** "Hoy (29/11/2026): $ 12.345,00 en 3 transferencias", a link to that day's scheduled transfers. */
+function ScheduledDayLine({ label, day }: { label: string; day: ScheduledDay }) {
+  const { t, lang } = useI18n();
+  const count = day.totals.reduce((sum, total) => sum + total.count, 0);
+  return (
+    <li data-day={day.day}>
+      <a href={href('scheduled', { day: day.day })}>
+        {label} ({formatDay(day.day, lang)})
+      </a>
+      :{' '}
+      {count === 0 ? (
+        <span class="muted">{t('dashboard.scheduledNone')}</span>
+      ) : (
+        <strong>
+          {t(count === 1 ? 'dashboard.scheduledFigureOne' : 'dashboard.scheduledFigure', {
+            amount: formatTotals(day.totals, lang),
+            count: formatCount(count, lang),
+          })}
+        </strong>
+      )}
+    </li>
   );
 }

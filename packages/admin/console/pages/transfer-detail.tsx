@@ -1,12 +1,15 @@
 import { useState } from 'preact/hooks';
 import { ApiError } from '../api/client';
 import { type Anomaly, type BankDetails, isFinal, type Movement } from '../api/types';
+import { CancelScheduled } from '../components/cancel-scheduled';
 import { DecideTransfer } from '../components/decide-transfer';
 import { FirstPaymentFlag } from '../components/first-payment-flag';
 import { describeError, ErrorNotice, SuccessNotice } from '../components/notices';
 import { AnomalyReason, CancellationReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
+import { ScheduleText } from '../components/schedule-text';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
+import { formatDay, formatTime } from '../format';
 import { type I18n, useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
 import { can } from '../permissions';
@@ -14,6 +17,8 @@ import { useSession } from '../session';
 import { useLoad } from '../use-load';
 
 const LIVE_MS = 2_000;
+
+const DECIDED = { approve: 'detail.approved', reject: 'detail.rejected', cancel: 'detail.canceled' } as const;
 
 /**
  * A refresh or raw query asked sooner than the polling rule allows is answered 429: its `Retry-After` (and the
@@ -42,7 +47,7 @@ export function TransferDetail({ originId }: { originId: number }) {
   // What the last refresh or raw query came to, shown in the language of the moment.
   const [queryNotice, setQueryNotice] = useState<{ ok?: boolean; failed?: unknown }>({});
   const [raw, setRaw] = useState<unknown>();
-  const [decided, setDecided] = useState<'approve' | 'reject'>();
+  const [decided, setDecided] = useState<'approve' | 'reject' | 'cancel'>();
 
   const refresh = async () => {
     setQueryNotice({});
@@ -71,7 +76,8 @@ export function TransferDetail({ originId }: { originId: number }) {
       </section>
     );
   }
-  const sent = movement.status !== 'AWAITING_APPROVAL' && movement.status !== 'REJECTED';
+  // A transfer never sent (held, rejected, scheduled, canceled before its moment) has nothing to ask the bank about.
+  const sent = !['AWAITING_APPROVAL', 'REJECTED', 'SCHEDULED', 'CANCELED'].includes(movement.status);
   return (
     <section aria-labelledby="detail-title">
       <h1 id="detail-title">
@@ -97,7 +103,16 @@ export function TransferDetail({ originId }: { originId: number }) {
           }}
         />
       )}
-      <SuccessNotice text={decided && t(decided === 'approve' ? 'detail.approved' : 'detail.rejected')} />
+      {movement.status === 'SCHEDULED' && can(me.role, 'cancelScheduled') && (
+        <CancelScheduled
+          movement={movement}
+          onCanceled={() => {
+            setDecided('cancel');
+            reload();
+          }}
+        />
+      )}
+      <SuccessNotice text={decided && t(DECIDED[decided])} />
       <SuccessNotice text={queryNotice.ok ? t('detail.refreshed') : undefined} />
       {queryNotice.failed !== undefined && (
         <p class="notice notice-error" role="alert">
@@ -171,6 +186,18 @@ function Summary({ movement }: { movement: Movement }) {
         </dd>
         <dt>{t('field.concept')}</dt>
         <dd translate={false}>{movement.concept}</dd>
+        {movement.schedule && (
+          <>
+            <dt>{t('detail.executeAt')}</dt>
+            <dd data-testid="schedule-execute-at">
+              <ScheduleText schedule={movement.schedule} />
+            </dd>
+            <dt>{t('detail.requested')}</dt>
+            <dd data-testid="schedule-requested">
+              <RequestedText requested={movement.schedule.requested} />
+            </dd>
+          </>
+        )}
         <dt>{t('field.networkId')}</dt>
         <dd class="mono">{movement.networkId ?? '—'}</dd>
         <dt>{t('field.createdAt')}</dt>
@@ -340,4 +367,11 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
       </ul>
     </article>
   );
+}
+
+/** What the request asked for: a day (`el día 25/12/2026`) or a moment. */
+function RequestedText({ requested }: { requested: NonNullable<Movement['schedule']>['requested'] }) {
+  const { t, lang } = useI18n();
+  if ('executeOn' in requested) return <>{t('detail.requestedDay', { day: formatDay(requested.executeOn, lang) })}</>;
+  return <>{t('detail.requestedMoment', { moment: formatTime(requested.executeAt, lang) })}</>;
 }

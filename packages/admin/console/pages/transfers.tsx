@@ -6,6 +6,7 @@ import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { Pager } from '../components/pager';
 import { DataTable } from '../components/table';
+import { TransferTabs } from '../components/transfer-tabs';
 import { Money, PartyText, StatusBadge, statusKey, Time } from '../components/values';
 import { toApiDay, typedDay } from '../days';
 import { saveBlob } from '../download';
@@ -101,6 +102,7 @@ export function Transfers({ query }: { query: URLSearchParams }) {
   return (
     <section aria-labelledby="transfers-title">
       <h1 id="transfers-title">{t('transfers.title')}</h1>
+      <TransferTabs current="transfers" />
       <form class="filters" onSubmit={submit} aria-label={t('transfers.search')} noValidate>
         <SelectField
           id="filter-status"

@@ -18,6 +18,8 @@ const COLUMNS = {
   amount: { field: 'body.amount', names: ['amount', 'importe', 'monto'] },
   description: { field: 'body.description', names: ['description', 'descripción'] },
   concept: { field: 'body.concept', names: ['concept', 'concepto'] },
+  executeOn: { field: 'executeOn', names: ['executeOn', 'fechaEjecucion', 'fechaDeEjecucion'] },
+  executeAt: { field: 'executeAt', names: ['executeAt', 'momentoEjecucion', 'momentoDeEjecucion'] },
 } as const;
 
 export type BatchColumn = keyof typeof COLUMNS;
@@ -25,8 +27,13 @@ export type BatchColumn = keyof typeof COLUMNS;
 export const BATCH_COLUMNS = Object.keys(COLUMNS) as BatchColumn[];
 /** The Spanish name of each column, as the README lists them. */
 export const BATCH_COLUMNS_SPANISH = BATCH_COLUMNS.map((column) => COLUMNS[column].names[1]);
-/** The columns a file may leave out: an empty or absent `concept` is the single route's default. */
-const OPTIONAL_COLUMNS: readonly BatchColumn[] = ['concept'];
+/**
+ * The columns a file may leave out: an empty or absent `concept` is the single route's default; an empty or absent
+ * `executeOn` and `executeAt` send the row at once.
+ */
+const OPTIONAL_COLUMNS: readonly BatchColumn[] = ['concept', 'executeOn', 'executeAt'];
+/** The columns a spreadsheet may hold a date in (a cell typed as a date, read as a Buenos Aires day or time). */
+export const DATE_COLUMNS: readonly BatchColumn[] = ['executeOn', 'executeAt'];
 
 /**
  * A header name as compared: without case, accents, spaces, `_`, `-` or `.`, so that `ID origen`, `id_origen`
@@ -44,8 +51,11 @@ const COLUMN_OF_NAME = new Map<string, BatchColumn>(
   BATCH_COLUMNS.flatMap((column) => COLUMNS[column].names.map((name) => [comparable(name), column] as const)),
 );
 
-/** A cell as a file holds it: text, or a number a spreadsheet typed as one. */
-export type BatchCell = string | number;
+/**
+ * A cell as a file holds it: text, or a number a spreadsheet typed as one, or (in a DATE_COLUMNS column only) a
+ * date a spreadsheet typed as one: its UTC fields are the day and time as typed (a spreadsheet knows no zone).
+ */
+export type BatchCell = string | number | Date;
 
 /** A file's header, read: the column of each position, and how violations name a field (as the header does). */
 export interface BatchHeader {
@@ -119,11 +129,11 @@ export function batchEntryOf(row: number, header: BatchHeader, cells: BatchCell[
   const violations: Violation[] = [];
   const text = (column: BatchColumn): string => {
     const cell = byColumn.get(column) ?? '';
-    return typeof cell === 'number' ? String(cell) : cell;
+    return typeof cell === 'string' ? cell : String(cell);
   };
   const account = (column: 'fromAddress' | 'toAddress'): string => {
     const cell = byColumn.get(column);
-    if (typeof cell !== 'number') return cell ?? '';
+    if (typeof cell !== 'number') return text(column);
     violations.push({
       field: COLUMNS[column].field,
       rule: 'text_cell',
@@ -140,7 +150,7 @@ export function batchEntryOf(row: number, header: BatchHeader, cells: BatchCell[
   const amount = (): string => {
     const cell = byColumn.get('amount') ?? '';
     // The number as the spreadsheet shows it at full precision (4000.5), judged by the amount rule as text.
-    if (typeof cell === 'number') return String(cell);
+    if (typeof cell !== 'string') return String(cell);
     const read = readOfficeAmount(cell);
     if ('amount' in read) return read.amount;
     violations.push(read.violation);
@@ -156,8 +166,12 @@ export function batchEntryOf(row: number, header: BatchHeader, cells: BatchCell[
   });
   const originId = text('originId');
   const concept = text('concept');
+  const executeOn = officeDayOf(byColumn.get('executeOn') ?? '');
+  const executeAt = officeMomentOf(byColumn.get('executeAt') ?? '');
   const request = {
     ...(originId !== '' && { originId: /^[0-9]+$/.test(originId) ? Number(originId) : originId }),
+    ...(executeOn !== '' && { executeOn }),
+    ...(executeAt !== '' && { executeAt }),
     from: party(account('fromAddress'), cuit('fromCuit')),
     to: party(account('toAddress'), cuit('toCuit')),
     body: {
@@ -168,4 +182,37 @@ export function batchEntryOf(row: number, header: BatchHeader, cells: BatchCell[
     },
   };
   return violations.length === 0 ? { row, request } : { row, request, violations };
+}
+
+/** `dd/mm/aaaa` (Excel in Spanish), one or two digits for the day and the month. */
+const OFFICE_DAY = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+/** `dd/mm/aaaa hh:mm` or `dd/mm/aaaa hh:mm:ss`: a Buenos Aires time. */
+const OFFICE_MOMENT = /^(\d{1,2})\/(\d{1,2})\/(\d{4})[ T](\d{1,2}):(\d{2})(?::(\d{2}))?$/;
+/** Buenos Aires' offset: Argentina keeps no summer time. */
+const BUENOS_AIRES_OFFSET = '-03:00';
+
+const two = (digits: string | number) => String(digits).padStart(2, '0');
+
+/**
+ * An execution day as an office writes it, as the request's `YYYY-MM-DD`: `dd/mm/aaaa` turned around, a date cell
+ * by the day it shows; anything else as written (an empty cell is none), for the request's rule to judge.
+ */
+export function officeDayOf(cell: BatchCell): string {
+  if (cell instanceof Date) return cell.toISOString().slice(0, 10);
+  const written = String(cell).trim();
+  const match = OFFICE_DAY.exec(written);
+  return match === null ? written : `${match[3]}-${two(match[2])}-${two(match[1])}`;
+}
+
+/**
+ * An execution moment as an office writes it, as the request's ISO 8601 with its offset: `dd/mm/aaaa hh:mm` and a
+ * date cell as the Buenos Aires time they show; anything else as written (an ISO 8601 moment passes as it is).
+ */
+export function officeMomentOf(cell: BatchCell): string {
+  if (cell instanceof Date) return `${cell.toISOString().slice(0, 19)}${BUENOS_AIRES_OFFSET}`;
+  const written = String(cell).trim();
+  const match = OFFICE_MOMENT.exec(written);
+  if (match === null) return written;
+  const [, day, month, year, hour, minute, second = '00'] = match;
+  return `${year}-${two(month)}-${two(day)}T${two(hour)}:${minute}:${second}${BUENOS_AIRES_OFFSET}`;
 }

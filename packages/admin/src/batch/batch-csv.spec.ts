@@ -121,6 +121,33 @@ describe('readBatchCsv', () => {
     expect(fieldName('to.owner.personId')).toBe('CUIT destino');
   });
 
+  it('reads an execution day or moment, YYYY-MM-DD or dd/mm/aaaa as Excel in Spanish writes them', () => {
+    const text = [
+      'ID Origen;CBU origen;CUIT origen;CBU destino;CUIT destino;Moneda;Importe;Descripción;Fecha de ejecución;momentoEjecucion',
+      '7001;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;a;25/12/2026;',
+      '7002;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;b;2026-12-28;',
+      '7003;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;c;;5/1/2027 9:30',
+      '7004;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;d;;2027-01-05T09:30:00Z',
+      '7005;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;e;;',
+      '7006;0000003110000000000175;30712345671;2850590994009004181356;20123456786;032;10;f;mañana;',
+    ].join('\n');
+    const { entries, fieldName } = readBatchCsv(text);
+    const scheduleOf = (index: number) => {
+      const { executeOn, executeAt } = (entries[index] as { request: { executeOn?: string; executeAt?: string } })
+        .request;
+      return { executeOn, executeAt };
+    };
+    expect(scheduleOf(0)).toEqual({ executeOn: '2026-12-25', executeAt: undefined });
+    expect(scheduleOf(1)).toEqual({ executeOn: '2026-12-28', executeAt: undefined });
+    expect(scheduleOf(2)).toEqual({ executeOn: undefined, executeAt: '2027-01-05T09:30:00-03:00' });
+    expect(scheduleOf(3)).toEqual({ executeOn: undefined, executeAt: '2027-01-05T09:30:00Z' });
+    expect(entries[4]).not.toHaveProperty('request.executeOn');
+    expect(entries[4]).not.toHaveProperty('request.executeAt');
+    // Anything else is left as written, for the request's rule to refuse, naming the column as the file does.
+    expect(scheduleOf(5).executeOn).toBe('mañana');
+    expect(fieldName('executeOn')).toBe('Fecha de ejecución');
+  });
+
   it('ignores the empty columns Excel writes after the last one', () => {
     const { entries } = readBatchCsv(`${HEADER},,\n${ROW},,\n${ROW},x,\n`);
     expect(entries[0]).toMatchObject({ row: 2, request: { originId: 7001 } });

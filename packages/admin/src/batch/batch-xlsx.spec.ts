@@ -66,6 +66,22 @@ describe('readBatchXlsx', () => {
     });
   });
 
+  it('reads a date cell in the execution columns as the Buenos Aires day or time it shows', async () => {
+    // A spreadsheet's date has no zone: exceljs gives its day and time as UTC fields.
+    const bytes = await workbook([
+      [...HEADER, 'Fecha de ejecución', 'Momento de ejecución'],
+      [...ROW, new Date(Date.UTC(2026, 11, 25)), ''],
+      [...ROW, '', new Date(Date.UTC(2027, 0, 5, 9, 30))],
+      [...ROW, '28/12/2026', ''],
+    ]);
+    const { entries } = await readBatchXlsx(bytes);
+    expect(entries.map((entry) => ('request' in entry ? entry.request : entry))).toEqual([
+      expect.objectContaining({ executeOn: '2026-12-25' }),
+      expect.objectContaining({ executeAt: '2027-01-05T09:30:00-03:00' }),
+      expect.objectContaining({ executeOn: '2026-12-28' }),
+    ]);
+  });
+
   it('refuses what is no workbook, and more than 1 000 rows with 413', async () => {
     await expect(readBatchXlsx(Buffer.from('originId,amount\n'))).rejects.toThrow(BatchRefusedError);
     const many = await workbook([HEADER, ...Array.from({ length: 1001 }, () => ROW)]);

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { HttpStatus } from '@nestjs/common';
 import { stream } from 'exceljs';
-import { type BatchCell, type BatchHeader, batchEntryOf, readBatchHeader } from './batch-columns';
+import { type BatchCell, type BatchHeader, batchEntryOf, DATE_COLUMNS, readBatchHeader } from './batch-columns';
 import { type BatchEntry, type BatchInput, MAX_BATCH_ROWS } from './batch-entries';
 import { BatchRefusedError } from './batch-errors';
 
@@ -11,7 +11,7 @@ export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.sp
 /** A cell the streaming reader gives: a value, or one of the objects exceljs makes of rich text, formulas, links. */
 type SheetValue = unknown;
 
-/** What a cell holds, read: text or a number as typed; anything else (a date, a boolean, an error) by its kind. */
+/** What a cell holds, read: text, a number or a date as typed; anything else (a boolean, an error) by its kind. */
 type ReadCell = BatchCell | { unsupported: string };
 
 /**
@@ -26,7 +26,7 @@ export async function readBatchXlsx(bytes: Buffer): Promise<BatchInput> {
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    // Styles tell a date from a number: a date in a cell is refused, never read as its serial number.
+    // Styles tell a date from a number: a date is read as one (an execution day), never as its serial number.
     styles: 'cache',
     entries: 'ignore',
   });
@@ -113,7 +113,7 @@ function readCell(value: SheetValue): ReadCell {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string' || typeof value === 'number') return value;
   if (typeof value === 'boolean') return { unsupported: 'boolean' };
-  if (value instanceof Date) return { unsupported: 'date' };
+  if (value instanceof Date) return value;
   const object = value as { richText?: { text: string }[]; result?: unknown; formula?: string; text?: unknown };
   if (Array.isArray(object.richText)) return object.richText.map((run) => run.text).join('');
   if ('formula' in object || 'sharedFormula' in object) return readCell(object.result);
@@ -121,13 +121,18 @@ function readCell(value: SheetValue): ReadCell {
   return { unsupported: 'error' };
 }
 
-/** The entry of a row; a cell of a kind no column takes (a date, a boolean, an error) is that row's violation. */
+/**
+ * The entry of a row; a cell of a kind its column does not take (a date outside the execution columns, a boolean,
+ * an error) is that row's violation.
+ */
 function entryOf(row: number, header: BatchHeader, cells: ReadCell[]): BatchEntry {
   // A row shorter than the header ends in empty cells, which a sheet does not store.
   const padded = [...cells, ...new Array<ReadCell>(Math.max(0, header.columns.length - cells.length)).fill('')];
-  const unsupported = padded.flatMap((cell, index) =>
-    typeof cell === 'object' ? [{ column: index + 1, kind: cell.unsupported }] : [],
-  );
+  const unsupported = padded.flatMap((cell, index) => {
+    if (cell instanceof Date)
+      return DATE_COLUMNS.includes(header.columns[index]) ? [] : [{ column: index + 1, kind: 'date' }];
+    return typeof cell === 'object' ? [{ column: index + 1, kind: cell.unsupported }] : [];
+  });
   if (unsupported.length > 0) {
     return {
       row,

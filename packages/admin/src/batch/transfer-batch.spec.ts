@@ -1,5 +1,6 @@
 import {
   type MovementView,
+  ScheduleRefusedError,
   TransferConflictError,
   type TransferInput,
   TransferLimitError,
@@ -73,6 +74,18 @@ function transfersStandIn() {
     // Every account here was paid before: no row is a first payment.
     async previewNewPayees(transfers: readonly TransferInput[]) {
       return transfers.map(() => false);
+    },
+    // A day before 2026 is past; any other is sent that day at noon UTC (no calendar here: the module's own).
+    previewExecution(transfer: TransferInput) {
+      const execution = transfer.execution;
+      if (execution === undefined) return undefined;
+      if (!('executeOn' in execution)) return new Date(execution.executeAt);
+      if (execution.executeOn < '2026-01-01') {
+        return new ScheduleRefusedError([
+          { field: 'executeOn', rule: 'past', params: { today: '2026-01-01' }, message: 'must be today or later' },
+        ]);
+      }
+      return new Date(`${execution.executeOn}T12:00:00.000Z`);
     },
     async previewReplay(transfer: TransferInput) {
       const originId = transfer.originId as number;
@@ -201,6 +214,27 @@ describe('runTransferBatch', () => {
     const run = await runTransferBatch(transfers, file, { dryRun: false, by });
     expect(run).not.toHaveProperty('totals');
     expect(run.rows[0]).not.toHaveProperty('transfer');
+  });
+
+  it('in a dry run, says when each scheduled row would be sent; a day that cannot be kept is the row’s violation', async () => {
+    const transfers = transfersStandIn();
+    const file = readBatchCsv(
+      [`${HEADER},fechaEjecucion`, `${row('1')},28/12/2026`, `${row('2')},2025-12-31`, `${row('3')},`].join('\n'),
+    );
+    const dry = await runTransferBatch(transfers, file, { dryRun: true, by });
+    expect(dry.rows[0].transfer?.schedule).toEqual({
+      executeAt: '2026-12-28T12:00:00.000Z',
+      requested: { executeOn: '2026-12-28' },
+    });
+    expect(dry.rows[1]).toMatchObject({
+      row: 3,
+      outcome: 'invalid',
+      violations: [{ field: 'fechaEjecucion', rule: 'past', params: { today: '2026-01-01' } }],
+    });
+    expect(dry.rows[2].transfer).not.toHaveProperty('schedule');
+    const run = await runTransferBatch(transfers, file, { dryRun: false, by });
+    expect(run.rows.map((result) => result.outcome)).toEqual(['created', 'invalid', 'created']);
+    expect(transfers.stored.get(1)?.execution).toEqual({ executeOn: '2026-12-28' });
   });
 
   it('makes a repeated originId the later row’s violation, and requires an originId in a batch', async () => {

@@ -3,6 +3,7 @@ import {
   isValidOriginId,
   type MovementStatus,
   PayeeBlockedError,
+  ScheduleRefusedError,
   TransferConflictError,
   type TransferInput,
   TransferLimitError,
@@ -50,6 +51,11 @@ export interface BatchRowTransfer {
   amount: string;
   description: string;
   concept: string;
+  /**
+   * When the row asked for a day or a moment still ahead: the moment it would be sent (after the calendar moved a
+   * holiday or a weekend, at the release time), and what it asked for.
+   */
+  schedule?: { executeAt: string; requested: { executeOn: string } | { executeAt: string } };
 }
 
 export interface BatchSummary {
@@ -91,11 +97,11 @@ type Requester = { keyId: string; name: string };
 
 type BatchTransfers = Pick<
   TransferService,
-  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests' | 'previewNewPayees'
+  'validateRequest' | 'requestTransfer' | 'previewReplay' | 'previewRequests' | 'previewNewPayees' | 'previewExecution'
 >;
 
 type CheckedRow =
-  | { row: number; originId: number; transfer: TransferInput }
+  | { row: number; originId: number; transfer: TransferInput; executeAt?: Date }
   | { row: number; originId: number | null; violations: Violation[] };
 
 const ORIGIN_ID_REQUIRED: Violation = {
@@ -145,7 +151,7 @@ export async function runTransferBatch(
           originId: row.originId,
           ...done,
           ...(done.violations && { violations: named(done.violations) }),
-          ...(options.dryRun && { transfer: batchRowTransferOf(row.transfer) }),
+          ...(options.dryRun && { transfer: batchRowTransferOf(row.transfer, row.executeAt) }),
         };
       } catch (error) {
         if (!isDatabaseUnavailable(error)) {
@@ -165,7 +171,10 @@ export async function runTransferBatch(
   return { dryRun: true, rows, summary: summaryOf(rows), totals: batchTotalsOf(rows) };
 }
 
-/** Every row validated before any is sent: a later row repeating an originId is that row's violation. */
+/**
+ * Every row validated before any is sent: a later row repeating an originId is that row's violation, and so is a
+ * day or a moment that cannot be kept (judged now, as the create judges it).
+ */
 function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow[] {
   const firstRowOf = new Map<number, number>();
   return entries.map((entry) => {
@@ -185,6 +194,8 @@ function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow
       }
       if (read.length > 0) transfer = undefined;
     }
+    const execution = transfer === undefined ? undefined : transfers.previewExecution(transfer);
+    if (execution instanceof ScheduleRefusedError) violations.push(...execution.violations);
     const originId = transfer?.originId ?? originIdOf(entry);
     if (transfer !== undefined && transfer.originId === undefined) violations.push(ORIGIN_ID_REQUIRED);
     if (originId !== null) {
@@ -202,7 +213,7 @@ function checkRows(transfers: BatchTransfers, entries: BatchEntry[]): CheckedRow
     if (violations.length > 0 || transfer === undefined || originId === null) {
       return { row: entry.row, originId, violations };
     }
-    return { row: entry.row, originId, transfer };
+    return { row: entry.row, originId, transfer, ...(execution instanceof Date && { executeAt: execution }) };
   });
 }
 
@@ -268,8 +279,10 @@ async function request(transfers: BatchTransfers, transfer: TransferInput, by: R
     if (error instanceof TransferLimitError || error instanceof PayeeBlockedError) {
       return { outcome: 'refused', violations: error.violations };
     }
-    // A check that needs the store (in PSP mode, that `from` is a registered client sub-account).
-    if (error instanceof TransferValidationError) return { outcome: 'invalid', violations: error.violations };
+    // A check that needs the store (in PSP mode, that `from` is a registered client sub-account), or a day that
+    // passed since the rows were checked.
+    if (error instanceof TransferValidationError || error instanceof ScheduleRefusedError)
+      return { outcome: 'invalid', violations: error.violations };
     throw error;
   }
 }
@@ -288,7 +301,7 @@ function summaryOf(rows: BatchRowResult[]): BatchSummary {
   };
 }
 
-function batchRowTransferOf(transfer: TransferInput): BatchRowTransfer {
+function batchRowTransferOf(transfer: TransferInput, executeAt: Date | undefined): BatchRowTransfer {
   return {
     fromAddress: transfer.from.address,
     fromCuit: transfer.from.owner.personId,
@@ -298,5 +311,9 @@ function batchRowTransferOf(transfer: TransferInput): BatchRowTransfer {
     amount: transfer.amount,
     description: transfer.description,
     concept: transfer.concept,
+    ...(executeAt !== undefined &&
+      transfer.execution !== undefined && {
+        schedule: { executeAt: executeAt.toISOString(), requested: transfer.execution },
+      }),
   };
 }

@@ -26,11 +26,11 @@ export class OverviewController {
   @Get('overview')
   @ApiOperation({
     summary:
-      "Transfers per status, today's completed amounts per currency (a Buenos Aires day), the oldest open transfer, and what waits for someone: anomalies, cancellations to register, approvals",
+      "Transfers per status, today's completed amounts per currency (a Buenos Aires day), the oldest open transfer, what waits for someone (anomalies, cancellations to register, approvals), and what is scheduled to leave today and tomorrow",
   })
   @ApiOkResponse({
     description:
-      '`{ countsByStatus, sentToday: [{ currencyId, amount, count }], oldestNonFinal: { originId, status, createdAt } | null, anomaliesOpen, cancellationsToRegister, awaitingApproval }`',
+      '`{ countsByStatus, sentToday: [{ currencyId, amount, count }], oldestNonFinal: { originId, status, createdAt } | null, anomaliesOpen, cancellationsToRegister, awaitingApproval, scheduled: { today, tomorrow } }`, each scheduled day `{ day, totals: [{ currencyId, amount, count }] }`',
   })
   overview() {
     return this.overviews.overview();

@@ -71,6 +71,20 @@ export class TransferSearchQuery {
   @isTime('createdTo')
   createdTo?: string;
 
+  @ApiPropertyOptional({
+    description: 'a scheduled transfer sent at or after: a day (YYYY-MM-DD, Buenos Aires) or an ISO 8601 time',
+  })
+  @IsOptional()
+  @isTime('executeFrom')
+  executeFrom?: string;
+
+  @ApiPropertyOptional({
+    description: 'a scheduled transfer sent on or before: a day (the whole day, Buenos Aires) or an ISO 8601 time',
+  })
+  @IsOptional()
+  @isTime('executeTo')
+  executeTo?: string;
+
   @ApiPropertyOptional({ description: 'amount at least this much, a decimal with a point (`1000` or `1000.50`)' })
   @IsOptional()
   @isAmount('amountMin')
@@ -142,7 +156,8 @@ export class TransferSearchQuery {
 
   @ApiPropertyOptional({
     enum: MOVEMENT_SORTS,
-    description: '`originId` (the default), `createdAt` (oldest first) or `-createdAt` (newest first)',
+    description:
+      '`originId` (the default), `createdAt` (oldest first), `-createdAt` (newest first) or `executeAt` (the moment a scheduled transfer is sent, earliest first; only transfers with one)',
   })
   @IsOptional()
   @IsIn(MOVEMENT_SORTS, { message: `sort must be one of ${MOVEMENT_SORTS.join(', ')}` })
@@ -159,6 +174,8 @@ export function movementSearchOf(query: TransferSearchQuery): MovementSearch {
   if (query.status !== undefined) search.status = query.status;
   if (query.createdFrom !== undefined) search.createdFrom = timeSpan(query.createdFrom)?.start;
   if (query.createdTo !== undefined) search.createdBefore = timeSpan(query.createdTo)?.end;
+  if (query.executeFrom !== undefined) search.executeFrom = timeSpan(query.executeFrom)?.start;
+  if (query.executeTo !== undefined) search.executeBefore = timeSpan(query.executeTo)?.end;
   if (query.amountMin !== undefined) search.amountMin = canonicalAmount(query.amountMin);
   if (query.amountMax !== undefined) search.amountMax = canonicalAmount(query.amountMax);
   if (query.from !== undefined) search.fromAddress = query.from;

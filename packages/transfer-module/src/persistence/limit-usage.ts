@@ -125,23 +125,29 @@ export class LimitUsage {
   }
 
   /**
-   * What the limits would say of new intents, taken in this order on `day`, without taking anything: for each
-   * share, the refusal it would meet after the account's usage of the day and the shares before it that pass,
-   * or undefined. A preview only: other intents may take their shares before these are requested.
+   * What the limits would say of new intents, taken in this order, each on its `day` (a scheduled one's execution
+   * day) or else on `today`, without taking anything: for each share, the refusal it would meet after the
+   * account's usage of that day and the shares before it that pass, or undefined. A preview only: other intents
+   * may take their shares before these are requested.
    */
   async preview(
-    shares: { address: string; amount: DecimalAmount }[],
-    day: string,
+    shares: { address: string; amount: DecimalAmount; day?: string }[],
+    today: string,
   ): Promise<(LimitRefusal | undefined)[]> {
     if (shares.every((share) => this.limitsOf(share.address) === undefined)) return shares.map(() => undefined);
-    const used = new Map<string, DailyUsage>((await this.usageOn(day)).map((record) => [record.address, record]));
+    const days = [...new Set(shares.map((share) => share.day ?? today))];
+    const used = new Map<string, DailyUsage>();
+    for (const day of days) {
+      for (const record of await this.usageOn(day)) used.set(`${day}:${record.address}`, record);
+    }
     return shares.map((share) => {
       const limits = this.limitsOf(share.address);
       if (limits === undefined) return undefined;
-      const usage = used.get(share.address) ?? usageOf(undefined);
+      const key = `${share.day ?? today}:${share.address}`;
+      const usage = used.get(key) ?? usageOf(undefined);
       const refusal = checkLimits(limits, share.address, share.amount, usage);
       if (refusal === undefined) {
-        used.set(share.address, {
+        used.set(key, {
           amount: amountFromCents(amountToCents(usage.amount) + amountToCents(share.amount)),
           transfers: usage.transfers + 1,
         });

@@ -120,6 +120,29 @@ export class MovementListing {
     });
   }
 
+  /** The SCHEDULED movements to be sent in `[from, before)`: how many and how much, per currency. */
+  async scheduledTotals(from: Date, before: Date): Promise<{ currencyId: string; count: number; cents: bigint }[]> {
+    const fromMs = checkDate(from, 'from');
+    const beforeMs = checkDate(before, 'before');
+    return this.context.transactions.read(async (manager) => {
+      const rows: { currencyId: string; count: string | number; cents: string | number | null }[] = await manager
+        .createQueryBuilder(MovementEntity, 'm')
+        .select('m.currencyId', 'currencyId')
+        .addSelect('COUNT(*)', 'count')
+        .addSelect('SUM(m.amountCents)', 'cents')
+        .where('m.status = :status', { status: 'SCHEDULED' })
+        .andWhere('m.executeAtMs >= :fromMs AND m.executeAtMs < :beforeMs', { fromMs, beforeMs })
+        .groupBy('m.currencyId')
+        .orderBy('m.currencyId', 'ASC')
+        .getRawMany();
+      return rows.map((row) => ({
+        currencyId: row.currencyId,
+        count: Number(row.count),
+        cents: BigInt(row.cents ?? 0),
+      }));
+    });
+  }
+
   /** How many movements are in each status (every status present, 0 included). */
   async countByStatus(): Promise<Record<MovementStatus, number>> {
     return this.context.transactions.read(async (manager) => {

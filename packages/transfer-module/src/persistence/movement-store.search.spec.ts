@@ -10,7 +10,12 @@ import {
   SearchOnEngineIndexes1797192000000,
 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
-import { OTHER_DESTINATION, SAMPLE_DESTINATION, SAMPLE_SOURCE } from './testing/sample-intent';
+import {
+  OTHER_DESTINATION,
+  SAMPLE_DESTINATION,
+  SAMPLE_SOURCE,
+  sampleIntent as sampleIntentOf,
+} from './testing/sample-intent';
 import { storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine, describeOnSqlite } from './testing/test-engines';
 
@@ -106,6 +111,46 @@ describeEachEngine('MovementStore search', (engine) => {
       after: oldest.nextCursor as string,
     });
     expect(next.items.map((movement) => movement.originId)).toEqual([5, 6]);
+  });
+
+  it('lists scheduled transfers by their moment, earliest first, within a range of moments, page by page', async () => {
+    const fixture = await searchFixture(engine);
+    const HOUR = 60 * MINUTE;
+    // 7…10 created in this order, to be sent in another; 6 of the six above has no moment.
+    for (const [originId, hours] of [
+      [7, 30],
+      [8, 5],
+      [9, 30],
+      [10, 2],
+    ]) {
+      const { intent, fingerprint } = sampleIntentOf(originId);
+      await fixture.store.recordIntent(intent, fingerprint, {
+        sendNow: false,
+        scheduled: { executeAtMs: T0 + hours * HOUR },
+      });
+    }
+    const first = await fixture.store.list({ limit: 2, sort: 'executeAt', status: 'SCHEDULED' });
+    expect(first.items.map((movement) => movement.originId)).toEqual([10, 8]);
+    const second = await fixture.store.list({
+      limit: 2,
+      sort: 'executeAt',
+      status: 'SCHEDULED',
+      after: first.nextCursor as string,
+    });
+    expect(second).toMatchObject({ items: [{ originId: 7 }, { originId: 9 }], nextCursor: null });
+    expect(await fixture.search({ limit: 10, sort: 'executeAt' })).toEqual([10, 8, 7, 9]);
+    expect(
+      await fixture.search({
+        limit: 10,
+        sort: 'executeAt',
+        executeFrom: new Date(T0 + 2 * HOUR),
+        executeBefore: new Date(T0 + 30 * HOUR),
+      }),
+    ).toEqual([10, 8]);
+    expect(await fixture.search({ limit: 10, executeFrom: new Date(T0 + 30 * HOUR) })).toEqual([7, 9]);
+    await expect(fixture.store.list({ limit: 2, sort: 'executeAt', after: '7' })).rejects.toMatchObject({
+      field: 'after',
+    });
   });
 
   it('refuses a bad option naming it, before reading anything', async () => {

@@ -235,6 +235,10 @@ export class MovementStore {
     return this.listing.completedTotals(from, before);
   }
 
+  scheduledTotals(from: Date, before: Date): ReturnType<MovementListing['scheduledTotals']> {
+    return this.listing.scheduledTotals(from, before);
+  }
+
   // Cancellations (movement-cancellations.ts)
 
   listCancellations(filter: { acknowledged?: boolean } = {}): Promise<CancellationRecord[]> {
@@ -278,10 +282,12 @@ export class MovementStore {
   }
 
   /**
-   * What the limits would refuse of new intents from these accounts, requested in this order today (by the
-   * store's clock): LimitUsage.preview. Reads only.
+   * What the limits would refuse of new intents from these accounts, requested in this order, each counted on its
+   * `day` (a scheduled one's execution day) or else today (by the store's clock): LimitUsage.preview. Reads only.
    */
-  previewLimits(shares: { address: string; amount: DecimalAmount }[]): Promise<(LimitRefusal | undefined)[]> {
+  previewLimits(
+    shares: { address: string; amount: DecimalAmount; day?: string }[],
+  ): Promise<(LimitRefusal | undefined)[]> {
     return this.usage.preview(shares, businessDayOf(this.clock.now()));
   }
 

@@ -123,8 +123,11 @@ export type ApplyUpdateResult =
   /** The lease is not (or no longer) the caller's: nothing was written. */
   | { applied: false };
 
-/** The order of a page of movements: by originId (the default), or by creation time, oldest or newest first. */
-export const MOVEMENT_SORTS = ['originId', 'createdAt', '-createdAt'] as const;
+/**
+ * The order of a page of movements: by originId (the default), by creation time, oldest or newest first, or by the
+ * moment a scheduled transfer is (or was) sent, earliest first (`executeAt`: only the transfers that have one).
+ */
+export const MOVEMENT_SORTS = ['originId', 'createdAt', '-createdAt', 'executeAt'] as const;
 export type MovementSort = (typeof MOVEMENT_SORTS)[number];
 
 /** What an operator searches movements by; every field given must match (AND). */
@@ -139,6 +142,10 @@ export interface MovementSearch {
   createdFrom?: Date;
   /** Created before this instant. */
   createdBefore?: Date;
+  /** A scheduled transfer sent (or to be sent) at or after this instant. */
+  executeFrom?: Date;
+  /** A scheduled transfer sent (or to be sent) before this instant. */
+  executeBefore?: Date;
   /** Amount at least this much (a canonical decimal, like the intent's). */
   amountMin?: DecimalAmount;
   /** Amount at most this much. */

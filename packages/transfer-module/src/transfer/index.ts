@@ -19,5 +19,5 @@ export {
   TransferValidationError,
 } from './transfer.errors';
 export { type RequestTransferResult, TransferService } from './transfer.service';
-export type { SendingOptions, TransferOverview } from './transfer-overview';
+export type { ScheduledDay, SendingOptions, TransferOverview } from './transfer-overview';
 export { TransferOverviewService } from './transfer-overview.service';

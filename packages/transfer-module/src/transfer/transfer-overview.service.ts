@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { amountFromCents, businessDayBounds, businessDayOf, type MovementStatus, transferLimitsOf } from '../domain';
 import { RESOLVED_TRANSFER_OPTIONS, type ResolvedTransferOptions } from '../options';
 import { MovementStore } from '../persistence';
-import type { SendingOptions, TransferOverview } from './transfer-overview';
+import type { ScheduledDay, SendingOptions, TransferOverview } from './transfer-overview';
 
 /** The movements counted: what a back office looks at first, and the figures of a host's metrics. */
 @Injectable()
@@ -14,17 +14,23 @@ export class TransferOverviewService {
 
   /**
    * What a back office looks at first: movements per status, what completed among today's (a Buenos Aires day),
-   * the oldest one still open, and what waits for someone (anomalies, cancellations to register, approvals).
+   * the oldest one still open, what waits for someone (anomalies, cancellations to register, approvals), and
+   * what is scheduled to leave today and tomorrow.
    */
   async overview(): Promise<TransferOverview> {
-    const today = businessDayBounds(businessDayOf(this.options.clock.now()));
-    const [countsByStatus, completed, oldest, anomaliesOpen, cancellationsToRegister] = await Promise.all([
-      this.store.countByStatus(),
-      this.store.completedTotals(today.start, today.end),
-      this.store.oldestNonFinal(),
-      this.store.countUnresolvedAnomalies(),
-      this.store.countUnacknowledgedCancellations(),
-    ]);
+    const todayDay = businessDayOf(this.options.clock.now());
+    const today = businessDayBounds(todayDay);
+    const tomorrowDay = businessDayOf(today.end);
+    const [countsByStatus, completed, oldest, anomaliesOpen, cancellationsToRegister, todays, tomorrows] =
+      await Promise.all([
+        this.store.countByStatus(),
+        this.store.completedTotals(today.start, today.end),
+        this.store.oldestNonFinal(),
+        this.store.countUnresolvedAnomalies(),
+        this.store.countUnacknowledgedCancellations(),
+        this.store.scheduledTotals(today.start, today.end),
+        this.scheduledOn(tomorrowDay),
+      ]);
     return {
       countsByStatus,
       sentToday: completed.map((total) => ({
@@ -36,7 +42,13 @@ export class TransferOverviewService {
       anomaliesOpen,
       cancellationsToRegister,
       awaitingApproval: countsByStatus.AWAITING_APPROVAL,
+      scheduled: { today: scheduledDay(todayDay, todays), tomorrow: scheduledDay(tomorrowDay, tomorrows) },
     };
+  }
+
+  private scheduledOn(day: string) {
+    const { start, end } = businessDayBounds(day);
+    return this.store.scheduledTotals(start, end);
   }
 
   /** The currencies, concepts and source accounts a transfer may be sent with, as the options configured them. */
@@ -71,4 +83,15 @@ export class TransferOverviewService {
   oldestNonFinalCreatedAt(): Promise<Date | null> {
     return this.store.oldestNonFinalCreatedAt();
   }
+}
+
+function scheduledDay(day: string, totals: { currencyId: string; count: number; cents: bigint }[]): ScheduledDay {
+  return {
+    day,
+    totals: totals.map((total) => ({
+      currencyId: total.currencyId,
+      amount: amountFromCents(total.cents),
+      count: total.count,
+    })),
+  };
 }

@@ -14,6 +14,14 @@ export interface TransferOverview {
   cancellationsToRegister: number;
   /** Transfers waiting for an approver. */
   awaitingApproval: number;
+  /** The SCHEDULED transfers to be sent today and tomorrow (Buenos Aires days): how many and how much. */
+  scheduled: { today: ScheduledDay; tomorrow: ScheduledDay };
+}
+
+/** A day's scheduled transfers (`YYYY-MM-DD`, Buenos Aires), per currency. */
+export interface ScheduledDay {
+  day: string;
+  totals: { currencyId: string; amount: DecimalAmount; count: number }[];
 }
 
 /** What a transfer may be sent with here: what a form offers, so that it offers nothing the module refuses. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  businessDayOf,
   DEFAULT_APPROVAL_EXPIRY_MS,
   intentFingerprint,
   limitViolation,
@@ -112,8 +113,9 @@ export class TransferService {
    * What requesting these transfers (from validateRequest), in this order, would refuse now, with nothing stored
    * or sent: the checks that read the store. In PSP mode, a `from` that is not a registered client sub-account
    * (TransferValidationError); then the limits of the source accounts, after today's usage and the transfers
-   * before it in the list that pass (TransferLimitError). One answer per transfer, undefined when it would be
-   * created. A preview (a batch's dry run): other requests may use the limits before these are sent.
+   * before it in the list that pass, a scheduled one on its execution day (TransferLimitError). One answer per
+   * transfer, undefined when it would be created. A preview (a batch's dry run): other requests may use the limits
+   * before these are sent.
    */
   async previewRequests(
     transfers: readonly TransferInput[],
@@ -131,7 +133,15 @@ export class TransferService {
     }
     const open = transfers.flatMap((_transfer, index) => (answers[index] === undefined ? [index] : []));
     const refusals = await this.store.previewLimits(
-      open.map((index) => ({ address: transfers[index].from.address, amount: transfers[index].amount })),
+      open.map((index) => {
+        // A scheduled transfer's limits count on its execution day, as the create counts them.
+        const executeAt = this.previewExecution(transfers[index]);
+        return {
+          address: transfers[index].from.address,
+          amount: transfers[index].amount,
+          ...(executeAt instanceof Date && { day: businessDayOf(executeAt) }),
+        };
+      }),
     );
     refusals.forEach((refusal, at) => {
       if (refusal !== undefined) answers[open[at]] = new TransferLimitError([limitViolation(refusal)]);
@@ -152,6 +162,20 @@ export class TransferService {
       answers.push(!known.get(to.address));
     }
     return answers;
+  }
+
+  /**
+   * When a transfer (from validateRequest) that asked for a day or a moment would be sent, judged now as
+   * requestTransfer judges it, with nothing stored: the moment after the calendar's adjustment; undefined when it
+   * asked for none or its moment is past (it would go at once); ScheduleRefusedError when the moment cannot be
+   * kept (a past day, a non-business day under the policy `refuse`…). For a preview (a batch's dry run).
+   */
+  previewExecution(transfer: TransferInput): Date | ScheduleRefusedError | undefined {
+    if (transfer.execution === undefined) return undefined;
+    const nowMs = this.options.clock.now().getTime();
+    const resolved = resolveExecution(transfer.execution, this.options.schedule, nowMs);
+    if (!resolved.ok) return new ScheduleRefusedError([resolved.violation]);
+    return resolved.executeAtMs > nowMs ? new Date(resolved.executeAtMs) : undefined;
   }
 
   private async payeeRefusal(address: string): Promise<PayeeBlockedError | undefined> {

@@ -22,7 +22,10 @@ const ADDRESS = /^[0-9]{22}$/;
 const PERSON_ID = /^[0-9]{11}$/;
 const MAX_TEXT_LENGTH = 100;
 
-export type SearchCursor = { originId: number } | { createdAtMs: number; originId: number };
+export type SearchCursor =
+  | { originId: number }
+  | { createdAtMs: number; originId: number }
+  | { executeAtMs: number; originId: number };
 
 /** A search's filters and page, checked: every filter given must hold. */
 export interface CheckedSearch {
@@ -35,6 +38,8 @@ export interface CheckedSearch {
   originId?: number;
   createdFromMs?: number;
   createdBeforeMs?: number;
+  executeFromMs?: number;
+  executeBeforeMs?: number;
   /** One amount (`amountMin` equal to `amountMax`), in cents. */
   amountCents?: number;
   /** A range of amounts in cents (at least one bound given, and not one amount). */
@@ -62,6 +67,8 @@ export function checkedSearch(options: ListMovementsOptions): CheckedSearch {
   if (options.originId !== undefined) search.originId = checkOriginId(options.originId);
   if (options.createdFrom !== undefined) search.createdFromMs = checkDate(options.createdFrom, 'createdFrom');
   if (options.createdBefore !== undefined) search.createdBeforeMs = checkDate(options.createdBefore, 'createdBefore');
+  if (options.executeFrom !== undefined) search.executeFromMs = checkDate(options.executeFrom, 'executeFrom');
+  if (options.executeBefore !== undefined) search.executeBeforeMs = checkDate(options.executeBefore, 'executeBefore');
   const amountMin = options.amountMin === undefined ? undefined : cents(options.amountMin, 'amountMin');
   const amountMax = options.amountMax === undefined ? undefined : cents(options.amountMax, 'amountMax');
   if (amountMin !== undefined && amountMin === amountMax) search.amountCents = amountMin;
@@ -91,7 +98,8 @@ export function pageOf<T>(
 }
 
 function cursorOf(row: MovementEntity, sort: MovementSort): string {
-  return sort === 'originId' ? String(row.originId) : `${row.createdAtMs}_${row.originId}`;
+  if (sort === 'originId') return String(row.originId);
+  return `${sort === 'executeAt' ? row.executeAtMs : row.createdAtMs}_${row.originId}`;
 }
 
 function parseCursor(after: unknown, sort: MovementSort): SearchCursor {
@@ -104,7 +112,10 @@ function parseCursor(after: unknown, sort: MovementSort): SearchCursor {
   }
   const match = CREATED_AT_CURSOR.exec(after);
   if (!match || !Number.isSafeInteger(Number(match[1])) || !Number.isSafeInteger(Number(match[2]))) throw invalid();
-  return { createdAtMs: Number(match[1]), originId: Number(match[2]) };
+  const originId = Number(match[2]);
+  return sort === 'executeAt'
+    ? { executeAtMs: Number(match[1]), originId }
+    : { createdAtMs: Number(match[1]), originId };
 }
 
 function checkSort(sort: unknown): MovementSort {

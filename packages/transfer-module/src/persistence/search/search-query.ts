@@ -25,6 +25,10 @@ export function filteredAndOrdered(
   if (search.createdBeforeMs !== undefined) {
     where('m.createdAtMs < :createdBefore', { createdBefore: search.createdBeforeMs });
   }
+  if (search.executeFromMs !== undefined) where('m.executeAtMs >= :executeFrom', { executeFrom: search.executeFromMs });
+  if (search.executeBeforeMs !== undefined) {
+    where('m.executeAtMs < :executeBefore', { executeBefore: search.executeBeforeMs });
+  }
   // One amount is an equality, read along the amount's index in the page's order (a range of one value would be
   // read whole and sorted).
   if (search.amountCents !== undefined) where('m.amountCents = :amount', { amount: search.amountCents });
@@ -46,6 +50,18 @@ function ordered(query: SelectQueryBuilder<MovementEntity>, { sort, after }: Che
   if (sort === 'originId') {
     query.orderBy('m.originId', 'ASC');
     if (after) query.andWhere('m.originId > :afterOriginId', { afterOriginId: after.originId });
+    return;
+  }
+  if (sort === 'executeAt') {
+    // Only the transfers that have a moment; with the status SCHEDULED, read along that status' moment index.
+    query.andWhere('m.executeAtMs IS NOT NULL');
+    query.orderBy('m.executeAtMs', 'ASC').addOrderBy('m.originId', 'ASC');
+    if (after && 'executeAtMs' in after) {
+      query.andWhere('(m.executeAtMs, m.originId) > (:afterExecuteAtMs, :afterOriginId)', {
+        afterExecuteAtMs: after.executeAtMs,
+        afterOriginId: after.originId,
+      });
+    }
     return;
   }
   const direction = sort === 'createdAt' ? 'ASC' : 'DESC';
