@@ -494,6 +494,7 @@ const PERSISTENCE = [
   'WebhookAttemptRecord',
   'WebhookDeliveryCounts',
   'WebhookDeliveryEntity',
+  'WebhookDeliveryLane',
   'WebhookDeliveryNotFoundError',
   'WebhookDeliveryRecord',
   'WebhookDeliveryState',
