@@ -25,6 +25,9 @@ interface PgDriver {
   master: { options: Record<string, unknown> };
 }
 
+/** Clients whose connection ended (before or after they were taken into use). */
+const ended = new WeakSet<PgClient>();
+
 /**
  * A running dispatcher's own connection to Postgres, outside the data source's pool: its claims and results are
  * not queued behind the transactions that write the events (a pool saturated by writers would delay each claim
@@ -76,6 +79,8 @@ export class PostgresDeliveryConnection implements DeliveryConnection {
     const client = new driver.postgres.Client({
       ...options,
       application_name: options.application_name ?? APPLICATION_NAME,
+      // Long-lived and often idle: a peer gone without a word is found out by TCP keepalive.
+      keepAlive: true,
     });
     // An ended connection emits 'error' and 'end'; unhandled, 'error' would crash the process.
     client.on('error', () => this.lost(client));
@@ -88,9 +93,9 @@ export class PostgresDeliveryConnection implements DeliveryConnection {
       await client.end().catch(() => undefined);
       throw error;
     }
-    if (this.closed) {
+    if (this.closed || ended.has(client)) {
       await client.end().catch(() => undefined);
-      throw new Error('the webhook delivery connection is closed');
+      throw new Error(this.closed ? 'the webhook delivery connection is closed' : 'the connection ended at once');
     }
     this.client = client;
     this.onNews();
@@ -98,6 +103,7 @@ export class PostgresDeliveryConnection implements DeliveryConnection {
   }
 
   private lost(client: PgClient): void {
+    ended.add(client);
     if (this.client !== client) return;
     this.client = undefined;
     client.end().catch(() => undefined);
