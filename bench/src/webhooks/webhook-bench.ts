@@ -44,6 +44,8 @@ export interface WebhookBenchPlan {
   events: number;
   /** How long events are committed at half the drain rate, for the lag. */
   lagSeconds: number;
+  /** The lag run's rate instead of half the drain rate (to compare two builds at one rate on a busy machine). */
+  lagRatePerSecond?: number;
 }
 
 export interface WebhookBenchResult {
@@ -228,7 +230,7 @@ export async function runWebhookBench(
 
     // The lag run: events committed one by one at a steady half of that rate, in this process (as the reconciler
     // commits the changes it makes and delivers them), while the dispatcher runs.
-    const lagRate = Math.max(1, Math.round(deliveriesPerSecond / 2));
+    const lagRate = plan.lagRatePerSecond ?? Math.max(1, Math.round(deliveriesPerSecond / 2));
     counter.lagsMs = [];
     const lagBefore = counter.delivered;
     const lagEvents = await filler.atRate(lagRate, plan.lagSeconds * 1000);

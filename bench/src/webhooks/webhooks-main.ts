@@ -10,11 +10,11 @@ import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sw
 import { runWebhookBench, type WebhookBenchPlan, type WebhookBenchResult } from './webhook-bench';
 
 /**
- * `pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N]`: webhook delivery (issue 18). For SQLite, and Postgres when a
+ * `pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N] [--lag-rate N]`: webhook delivery (issue 18). For SQLite, and Postgres when a
  * server answers at BENCH_POSTGRES_URL: (a) deliveries per second of one process whose WebhookDispatcher drains a
  * pre-filled outbox to a receiver in another process (a tiny node HTTP server answering 204); (b) the lag from
  * an event's commit to its arrival at the receiver, p50 and p99, with events committed at a steady half of that
- * rate in the same process. Prints the report, writes bench/results/webhooks.json and puts the report in BENCHMARKS.md (between the
+ * rate in the same process (`--lag-rate N`: at N per second, to compare two builds at one rate on a busy machine). Prints the report, writes bench/results/webhooks.json and puts the report in BENCHMARKS.md (between the
  * `bench:webhooks` markers).
  */
 
@@ -27,22 +27,32 @@ const PLANS: Record<'quick' | 'standard', WebhookBenchPlan> = {
   standard: { warmup: 4_000, events: 20_000, lagSeconds: 10 },
 };
 
+/** The whole number after `flag` in `args` (1 to `max`), or undefined without the flag. */
+function wholeNumberAfter(args: string[], flag: string, max: number): number | undefined {
+  const at = args.indexOf(flag);
+  if (at === -1) return undefined;
+  const value = Number(args[at + 1]);
+  if (!(Number.isInteger(value) && value >= 1 && value <= max))
+    throw new Error(`${flag} takes a whole number from 1 to ${max}`);
+  return value;
+}
+
 /** The webhook bench with `args` (`--quick`, `--sqlite-only`, `--max-in-flight N`); `pnpm bench` runs it last. */
 export async function runWebhookDeliveryBench(args: string[]): Promise<void> {
   const known = new Set(['--quick', '--sqlite-only']);
-  const inFlightAt = args.indexOf('--max-in-flight');
-  const maxInFlight = inFlightAt === -1 ? undefined : Number(args[inFlightAt + 1]);
-  if (maxInFlight !== undefined && !(Number.isInteger(maxInFlight) && maxInFlight >= 1 && maxInFlight <= 1000)) {
-    throw new Error('--max-in-flight takes a whole number from 1 to 1000');
-  }
-  const unknown = args.filter((arg, index) => !known.has(arg) && !(inFlightAt !== -1 && index - inFlightAt <= 1));
+  const maxInFlight = wholeNumberAfter(args, '--max-in-flight', 1000);
+  const lagRatePerSecond = wholeNumberAfter(args, '--lag-rate', 100_000);
+  const valued = new Set(['--max-in-flight', '--lag-rate']);
+  const unknown = args.filter(
+    (arg, index) => !known.has(arg) && !valued.has(arg) && !valued.has(args[index - 1] ?? ''),
+  );
   const webhookOptions = maxInFlight === undefined ? {} : { maxInFlight };
   if (unknown.length > 0)
     throw new Error(
-      `unknown argument ${unknown.join(' ')}\nusage: pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N]`,
+      `unknown argument ${unknown.join(' ')}\nusage: pnpm bench:webhooks [--quick] [--sqlite-only] [--max-in-flight N] [--lag-rate N]`,
     );
   const mode = args.includes('--quick') ? 'quick' : 'standard';
-  const plan = PLANS[mode];
+  const plan = { ...PLANS[mode], ...(lagRatePerSecond !== undefined && { lagRatePerSecond }) };
   const machine = machineInfo();
   const started = Date.now();
   const log = (message: string) =>
@@ -113,7 +123,7 @@ function render(
       result.deliveriesPerSecond >= GOALS.deliveriesPerSecond ? 'yes' : 'no',
     ],
     [
-      `lag p99 at half that rate, ${result.engine}`,
+      `lag p99 at ${plan.lagRatePerSecond === undefined ? 'half that rate' : `${formatNumber(result.lagRatePerSecond)}/s`}, ${result.engine}`,
       `≤ ${GOALS.lagP99Ms} ms`,
       `${formatNumber(result.lagP99Ms)} ms`,
       result.lagP99Ms <= GOALS.lagP99Ms ? 'yes' : 'no',
@@ -121,12 +131,12 @@ function render(
   ]);
   const date = machine.date.replace('T', ' ').slice(0, 16);
   return [
-    `Run: \`pnpm bench:webhooks${run.mode === 'quick' ? ' --quick' : ''}${run.maxInFlight === 64 ? '' : ` --max-in-flight ${run.maxInFlight}`}\`, ${date} UTC, ${run.durationSeconds} s.`,
+    `Run: \`pnpm bench:webhooks${run.mode === 'quick' ? ' --quick' : ''}${run.maxInFlight === 64 ? '' : ` --max-in-flight ${run.maxInFlight}`}${plan.lagRatePerSecond === undefined ? '' : ` --lag-rate ${plan.lagRatePerSecond}`}\`, ${date} UTC, ${run.durationSeconds} s.`,
     `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}.`,
     '',
     `#### Webhook delivery (one process; the receiver, a node HTTP server answering 204, in another)`,
     '',
-    `Outbox pre-filled with ${formatNumber(plan.events)} events (after ${formatNumber(plan.warmup)} delivered to warm up), then drained by the started WebhookDispatcher (${run.maxInFlight === 64 ? 'defaults: 64 in flight' : `defaults but ${run.maxInFlight} in flight`}). Lag: the same process commits events one by one (each its own transfer's intent) at half the drain rate for ${plan.lagSeconds} s while its dispatcher runs.`,
+    `Outbox pre-filled with ${formatNumber(plan.events)} events (after ${formatNumber(plan.warmup)} delivered to warm up), then drained by the started WebhookDispatcher (${run.maxInFlight === 64 ? 'defaults: 64 in flight' : `defaults but ${run.maxInFlight} in flight`}). Lag: the same process commits events one by one (each its own transfer's intent) at ${plan.lagRatePerSecond === undefined ? 'half the drain rate' : `${formatNumber(plan.lagRatePerSecond)} per second (--lag-rate)`} for ${plan.lagSeconds} s while its dispatcher runs.`,
     '',
     markdownTable(
       [

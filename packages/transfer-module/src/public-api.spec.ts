@@ -495,6 +495,7 @@ const PERSISTENCE = [
   'WebhookAttemptRecord',
   'WebhookDeliveryCounts',
   'WebhookDeliveryEntity',
+  'WebhookDeliveryLane',
   'WebhookDeliveryNotFoundError',
   'WebhookDeliveryRecord',
   'WebhookDeliveryState',

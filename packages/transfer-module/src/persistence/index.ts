@@ -112,4 +112,4 @@ export type {
   WebhookDeliveryRecord,
   WebhookEndpointRecord,
 } from './webhook-records';
-export { WebhookStore } from './webhook-store';
+export { type WebhookDeliveryLane, WebhookStore } from './webhook-store';

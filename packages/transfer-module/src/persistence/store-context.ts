@@ -17,15 +17,25 @@ import { MovementNotFoundError } from './persistence.errors';
 export class StoreContext {
   readonly engine: EngineAdapter;
   readonly transactions: Transactions;
+  /** The store's outbox; its `committed()` also tells the dispatchers of other processes (the engine's announcement). */
+  readonly outbox: Outbox | undefined;
 
   constructor(
     readonly dataSource: DataSource,
     readonly clock: Clock,
-    readonly outbox: Outbox | undefined = undefined,
+    outbox: Outbox | undefined = undefined,
     readonly audit: AuditTrail | undefined = undefined,
   ) {
     this.engine = engineAdapterFor(dataSource);
     this.transactions = this.engine.transactions;
+    const { engine } = this;
+    this.outbox = outbox && {
+      render: (change, atMs) => outbox.render(change, atMs),
+      committed: () => {
+        outbox.committed();
+        engine.announceEventsCommitted();
+      },
+    };
   }
 
   nowMs(): number {

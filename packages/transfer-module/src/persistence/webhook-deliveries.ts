@@ -1,5 +1,5 @@
 import type { DeliveryResult } from './engine/delivery-results';
-import type { EngineAdapter } from './engine/engine-adapter';
+import type { DeliveryConnection, EngineAdapter } from './engine/engine-adapter';
 import { queryWithCount } from './engine/query-with-count';
 import { WebhookAttemptEntity, WebhookDeliveryEntity, type WebhookDeliveryState, WebhookEventEntity } from './entities';
 import { type OutboxEvent, writeOutboxEvents } from './outbox';
@@ -65,14 +65,17 @@ export class WebhookDeliveries {
    * Leases up to `limit` due deliveries (EngineAdapter.claimDeliveries; on Postgres FOR UPDATE SKIP LOCKED, so
    * replicas take different ones).
    */
-  async claimDue(options: { owner: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    options: { owner: string; limit: number; leaseMs: number },
+    connection?: DeliveryConnection,
+  ): Promise<ClaimedDelivery[]> {
     const owner = checkLeaseOwner(options.owner);
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     const leaseMs = checkLeaseMs(options.leaseMs);
     const now = this.context.nowMs();
     const { engine } = this.context;
     const select = { sql: claimable(engine), parameters: [now, ...engine.unleasedParameters(now, owner), limit] };
-    const rows = await engine.claimDeliveries(select, owner, now + leaseMs);
+    const rows = await engine.claimDeliveries(select, owner, now + leaseMs, connection);
     return rows.map((row) => toClaimedDelivery(row, now, (stored) => this.cipher.open(stored)));
   }
 
@@ -81,14 +84,18 @@ export class WebhookDeliveries {
    * stalled past its lease may have been overtaken: its result is then dropped, the attempt repeated). Returns
    * the ids recorded. One transaction for the whole batch (EngineAdapter.recordDeliveryResults).
    */
-  async recordResults(owner: string, results: readonly DeliveryResult[]): Promise<number[]> {
+  async recordResults(
+    owner: string,
+    results: readonly DeliveryResult[],
+    connection?: DeliveryConnection,
+  ): Promise<number[]> {
     checkLeaseOwner(owner);
     if (results.length === 0) return [];
     const batches: DeliveryResult[][] = [];
     for (let start = 0; start < results.length; start += MAX_BATCH_SIZE) {
       batches.push(results.slice(start, start + MAX_BATCH_SIZE));
     }
-    return this.context.engine.recordDeliveryResults(owner, batches);
+    return this.context.engine.recordDeliveryResults(owner, batches, connection);
   }
 
   /** Gives up this owner's leases (a dispatcher stopping): its deliveries are due again at once for the others. */

@@ -201,6 +201,21 @@ describeEachEngine('the webhook outbox and WebhookStore', (engine) => {
     ).toEqual([held.id]);
   });
 
+  it('never takes over its own lease, however late its own heartbeat', async () => {
+    const fixture = await webhookFixture(engine);
+    const registry = new ReplicaRegistry(fixture.dataSource, fixture.clock);
+    await fixture.endpoint('ep_all');
+    await fixture.record(1);
+    await registry.beat('replica-a', 5_000);
+    fixture.clock.advance(1000);
+    await registry.beat('replica-a', 5_000);
+    const [held] = await fixture.webhooks.claimDueDeliveries({ owner: 'replica-a', limit: 10, leaseMs: 150_000 });
+    expect(held.originId).toBe(1);
+    // Its next beats wait (a busy pool): by its own heartbeat it looks silent, and it claims again meanwhile.
+    fixture.clock.advance(TAKEOVER_AFTER_SILENCE_MS + 1000);
+    expect(await fixture.webhooks.claimDueDeliveries({ owner: 'replica-a', limit: 10, leaseMs: 150_000 })).toEqual([]);
+  });
+
   it('gives a dead delivery’s transfer its next event, and delivers dead ones again on request', async () => {
     const fixture = await webhookFixture(engine);
     await fixture.endpoint('ep_all');

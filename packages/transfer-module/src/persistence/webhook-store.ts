@@ -19,6 +19,17 @@ import type {
 } from './webhook-records';
 
 /**
+ * What a running dispatcher claims and records through (WebhookStore.openDeliveryLane): on Postgres a connection
+ * of its own, which also hears of events other processes commit; on SQLite the store's own transactions.
+ */
+export interface WebhookDeliveryLane {
+  claimDueDeliveries(options: { owner: string; limit: number; leaseMs: number }): Promise<ClaimedDelivery[]>;
+  recordDeliveryResults(owner: string, results: readonly DeliveryResult[]): Promise<number[]>;
+  /** Ends the lane's connection (the dispatcher stopped). */
+  close(): Promise<void>;
+}
+
+/**
  * Everything persisted about webhooks besides the outbox's own writes (outbox.ts, in the movements'
  * transactions): endpoints, and the deliveries dispatchers lease, send and record. Every method is one
  * transaction, on the same data source and transactions as MovementStore.
@@ -26,6 +37,7 @@ import type {
 export class WebhookStore {
   private readonly endpoints: WebhookEndpoints;
   private readonly deliveries: WebhookDeliveries;
+  private readonly context: StoreContext;
 
   private readonly onEventsCommitted: (() => void) | undefined;
 
@@ -40,6 +52,7 @@ export class WebhookStore {
     options: { onEventsCommitted?: () => void; audit?: AuditTrail; cipher?: SecretCipher } = {},
   ) {
     const context = new StoreContext(dataSource, clock, undefined, options.audit);
+    this.context = context;
     const cipher = options.cipher ?? CLEAR_SECRETS;
     this.onEventsCommitted = options.onEventsCommitted;
     this.endpoints = new WebhookEndpoints(context, cipher);
@@ -95,6 +108,21 @@ export class WebhookStore {
     return this.deliveries.recordResults(owner, results);
   }
 
+  /**
+   * The lane a running dispatcher claims and records through; `onNews`: called when another process announces
+   * events committed (Postgres), and after the lane's connection is (re)opened. close() it when stopping.
+   */
+  openDeliveryLane(onNews: () => void): WebhookDeliveryLane {
+    const connection = this.context.engine.openDeliveryConnection(onNews);
+    return {
+      claimDueDeliveries: (options) => this.deliveries.claimDue(options, connection),
+      recordDeliveryResults: (owner, results) => this.deliveries.recordResults(owner, results, connection),
+      close: async () => {
+        await connection?.close();
+      },
+    };
+  }
+
   releaseDeliveryLeases(owner: string): Promise<number> {
     return this.deliveries.releaseLeases(owner);
   }
@@ -124,6 +152,7 @@ export class WebhookStore {
   async addTestEvent(endpointId: string, event: OutboxEvent): Promise<WebhookDeliveryRecord> {
     const delivery = await this.deliveries.addTestEvent(endpointId, event);
     this.onEventsCommitted?.();
+    this.context.engine.announceEventsCommitted();
     return delivery;
   }
 

@@ -1,7 +1,8 @@
+import { performance } from 'node:perf_hooks';
 import type { LoggerService, OnModuleDestroy } from '@nestjs/common';
 import type { Clock } from '../domain';
 import { type ResolvedWebhookOptions, resolveWebhookOptions } from '../options';
-import type { ClaimedDelivery, DeliveryResult, WebhookStore } from '../persistence';
+import type { ClaimedDelivery, DeliveryResult, WebhookDeliveryLane, WebhookStore } from '../persistence';
 import { RetrySchedule } from './retry-schedule';
 import { type PostOutcome, WebhookPost } from './webhook-post';
 import type { WebhookWakeUp } from './webhook-wake-up';
@@ -10,6 +11,8 @@ const PRUNE_BATCH = 1000;
 /** The most deliveries one claim takes. */
 const MAX_CLAIM = 500;
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+/** The least time from one claim to the next that is not full (the wait a committed event may add). */
+const CLAIM_SPACING_MS = 20;
 
 /** What a dispatcher reports of each recorded attempt (the reconciler's metrics). */
 export interface WebhookAttemptObserver {
@@ -24,7 +27,9 @@ export interface WebhookAttemptObserver {
  * 410 Gone disables the endpoint. A dispatcher that stops before recording an attempt leaves its lease to
  * expire: another tries again with the same event id (at least once).
  *
- * Runs beside the sweep: `start()` when the application starts sweeping, `stop()` at shutdown.
+ * Runs beside the sweep: `start()` when the application starts sweeping, `stop()` at shutdown. Learns of new
+ * events from this process's commits (WebhookWakeUp), from other processes' (on Postgres, LISTEN on the lane's
+ * own connection: WebhookStore.openDeliveryLane), and otherwise at its poll.
  */
 export class WebhookDispatcher implements OnModuleDestroy {
   private readonly schedule: RetrySchedule;
@@ -37,8 +42,11 @@ export class WebhookDispatcher implements OnModuleDestroy {
   /** Claimed (leased) and not started yet. */
   private readonly waiting: ClaimedDelivery[] = [];
   private running: Promise<void> | undefined;
+  /** While started: what claims and records go through (on Postgres a connection of the dispatcher's own). */
+  private lane: WebhookDeliveryLane | undefined;
   private stopping = false;
   private flushing: Promise<void> | undefined;
+  private pruning: Promise<void> | undefined;
   private slotFreed: (() => void) | undefined;
   private started = false;
   private nextPruneAtMs = 0;
@@ -71,6 +79,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
   start(): void {
     if (!this.enabled || this.running || this.stopping) return;
     this.started = true;
+    this.lane = this.store.openDeliveryLane(() => this.wakeUp.notify());
     this.running = this.loop().catch((error: unknown) => {
       this.logger.error(`webhook deliveries stopped: ${describe(error)}`);
     });
@@ -87,6 +96,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
     this.wakeUp.notify();
     this.slotFreed?.();
     await this.running;
+    await this.pruning;
     // The attempts in flight finish (each within timeoutMs) and are recorded; the ones waiting never start.
     while (this.inFlight > 0) {
       await new Promise<void>((resolve) => {
@@ -97,6 +107,8 @@ export class WebhookDispatcher implements OnModuleDestroy {
     await this.store.releaseDeliveryLeases(this.owner).catch((error: unknown) => {
       this.logger.warn(`webhook leases not released (they expire): ${describe(error)}`);
     });
+    await this.lane?.close();
+    this.lane = undefined;
     await this.poster.close();
   }
 
@@ -140,7 +152,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
   private async loop(): Promise<void> {
     const room = () => 4 * this.options.maxInFlight - this.inFlight - this.waiting.length;
     while (!this.stopping) {
-      await this.pruneWhenDue();
+      this.pruneWhenDue();
       const free = room();
       if (this.inFlight > 0 && free < Math.ceil(this.options.maxInFlight / 2)) {
         await new Promise<void>((resolve) => {
@@ -149,6 +161,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
         continue;
       }
       let claimed: ClaimedDelivery[];
+      const claimStartedAt = performance.now();
       try {
         claimed = await this.claim(Math.min(free, MAX_CLAIM));
       } catch (error) {
@@ -162,8 +175,13 @@ export class WebhookDispatcher implements OnModuleDestroy {
       this.claimsFailing = false;
       this.waiting.push(...claimed);
       this.startWaiting();
-      // A full claim: more may be due at once. Otherwise wait for news or the next poll.
-      if (claimed.length < Math.min(free, MAX_CLAIM)) await this.wakeUp.wait(this.options.pollIntervalMs);
+      // A full claim: more may be due at once. Otherwise wait for news or the next poll, and let the commits that
+      // come one by one gather for CLAIM_SPACING_MS: claimed one by one, each would cost a claim of its own.
+      if (claimed.length < Math.min(free, MAX_CLAIM)) {
+        await this.wakeUp.wait(this.options.pollIntervalMs);
+        const gather = claimStartedAt + CLAIM_SPACING_MS - performance.now();
+        if (gather > 0 && !this.stopping) await new Promise((resolve) => setTimeout(resolve, gather));
+      }
     }
   }
 
@@ -182,20 +200,31 @@ export class WebhookDispatcher implements OnModuleDestroy {
     }
   }
 
-  private async pruneWhenDue(): Promise<void> {
+  /**
+   * Starts pruning when it is due, beside the loop: it goes through the shared pool, which writers may hold for
+   * a while, and deliveries must not wait for it.
+   */
+  private pruneWhenDue(): void {
     const now = this.clock.now().getTime();
-    if (now < this.nextPruneAtMs) return;
+    if (now < this.nextPruneAtMs || this.pruning) return;
     this.nextPruneAtMs = now + PRUNE_INTERVAL_MS;
-    try {
-      const pruned = await this.pruneExpired();
-      if (pruned > 0) this.logger.log(`${pruned} webhook events past their retention deleted`);
-    } catch (error) {
-      this.logger.warn(`webhook events past their retention not deleted: ${describe(error)}`);
-    }
+    this.pruning = this.pruneExpired()
+      .then(
+        (pruned) => {
+          if (pruned > 0) this.logger.log(`${pruned} webhook events past their retention deleted`);
+        },
+        (error: unknown) => {
+          this.logger.warn(`webhook events past their retention not deleted: ${describe(error)}`);
+        },
+      )
+      .finally(() => {
+        this.pruning = undefined;
+      });
   }
 
   private claim(limit: number): Promise<ClaimedDelivery[]> {
-    return this.store.claimDueDeliveries({ owner: this.owner, limit, leaseMs: this.options.leaseMs });
+    const lane = this.lane ?? this.store;
+    return lane.claimDueDeliveries({ owner: this.owner, limit, leaseMs: this.options.leaseMs });
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
@@ -250,7 +279,7 @@ export class WebhookDispatcher implements OnModuleDestroy {
         const batch = this.results.splice(0);
         try {
           const recorded = new Set(
-            await this.store.recordDeliveryResults(
+            await (this.lane ?? this.store).recordDeliveryResults(
               this.owner,
               batch.map((entry) => entry.result),
             ),

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { WebhookAttemptEntity } from '../entities';
+import type { DeliveryConnection } from './engine-adapter';
 import { queryWithCount } from './query-with-count';
 import { numberedPlaceholders } from './raw-rows';
 import type { Transactions } from './transactions';
@@ -87,22 +88,30 @@ async function updateDeliveries(
   return (updated.records ?? []).map((row: { id: string | number }) => Number(row.id));
 }
 
-/** Postgres: one statement per batch, without BEGIN and COMMIT: the update and its attempts' insert in one. */
+/**
+ * Postgres: one statement per batch, without BEGIN and COMMIT: the update and its attempts' insert in one. On
+ * `connection` (a dispatcher's own) when given, else on the pool.
+ */
 export function recordPostgresDeliveryResults(
   transactions: Transactions,
   owner: string,
   batches: readonly (readonly DeliveryResult[])[],
+  connection?: DeliveryConnection,
 ): Promise<number[]> {
-  return transactions.writeStatement(async (manager) => {
+  const recordAll = async (run: DeliveryConnection['run']) => {
     const recorded: number[] = [];
-    for (const batch of batches) recorded.push(...(await recordBatch(manager, owner, batch)));
+    for (const batch of batches) recorded.push(...(await recordBatch(run, owner, batch)));
     return recorded;
-  });
+  };
+  if (connection) return recordAll((sql, parameters) => connection.run(sql, parameters));
+  return transactions.writeStatement((manager) =>
+    recordAll(async (sql, parameters) => (await queryWithCount(manager, sql, parameters)).records ?? []),
+  );
 }
 
 /** Postgres: the update and the insert of the attempts it recorded, in one statement; the ids recorded. */
 async function recordBatch(
-  manager: EntityManager,
+  run: DeliveryConnection['run'],
   owner: string,
   results: readonly DeliveryResult[],
 ): Promise<number[]> {
@@ -111,6 +120,6 @@ async function recordBatch(
     INSERT INTO "giro_webhook_attempts" ("delivery_id", "at_ms", "duration_ms", "status_code", "error", "response")
     SELECT v."delivery_id", v."at_ms", v."duration_ms", v."status_code", v."error", v."response"
     FROM v JOIN u ON u."id" = v."delivery_id" RETURNING "delivery_id"`;
-  const inserted = await queryWithCount(manager, numberedPlaceholders(sql), [...values.parameters, owner]);
-  return (inserted.records ?? []).map((row: { delivery_id: string | number }) => Number(row.delivery_id));
+  const inserted = await run(numberedPlaceholders(sql), [...values.parameters, owner]);
+  return inserted.map((row) => Number(row.delivery_id));
 }

@@ -57,7 +57,7 @@ describe('the engines spell the same statement each their way', () => {
     // A lease held by a replica gone silent is free only where replicas beat.
     expect(sqlite.unleasedParameters(1_000, 'me')).toEqual([1_000]);
     expect(postgres.unleased('m')).toContain('"giro_replicas"');
-    expect(postgres.unleasedParameters(20_000, 'me')).toEqual([20_000, 10_000, 'me', 10_000]);
-    expect(postgres.unleasedParameters(20_000, undefined)).toEqual([20_000, 10_000, null, 10_000]);
+    expect(postgres.unleasedParameters(20_000, 'me')).toEqual([20_000, 10_000, 'me', 10_000, 'me']);
+    expect(postgres.unleasedParameters(20_000, undefined)).toEqual([20_000, 10_000, null, 10_000, null]);
   });
 });

@@ -9,6 +9,14 @@ import { POSTGRES_CAPABILITIES, PostgresEngine } from './postgres-engine';
 import { SQLITE_CAPABILITIES, SqliteEngine } from './sqlite-engine';
 import type { Transactions } from './transactions';
 
+/** A dispatcher's own connection (EngineAdapter.openDeliveryConnection). */
+export interface DeliveryConnection {
+  /** One statement, committed on its own; its rows. */
+  run(sql: string, parameters: unknown[]): Promise<Record<string, unknown>[]>;
+  /** Ends the connection (the dispatcher stopped). */
+  close(): Promise<void>;
+}
+
 /** What an engine can do that decides how giro uses it, known from the data source's type alone. */
 export interface EngineCapabilities {
   /**
@@ -99,9 +107,26 @@ export interface EngineAdapter {
     select: { sql: string; parameters: unknown[] },
     owner: string,
     leaseExpiresAtMs: number,
+    connection?: DeliveryConnection,
   ): Promise<Record<string, unknown>[]>;
   /** Records batches of attempts' results, each fenced on `owner`'s lease; the delivery ids recorded. */
-  recordDeliveryResults(owner: string, batches: readonly (readonly DeliveryResult[])[]): Promise<number[]>;
+  recordDeliveryResults(
+    owner: string,
+    batches: readonly (readonly DeliveryResult[])[],
+    connection?: DeliveryConnection,
+  ): Promise<number[]>;
+  /**
+   * A running dispatcher's own connection (Postgres: outside the pool, so its claims and results do not wait
+   * behind the writers' transactions; it LISTENs for events committed by any process and calls `onNews`), for
+   * claimDeliveries and recordDeliveryResults; undefined on SQLite, one process's file, whose transactions
+   * already take turns and whose commits wake the dispatcher in process.
+   */
+  openDeliveryConnection(onNews: () => void): DeliveryConnection | undefined;
+  /**
+   * Tells the dispatchers of other processes that webhook events were committed (Postgres: NOTIFY, after the
+   * commit); nothing on SQLite.
+   */
+  announceEventsCommitted(): void;
 
   // ── The database itself ─────────────────────────────────────────────────────────────────────────────────
   /**

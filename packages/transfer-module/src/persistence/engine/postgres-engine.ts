@@ -1,11 +1,12 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordPostgresDeliveryResults } from './delivery-results';
-import type { EngineAdapter, EngineCapabilities } from './engine-adapter';
+import type { DeliveryConnection, EngineAdapter, EngineCapabilities } from './engine-adapter';
 import { runPostgresFencedWrite } from './fenced-update';
 import { insertPostgresMovement } from './movement-insert';
 import { advancePostgresCounter } from './origin-id-counter';
 import { writePostgresOutboxRows } from './outbox-write';
 import { keepPostgresClientErrorsHandled } from './postgres-client-errors';
+import { PostgresDeliveryConnection, PostgresEventsAnnouncer } from './postgres-delivery-connection';
 import { updateBatchFor } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
 import { numberedPlaceholders } from './raw-rows';
@@ -31,9 +32,11 @@ export class PostgresEngine implements EngineAdapter {
   readonly capabilities = POSTGRES_CAPABILITIES;
   readonly transactions: Transactions;
   private readonly spelled = new Map<string, string>();
+  private readonly announcer: PostgresEventsAnnouncer;
 
   constructor(private readonly dataSource: DataSource) {
     this.transactions = postgresTransactions(dataSource);
+    this.announcer = new PostgresEventsAnnouncer(dataSource);
   }
 
   sql(text: string): string {
@@ -100,19 +103,30 @@ export class PostgresEngine implements EngineAdapter {
     select: { sql: string; parameters: unknown[] },
     owner: string,
     leaseExpiresAtMs: number,
+    connection?: DeliveryConnection,
   ): Promise<Record<string, unknown>[]> {
-    const sql = `WITH c AS (${select.sql}${this.skipLocked('d')})
+    const sql = this.sql(`WITH c AS (${select.sql}${this.skipLocked('d')})
         UPDATE "giro_webhook_deliveries" SET "lease_owner" = ?, "lease_expires_at_ms" = ?
-        FROM c WHERE "giro_webhook_deliveries"."id" = c."id" RETURNING c.*`;
-    const rows: Record<string, unknown>[] = await this.transactions.writeStatement(
-      async (manager) =>
-        (await queryWithCount(manager, this.sql(sql), [...select.parameters, owner, leaseExpiresAtMs])).records ?? [],
-    );
+        FROM c WHERE "giro_webhook_deliveries"."id" = c."id" RETURNING c.*`);
+    const parameters = [...select.parameters, owner, leaseExpiresAtMs];
+    const rows: Record<string, unknown>[] = connection
+      ? await connection.run(sql, parameters)
+      : await this.transactions.writeStatement(
+          async (manager) => (await queryWithCount(manager, sql, parameters)).records ?? [],
+        );
     return rows.sort((a, b) => Number(a.next_attempt_at_ms) - Number(b.next_attempt_at_ms));
   }
 
-  recordDeliveryResults: EngineAdapter['recordDeliveryResults'] = (owner, batches) =>
-    recordPostgresDeliveryResults(this.transactions, owner, batches);
+  recordDeliveryResults: EngineAdapter['recordDeliveryResults'] = (owner, batches, connection) =>
+    recordPostgresDeliveryResults(this.transactions, owner, batches, connection);
+
+  openDeliveryConnection(onNews: () => void): DeliveryConnection {
+    return new PostgresDeliveryConnection(this.dataSource, onNews);
+  }
+
+  announceEventsCommitted(): void {
+    this.announcer.announce();
+  }
 
   /** With `lockKey`: under a session advisory lock, held on a connection of its own until `work` ends. */
   async exclusively<T>(work: () => Promise<T>, lockKey?: number): Promise<T> {

@@ -89,6 +89,12 @@ export class SqliteEngine implements EngineAdapter {
   recordDeliveryResults: EngineAdapter['recordDeliveryResults'] = (owner, batches) =>
     recordSqliteDeliveryResults(this.transactions, owner, batches);
 
+  openDeliveryConnection(): undefined {
+    return undefined;
+  }
+
+  announceEventsCommitted(): void {}
+
   /** Other processes are kept out by SQLite's own file lock; this process's transactions by the in-process one. */
   exclusively<T>(work: () => Promise<T>): Promise<T> {
     return runSqliteExclusive(this.dataSource, work);
