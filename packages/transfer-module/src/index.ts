@@ -194,6 +194,7 @@ export {
   ApiKeyEntity,
   AuditEntryEntity,
   CancellationEntity,
+  ClosedDayEntity,
   LimitUsageEntity,
   MovementEntity,
   MovementHistoryEntity,
@@ -256,6 +257,13 @@ export {
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
 export type { SendingOptions, TransferOverview } from './transfer/transfer-overview';
 export { TransferOverviewService } from './transfer/transfer-overview.service';
+export { type DailyCloseRequest, DailyCloseService } from './transfer/daily-close.service';
+export type {
+  AccountCloseView,
+  CloseFiguresView,
+  CloseTallyView,
+  DailyCloseView,
+} from './movement/daily-close-view';
 // The module.
 export { TransferModule } from './transfer.module';
 export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';

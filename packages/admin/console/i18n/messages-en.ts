@@ -1,4 +1,5 @@
 import type { MessageKey } from './messages-es';
+import { CLOSE_EN } from './messages-close-en';
 import { PAYEES_EN } from './messages-payees-en';
 
 // The console's texts in English: every key of messages-es.ts (the type checker refuses a missing one).
@@ -370,4 +371,5 @@ export const EN: Record<MessageKey, string> = {
   'audit.action.webhook.update': 'Change a webhook endpoint',
   'webhooks.actions': 'Actions',
   ...PAYEES_EN,
+  ...CLOSE_EN,
 };

@@ -1,3 +1,4 @@
+import { CLOSE_ES } from './messages-close-es';
 import { PAYEES_ES } from './messages-payees-es';
 
 // The console's texts in Spanish (Argentina), the default language; messages-en.ts has every key in English.
@@ -371,6 +372,7 @@ export const ES = {
   'audit.action.webhook.update': 'Cambiar un destino de webhooks',
   'webhooks.actions': 'Acciones',
   ...PAYEES_ES,
+  ...CLOSE_ES,
 } as const;
 
 export type MessageKey = keyof typeof ES;

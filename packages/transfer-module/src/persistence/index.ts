@@ -45,6 +45,12 @@ export {
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
+export {
+  type AccountCloseFigures,
+  type CloseTally,
+  type DailyCloseQuery,
+  emptyFigures,
+} from './daily-close';
 export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,

@@ -16,6 +16,7 @@ import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
 import { MovementListing } from './movement-listing';
+import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
 import { MovementQueryHolds, type UnleasedQuery } from './movement-query-holds';
 import type {
   AnomalyRecord,
@@ -81,6 +82,7 @@ export class MovementStore {
   private readonly approvals: MovementApprovals;
   private readonly payees: PayeeBook;
   private readonly schedule: MovementSchedule;
+  private readonly close: DailyClose;
 
   constructor(
     dataSource: DataSource,
@@ -100,6 +102,7 @@ export class MovementStore {
     this.subAccounts = new SubAccountRegistry(context);
     this.approvals = new MovementApprovals(context, this.usage, this.payees);
     this.schedule = new MovementSchedule(context, this.usage);
+    this.close = new DailyClose(context);
   }
 
   // Intents (movement-intents.ts)
@@ -233,6 +236,20 @@ export class MovementStore {
 
   completedTotals(from: Date, before: Date): ReturnType<MovementListing['completedTotals']> {
     return this.listing.completedTotals(from, before);
+  }
+
+  // The daily close (daily-close.ts)
+
+  dailyCloseFigures(query: DailyCloseQuery): Promise<AccountCloseFigures[]> {
+    return this.close.figures(query);
+  }
+
+  isDayClosed(day: string): Promise<boolean> {
+    return this.close.isClosed(day);
+  }
+
+  closeDay(day: string, query: DailyCloseQuery): Promise<boolean> {
+    return this.close.close(day, query);
   }
 
   // Cancellations (movement-cancellations.ts)

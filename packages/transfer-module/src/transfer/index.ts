@@ -21,3 +21,4 @@ export {
 export { type RequestTransferResult, TransferService } from './transfer.service';
 export type { SendingOptions, TransferOverview } from './transfer-overview';
 export { TransferOverviewService } from './transfer-overview.service';
+export { type DailyCloseRequest, DailyCloseService } from './daily-close.service';
