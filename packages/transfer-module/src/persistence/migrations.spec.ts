@@ -36,6 +36,7 @@ const TABLES = [
   'giro_webhook_deliveries',
   'giro_webhook_attempts',
   'giro_replicas',
+  'giro_closed_days',
 ];
 const ALL_MIGRATIONS = [
   'TransferSchemaBaseline1795291100000',
