@@ -143,6 +143,12 @@ export type {
   BankDetailsView,
   BankSubAccountView,
 } from './movement/bank-details-view';
+export type {
+  AccountCloseView,
+  CloseFiguresView,
+  CloseTallyView,
+  DailyCloseView,
+} from './movement/daily-close-view';
 // What the services return and announce: the movement as a view, and the events.
 export {
   type MovementAnomalyEvent,
@@ -235,6 +241,7 @@ export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './t
 export { BankLookupService } from './transfer/bank-lookup.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
+export { type DailyCloseRequest, DailyCloseService } from './transfer/daily-close.service';
 export { MovementService } from './transfer/movement.service';
 export { PayeeService, type PayeeView } from './transfer/payee.service';
 export {
@@ -257,13 +264,6 @@ export {
 export { type RequestTransferResult, TransferService } from './transfer/transfer.service';
 export type { SendingOptions, TransferOverview } from './transfer/transfer-overview';
 export { TransferOverviewService } from './transfer/transfer-overview.service';
-export { type DailyCloseRequest, DailyCloseService } from './transfer/daily-close.service';
-export type {
-  AccountCloseView,
-  CloseFiguresView,
-  CloseTallyView,
-  DailyCloseView,
-} from './movement/daily-close-view';
 // The module.
 export { TransferModule } from './transfer.module';
 export { WebhooksDisabledError, WebhookValidationError } from './webhooks/webhook.errors';

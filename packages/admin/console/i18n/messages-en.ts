@@ -1,5 +1,5 @@
-import type { MessageKey } from './messages-es';
 import { CLOSE_EN } from './messages-close-en';
+import type { MessageKey } from './messages-es';
 import { PAYEES_EN } from './messages-payees-en';
 
 // The console's texts in English: every key of messages-es.ts (the type checker refuses a missing one).

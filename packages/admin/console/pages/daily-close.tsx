@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
+import { ApiError } from '../api/client';
 import type { CloseFigures, CloseTally, DailyClose as DailyCloseData } from '../api/close-types';
 import { TextField } from '../components/fields';
-import { ApiError } from '../api/client';
 import { ErrorNotice } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Money, Time } from '../components/values';
@@ -163,7 +163,7 @@ function FigureCells({ figures }: { figures: CloseFigures }) {
           )}
           {key === 'pendingAtEnd' && figures.pendingAtEnd.oldestCreatedAt !== null && (
             <small class="muted">
-              {t('close.oldest')} 
+              {t('close.oldest')}
               <Time at={figures.pendingAtEnd.oldestCreatedAt} />
             </small>
           )}

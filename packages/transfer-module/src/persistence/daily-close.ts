@@ -1,5 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { AWAITING_APPROVAL_STATUS, CANCELED_STATUS, FINAL_STATUSES, MOVEMENT_STATUSES, REJECTED_STATUS, SCHEDULED_STATUS } from '../domain';
+import {
+  AWAITING_APPROVAL_STATUS,
+  CANCELED_STATUS,
+  FINAL_STATUSES,
+  MOVEMENT_STATUSES,
+  REJECTED_STATUS,
+  SCHEDULED_STATUS,
+} from '../domain';
 import { queryWithCount } from './engine/query-with-count';
 import { writeOutboxEvents } from './outbox';
 import type { StoreContext } from './store-context';
@@ -36,7 +43,9 @@ export interface DailyCloseQuery {
   account?: string;
 }
 
-const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter((status) => !(FINAL_STATUSES as readonly string[]).includes(status));
+const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
+  (status) => !(FINAL_STATUSES as readonly string[]).includes(status),
+);
 /** Never handed to the bank (yet, or ever). */
 const UNSENT_STATUSES = [AWAITING_APPROVAL_STATUS, SCHEDULED_STATUS, REJECTED_STATUS, CANCELED_STATUS];
 

@@ -13,6 +13,12 @@ export type {
   AuditVerification,
 } from './audit-records';
 export { AUDIT_LOCK_KEY, AuditTrail, type AuditTrailOptions } from './audit-trail';
+export {
+  type AccountCloseFigures,
+  type CloseTally,
+  type DailyCloseQuery,
+  emptyFigures,
+} from './daily-close';
 export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export {
   DEFAULT_DATABASE_URL,
@@ -45,12 +51,6 @@ export {
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
 export type { MovementChange, Outbox, OutboxEvent } from './outbox';
-export {
-  type AccountCloseFigures,
-  type CloseTally,
-  type DailyCloseQuery,
-  emptyFigures,
-} from './daily-close';
 export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,

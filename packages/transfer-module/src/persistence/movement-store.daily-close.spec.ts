@@ -137,15 +137,45 @@ describeEachEngine('MovementStore daily close', (engine) => {
     const fixture = await storeFixture(engine);
     const plan: Planned[] = [
       // created the day before, completed in the day: completed only
-      { account: 0, cents: 100, createdAtMs: start.getTime() - HOUR, outcome: 'complete', decidedAtMs: start.getTime() + HOUR },
+      {
+        account: 0,
+        cents: 100,
+        createdAtMs: start.getTime() - HOUR,
+        outcome: 'complete',
+        decidedAtMs: start.getTime() + HOUR,
+      },
       // created in the day, completed the next: created, sent, pending at the end
-      { account: 0, cents: 250, createdAtMs: start.getTime() + 2 * HOUR, outcome: 'complete', decidedAtMs: end.getTime() + HOUR },
+      {
+        account: 0,
+        cents: 250,
+        createdAtMs: start.getTime() + 2 * HOUR,
+        outcome: 'complete',
+        decidedAtMs: end.getTime() + HOUR,
+      },
       // created and failed in the day, acknowledged: failed and registered
-      { account: 0, cents: 400, createdAtMs: start.getTime() + 3 * HOUR, outcome: 'fail-ack', decidedAtMs: start.getTime() + 4 * HOUR },
+      {
+        account: 0,
+        cents: 400,
+        createdAtMs: start.getTime() + 3 * HOUR,
+        outcome: 'fail-ack',
+        decidedAtMs: start.getTime() + 4 * HOUR,
+      },
       // waiting for an approval at the end: created, not sent, pending, awaiting approval
-      { account: 0, cents: 800, createdAtMs: start.getTime() + 5 * HOUR, outcome: 'awaiting', decidedAtMs: start.getTime() + 5 * HOUR },
+      {
+        account: 0,
+        cents: 800,
+        createdAtMs: start.getTime() + 5 * HOUR,
+        outcome: 'awaiting',
+        decidedAtMs: start.getTime() + 5 * HOUR,
+      },
       // scheduled, canceled in the day
-      { account: 0, cents: 1600, createdAtMs: start.getTime() + 6 * HOUR, outcome: 'cancel', decidedAtMs: start.getTime() + 7 * HOUR },
+      {
+        account: 0,
+        cents: 1600,
+        createdAtMs: start.getTime() + 6 * HOUR,
+        outcome: 'cancel',
+        decidedAtMs: start.getTime() + 7 * HOUR,
+      },
       // created at the very end of the day (the end is excluded): not counted
       { account: 0, cents: 3200, createdAtMs: end.getTime(), outcome: 'open', decidedAtMs: end.getTime() },
       // another account
@@ -170,13 +200,20 @@ describeEachEngine('MovementStore daily close', (engine) => {
       awaitingApprovalAtEnd: { count: 1, cents: 800n },
       scheduledAtEnd: { count: 0, cents: 0n },
     });
-    expect(second).toMatchObject({ created: { count: 1, cents: 6400n }, sent: { count: 0, cents: 0n }, rejected: { count: 1, cents: 6400n } });
+    expect(second).toMatchObject({
+      created: { count: 1, cents: 6400n },
+      sent: { count: 0, cents: 0n },
+      rejected: { count: 1, cents: 6400n },
+    });
 
     // One account alone gives that account's figures.
     expect(await fixture.store.dailyCloseFigures({ ...query, account: sourceAccount(0, 1).address })).toEqual([second]);
     // The next day: the transfer created in this one completes there; nothing else pends but the approval.
     const next = businessDayBounds('2026-11-22');
-    const [following] = await fixture.store.dailyCloseFigures({ startMs: next.start.getTime(), endMs: next.end.getTime() });
+    const [following] = await fixture.store.dailyCloseFigures({
+      startMs: next.start.getTime(),
+      endMs: next.end.getTime(),
+    });
     expect(following).toMatchObject({
       created: { count: 1, cents: 3200n },
       completed: { count: 1, cents: 250n },
@@ -214,13 +251,23 @@ describeEachEngine('MovementStore daily close', (engine) => {
     await fc.assert(
       fc.asyncProperty(fc.array(planned, { minLength: 1, maxLength: 12 }), async (script) => {
         run += 1;
-        const plan: Planned[] = script.map(({ delayMs, ...one }) => ({ ...one, decidedAtMs: one.createdAtMs + delayMs }));
+        const plan: Planned[] = script.map(({ delayMs, ...one }) => ({
+          ...one,
+          decidedAtMs: one.createdAtMs + delayMs,
+        }));
         for (const one of plan) await enact(fixture, run, ++originId, one);
         // Each run has accounts of its own: earlier runs' transfers are not counted in its figures.
         const accounts = [0, 1, 2].map((account) => sourceAccount(run, account).address);
         const figures = (await fixture.store.dailyCloseFigures(query)).filter((one) => accounts.includes(one.account));
         const expected = [0, 1, 2]
-          .map((account) => ({ account, figures: expectedFigures(plan.filter((one) => one.account === account), query.startMs, query.endMs) }))
+          .map((account) => ({
+            account,
+            figures: expectedFigures(
+              plan.filter((one) => one.account === account),
+              query.startMs,
+              query.endMs,
+            ),
+          }))
           .filter(({ figures }) => !isEmpty(figures))
           .map(({ account, figures }): AccountCloseFigures => ({ account: accounts[account], ...figures }));
         expect(figures).toEqual(expected);

@@ -9,6 +9,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import type { AuditTrail } from './audit-trail';
+import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
@@ -16,7 +17,6 @@ import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
 import { MovementListing } from './movement-listing';
-import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
 import { MovementQueryHolds, type UnleasedQuery } from './movement-query-holds';
 import type {
   AnomalyRecord,

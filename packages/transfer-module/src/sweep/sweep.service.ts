@@ -147,7 +147,9 @@ export class SweepService implements OnModuleDestroy {
    * do not ask again.
    */
   private async closeEndedDay(report: SweepReport): Promise<void> {
-    const day = previousBusinessDay(businessDayOf(new Date(this.options.clock.now().getTime() - DAILY_CLOSE_MARGIN_MS)));
+    const day = previousBusinessDay(
+      businessDayOf(new Date(this.options.clock.now().getTime() - DAILY_CLOSE_MARGIN_MS)),
+    );
     if (this.closedDay === day) return;
     const { start, end } = businessDayBounds(day);
     if (await this.store.closeDay(day, { startMs: start.getTime(), endMs: end.getTime() })) report.closedDay = day;

@@ -3,6 +3,7 @@ export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './a
 export { BankLookupService } from './bank-lookup.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { CancellationService } from './cancellation.service';
+export { type DailyCloseRequest, DailyCloseService } from './daily-close.service';
 export { MovementService } from './movement.service';
 export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
 export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';
@@ -21,4 +22,3 @@ export {
 export { type RequestTransferResult, TransferService } from './transfer.service';
 export type { SendingOptions, TransferOverview } from './transfer-overview';
 export { TransferOverviewService } from './transfer-overview.service';
-export { type DailyCloseRequest, DailyCloseService } from './daily-close.service';

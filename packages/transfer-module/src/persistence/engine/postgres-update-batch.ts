@@ -162,7 +162,8 @@ function batchStatement(metadata: EntityMetadata, write: FencedWrite): BatchStat
   const withFinals =
     properties.includes('nextQueryAtMs') ||
     properties.includes('finalAtMs') ||
-    write.guard.kind === 'changing' || write.guard.kind === 'same-or-changing';
+    write.guard.kind === 'changing' ||
+    write.guard.kind === 'same-or-changing';
   let parameter = withFinals ? 1 : 0;
   const next = () => `$${++parameter}`;
   const notFinal = 'm."status" <> ALL($1::text[])';
@@ -179,7 +180,8 @@ function batchStatement(metadata: EntityMetadata, write: FencedWrite): BatchStat
     // As alone (m."status" is the value before the update): a final movement is never due again, and keeps
     // when it became final.
     if (property === 'nextQueryAtMs') assignments.push(`${name} = CASE WHEN ${notFinal} THEN v.${name} END`);
-    else if (property === 'finalAtMs') assignments.push(`${name} = CASE WHEN ${notFinal} THEN v.${name} ELSE m.${name} END`);
+    else if (property === 'finalAtMs')
+      assignments.push(`${name} = CASE WHEN ${notFinal} THEN v.${name} ELSE m.${name} END`);
     else assignments.push(`${name} = v.${name}`);
   }
   assignments.push('"version" = m."version" + 1');
