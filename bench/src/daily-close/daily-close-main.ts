@@ -51,7 +51,8 @@ function planFromArgs(args: string[]): Plan {
   if (!['sqlite', 'postgres', 'both'].includes(engine)) throw new Error('--engine must be sqlite, postgres or both');
   const transfers = Number(value('--transfers') ?? 1_000_000);
   const samples = Number(value('--samples') ?? 5);
-  if (!Number.isSafeInteger(transfers) || transfers < 1_000) throw new Error('--transfers must be a whole number ≥ 1000');
+  if (!Number.isSafeInteger(transfers) || transfers < 1_000)
+    throw new Error('--transfers must be a whole number ≥ 1000');
   if (!Number.isSafeInteger(samples) || samples < 1) throw new Error('--samples must be a whole number ≥ 1');
   return {
     transfers,
@@ -124,7 +125,8 @@ async function measure(engine: CloseSeedEngine, databaseUrl: string, plan: Plan,
       if (created !== plan.transfers) throw new Error(`the close counted ${created} transfers, not ${plan.transfers}`);
       const cold = await timed(() => store.dailyCloseFigures(close));
       const warm: Timing[] = [];
-      for (let sample = 0; sample < plan.samples; sample++) warm.push(await timed(() => store.dailyCloseFigures(close)));
+      for (let sample = 0; sample < plan.samples; sample++)
+        warm.push(await timed(() => store.dailyCloseFigures(close)));
       const wall = median(warm.map((one) => one.wallMs));
       worst = Math.max(worst, wall);
       rows.push(
@@ -154,7 +156,9 @@ async function main(args: string[]): Promise<void> {
       }
       const seedStarted = performance.now();
       const url = await seeded(engine, plan, seed, dir);
-      log(`${engine}: ${plan.transfers} transfers seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+      log(
+        `${engine}: ${plan.transfers} transfers seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`,
+      );
       try {
         const result = await measure(engine, url, plan, seed);
         rows.push(...result.rows);
@@ -170,8 +174,12 @@ async function main(args: string[]): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`Daily close, one account's day of ${plan.transfers} transfers, ${plan.samples} warm reads after a cold one:\n`);
-  console.log('| engine | close of | cold ms | median ms | median CPU ms (this process) |\n| --- | --- | ---: | ---: | ---: |');
+  console.log(
+    `Daily close, one account's day of ${plan.transfers} transfers, ${plan.samples} warm reads after a cold one:\n`,
+  );
+  console.log(
+    '| engine | close of | cold ms | median ms | median CPU ms (this process) |\n| --- | --- | ---: | ---: | ---: |',
+  );
   console.log(rows.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
 }
