@@ -13,11 +13,13 @@ import {
 } from './console-stack';
 
 // "Cierre del día" in the console, in Chromium, against a reconciler process: a viewer opens it (yesterday by
-// default), picks today, sees the account's row and the totals as the API counts them, downloads the CSV and the
+// default), picks today, sees the account's column and the totals as the API counts them, downloads the CSV and the
 // .xlsx, and reads it in English too.
 
 /** Today in Buenos Aires (UTC−03:00 all year), as the API writes days. */
 const todayInBuenosAires = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
+/** A day as the console's fields show it, day first. */
+const typed = (day: string) => day.split('-').reverse().join('/');
 
 describeWithChromium('the daily close in the console (Chromium)', () => {
   let stack: ConsoleStack;
@@ -62,22 +64,22 @@ describeWithChromium('the daily close in the console (Chromium)', () => {
     await waitShown(page.getByRole('heading', { name: 'Cierre del día' }));
     // Yesterday by default.
     const yesterday = new Date(Date.now() - 27 * 3_600_000).toISOString().slice(0, 10);
-    expect(await page.getByLabel('Día').inputValue()).toBe(yesterday);
+    const dayField = page.getByRole('textbox', { name: 'Día del cierre' });
+    expect(await dayField.inputValue()).toBe(typed(yesterday));
 
     const today = todayInBuenosAires();
-    await page.getByLabel('Día').fill(today);
+    await dayField.fill(typed(today));
     await page.getByRole('button', { name: 'Ver', exact: true }).click();
-    const row = page.locator(`tr[data-account="${FROM_CVU}"]`);
-    await waitShown(row);
+    const cell = (figure: string, account: string) =>
+      page.locator(`tr[data-figure="${figure}"] td[data-account="${account}"]`);
+    await waitShown(cell('created', FROM_CVU));
     const { json: close } = await stack.api('GET', `/admin/reports/daily?date=${today}`);
     expect(close.totals.created.count).toBe(3);
     expect(close.totals.completed.count).toBe(2);
     expect(close.totals.failed.count).toBe(1);
-    await waitShown(row.locator('[data-figure="created"]').getByText('3 transf.'));
-    await waitShown(row.locator('[data-figure="failed"]').getByText('0 registradas, 1 sin registrar'));
-    await waitShown(
-      page.locator('tr[data-account="total"]').locator('[data-figure="completed"]').getByText('2 transf.'),
-    );
+    await waitShown(cell('created', FROM_CVU).getByText('cantidad: 3'));
+    await waitShown(cell('failed', FROM_CVU).getByText('0 registradas, 1 sin registrar'));
+    await waitShown(cell('completed', 'total').getByText('cantidad: 2'));
     await screenshot(page, 'daily-close');
 
     const [download] = await Promise.all([
@@ -96,14 +98,14 @@ describeWithChromium('the daily close in the console (Chromium)', () => {
     expect((await readFile(await workbook.path())).subarray(0, 2).toString('latin1')).toBe('PK');
 
     // An account that is not one: the field says so.
-    await page.getByLabel('Cuenta origen (opcional)').fill('123');
+    await page.getByRole('textbox', { name: 'Cuenta origen (opcional)' }).fill('123');
     await page.getByRole('button', { name: 'Ver', exact: true }).click();
     await waitShown(page.locator('#close-account-error'));
 
     await page.getByLabel('Idioma').selectOption('en');
     await goTo(page, `close?date=${today}`);
     await waitShown(page.getByRole('heading', { name: 'Daily close' }));
-    await waitShown(page.locator(`tr[data-account="${FROM_CVU}"]`).getByText('3 transfers'));
+    await waitShown(cell('created', FROM_CVU).getByText('count: 3'));
     await screenshot(page, 'daily-close-en');
     expect(seen.errors).toEqual([]);
     await page.close();

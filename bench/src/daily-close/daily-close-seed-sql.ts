@@ -21,7 +21,7 @@ export interface CloseSeed {
 /** The rows numbered n = 0 … N − 1, per engine. */
 function numbers(engine: CloseSeedEngine, count: number): string {
   return engine === 'postgres'
-    ? `SELECT n FROM generate_series(0, ${count - 1}) AS n`
+    ? `SELECT n::bigint AS n FROM generate_series(0, ${count - 1}) AS n`
     : `WITH RECURSIVE s(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM s WHERE n < ${count - 1}) SELECT n FROM s`;
 }
 
@@ -40,11 +40,15 @@ export function insertCloseMovementsSql(engine: CloseSeedEngine, seed: CloseSeed
   const intent = `'{"from":{"addressType":"CBU_CVU","address":"${seed.account}","owner":{"personIdType":"CUI","personId":"${seed.personId}"}},"to":{"addressType":"CBU_CVU","address":"${seed.destination}","owner":{"personIdType":"CUI","personId":"20123456786"}},"currencyId":"032","amount":"' || ${amountText} || '","description":"Proveedores FC A-0001-' || r.origin_id${text} || '","concept":"VAR","originId":' || r.origin_id${text} || '}'`;
   const answer = `'{"id":"mov-bench-' || r.origin_id${text} || '","status":"' || r.status || '","counterparty":{"personId":"20123456786","personIdType":"CUI","personName":"Juan Pérez","accountRouting":{"addressType":"CBU_CVU","address":"${seed.destination}"}},"details":{"type":"DEBIT_TRANSFER_SENT_CVU","typeDescription":"Transferencia enviada","originId":' || r.origin_id${text} || ',"network":"COELSA","networkId":"NET' || r.origin_id${text} || '","amountCurrency":"032","amount":' || ${amountText} || ',"motiveCode":"VAR"}}'`;
   const final = `r.status IN ('COMPLETED', 'FAILED')`;
+  // A pseudo fingerprint (64 hex digits, distinct per transfer): nothing reads it; its size is what counts.
+  const padded =
+    engine === 'postgres' ? `lpad(r.origin_id::text, 16, '0')` : `substr('0000000000000000' || r.origin_id, -16)`;
+  const fingerprint = `${padded} || '${'0'.repeat(48)}'`;
   return `INSERT INTO "giro_movements" ("origin_id", "intent", "fingerprint", "status", "amount", "currency_id",
       "amount_cents", "from_address", "from_person_id", "to_address", "to_person_id", "description", "network_id",
       "last_bank_answer", "attempts", "queries", "last_answer_at_ms", "next_query_at_ms", "final_at_ms", "version",
       "created_at_ms", "updated_at_ms")
-    SELECT r.origin_id, ${intent}, substr('0000000000000000' || r.origin_id${text}, -16) || '000000000000000000000000000000000000000000000000',
+    SELECT r.origin_id, ${intent}, ${fingerprint},
       r.status, ${amountText}, '032', r.cents, '${seed.account}', '${seed.personId}', '${seed.destination}', '20123456786',
       'Proveedores FC A-0001-' || r.origin_id${text}, 'NET' || r.origin_id${text}, ${answer}, 1, 2, r.created + 60000,
       CASE WHEN ${final} THEN NULL ELSE r.created + 660000 END,

@@ -5,7 +5,7 @@ import { TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { DataTable } from '../components/table';
 import { Money, Time } from '../components/values';
-import { yesterdayInBuenosAires } from '../days';
+import { toApiDay, typedDay, yesterdayInBuenosAires } from '../days';
 import { saveBlob } from '../download';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
@@ -46,7 +46,8 @@ export function DailyClose({ query }: { query: URLSearchParams }) {
   const { api } = useSession();
   const date = query.get('date') ?? yesterdayInBuenosAires();
   const account = query.get('account') ?? '';
-  const [draft, setDraft] = useState({ date, account });
+  // Typed day first (dd/mm/aaaa), as every day of the console: a date input's order follows the browser's locale.
+  const [draft, setDraft] = useState({ date: typedDay(date), account });
   const [exportError, setExportError] = useState<unknown>();
   const request = { date, account: account === '' ? undefined : account };
   const { data, error } = useLoad(() => api.get<DailyCloseData>('admin/reports/daily', request), [query.toString()]);
@@ -74,30 +75,19 @@ export function DailyClose({ query }: { query: URLSearchParams }) {
         onSubmit={(event) => {
           event.preventDefault();
           const chosen = draft.account.trim();
-          navigate('close', { date: draft.date, account: chosen === '' ? undefined : chosen });
+          navigate('close', { date: toApiDay(draft.date), account: chosen === '' ? undefined : chosen });
         }}
       >
-        <div class={errors.date ? 'field field-invalid' : 'field'}>
-          <label for="close-date">{t('close.date')}</label>
-          <input
-            id="close-date"
-            name="close-date"
-            type="date"
-            value={draft.date}
-            required
-            aria-invalid={errors.date ? 'true' : undefined}
-            aria-describedby={errors.date ? 'close-date-error' : undefined}
-            onInput={(event) => {
-              const value = event.currentTarget.value;
-              setDraft((current) => ({ ...current, date: value }));
-            }}
-          />
-          {errors.date && (
-            <p id="close-date-error" class="field-error">
-              {errors.date}
-            </p>
-          )}
-        </div>
+        <TextField
+          id="close-date"
+          label={t('close.date')}
+          hint={t('filter.dayHint')}
+          value={draft.date}
+          onInput={(value) => setDraft((current) => ({ ...current, date: value }))}
+          inputMode="numeric"
+          maxLength={10}
+          error={errors.date}
+        />
         <TextField
           id="close-account"
           label={t('close.account')}
@@ -126,50 +116,58 @@ export function DailyClose({ query }: { query: URLSearchParams }) {
       <ErrorNotice error={refused ? undefined : error} />
       {data && data.accounts.length === 0 && <p class="muted">{t('close.none')}</p>}
       {data && data.accounts.length > 0 && (
+        // A row per figure, a column for the totals and one per account: it fits a laptop for the few source
+        // accounts a business has, and a long list of accounts scrolls inside its box.
         <DataTable
           class="close-table"
-          columns={[t('close.account'), ...FIGURES.map(({ label }) => ({ text: t(label), numeric: true as const }))]}
+          columns={[
+            t('close.figure'),
+            { text: t('close.totals'), numeric: true },
+            ...data.accounts.map((row) => ({ text: row.account, numeric: true as const })),
+          ]}
         >
-          {data.accounts.map((row) => (
-            <tr key={row.account} data-account={row.account}>
-              <td class="mono">{row.account}</td>
-              <FigureCells figures={row} />
+          {FIGURES.map(({ key, label }) => (
+            <tr key={key} data-figure={key}>
+              <th scope="row">{t(label)}</th>
+              <FigureCell figures={data.totals} figure={key} account="total" />
+              {data.accounts.map((row) => (
+                <FigureCell key={row.account} figures={row} figure={key} account={row.account} />
+              ))}
             </tr>
           ))}
-          <tr class="totals" data-account="total">
-            <th scope="row">{t('close.totals')}</th>
-            <FigureCells figures={data.totals} />
-          </tr>
         </DataTable>
       )}
     </section>
   );
 }
 
-function FigureCells({ figures }: { figures: CloseFigures }) {
+function FigureCell({
+  figures,
+  figure,
+  account,
+}: {
+  figures: CloseFigures;
+  figure: keyof CloseFigures;
+  account: string;
+}) {
   const { t } = useI18n();
   return (
-    <>
-      {FIGURES.map(({ key }) => (
-        <td key={key} class="num" data-figure={key}>
-          <Tally tally={figures[key]} />
-          {key === 'failed' && figures.failed.count > 0 && (
-            <small class="muted">
-              {t('close.failedSplit', {
-                registered: figures.failed.registered.count,
-                unregistered: figures.failed.unregistered.count,
-              })}
-            </small>
-          )}
-          {key === 'pendingAtEnd' && figures.pendingAtEnd.oldestCreatedAt !== null && (
-            <small class="muted">
-              {t('close.oldest')}
-              <Time at={figures.pendingAtEnd.oldestCreatedAt} />
-            </small>
-          )}
-        </td>
-      ))}
-    </>
+    <td class="num" data-account={account}>
+      <Tally tally={figures[figure]} />
+      {figure === 'failed' && figures.failed.count > 0 && (
+        <small class="muted">
+          {t('close.failedSplit', {
+            registered: figures.failed.registered.count,
+            unregistered: figures.failed.unregistered.count,
+          })}
+        </small>
+      )}
+      {figure === 'pendingAtEnd' && figures.pendingAtEnd.oldestCreatedAt !== null && (
+        <small class="muted">
+          {t('close.oldest')} <Time at={figures.pendingAtEnd.oldestCreatedAt} />
+        </small>
+      )}
+    </td>
   );
 }
 
