@@ -85,7 +85,9 @@ describeOnEachEngine('the daily close over the admin API', (engine) => {
     const entries = r.bank.ledger.page({ limit: 1000 }).entries;
     const amounts = new Map<number, string>();
     for (const entry of entries) {
-      amounts.set(entry.originId, (await bankClient.getMovement({ originId: entry.originId })).amount);
+      const { amount } = await bankClient.getMovement({ originId: entry.originId });
+      if (amount === undefined) throw new Error(`the bank gave no amount for ${entry.originId}`);
+      amounts.set(entry.originId, amount);
     }
     const tally = (chosen: typeof entries) => ({
       count: chosen.length,
