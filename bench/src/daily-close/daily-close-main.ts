@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,8 +26,9 @@ import {
  * `pnpm bench:daily-close [--transfers N] [--engine sqlite|postgres|both] [--samples N]`: the daily close (the
  * store's dailyCloseFigures, what `GET /admin/reports/daily` runs) of one source account whose day holds N transfers
  * (1 000 000 by default), timed `samples` times after one cold read, for the account alone and for every account,
- * against the goals of 2 s on Postgres and 5 s on SQLite. Wall time and this process's CPU time (SQLite runs in it;
- * on Postgres the server's CPU is not counted). Prints a markdown table on stdout, progress on stderr.
+ * against the goals of 2 s on Postgres and 5 s on SQLite. Wall time, and CPU time: this process's on SQLite (which
+ * runs in it), the server backend's on Postgres (one connection, its /proc/<pid>/stat: the server must be local).
+ * CPU time is what a busy machine does not inflate. Prints a markdown table on stdout, progress on stderr.
  */
 
 const GOALS_MS: Record<CloseSeedEngine, number> = { postgres: 2_000, sqlite: 5_000 };
@@ -99,21 +100,36 @@ interface Timing {
   cpuMs: number;
 }
 
-async function timed(work: () => Promise<unknown>): Promise<Timing> {
-  const cpu = process.cpuUsage();
+/** The CPU time used so far, in ms: this process's, or a local Postgres backend's (`pid`). */
+function cpuMsOf(backendPid: number | undefined): number {
+  if (backendPid === undefined) {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  }
+  // /proc/<pid>/stat: utime and stime are fields 14 and 15 (after the command's parenthesis), in clock ticks (100 Hz).
+  const fields = readFileSync(`/proc/${backendPid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function timed(work: () => Promise<unknown>, backendPid: number | undefined): Promise<Timing> {
+  const cpu = cpuMsOf(backendPid);
   const started = performance.now();
   await work();
-  const used = process.cpuUsage(cpu);
-  return { wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+  return { wallMs: performance.now() - started, cpuMs: cpuMsOf(backendPid) - cpu };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function measure(engine: CloseSeedEngine, databaseUrl: string, plan: Plan, seed: CloseSeed) {
-  const dataSource = await new DataSource(dataSourceOptionsFromUrl(databaseUrl)).initialize();
+  // One connection on Postgres, so that its backend's CPU time is the close's.
+  const options = dataSourceOptionsFromUrl(databaseUrl, engine === 'postgres' ? { poolSize: 1 } : {});
+  const dataSource = await new DataSource(options).initialize();
   const rows: string[] = [];
   let worst = 0;
+  let worstCpu = 0;
   try {
+    const backendPid =
+      engine === 'postgres' ? Number((await dataSource.query('SELECT pg_backend_pid() AS pid'))[0].pid) : undefined;
     const store = new MovementStore(dataSource, systemClock);
     const query = { startMs: seed.startMs, endMs: seed.endMs };
     for (const [name, close] of [
@@ -123,20 +139,21 @@ async function measure(engine: CloseSeedEngine, databaseUrl: string, plan: Plan,
       const figures = await store.dailyCloseFigures(close);
       const created = figures.reduce((sum, one) => sum + one.created.count, 0);
       if (created !== plan.transfers) throw new Error(`the close counted ${created} transfers, not ${plan.transfers}`);
-      const cold = await timed(() => store.dailyCloseFigures(close));
+      const cold = await timed(() => store.dailyCloseFigures(close), backendPid);
       const warm: Timing[] = [];
-      for (let sample = 0; sample < plan.samples; sample++)
-        warm.push(await timed(() => store.dailyCloseFigures(close)));
+      for (let sample = 0; sample < plan.samples; sample++) {
+        warm.push(await timed(() => store.dailyCloseFigures(close), backendPid));
+      }
       const wall = median(warm.map((one) => one.wallMs));
+      const cpu = median(warm.map((one) => one.cpuMs));
       worst = Math.max(worst, wall);
-      rows.push(
-        `| ${engine} | ${name} | ${cold.wallMs.toFixed(0)} | ${wall.toFixed(0)} | ${median(warm.map((one) => one.cpuMs)).toFixed(0)} |`,
-      );
+      worstCpu = Math.max(worstCpu, cpu);
+      rows.push(`| ${engine} | ${name} | ${cold.wallMs.toFixed(0)} | ${wall.toFixed(0)} | ${cpu.toFixed(0)} |`);
     }
   } finally {
     await dataSource.destroy();
   }
-  return { rows, worst };
+  return { rows, worst, worstCpu };
 }
 
 async function main(args: string[]): Promise<void> {
@@ -165,7 +182,7 @@ async function main(args: string[]): Promise<void> {
         log(result.rows.join('\n'));
         const goal = GOALS_MS[engine];
         verdicts.push(
-          `${engine}: ${result.worst.toFixed(0)} ms (median, the slower of the two), ${result.worst <= goal ? 'within' : 'ABOVE'} the goal of ${goal} ms`,
+          `${engine}: ${result.worst.toFixed(0)} ms wall, ${result.worstCpu.toFixed(0)} ms CPU (medians, the slower of the two); the goal ${goal} ms: wall ${result.worst <= goal ? 'within' : 'ABOVE'}, CPU ${result.worstCpu <= goal ? 'within' : 'ABOVE'}`,
         );
       } finally {
         if (engine === 'postgres') await dropBenchDatabase(plan.postgresUrl, BENCH_DATABASE);
@@ -178,7 +195,7 @@ async function main(args: string[]): Promise<void> {
     `Daily close, one account's day of ${plan.transfers} transfers, ${plan.samples} warm reads after a cold one:\n`,
   );
   console.log(
-    '| engine | close of | cold ms | median ms | median CPU ms (this process) |\n| --- | --- | ---: | ---: | ---: |',
+    '| engine | close of | cold ms | median ms | median CPU ms (SQLite: this process; Postgres: its backend) |\n| --- | --- | ---: | ---: | ---: |',
   );
   console.log(rows.join('\n'));
   console.log(`\n${verdicts.join('\n')}`);
