@@ -30,6 +30,8 @@ const AWAITING = 7004;
 /** Asked for Christmas: sent on the next business day. */
 const SCHEDULED = 7005;
 const MISSING = 7999;
+/** Today in Buenos Aires (UTC−03:00 all year), as the API writes days: the day the walk's transfers are in. */
+const TODAY = new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
 
 /** A page of the walk: where it is, and what shows it has loaded (in each language). */
 interface Stop {
@@ -96,6 +98,12 @@ const STOPS: Stop[] = [
   { name: 'cancellations', route: 'cancellations', shows: { es: /Número de registro/, en: /Registration reference/ } },
   { name: 'anomalies', route: 'anomalies', shows: { es: /El banco respondió/, en: /The bank answered/ } },
   { name: 'approvals', route: 'approvals', shows: { es: /Vence/, en: /Expires/ } },
+  {
+    name: 'daily-close',
+    route: `close?date=${TODAY}`,
+    shows: { es: /Pendientes al cierre/, en: /Pending at the end/ },
+  },
+  { name: 'daily-close-refused', route: 'close?date=2026-02-30', shows: { es: /No es un día/, en: /Not a day/ } },
   { name: 'webhooks', route: 'webhooks', shows: { es: /Nuevo destino/, en: /New endpoint/ } },
   {
     name: 'webhook-endpoint',

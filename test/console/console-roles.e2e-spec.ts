@@ -68,6 +68,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
       'Anomalías',
       'Aprobaciones',
       'Destinatarios',
+      'Cierre',
       'Webhooks',
       'Auditoría',
     ]);

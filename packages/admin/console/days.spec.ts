@@ -1,4 +1,4 @@
-import { toApiDay, typedDay } from './days';
+import { toApiDay, typedDay, yesterdayInBuenosAires } from './days';
 
 describe('toApiDay', () => {
   it('reads a day typed day first, as in Argentina, with or without leading zeros', () => {
@@ -25,5 +25,13 @@ describe('typedDay', () => {
 
   it('is undone by toApiDay', () => {
     expect(toApiDay(typedDay('2026-11-24'))).toBe('2026-11-24');
+  });
+});
+
+describe('yesterdayInBuenosAires', () => {
+  it('is the day before the Buenos Aires day, which starts at 03:00 UTC', () => {
+    expect(yesterdayInBuenosAires(new Date('2026-11-25T02:59:59.999Z'))).toBe('2026-11-23');
+    expect(yesterdayInBuenosAires(new Date('2026-11-25T03:00:00.000Z'))).toBe('2026-11-24');
+    expect(yesterdayInBuenosAires(new Date('2026-03-01T12:00:00.000Z'))).toBe('2026-02-28');
   });
 });

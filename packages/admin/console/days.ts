@@ -18,3 +18,11 @@ export function typedDay(apiDay: string): string {
   const match = API_DAY.exec(apiDay);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : apiDay;
 }
+
+/** Buenos Aires keeps UTC−03:00 all year: its calendar day is the UTC day of the instant three hours earlier. */
+const BUENOS_AIRES_OFFSET_MS = -3 * 60 * 60 * 1000;
+
+/** The day before `now`'s day in Buenos Aires, as the API reads days (`2026-11-24`): the last day that ended. */
+export function yesterdayInBuenosAires(now: Date = new Date()): string {
+  return new Date(now.getTime() + BUENOS_AIRES_OFFSET_MS - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+}

@@ -76,6 +76,10 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   ['POST', '/admin/payees', 'operator'],
   ['POST', '/admin/payees/{address}/block', 'approver'],
   ['POST', '/admin/payees/{address}/unblock', 'approver'],
+  // The daily close: a reading, any key's.
+  ['GET', '/admin/reports/daily', 'viewer'],
+  ['GET', '/admin/reports/daily.csv', 'viewer'],
+  ['GET', '/admin/reports/daily.xlsx', 'viewer'],
   ['POST', '/admin/reconcile', 'operator'],
   ['GET', '/admin/cancellations', 'viewer'],
   ['POST', '/admin/cancellations/{originId}/ack', 'operator'],

@@ -44,6 +44,7 @@ const REPORT: SweepReport = {
   errors: 0,
   expired: 0,
   released: 0,
+  closedDay: null,
   durationMs: 3,
   nextDueAt: null,
 };

@@ -8,6 +8,7 @@ import { TransferExportController } from './export/transfer-export.controller';
 import { KeysController } from './keys/keys.controller';
 import { OverviewController } from './overview/overview.controller';
 import { PayeesController } from './payees/payees.controller';
+import { DailyCloseController } from './reports/daily-close.controller';
 import { ScheduledTransfersController } from './scheduled/scheduled-transfers.controller';
 import { AdminAuditInterceptor } from './shared/http/admin-audit.interceptor';
 import { ADMIN_TOKEN, AdminAuthentication } from './shared/http/admin-authentication';
@@ -42,6 +43,7 @@ const ADMIN_CONTROLLERS = [
   BankLookupController,
   SubAccountsController,
   PayeesController,
+  DailyCloseController,
   CancellationsController,
   AnomaliesController,
   AuditController,

@@ -10,8 +10,11 @@ export {
 } from './giro-client';
 export { verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './verify-webhook';
 export type {
+  AccountClose,
   Actor,
   Cancellation,
+  CloseFigures,
+  CloseTally,
   GiroWebhookEvent,
   GiroWebhookEventData,
   GiroWebhookEventType,

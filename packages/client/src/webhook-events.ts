@@ -10,6 +10,29 @@ export interface Actor {
 }
 
 /** The data of each event giro delivers (docs/webhooks.md), by type. */
+/** A count of transfers and the sum of their amounts (a decimal string, `"1234.50"`). */
+export interface CloseTally {
+  count: number;
+  amount: string;
+}
+
+/** A day's close of one source account, or of all (docs/reports.md says which time counts each figure). */
+export interface CloseFigures {
+  created: CloseTally;
+  sent: CloseTally;
+  completed: CloseTally;
+  failed: CloseTally & { registered: CloseTally; unregistered: CloseTally };
+  rejected: CloseTally;
+  canceled: CloseTally;
+  pendingAtEnd: CloseTally & { oldestCreatedAt: string | null };
+  awaitingApprovalAtEnd: CloseTally;
+  scheduledAtEnd: CloseTally;
+}
+
+export interface AccountClose extends CloseFigures {
+  account: string;
+}
+
 export interface GiroWebhookEventData {
   /** The intent is stored (PENDING, or AWAITING_APPROVAL), before anything is sent. */
   'transfer.created': { originId: number; movement: Movement };
@@ -47,6 +70,14 @@ export interface GiroWebhookEventData {
   'transfer.scheduled': { originId: number; executeAt: string; movement: Movement };
   /** A scheduled transfer canceled before its moment: CANCELED, never sent. */
   'transfer.canceled': { originId: number; by: Actor | null; movement: Movement };
+  /** A Buenos Aires day ended: its close per source account and the totals, once per day. */
+  'report.daily_closed': {
+    day: string;
+    startsAt: string;
+    endsAt: string;
+    accounts: AccountClose[];
+    totals: CloseFigures;
+  };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

@@ -143,6 +143,12 @@ export type {
   BankDetailsView,
   BankSubAccountView,
 } from './movement/bank-details-view';
+export type {
+  AccountCloseView,
+  CloseFiguresView,
+  CloseTallyView,
+  DailyCloseView,
+} from './movement/daily-close-view';
 // What the services return and announce: the movement as a view, and the events.
 export {
   type MovementAnomalyEvent,
@@ -194,6 +200,7 @@ export {
   ApiKeyEntity,
   AuditEntryEntity,
   CancellationEntity,
+  ClosedDayEntity,
   LimitUsageEntity,
   MovementEntity,
   MovementHistoryEntity,
@@ -234,6 +241,7 @@ export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './t
 export { BankLookupService } from './transfer/bank-lookup.service';
 export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
+export { type DailyCloseRequest, DailyCloseService } from './transfer/daily-close.service';
 export { MovementService } from './transfer/movement.service';
 export { PayeeService, type PayeeView } from './transfer/payee.service';
 export {

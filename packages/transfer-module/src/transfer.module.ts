@@ -10,6 +10,7 @@ import {
   ApprovalService,
   BankLookupService,
   CancellationService,
+  DailyCloseService,
   MovementService,
   PayeeService,
   ScheduledTransferService,
@@ -23,7 +24,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
  * useFactory | useClass, dataSourceName? })`. Provides a service per concern — TransferService (creating),
  * MovementService (reading and searching), BankLookupService (asking the bank now), CancellationService,
- * TransferOverviewService (the counts), ApprovalService, ScheduledTransferService, AnomalyService,
+ * TransferOverviewService (the counts), DailyCloseService (a day's close per account), ApprovalService, ScheduledTransferService, AnomalyService,
  * SubAccountService, PayeeService — and SweepService
  * (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService, and the
  * WebhookDispatcher a host starts beside its sweep.
@@ -38,6 +39,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     BankLookupService,
     CancellationService,
     TransferOverviewService,
+    DailyCloseService,
     SubAccountService,
     PayeeService,
     AnomalyService,

@@ -241,6 +241,7 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'transfer.rejected',
   'transfer.scheduled',
   'transfer.canceled',
+  'report.daily_closed',
 ] as const;
 
 export interface WebhookEndpoint {

@@ -21,6 +21,7 @@ const NAV: NavItem[] = [
   { path: 'anomalies', label: 'nav.anomalies' },
   { path: 'approvals', label: 'nav.approvals' },
   { path: 'payees', label: 'nav.payees' },
+  { path: 'close', label: 'nav.close' },
   { path: 'webhooks', label: 'nav.webhooks' },
   { path: 'audit', label: 'nav.audit' },
   { path: 'keys', label: 'nav.keys', needs: 'keys' },

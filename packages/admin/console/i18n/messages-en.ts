@@ -1,3 +1,4 @@
+import { CLOSE_EN } from './messages-close-en';
 import type { MessageKey } from './messages-es';
 import { PAYEES_EN } from './messages-payees-en';
 import { SCHEDULED_EN } from './messages-scheduled-en';
@@ -369,4 +370,5 @@ export const EN: Record<MessageKey, string> = {
   'webhooks.actions': 'Actions',
   ...PAYEES_EN,
   ...SCHEDULED_EN,
+  ...CLOSE_EN,
 };

@@ -1,3 +1,4 @@
+import { CLOSE_ES } from './messages-close-es';
 import { PAYEES_ES } from './messages-payees-es';
 import { SCHEDULED_ES } from './messages-scheduled-es';
 
@@ -370,6 +371,7 @@ export const ES = {
   'webhooks.actions': 'Acciones',
   ...PAYEES_ES,
   ...SCHEDULED_ES,
+  ...CLOSE_ES,
 } as const;
 
 export type MessageKey = keyof typeof ES;

@@ -244,6 +244,7 @@ const RULES: Record<string, RuleText> = {
   }),
   missing_column: (p) => ({ es: `Faltan columnas: ${text(p.columns)}.`, en: `Missing columns: ${text(p.columns)}.` }),
   execute_on: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
+  day: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
   execute_at: plain(
     'No es un momento: fecha y hora ISO 8601 con su zona (por ejemplo 2026-12-28T09:00:00-03:00).',
     'Not a moment: an ISO 8601 date and time with its offset (for example 2026-12-28T09:00:00-03:00).',

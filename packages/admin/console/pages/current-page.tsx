@@ -9,6 +9,7 @@ import { Audit } from './audit';
 import { Batch } from './batch';
 import { Cancellations } from './cancellations';
 import { CreateTransfer } from './create-transfer';
+import { DailyClose } from './daily-close';
 import { Dashboard } from './dashboard';
 import { Keys } from './keys';
 import { Payees } from './payees';
@@ -52,6 +53,8 @@ export function CurrentPage() {
       return <Approvals />;
     case 'payees':
       return <Payees key={query.toString()} query={query} />;
+    case 'close':
+      return <DailyClose key={query.toString()} query={query} />;
     case 'webhooks':
       return <Webhooks />;
     case 'audit':

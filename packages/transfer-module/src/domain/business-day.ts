@@ -30,3 +30,14 @@ export function businessDayBounds(day: string): { start: Date; end: Date } {
   const start = utcMidnight - BUSINESS_UTC_OFFSET_MS;
   return { start: new Date(start), end: new Date(start + 24 * 60 * 60 * 1000) };
 }
+
+/** The day before a day key's day. */
+export function previousBusinessDay(day: string): string {
+  return businessDayOf(new Date(businessDayBounds(day).start.getTime() - 1));
+}
+
+/**
+ * How long after a day's end its close is announced (`report.daily_closed`): a transfer stored in the day's last
+ * moment has committed by then.
+ */
+export const DAILY_CLOSE_MARGIN_MS = 5 * 60 * 1000;

@@ -54,6 +54,10 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
     doc: 'Not a moment: `executeAt` is an ISO 8601 date and time with its offset (`Z` or `±HH:MM`).',
   },
   exclusive: { params: '`fields`', doc: 'At most one of `fields` may be given.' },
+  day: {
+    params: "`format`, or `type`'s",
+    doc: "Not a day: a report's `date` is written `YYYY-MM-DD` (a Buenos Aires day).",
+  },
   past: { params: '`today`', doc: 'The execution day is before today (Buenos Aires).' },
   calendar: {
     params: '`years`',

@@ -8,6 +8,14 @@ export {
 } from './bank-details-view';
 export { BANK_PORT, type BankPort } from './bank-port';
 export { COUNTERPARTY_MISMATCH, type CounterpartyMismatch } from './counterparty-check';
+export {
+  type AccountCloseView,
+  type CloseFiguresView,
+  type CloseTallyView,
+  type DailyCloseView,
+  sumFigures,
+  toDailyCloseView,
+} from './daily-close-view';
 export { FailureCounts } from './failure-counts';
 export { emptyFollowUpStep, type FollowUpStep } from './follow-up-step';
 export { InFlightWork } from './in-flight-work';

@@ -13,6 +13,12 @@ export type {
   AuditVerification,
 } from './audit-records';
 export { AUDIT_LOCK_KEY, AuditTrail, type AuditTrailOptions } from './audit-trail';
+export {
+  type AccountCloseFigures,
+  type CloseTally,
+  type DailyCloseQuery,
+  emptyFigures,
+} from './daily-close';
 export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export {
   DEFAULT_DATABASE_URL,

@@ -36,6 +36,7 @@ const TABLES = [
   'giro_webhook_deliveries',
   'giro_webhook_attempts',
   'giro_replicas',
+  'giro_closed_days',
 ];
 const ALL_MIGRATIONS = [
   'TransferSchemaBaseline1795291100000',
@@ -66,6 +67,7 @@ const ALL_MIGRATIONS = [
   'WebhookEventTraceParent1797408000000',
   'Payees1797451200000',
   'ScheduledTransfers1797537600000',
+  'DailyClose1797710400000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

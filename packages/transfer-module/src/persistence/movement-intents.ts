@@ -130,6 +130,7 @@ export class MovementIntents {
       leaseOwner: lease?.owner ?? null,
       leaseExpiresAtMs: lease ? now + lease.leaseMs : null,
       version: 1,
+      finalAtMs: null,
       createdAtMs: now,
       updatedAtMs: now,
     };

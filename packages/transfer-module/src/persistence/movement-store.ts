@@ -9,6 +9,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import type { AuditTrail } from './audit-trail';
+import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
@@ -81,6 +82,7 @@ export class MovementStore {
   private readonly approvals: MovementApprovals;
   private readonly payees: PayeeBook;
   private readonly schedule: MovementSchedule;
+  private readonly close: DailyClose;
 
   constructor(
     dataSource: DataSource,
@@ -100,6 +102,7 @@ export class MovementStore {
     this.subAccounts = new SubAccountRegistry(context);
     this.approvals = new MovementApprovals(context, this.usage, this.payees);
     this.schedule = new MovementSchedule(context, this.usage);
+    this.close = new DailyClose(context);
   }
 
   // Intents (movement-intents.ts)
@@ -237,6 +240,20 @@ export class MovementStore {
 
   scheduledTotals(from: Date, before: Date): ReturnType<MovementListing['scheduledTotals']> {
     return this.listing.scheduledTotals(from, before);
+  }
+
+  // The daily close (daily-close.ts)
+
+  dailyCloseFigures(query: DailyCloseQuery): Promise<AccountCloseFigures[]> {
+    return this.close.figures(query);
+  }
+
+  isDayClosed(day: string): Promise<boolean> {
+    return this.close.isClosed(day);
+  }
+
+  closeDay(day: string, query: DailyCloseQuery): Promise<boolean> {
+    return this.close.close(day, query);
   }
 
   // Cancellations (movement-cancellations.ts)

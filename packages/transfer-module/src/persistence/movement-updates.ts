@@ -53,7 +53,11 @@ export class MovementUpdates {
     const status = update.patch.status;
     // Built property by property, not spread then added to: see answerPatch (movement/movement-plan.ts).
     const values = patchColumns(update.patch);
-    if (status !== undefined && isFinalStatus(status)) values.nextQueryAtMs = null;
+    if (status !== undefined && isFinalStatus(status)) {
+      values.nextQueryAtMs = null;
+      // Kept when it already was final (the fenced write keeps it): the first final answer's time is the day's.
+      values.finalAtMs = now;
+    }
     if (update.releaseLease) {
       values.leaseOwner = null;
       values.leaseExpiresAtMs = null;

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import type { AccountCloseFigures } from './daily-close';
 import type { EngineAdapter } from './engine/engine-adapter';
 import type { HistoryRecord, MovementDetails } from './movement-records';
 
@@ -31,6 +32,8 @@ export interface OutboxEvent {
 export interface Outbox {
   /** The events of `change`, rendered inside its transaction (synchronously: the transaction waits). */
   render(change: MovementChange, atMs: number): OutboxEvent[];
+  /** The events announcing a day's close (its figures per source account); none when left out. */
+  renderDailyClose?(day: string, figures: AccountCloseFigures[], atMs: number): OutboxEvent[];
   /** Called once a transaction that wrote events committed (to wake a dispatcher in this process). */
   committed(): void;
 }

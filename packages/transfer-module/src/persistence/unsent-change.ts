@@ -51,6 +51,7 @@ export async function writeUnsentChange(
     status: change.to,
     approvalExpiresAtMs: null,
     nextQueryAtMs: change.to === PENDING_STATUS ? now : null,
+    finalAtMs: isFinalStatus(change.to) ? now : null,
     version: row.version + 1,
     updatedAtMs: now,
   };
@@ -61,6 +62,7 @@ export async function writeUnsentChange(
       status: changed.status,
       approvalExpiresAtMs: null,
       nextQueryAtMs: changed.nextQueryAtMs,
+      finalAtMs: changed.finalAtMs,
       version: changed.version,
       updatedAtMs: now,
     })

@@ -18,6 +18,8 @@ export interface SweepReport {
   expired: number;
   /** Scheduled transfers whose moment came, released to be sent (PENDING, due). */
   released: number;
+  /** The day whose close this sweep announced (`report.daily_closed`); null when none. */
+  closedDay: string | null;
   /** Bank calls without a usable answer, and movements whose work failed (each retried later). */
   errors: number;
   durationMs: number;
@@ -40,6 +42,7 @@ export function emptySweepReport(): SweepReport {
     anomalies: 0,
     expired: 0,
     released: 0,
+    closedDay: null,
     errors: 0,
     durationMs: 0,
     nextDueAt: null,

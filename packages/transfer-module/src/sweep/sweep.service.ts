@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type LoggerService, type OnModuleDestroy } from '@nestjs/common';
+import { businessDayBounds, businessDayOf, DAILY_CLOSE_MARGIN_MS, previousBusinessDay } from '../domain';
 import { inSpan } from '../domain/tracing';
 import {
   describeError,
@@ -29,6 +30,8 @@ import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 @Injectable()
 export class SweepService implements OnModuleDestroy {
   private stopped: Promise<void> | undefined;
+  /** The last day this instance saw closed (by itself or another), so that it asks once per day. */
+  private closedDay: string | undefined;
 
   private readonly outage = new DatabaseOutageNotice();
 
@@ -52,6 +55,7 @@ export class SweepService implements OnModuleDestroy {
         await this.work.track(this.expireApprovals(report));
         await this.work.track(this.releaseScheduled(report));
         await this.work.track(this.sweepDue(report));
+        await this.work.track(this.closeEndedDay(report));
       }
       report.durationMs = Math.round(performance.now() - started);
       span.setAttributes({ 'giro.sweep.claimed': report.claimed, 'giro.sweep.errors': report.errors });
@@ -134,6 +138,22 @@ export class SweepService implements OnModuleDestroy {
       report.released += batch.length;
       if (batch.length < batchSize) return;
     }
+  }
+
+  /**
+   * Announces the close of the last Buenos Aires day that ended (`report.daily_closed`) once its end is
+   * DAILY_CLOSE_MARGIN_MS behind the clock: transfers stored at the last moment have committed by then. Once per
+   * day across replicas and restarts (the store keeps the days closed); remembered here so that the next sweeps
+   * do not ask again.
+   */
+  private async closeEndedDay(report: SweepReport): Promise<void> {
+    const day = previousBusinessDay(
+      businessDayOf(new Date(this.options.clock.now().getTime() - DAILY_CLOSE_MARGIN_MS)),
+    );
+    if (this.closedDay === day) return;
+    const { start, end } = businessDayBounds(day);
+    if (await this.store.closeDay(day, { startMs: start.getTime(), endMs: end.getTime() })) report.closedDay = day;
+    this.closedDay = day;
   }
 
   /** False when the movement was released without progress (still due). */

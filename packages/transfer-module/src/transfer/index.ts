@@ -3,6 +3,7 @@ export { type ApprovalBatchItem, ApprovalService, MAX_APPROVAL_BATCH } from './a
 export { BankLookupService } from './bank-lookup.service';
 export { BankLookups, type BankLookupView } from './bank-lookups';
 export { CancellationService } from './cancellation.service';
+export { type DailyCloseRequest, DailyCloseService } from './daily-close.service';
 export { MovementService } from './movement.service';
 export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
 export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import { anomalyKindOf, keptStatusOf, type MovementView, toMovementView } from '../movement';
-import type { HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
+import { anomalyKindOf, keptStatusOf, type MovementView, toDailyCloseView, toMovementView } from '../movement';
+import type { AccountCloseFigures, HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
 import type { WebhookWakeUp } from './webhook-wake-up';
 
@@ -39,6 +39,22 @@ export class TransferEventOutbox implements Outbox {
       ...(traceParent !== undefined && { traceParent }),
     });
     return change.appended.flatMap((row) => eventsOf(row, movement, event));
+  }
+
+  /** `report.daily_closed`: the day's figures per source account and their totals, about no one transfer. */
+  renderDailyClose(day: string, figures: AccountCloseFigures[], atMs: number): OutboxEvent[] {
+    const { startsAt, endsAt, accounts, totals } = toDailyCloseView(day, figures);
+    const data = { day, startsAt, endsAt, accounts, totals };
+    const traceParent = activeTraceParent();
+    return [
+      {
+        id: newEventId(),
+        type: 'report.daily_closed',
+        originId: null,
+        payload: webhookPayload('report.daily_closed', new Date(atMs), data),
+        ...(traceParent !== undefined && { traceParent }),
+      },
+    ];
   }
 
   committed(): void {

@@ -1,5 +1,5 @@
 import type { MovementStatus } from '../domain';
-import type { CancellationView, MovementView } from '../movement';
+import type { AccountCloseView, CancellationView, CloseFiguresView, MovementView } from '../movement';
 import type { HistorySource } from '../persistence';
 
 /** The events giro delivers; an endpoint chooses among them (none chosen: all). */
@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.rejected',
   'transfer.scheduled',
   'transfer.canceled',
+  'report.daily_closed',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -80,6 +81,17 @@ export interface WebhookEventData {
   'transfer.scheduled': { originId: number; executeAt: string; movement: MovementView };
   /** A scheduled transfer was canceled before its moment (`by` who): CANCELED, never sent, its limit share free. */
   'transfer.canceled': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
+  /**
+   * A Buenos Aires day ended (sent once per day, a few minutes after its midnight): its close per source account
+   * and the totals, as `GET /admin/reports/daily` answers it for that day (docs/reports.md).
+   */
+  'report.daily_closed': {
+    day: string;
+    startsAt: string;
+    endsAt: string;
+    accounts: AccountCloseView[];
+    totals: CloseFiguresView;
+  };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

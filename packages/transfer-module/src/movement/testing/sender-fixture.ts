@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { BankCallBudget } from '../../bank';
 import { PollingPolicy } from '../../domain';
 import type { ResolvedTransferOptions } from '../../options';
-import { MovementStore } from '../../persistence';
+import { MovementStore, type MovementStoreOptions } from '../../persistence';
 import type { BankPort } from '../bank-port';
 import { FailureCounts } from '../failure-counts';
 import { InFlightWork } from '../in-flight-work';
@@ -29,10 +29,15 @@ export interface SenderFixture {
 /**
  * The parts TransferService and SweepService are given, built as the module's providers build them
  * (`module/transfer-module.providers.ts`) but on the spec's data source and bank, with a silent logger and
- * no event sink.
+ * no event sink; `storeOptions` beside the limits (an outbox).
  */
-export function senderFixture(options: ResolvedTransferOptions, dataSource: DataSource, bank: BankPort): SenderFixture {
-  const store = new MovementStore(dataSource, options.clock, { limits: options.limits });
+export function senderFixture(
+  options: ResolvedTransferOptions,
+  dataSource: DataSource,
+  bank: BankPort,
+  storeOptions: MovementStoreOptions = {},
+): SenderFixture {
+  const store = new MovementStore(dataSource, options.clock, { limits: options.limits, ...storeOptions });
   const schedule = new QuerySchedule(new PollingPolicy(options.polling));
   const owner = createLeaseOwner();
   const events = new MovementEvents(undefined, store, silentLogger);

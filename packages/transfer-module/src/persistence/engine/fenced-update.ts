@@ -221,5 +221,13 @@ function assignment(
       parameters: [...FINAL_STATUSES, value],
     };
   }
+  if (property === 'finalAtMs') {
+    // When it became final, written once: a final answer repeated keeps the first one's time.
+    const finals = FINAL_STATUSES.map(() => '?').join(', ');
+    return {
+      sql: `"${column.databaseName}" = CASE WHEN "status" IN (${finals}) THEN "${column.databaseName}" ELSE CAST(? AS bigint) END`,
+      parameters: [...FINAL_STATUSES, value],
+    };
+  }
   return { sql: `"${column.databaseName}" = ?`, parameters: [value] };
 }

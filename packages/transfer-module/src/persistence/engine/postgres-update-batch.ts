@@ -160,7 +160,10 @@ interface BatchStatement {
 function batchStatement(metadata: EntityMetadata, write: FencedWrite): BatchStatement {
   const properties = valueColumns(write);
   const withFinals =
-    properties.includes('nextQueryAtMs') || write.guard.kind === 'changing' || write.guard.kind === 'same-or-changing';
+    properties.includes('nextQueryAtMs') ||
+    properties.includes('finalAtMs') ||
+    write.guard.kind === 'changing' ||
+    write.guard.kind === 'same-or-changing';
   let parameter = withFinals ? 1 : 0;
   const next = () => `$${++parameter}`;
   const notFinal = 'm."status" <> ALL($1::text[])';
@@ -174,10 +177,12 @@ function batchStatement(metadata: EntityMetadata, write: FencedWrite): BatchStat
     const name = `"${column.databaseName}"`;
     inputs.push(`${next()}::${arrayType}`);
     names.push(name);
-    // As alone: a final movement is never due again (m."status" is the value before the update).
-    assignments.push(
-      property === 'nextQueryAtMs' ? `${name} = CASE WHEN ${notFinal} THEN v.${name} END` : `${name} = v.${name}`,
-    );
+    // As alone (m."status" is the value before the update): a final movement is never due again, and keeps
+    // when it became final.
+    if (property === 'nextQueryAtMs') assignments.push(`${name} = CASE WHEN ${notFinal} THEN v.${name} END`);
+    else if (property === 'finalAtMs')
+      assignments.push(`${name} = CASE WHEN ${notFinal} THEN v.${name} ELSE m.${name} END`);
+    else assignments.push(`${name} = v.${name}`);
   }
   assignments.push('"version" = m."version" + 1');
   if (write.countQuery) assignments.push('"queries" = m."queries" + 1');

@@ -53,6 +53,7 @@ export function movementFromRow(row: Record<string, unknown>): MovementEntity {
     leaseOwner: row.lease_owner as string | null,
     leaseExpiresAtMs: bigint(row.lease_expires_at_ms),
     version: row.version as number,
+    finalAtMs: bigint(row.final_at_ms ?? null),
     createdAtMs: bigint(row.created_at_ms),
     updatedAtMs: bigint(row.updated_at_ms),
   };

@@ -2,6 +2,7 @@ import { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 import { ApiKeyEntity } from './api-key.entity';
 import { AuditEntryEntity } from './audit-entry.entity';
 import { CancellationEntity } from './cancellation.entity';
+import { ClosedDayEntity } from './closed-day.entity';
 import { LimitUsageEntity } from './limit-usage.entity';
 import { MovementEntity } from './movement.entity';
 import { MovementHistoryEntity } from './movement-history.entity';
@@ -17,6 +18,7 @@ export { AnomalyResolutionEntity } from './anomaly-resolution.entity';
 export { ApiKeyEntity } from './api-key.entity';
 export { AuditEntryEntity } from './audit-entry.entity';
 export { CancellationEntity } from './cancellation.entity';
+export { ClosedDayEntity } from './closed-day.entity';
 export { LimitUsageEntity } from './limit-usage.entity';
 export { MovementEntity } from './movement.entity';
 export { HISTORY_SOURCES, type HistorySource, MovementHistoryEntity } from './movement-history.entity';
@@ -48,4 +50,5 @@ export const TRANSFER_ENTITIES = [
   LimitUsageEntity,
   AuditEntryEntity,
   ReplicaEntity,
+  ClosedDayEntity,
 ];

@@ -27,6 +27,10 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
 // A status within a narrow amount range, answered from the keys.
 @Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
+// The daily close: the day's final movements, by account and status, with their amounts, read from the index.
+@Index('IDX_giro_movements_final', ['finalAtMs', 'fromAddress', 'status', 'amountCents'], {
+  where: '"final_at_ms" IS NOT NULL',
+})
 export class MovementEntity {
   @PrimaryColumn({
     name: 'origin_id',
@@ -154,6 +158,10 @@ export class MovementEntity {
   /** Incremented by every write. */
   @Column({ name: 'version', type: 'integer', default: 1 })
   version!: number;
+
+  /** When it became final (COMPLETED, FAILED, REJECTED, CANCELED), as its history says; null before. */
+  @Column({ name: 'final_at_ms', type: 'bigint', nullable: true, transformer: bigintAsNumber })
+  finalAtMs!: number | null;
 
   @Column({ name: 'created_at_ms', type: 'bigint', transformer: bigintAsNumber })
   createdAtMs!: number;

@@ -26,12 +26,18 @@ export const SAMPLE_DESTINATION = TO;
 
 export function sampleIntent(
   originId: number,
-  overrides: { amount?: string; description?: string; to?: { address: string; personId: string } } = {},
+  overrides: {
+    amount?: string;
+    description?: string;
+    from?: { address: string; personId: string };
+    to?: { address: string; personId: string };
+  } = {},
 ) {
   const to = overrides.to ?? TO;
+  const from = overrides.from ?? FROM;
   const result = validateTransferIntent({
     originId,
-    from: { addressType: 'CBU_CVU', address: FROM.address, owner: { personIdType: 'CUI', personId: FROM.personId } },
+    from: { addressType: 'CBU_CVU', address: from.address, owner: { personIdType: 'CUI', personId: from.personId } },
     to: { addressType: 'CBU_CVU', address: to.address, owner: { personIdType: 'CUI', personId: to.personId } },
     body: {
       currencyId: '032',
