@@ -217,6 +217,7 @@ export {
   MovementNotFoundError,
   PayeeNotFoundError,
   SelfApprovalError,
+  StatementNotFoundError,
   SubAccountConflictError,
   SubAccountNotFoundError,
   TransferNotScheduledError,
@@ -225,6 +226,12 @@ export {
   WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
 export { runTransferMigrations } from './persistence/run-transfer-migrations';
+export {
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementItem,
+  type StatementLineInput,
+} from './persistence/statement-records';
 export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';
@@ -236,6 +243,11 @@ export type { BankLookupView } from './transfer/bank-lookups';
 export { CancellationService } from './transfer/cancellation.service';
 export { MovementService } from './transfer/movement.service';
 export { PayeeService, type PayeeView } from './transfer/payee.service';
+export {
+  type StatementImportView,
+  type StatementReportView,
+  StatementService,
+} from './transfer/statement.service';
 export {
   type CancelBatchItem,
   MAX_CANCEL_BATCH,

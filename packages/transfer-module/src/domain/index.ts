@@ -4,6 +4,7 @@ export * from './approval-policy';
 export * from './argentine-calendar';
 export * from './bank-status';
 export * from './business-day';
+export * from './statement-grace';
 export * from './cbu-cvu';
 export * from './clock';
 export * from './concept';

@@ -37,6 +37,16 @@ export type {
 } from './movement-records';
 export type { ScheduleOutcome } from './movement-schedule';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
+export type { StatementImportRequest } from './statement-book';
+export {
+  type LineOutcome,
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementImportRecord,
+  type StatementItem,
+  type StatementLineInput,
+  type StatementReport,
+} from './statement-records';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,
   MAX_ORIGIN_ID_BATCH,
@@ -58,6 +68,7 @@ export {
   MovementNotFoundError,
   MovementUpdateRejectedError,
   PayeeNotFoundError,
+  StatementNotFoundError,
   SelfApprovalError,
   StoreArgumentError,
   SubAccountConflictError,

@@ -42,6 +42,8 @@ import type {
   RecordIntentResult,
 } from './store-types';
 import { type SubAccountRecord, type SubAccountRegistration, SubAccountRegistry } from './sub-account-registry';
+import { StatementBook, type StatementImportRequest } from './statement-book';
+import type { StatementImportRecord, StatementLineInput, StatementReport } from './statement-records';
 
 export interface MovementStoreOptions {
   /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
@@ -81,6 +83,7 @@ export class MovementStore {
   private readonly approvals: MovementApprovals;
   private readonly payees: PayeeBook;
   private readonly schedule: MovementSchedule;
+  private readonly statements: StatementBook;
 
   constructor(
     dataSource: DataSource,
@@ -100,6 +103,7 @@ export class MovementStore {
     this.subAccounts = new SubAccountRegistry(context);
     this.approvals = new MovementApprovals(context, this.usage, this.payees);
     this.schedule = new MovementSchedule(context, this.usage);
+    this.statements = new StatementBook(context);
   }
 
   // Intents (movement-intents.ts)
@@ -301,5 +305,23 @@ export class MovementStore {
 
   disableSubAccount(address: string): Promise<SubAccountRecord> {
     return this.subAccounts.disable(address);
+  }
+
+  // Statements (statement-book.ts)
+
+  importStatement(request: StatementImportRequest, batches: AsyncIterable<StatementLineInput[]>): Promise<StatementReport> {
+    return this.statements.importStatement(request, batches);
+  }
+
+  findStatementImport(account: string, sha256: string): Promise<StatementReport | null> {
+    return this.statements.findImport(account, sha256);
+  }
+
+  getStatementImport(id: string): Promise<StatementReport | null> {
+    return this.statements.getImport(id);
+  }
+
+  listStatementImports(options: { limit: number; after?: string }): Promise<MovementPage<StatementImportRecord>> {
+    return this.statements.listImports(options);
   }
 }
