@@ -430,7 +430,7 @@ export class StatementBook {
     const sql = (text: string) => this.context.engine.sql(text);
     const items = async (outcomes: LineOutcome[]): Promise<StatementItem[]> => {
       const rows: Record<string, unknown>[] = await manager.query(
-        sql(`SELECT ${LINE_COLUMNS}, m."network_id" AS "transfer_network_id", m."amount" AS "transfer_amount"
+        sql(`SELECT ${LINED_COLUMNS}, m."network_id" AS "transfer_network_id", m."amount" AS "transfer_amount"
   FROM "giro_statement_lines" l LEFT JOIN "giro_movements" m ON m."origin_id" = l."origin_id"
   WHERE l."import_id" = ? AND l."outcome" IN (${outcomes.map(() => '?').join(', ')})
   ORDER BY l."line_number" LIMIT ?`),
@@ -482,8 +482,9 @@ const IMPORT_COLUMNS = `"id", "account", "sha256", "period_from", "period_to", "
   "only_in_statement_count", "only_in_giro_count", "amount_mismatch_count", "created_at_ms", "created_by_key_id",
   "created_by_name"`;
 
-const LINE_COLUMNS = `l."line_number", l."line_date", l."amount_cents", l."reference", l."description", l."outcome",
-  l."origin_id", l."matched_origin_id"`.replace(/l\./g, '');
+const LINED_COLUMNS = `l."line_number", l."line_date", l."amount_cents", l."reference", l."description", l."outcome",
+  l."origin_id", l."matched_origin_id"`;
+const LINE_COLUMNS = LINED_COLUMNS.replace(/l\./g, '');
 
 const bigint = bigintAsNumber.from;
 
