@@ -23,7 +23,11 @@ import { StatementsController } from './statements/statements.controller';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
-import { checkTransferAdminOptions, statementColumnsOf, type TransferAdminModuleOptions } from './transfer-admin.options';
+import {
+  checkTransferAdminOptions,
+  statementColumnsOf,
+  type TransferAdminModuleOptions,
+} from './transfer-admin.options';
 import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
 import { BankLookupController } from './transfers/bank-lookup.controller';
 import { TransferRawController } from './transfers/transfer-raw.controller';

@@ -41,7 +41,11 @@ export class TransferAdminModuleOptionsError extends GiroError {
 /** The shortest admin token accepted: a guessable token would make the bearer check pointless. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
-const OPTION_KEYS: readonly string[] = ['adminToken', 'runSweep', 'statementColumns'] satisfies (keyof TransferAdminModuleOptions)[];
+const OPTION_KEYS: readonly string[] = [
+  'adminToken',
+  'runSweep',
+  'statementColumns',
+] satisfies (keyof TransferAdminModuleOptions)[];
 
 /** The options checked at start-up: a mistake stops the application with a message that names the option. */
 export function checkTransferAdminOptions(options: TransferAdminModuleOptions): TransferAdminModuleOptions {

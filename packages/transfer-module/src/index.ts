@@ -244,15 +244,15 @@ export { CancellationService } from './transfer/cancellation.service';
 export { MovementService } from './transfer/movement.service';
 export { PayeeService, type PayeeView } from './transfer/payee.service';
 export {
-  type StatementImportView,
-  type StatementReportView,
-  StatementService,
-} from './transfer/statement.service';
-export {
   type CancelBatchItem,
   MAX_CANCEL_BATCH,
   ScheduledTransferService,
 } from './transfer/scheduled-transfer.service';
+export {
+  type StatementImportView,
+  type StatementReportView,
+  StatementService,
+} from './transfer/statement.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,

@@ -13,6 +13,7 @@ import {
   MovementService,
   PayeeService,
   ScheduledTransferService,
+  StatementService,
   SubAccountService,
   TransferOverviewService,
   TransferService,
@@ -24,7 +25,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
  * useFactory | useClass, dataSourceName? })`. Provides a service per concern — TransferService (creating),
  * MovementService (reading and searching), BankLookupService (asking the bank now), CancellationService,
  * TransferOverviewService (the counts), ApprovalService, ScheduledTransferService, AnomalyService,
- * SubAccountService, PayeeService — and SweepService
+ * SubAccountService, PayeeService, StatementService (the bank's statements matched) — and SweepService
  * (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService, and the
  * WebhookDispatcher a host starts beside its sweep.
  * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
@@ -43,6 +44,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     AnomalyService,
     ApprovalService,
     ScheduledTransferService,
+    StatementService,
     ApiKeyService,
     AuditService,
     SweepService,

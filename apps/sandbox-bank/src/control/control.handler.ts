@@ -1,7 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_LEDGER_PAGE } from '../ledger/ledger';
 import { statementCsv } from '../ledger/statement';
-import { BodyTooLargeError, errorReply, type JsonReply, parseJson, readBody, sendJson, sendText } from '../server/http-io';
+import {
+  BodyTooLargeError,
+  errorReply,
+  type JsonReply,
+  parseJson,
+  readBody,
+  sendJson,
+  sendText,
+} from '../server/http-io';
 import type { SandboxState } from '../server/sandbox-state';
 import { seedMovements } from './seed-movements';
 

@@ -5,10 +5,10 @@ import { CsvError, parse } from 'csv-parse';
 import { stream } from 'exceljs';
 import { windows1252CodeOf } from '../shared/office/windows-1252';
 import {
+  readStatementHeader,
   type StatementCell,
   type StatementColumnNames,
   type StatementHeader,
-  readStatementHeader,
   statementLineOf,
 } from './statement-columns';
 import { refuseStatement } from './statement-errors';
@@ -134,7 +134,12 @@ async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
     }
   } catch (error) {
     if ((error as { name?: string }).name === 'StatementRefusedError') throw error;
-    throw refuseStatement('body', 'xlsx', {}, `is not an .xlsx workbook: ${String((error as Error).message).slice(0, 200)}`);
+    throw refuseStatement(
+      'body',
+      'xlsx',
+      {},
+      `is not an .xlsx workbook: ${String((error as Error).message).slice(0, 200)}`,
+    );
   }
 }
 

@@ -3,7 +3,10 @@ import { IsString, Matches } from 'class-validator';
 
 /** `POST /admin/statements?account=`: the source account (CBU/CVU) the statement is of. */
 export class ImportStatementQuery {
-  @ApiProperty({ description: 'the source account (CBU/CVU, 22 digits) the statement is of', example: '0000003100010000000001' })
+  @ApiProperty({
+    description: 'the source account (CBU/CVU, 22 digits) the statement is of',
+    example: '0000003100010000000001',
+  })
   @IsString()
   @Matches(/^[0-9]{22}$/, { message: 'account must be a CBU or CVU of 22 digits' })
   account!: string;

@@ -46,13 +46,14 @@ export class StatementsController {
   @ApiOperation({
     summary: "Import a bank statement of a source account and match it against the account's transfers",
     description:
-      'A CSV file (`text/csv`, UTF-8 or Windows-1252, `,` or `;`, amounts like `-1234.50` or `-1.234,50`) or an .xlsx workbook (its first sheet), streamed: columns `date,amount,reference,description` (`amount` negative for a debit; `STATEMENT_COLUMNS` maps other headers). `reference` is matched against the transfer\'s networkId, then its originId; only debits match. The same file again answers the same import and stores nothing.',
+      "A CSV file (`text/csv`, UTF-8 or Windows-1252, `,` or `;`, amounts like `-1234.50` or `-1.234,50`) or an .xlsx workbook (its first sheet), streamed: columns `date,amount,reference,description` (`amount` negative for a debit; `STATEMENT_COLUMNS` maps other headers). `reference` is matched against the transfer's networkId, then its originId; only debits match. The same file again answers the same import and stores nothing.",
   })
   @ApiConsumes('text/csv', XLSX_MEDIA_TYPE)
   @ApiBody({ schema: { type: 'string', format: 'binary', description: 'the statement file' } })
   @ApiOkResponse({ description: REPORT_DESCRIPTION })
   @ApiBadRequestResponse({
-    description: 'a bad `account`, a missing column, or a line whose date or amount cannot be read (named): nothing stored',
+    description:
+      'a bad `account`, a missing column, or a line whose date or amount cannot be read (named): nothing stored',
   })
   @ApiPayloadTooLargeResponse({ description: `more than ${MAX_STATEMENT_BYTES} bytes: nothing stored` })
   @ApiUnsupportedMediaTypeResponse({ description: 'neither text/csv nor .xlsx' })
@@ -77,7 +78,8 @@ export class StatementsController {
   @Get()
   @ApiOperation({ summary: 'Imported statements, newest first; cursor-paginated' })
   @ApiOkResponse({
-    description: '`{ items, nextCursor }`, each `{ id, account, sha256, periodFrom, periodTo, lines, counts, createdAt, by }`',
+    description:
+      '`{ items, nextCursor }`, each `{ id, account, sha256, periodFrom, periodTo, lines, counts, createdAt, by }`',
   })
   list(@Query() query: PageQuery) {
     return this.statements.listImports({

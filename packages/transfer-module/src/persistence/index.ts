@@ -37,16 +37,6 @@ export type {
 } from './movement-records';
 export type { ScheduleOutcome } from './movement-schedule';
 export { MovementStore, type MovementStoreOptions } from './movement-store';
-export type { StatementImportRequest } from './statement-book';
-export {
-  type LineOutcome,
-  STATEMENT_ANOMALIES,
-  STATEMENT_REPORT_ITEMS,
-  type StatementImportRecord,
-  type StatementItem,
-  type StatementLineInput,
-  type StatementReport,
-} from './statement-records';
 export {
   DEFAULT_ORIGIN_ID_BLOCK_SIZE,
   MAX_ORIGIN_ID_BATCH,
@@ -68,8 +58,8 @@ export {
   MovementNotFoundError,
   MovementUpdateRejectedError,
   PayeeNotFoundError,
-  StatementNotFoundError,
   SelfApprovalError,
+  StatementNotFoundError,
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
@@ -88,6 +78,16 @@ export {
   SecretCipher,
   SecretUnreadableError,
 } from './secret-cipher';
+export type { StatementImportRequest } from './statement-book';
+export {
+  type LineOutcome,
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementImportRecord,
+  type StatementItem,
+  type StatementLineInput,
+  type StatementReport,
+} from './statement-records';
 export {
   MAX_BATCH_SIZE,
   MAX_LEASE_OWNER_LENGTH,

@@ -96,7 +96,10 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
     const fixture = await storeFixture(engine);
     await completed(fixture, 11, 'NET-SHARED');
     await completed(fixture, 12, 'NET-SHARED');
-    const report = await fixture.store.importStatement(request('b'.repeat(64)), batches([line(2, '-1234.50', 'NET-SHARED')]));
+    const report = await fixture.store.importStatement(
+      request('b'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-SHARED')]),
+    );
     expect(named(report)).toEqual({
       matched: [],
       onlyInStatement: [{ kind: 'ambiguous', line: 2, originId: null }],
@@ -111,7 +114,10 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
   it('answers the same import for the same file, adding nothing', async () => {
     const fixture = await storeFixture(engine);
     await completed(fixture, 21, 'NET-21');
-    const first = await fixture.store.importStatement(request('c'.repeat(64)), batches([line(2, '-1234.50', 'NET-21')]));
+    const first = await fixture.store.importStatement(
+      request('c'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-21')]),
+    );
     fixture.clock.advance(1_000);
     const again = await fixture.store.importStatement(
       request('c'.repeat(64)),
@@ -163,7 +169,10 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
     const fixture = await storeFixture(engine);
     await completed(fixture, 51, 'NET-51');
     await completed(fixture, 52, 'NET-52');
-    const first = await fixture.store.importStatement(request('1'.repeat(64)), batches([line(2, '-1234.50', 'NET-51')]));
+    const first = await fixture.store.importStatement(
+      request('1'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-51')]),
+    );
     const second = await fixture.store.importStatement(
       request('2'.repeat(64)),
       batches([

@@ -28,6 +28,8 @@ import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
+import { StatementBook, type StatementImportRequest } from './statement-book';
+import type { StatementImportRecord, StatementLineInput, StatementReport } from './statement-records';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,
@@ -42,8 +44,6 @@ import type {
   RecordIntentResult,
 } from './store-types';
 import { type SubAccountRecord, type SubAccountRegistration, SubAccountRegistry } from './sub-account-registry';
-import { StatementBook, type StatementImportRequest } from './statement-book';
-import type { StatementImportRecord, StatementLineInput, StatementReport } from './statement-records';
 
 export interface MovementStoreOptions {
   /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
@@ -309,7 +309,10 @@ export class MovementStore {
 
   // Statements (statement-book.ts)
 
-  importStatement(request: StatementImportRequest, batches: AsyncIterable<StatementLineInput[]>): Promise<StatementReport> {
+  importStatement(
+    request: StatementImportRequest,
+    batches: AsyncIterable<StatementLineInput[]>,
+  ): Promise<StatementReport> {
     return this.statements.importStatement(request, batches);
   }
 

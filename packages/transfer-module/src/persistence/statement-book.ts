@@ -1,23 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { amountFromCents, type BankCalendar, businessDayBounds, businessDayOf, isPastStatementGrace } from '../domain';
+import { MovementHistoryEntity as HistoryEntity, type MovementHistoryEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
-import { type MovementHistoryEntity, MovementHistoryEntity as HistoryEntity } from './entities';
 import { writeMovementChangeEvents } from './movement-change-events';
 import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
 import { StoreArgumentError } from './persistence.errors';
-import { checkInteger, MAX_BATCH_SIZE } from './store-arguments';
-import type { StoreContext } from './store-context';
-import type { MovementPage } from './store-types';
 import {
   type LineOutcome,
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementConfirmation,
   type StatementImportRecord,
   type StatementItem,
   type StatementLineInput,
   type StatementReport,
-  STATEMENT_ANOMALIES,
-  STATEMENT_REPORT_ITEMS,
 } from './statement-records';
+import { checkInteger, MAX_BATCH_SIZE } from './store-arguments';
+import type { StoreContext } from './store-context';
+import type { MovementPage } from './store-types';
 
 // The bank's statements matched against the transfers (migration Statements1797624000000 says how the tables
 // keep one confirming line per transfer). An import is one transaction: its lines are read in batches from the
@@ -68,7 +69,9 @@ export class StatementBook {
   async findImport(account: string, sha256: string): Promise<StatementReport | null> {
     return this.context.transactions.read(async (manager) => {
       const [row] = await manager.query(
-        this.context.engine.sql(`SELECT ${IMPORT_COLUMNS} FROM "giro_statement_imports" WHERE "account" = ? AND "sha256" = ?`),
+        this.context.engine.sql(
+          `SELECT ${IMPORT_COLUMNS} FROM "giro_statement_imports" WHERE "account" = ? AND "sha256" = ?`,
+        ),
         [account, sha256],
       );
       return row ? this.report(manager, importOf(row)) : null;
@@ -161,32 +164,12 @@ export class StatementBook {
     return this.context.transactions.read((manager) => this.report(manager, record));
   }
 
-  /** The line that confirmed each of these transfers (matched, or matched with another amount), by originId. */
-  async confirmationsOf(
-    manager: EntityManager,
-    originIds: number[],
-  ): Promise<Map<number, { importId: string; line: number; date: string }>> {
-    const found = new Map<number, { importId: string; line: number; date: string }>();
-    if (originIds.length === 0) return found;
-    const rows: Record<string, unknown>[] = await manager.query(
-      this.context.engine.sql(
-        `SELECT "matched_origin_id", "import_id", "line_number", "line_date" FROM "giro_statement_lines"
-  WHERE "matched_origin_id" IN (${originIds.map(() => '?').join(', ')})`,
-      ),
-      originIds,
-    );
-    for (const row of rows) {
-      found.set(bigint(row.matched_origin_id), {
-        importId: String(row.import_id),
-        line: Number(row.line_number),
-        date: String(row.line_date),
-      });
-    }
-    return found;
-  }
-
   /** Each line of a batch judged: which transfer it names, and whether it confirms it. */
-  private async matchLines(manager: EntityManager, account: string, batch: StatementLineInput[]): Promise<StoredLine[]> {
+  private async matchLines(
+    manager: EntityManager,
+    account: string,
+    batch: StatementLineInput[],
+  ): Promise<StoredLine[]> {
     const debits = batch.filter((line) => line.amountCents < 0n);
     const named = await this.candidatesOf(manager, account, [...new Set(debits.map((line) => line.reference))]);
     const originIds = [...new Set([...named.values()].flat().map((candidate) => candidate.originId))];
@@ -478,6 +461,30 @@ export class StatementBook {
   }
 }
 
+/** The line that confirmed each of these transfers (matched, or matched with another amount), by originId. */
+export async function statementConfirmationsOf(
+  manager: EntityManager,
+  originIds: number[],
+): Promise<Map<number, StatementConfirmation>> {
+  const found = new Map<number, StatementConfirmation>();
+  if (originIds.length === 0) return found;
+  const rows: Record<string, unknown>[] = await manager
+    .createQueryBuilder()
+    .select(['l.matched_origin_id AS "origin_id"', 'l.import_id AS "import_id"', 'l.line_number AS "line_number"'])
+    .addSelect('l.line_date', 'line_date')
+    .from('giro_statement_lines', 'l')
+    .where('l.matched_origin_id IN (:...originIds)', { originIds })
+    .getRawMany();
+  for (const row of rows) {
+    found.set(bigint(row.origin_id), {
+      importId: String(row.import_id),
+      line: Number(row.line_number),
+      date: String(row.line_date),
+    });
+  }
+  return found;
+}
+
 const IMPORT_COLUMNS = `"id", "account", "sha256", "period_from", "period_to", "line_count", "matched_count",
   "only_in_statement_count", "only_in_giro_count", "amount_mismatch_count", "created_at_ms", "created_by_key_id",
   "created_by_name"`;
@@ -531,7 +538,7 @@ function bankLineKey(line: { date: string; cents: bigint; reference: string }): 
 
 function centsOf(amount: string): bigint {
   const [units, decimals = ''] = amount.split('.');
-  return BigInt(units) * 100n + BigInt((decimals + '00').slice(0, 2));
+  return BigInt(units) * 100n + BigInt(decimals.padEnd(2, '0').slice(0, 2));
 }
 
 function signedAmount(cents: bigint): string {

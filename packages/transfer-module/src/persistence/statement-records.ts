@@ -18,6 +18,13 @@ export const STATEMENT_REPORT_ITEMS = 1000;
  */
 export type LineOutcome = 'matched' | 'amount_mismatch' | 'unknown_debit' | 'ambiguous' | 'already_matched' | 'credit';
 
+/** The statement line that confirmed a transfer (its import, its number there, its day). */
+export interface StatementConfirmation {
+  importId: string;
+  line: number;
+  date: string;
+}
+
 /** A statement line as read from the file: its number there, its day, its signed amount in cents (a debit < 0). */
 export interface StatementLineInput {
   line: number;
