@@ -1,6 +1,18 @@
 import type { IncomingMessage } from 'node:http';
 import { StatementService } from '@giro/transfer-module';
-import { Controller, Get, HttpCode, Inject, Logger, Param, Post, Query, Req } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  HttpCode,
+  Inject,
+  Logger,
+  Optional,
+  Param,
+  Post,
+  Query,
+  Req,
+  ServiceUnavailableException,
+} from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBody,
@@ -35,9 +47,19 @@ export class StatementsController {
   private readonly logger = new Logger('TransferAdmin');
 
   constructor(
-    private readonly statements: StatementService,
     @Inject(STATEMENT_COLUMN_NAMES) private readonly columns: StatementColumnNames,
+    // Optional: a host whose TransferModule does not provide it (a stub in tests) answers 503 here.
+    @Optional() private readonly statementService?: StatementService,
   ) {}
+
+  private service(): StatementService {
+    if (this.statementService === undefined) {
+      throw new ServiceUnavailableException(
+        'statements are not available: this application provides no StatementService',
+      );
+    }
+    return this.statementService;
+  }
 
   @RequiresRole('operator')
   @Audited('statement.import')
@@ -58,12 +80,12 @@ export class StatementsController {
   @ApiPayloadTooLargeResponse({ description: `more than ${MAX_STATEMENT_BYTES} bytes: nothing stored` })
   @ApiUnsupportedMediaTypeResponse({ description: 'neither text/csv nor .xlsx' })
   async importStatement(@Query() query: ImportStatementQuery, @Req() request: IncomingMessage) {
-    const account = this.statements.checkAccount(query.account);
+    const account = this.service().checkAccount(query.account);
     const file = await spoolStatement(request);
     try {
-      const known = await this.statements.findImport(account, file.sha256);
+      const known = await this.service().findImport(account, file.sha256);
       if (known) return known;
-      const report = await this.statements.importStatement(
+      const report = await this.service().importStatement(
         { account, sha256: file.sha256, by: recordedActorOf(request) },
         statementLines(file, this.columns),
       );
@@ -82,7 +104,7 @@ export class StatementsController {
       '`{ items, nextCursor }`, each `{ id, account, sha256, periodFrom, periodTo, lines, counts, createdAt, by }`',
   })
   list(@Query() query: PageQuery) {
-    return this.statements.listImports({
+    return this.service().listImports({
       limit: query.limit ?? DEFAULT_PAGE_SIZE,
       ...(query.after !== undefined && { after: query.after }),
     });
@@ -94,6 +116,6 @@ export class StatementsController {
   @ApiOkResponse({ description: REPORT_DESCRIPTION })
   @ApiNotFoundResponse({ description: 'no import has this id' })
   get(@Param() params: StatementIdParams) {
-    return this.statements.getImport(params.id);
+    return this.service().getImport(params.id);
   }
 }
