@@ -21,6 +21,7 @@ const eventsMatch: { [T in keyof WebhookEventData]: Same<GiroWebhookEventData[T]
   'transfer.rejected': true,
   'transfer.scheduled': true,
   'transfer.canceled': true,
+  'statement.unknown_debit': true,
   'webhook.test': true,
 };
 const sameEventTypes: Same<keyof GiroWebhookEventData, keyof WebhookEventData> = true;

@@ -47,6 +47,12 @@ export interface GiroWebhookEventData {
   'transfer.scheduled': { originId: number; executeAt: string; movement: Movement };
   /** A scheduled transfer canceled before its moment: CANCELED, never sent. */
   'transfer.canceled': { originId: number; by: Actor | null; movement: Movement };
+  /** A debit of an imported bank statement that no transfer explains (`unknown_debit`), once per bank line. */
+  'statement.unknown_debit': {
+    statementId: string;
+    account: string;
+    line: { number: number; date: string; amount: string; reference: string; description: string };
+  };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

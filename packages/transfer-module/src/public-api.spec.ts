@@ -506,6 +506,7 @@ const PERSISTENCE = [
   'TransferDataSourceOverrides',
   'TransferNotScheduledError',
   'TransferSchemaBaseline1795291100000',
+  'UnknownDebit',
   'UnsentMovementError',
   'WEBHOOK_DELIVERY_STATES',
   'WebhookAttemptEntity',

@@ -215,6 +215,7 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'transfer.rejected',
   'transfer.scheduled',
   'transfer.canceled',
+  'statement.unknown_debit',
 ] as const;
 
 export interface WebhookEndpoint {

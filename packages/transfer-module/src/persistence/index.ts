@@ -44,7 +44,7 @@ export {
   OriginIdAllocator,
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
-export type { MovementChange, Outbox, OutboxEvent } from './outbox';
+export type { MovementChange, Outbox, OutboxEvent, UnknownDebit } from './outbox';
 export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,

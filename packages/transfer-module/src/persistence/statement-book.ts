@@ -5,6 +5,7 @@ import { MovementHistoryEntity as HistoryEntity, type MovementHistoryEntity } fr
 import { bigintAsNumber } from './entities/column-transformers';
 import { writeMovementChangeEvents } from './movement-change-events';
 import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
+import { type UnknownDebit, writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
 import {
   type LineOutcome,
@@ -50,6 +51,8 @@ interface StoredLine {
   outcome: LineOutcome;
   originId: number | null;
   matchedOriginId: number | null;
+  /** A debit no transfer explains, seen in no statement before: announced (`statement.unknown_debit`). */
+  firstUnknown?: boolean;
 }
 
 /** What an import needs beyond its lines: whose account, the file's digest, who, and the grace of a transfer. */
@@ -122,7 +125,7 @@ export class StatementBook {
     if (known) return known;
     const now = this.context.nowMs();
     const id = randomUUID();
-    const record = await this.context.transactions.write(async (manager) => {
+    const written = await this.context.transactions.write(async (manager) => {
       const sql = (text: string) => this.context.engine.sql(text);
       await manager.query(
         sql(`INSERT INTO "giro_statement_imports" ("id", "account", "sha256", "line_count", "matched_count",
@@ -131,6 +134,7 @@ export class StatementBook {
         [id, request.account, request.sha256, now, request.by?.keyId ?? null, request.by?.name ?? null],
       );
       const counts = { lines: 0, matched: 0, onlyInStatement: 0, amountMismatch: 0 };
+      let announced = 0;
       let from: string | null = null;
       let to: string | null = null;
       for await (const batch of batches) {
@@ -145,11 +149,15 @@ export class StatementBook {
             if (from === null || line.date < from) from = line.date;
             if (to === null || line.date > to) to = line.date;
           }
-          await this.raiseLineAnomalies(manager, id, lines, now);
+          announced += await this.raiseLineAnomalies(manager, { id, account: request.account }, lines, now);
         }
       }
-      const onlyInGiro =
-        from === null || to === null ? 0 : await this.raiseMissing(manager, request, { id, from, to }, now);
+      let onlyInGiro = 0;
+      if (from !== null && to !== null) {
+        const missing = await this.raiseMissing(manager, request, { id, from, to }, now);
+        onlyInGiro = missing.count;
+        announced += missing.raised;
+      }
       await manager.query(
         sql(`UPDATE "giro_statement_imports" SET "period_from" = ?, "period_to" = ?, "line_count" = ?,
   "matched_count" = ?, "only_in_statement_count" = ?, "only_in_giro_count" = ?, "amount_mismatch_count" = ?
@@ -159,8 +167,10 @@ export class StatementBook {
       const [row] = await manager.query(sql(`SELECT ${IMPORT_COLUMNS} FROM "giro_statement_imports" WHERE "id" = ?`), [
         id,
       ]);
-      return importOf(row);
+      return { record: importOf(row), announced };
     });
+    if (written.announced > 0) this.context.outbox?.committed();
+    const record = written.record;
     return this.context.transactions.read((manager) => this.report(manager, record));
   }
 
@@ -174,6 +184,12 @@ export class StatementBook {
     const named = await this.candidatesOf(manager, account, [...new Set(debits.map((line) => line.reference))]);
     const originIds = [...new Set([...named.values()].flat().map((candidate) => candidate.originId))];
     const confirming = await this.confirmingLines(manager, originIds);
+    const unexplained = debits.filter((line) => (named.get(line.reference) ?? []).length === 0);
+    const seenUnknown = await this.unknownDebitKeys(
+      manager,
+      account,
+      unexplained.map((line) => line.reference),
+    );
     return batch.map((input) => {
       const line: StoredLine = {
         line: input.line,
@@ -189,6 +205,10 @@ export class StatementBook {
       const candidates = named.get(input.reference) ?? [];
       if (candidates.length === 0) {
         line.outcome = 'unknown_debit';
+        const key = bankLineKey(line);
+        // The same bank line in an earlier statement, or earlier in this one, was announced already.
+        line.firstUnknown = !seenUnknown.has(key);
+        seenUnknown.add(key);
         return line;
       }
       if (candidates.length > 1) {
@@ -247,6 +267,20 @@ export class StatementBook {
     return named;
   }
 
+  /** The bank lines (bankLineKey) of the debits no transfer explains already stored for these references. */
+  private async unknownDebitKeys(manager: EntityManager, account: string, references: string[]): Promise<Set<string>> {
+    const distinct = [...new Set(references)];
+    if (distinct.length === 0) return new Set();
+    const rows: Record<string, unknown>[] = await manager.query(
+      this.context.engine.sql(
+        `SELECT ${LINE_COLUMNS} FROM "giro_statement_lines"
+  WHERE "account" = ? AND "reference" IN (${distinct.map(() => '?').join(', ')}) AND "outcome" = 'unknown_debit'`,
+      ),
+      [account, ...distinct],
+    );
+    return new Set(rows.map((row) => bankLineKey(lineOf(row))));
+  }
+
   /** The line already confirming each of these transfers, if any. */
   private async confirmingLines(manager: EntityManager, originIds: number[]): Promise<Map<number, StoredLine>> {
     const found = new Map<number, StoredLine>();
@@ -289,16 +323,43 @@ export class StatementBook {
     );
   }
 
-  /** An amount that differs raises `amount_mismatch` on the transfer, once: with the line that confirms it. */
-  private async raiseLineAnomalies(manager: EntityManager, importId: string, lines: StoredLine[], now: number) {
+  /**
+   * An amount that differs raises `amount_mismatch` on the transfer, once: with the line that confirms it; a debit no
+   * transfer explains raises `unknown_debit` (its event, `statement.unknown_debit`), once per bank line. Answers how
+   * many events were written.
+   */
+  private async raiseLineAnomalies(
+    manager: EntityManager,
+    statement: { id: string; account: string },
+    lines: StoredLine[],
+    now: number,
+  ): Promise<number> {
+    let raised = 0;
     for (const line of lines) {
       if (line.outcome !== 'amount_mismatch' || line.matchedOriginId === null) continue;
-      await this.raise(manager, line.matchedOriginId, now, {
+      raised += await this.raise(manager, line.matchedOriginId, now, {
         kind: STATEMENT_ANOMALIES.amountMismatch,
         reason: `the bank's statement debited ${amountFromCents(-line.cents)} for it`,
-        statement: { importId, line: line.line, date: line.date, amount: signedAmount(line.cents) },
+        statement: { importId: statement.id, line: line.line, date: line.date, amount: signedAmount(line.cents) },
       });
     }
+    const unknown: UnknownDebit[] = lines
+      .filter((line) => line.firstUnknown)
+      .map((line) => ({
+        statementId: statement.id,
+        account: statement.account,
+        line: {
+          number: line.line,
+          date: line.date,
+          amount: signedAmount(line.cents),
+          reference: line.reference,
+          description: line.description,
+        },
+      }));
+    if (unknown.length === 0 || !this.context.outbox) return raised;
+    const events = this.context.outbox.renderUnknownDebits(unknown, now);
+    await writeOutboxEvents(manager, this.context.engine, events, now);
+    return raised + events.length;
   }
 
   /**
@@ -310,23 +371,24 @@ export class StatementBook {
     request: StatementImportRequest,
     period: { id: string; from: string; to: string },
     now: number,
-  ): Promise<number> {
+  ): Promise<{ count: number; raised: number }> {
     const today = businessDayOf(new Date(now));
     let count = 0;
+    let raised = 0;
     let afterOriginId = 0;
     for (;;) {
       const rows = await this.unconfirmed(manager, request.account, period, afterOriginId, MAX_BATCH_SIZE);
-      if (rows.length === 0) return count;
+      if (rows.length === 0) return { count, raised };
       count += rows.length;
       afterOriginId = rows[rows.length - 1].originId;
       const overdue = rows.filter((row) => isPastStatementGrace(request.calendar, row.day, today, request.graceDays));
-      const raised = await this.alreadyMissing(
+      const raisedBefore = await this.alreadyMissing(
         manager,
         overdue.map((row) => row.originId),
       );
       for (const row of overdue) {
-        if (raised.has(row.originId)) continue;
-        await this.raise(manager, row.originId, now, {
+        if (raisedBefore.has(row.originId)) continue;
+        raised += await this.raise(manager, row.originId, now, {
           kind: STATEMENT_ANOMALIES.missingInStatement,
           reason: `COMPLETED on ${row.day}, absent from the bank's statement of that day`,
           statement: { importId: period.id, from: period.from, to: period.to },
@@ -379,8 +441,16 @@ export class StatementBook {
     return new Set(rows.map((row) => bigint(row.origin_id)));
   }
 
-  /** An anomaly row on the transfer, its status kept, and its `transfer.anomaly` event in the same transaction. */
-  private async raise(manager: EntityManager, originId: number, now: number, detail: Record<string, unknown>) {
+  /**
+   * An anomaly row on the transfer, its status kept, and its `transfer.anomaly` event in the same transaction;
+   * answers how many events were written.
+   */
+  private async raise(
+    manager: EntityManager,
+    originId: number,
+    now: number,
+    detail: Record<string, unknown>,
+  ): Promise<number> {
     const movement = await this.context.getMovement(manager, originId);
     const entity: Omit<MovementHistoryEntity, 'id' | 'movement'> = {
       originId,
@@ -394,7 +464,7 @@ export class StatementBook {
     };
     const inserted = await manager.createQueryBuilder().insert().into(HistoryEntity).values(entity).execute();
     const id = Number(inserted.identifiers[0]?.id ?? inserted.raw?.[0]?.id);
-    if (!this.context.outbox) return;
+    if (!this.context.outbox) return 0;
     await writeMovementChangeEvents(
       manager,
       this.context,
@@ -406,6 +476,7 @@ export class StatementBook {
       },
       now,
     );
+    return 1;
   }
 
   /** An import's answer: its counts, and the first items of each list (the transfers named, and who is missing). */

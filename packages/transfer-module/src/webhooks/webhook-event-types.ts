@@ -14,6 +14,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.rejected',
   'transfer.scheduled',
   'transfer.canceled',
+  'statement.unknown_debit',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -80,6 +81,15 @@ export interface WebhookEventData {
   'transfer.scheduled': { originId: number; executeAt: string; movement: MovementView };
   /** A scheduled transfer was canceled before its moment (`by` who): CANCELED, never sent, its limit share free. */
   'transfer.canceled': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
+  /**
+   * A debit of an imported bank statement that no transfer explains (the anomaly `unknown_debit`): money that left
+   * the account by another door. Once per bank line (its date, amount and reference), whatever statements hold it.
+   */
+  'statement.unknown_debit': {
+    statementId: string;
+    account: string;
+    line: { number: number; date: string; amount: string; reference: string; description: string };
+  };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

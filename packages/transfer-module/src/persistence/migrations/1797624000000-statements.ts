@@ -6,7 +6,8 @@ import { engineOf } from '../engine/database-engine';
 // - `origin_id`: the transfer a line names (its reference is the transfer's networkId, else its originId).
 // - `matched_origin_id`: set on the one line that confirms that transfer; unique, so a transfer is confirmed by
 //   at most one line whatever the imports. The same bank line in an overlapping statement (same account, date,
-//   amount and reference) names the transfer again without this column: it is the line already counted.
+//   amount and reference) names the transfer again without this column: it is the line already counted; a debit
+//   no transfer explains is announced once per bank line, looked up by its account and reference.
 // - `outcome`: matched, amount_mismatch, unknown_debit, ambiguous, already_matched, or credit (not matched).
 // - Amounts in signed cents (a debit is negative), dates as the statement's `YYYY-MM-DD`.
 
@@ -51,6 +52,8 @@ function statementSchema(byteOrder: string): string[] {
     REFERENCES "giro_statement_imports" ("id") ON DELETE RESTRICT ON UPDATE NO ACTION)`,
     `CREATE UNIQUE INDEX "UQ_giro_statement_lines_matched" ON "giro_statement_lines" ("matched_origin_id")
   WHERE "matched_origin_id" IS NOT NULL`,
+    `CREATE INDEX "IDX_giro_statement_lines_unknown" ON "giro_statement_lines" ("account", "reference")
+  WHERE "outcome" = 'unknown_debit'`,
     `CREATE INDEX "IDX_giro_statement_lines_origin" ON "giro_statement_lines" ("origin_id") WHERE "origin_id" IS NOT NULL`,
   ];
 }
