@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { amountFromCents, type BankCalendar, businessDayBounds, businessDayOf, isPastStatementGrace } from '../domain';
+import type { BulkColumn } from './engine/engine-adapter';
 import { MovementHistoryEntity as HistoryEntity, type MovementHistoryEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
 import { writeMovementChangeEvents } from './movement-change-events';
@@ -26,8 +27,21 @@ import type { MovementPage } from './store-types';
 // caller's stream, each batch matched with a few queries and inserted with one statement, so memory stays flat
 // whatever the file's size. Every value is a placeholder.
 
-/** Lines matched and inserted together: 9 values each, under both engines' limits on placeholders. */
-const LINES_PER_INSERT = 500;
+/** Lines matched and inserted together: 10 values each on SQLite, under its limit on placeholders. */
+const LINES_PER_INSERT = 1000;
+
+const LINE_TABLE_COLUMNS: readonly BulkColumn[] = [
+  { name: 'import_id', type: 'text' },
+  { name: 'line_number', type: 'integer' },
+  { name: 'account', type: 'text' },
+  { name: 'line_date', type: 'text' },
+  { name: 'amount_cents', type: 'bigint' },
+  { name: 'reference', type: 'text' },
+  { name: 'description', type: 'text' },
+  { name: 'outcome', type: 'text' },
+  { name: 'origin_id', type: 'bigint' },
+  { name: 'matched_origin_id', type: 'bigint' },
+];
 
 /** Statuses a transfer never reached the bank in: a statement line cannot be about it. */
 const NEVER_SENT = ['AWAITING_APPROVAL', 'SCHEDULED', 'REJECTED', 'CANCELED'];
@@ -297,10 +311,11 @@ export class StatementBook {
   }
 
   private async insertLines(manager: EntityManager, importId: string, account: string, lines: StoredLine[]) {
-    if (lines.length === 0) return;
-    const values: unknown[] = [];
-    for (const line of lines) {
-      values.push(
+    await this.context.engine.insertMany(
+      manager,
+      'giro_statement_lines',
+      LINE_TABLE_COLUMNS,
+      lines.map((line) => [
         importId,
         line.line,
         account,
@@ -311,15 +326,7 @@ export class StatementBook {
         line.outcome,
         line.originId,
         line.matchedOriginId,
-      );
-    }
-    await manager.query(
-      this.context.engine.sql(
-        `INSERT INTO "giro_statement_lines" ("import_id", "line_number", "account", "line_date", "amount_cents",
-  "reference", "description", "outcome", "origin_id", "matched_origin_id")
-  VALUES ${lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      ),
-      values,
+      ]),
     );
   }
 
