@@ -129,6 +129,20 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
     expect((await fixture.store.listStatementImports({ limit: 10 })).items.map((item) => item.id)).toEqual([first.id]);
   });
 
+  it('answers one import when the same file is imported twice at once', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 25, 'NET-25');
+    const lines = [line(2, '-1234.50', 'NET-25')];
+    const [one, other] = await Promise.all([
+      fixture.store.importStatement(request('9'.repeat(64)), batches(lines)),
+      fixture.store.importStatement(request('9'.repeat(64)), batches(lines)),
+    ]);
+    expect(other.id).toBe(one.id);
+    expect(other.counts).toEqual(one.counts);
+    const [{ count }] = await fixture.dataSource.query('SELECT COUNT(*) AS "count" FROM "giro_statement_lines"');
+    expect(Number(count)).toBe(1);
+  });
+
   it('raises unknown_debit on the line, amount_mismatch and missing_in_statement on the transfers, once', async () => {
     const fixture = await storeFixture(engine);
     await completed(fixture, 31, 'NET-31');

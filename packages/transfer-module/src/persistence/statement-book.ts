@@ -139,7 +139,25 @@ export class StatementBook {
     if (known) return known;
     const now = this.context.nowMs();
     const id = randomUUID();
-    const written = await this.context.transactions.write(async (manager) => {
+    const written = await this.write(request, batches, id, now).catch(async (error: unknown) => {
+      // The same file imported at the same moment by another request: its unique key refused this one, and the
+      // other's import is the answer.
+      if ((await this.findImport(request.account, request.sha256)) !== null) return null;
+      throw error;
+    });
+    if (written === null) return (await this.findImport(request.account, request.sha256)) as StatementReport;
+    if (written.announced > 0) this.context.outbox?.committed();
+    return this.context.transactions.read((manager) => this.report(manager, written.record));
+  }
+
+  /** The import's transaction: its row, its lines batch by batch, the anomalies, the counts. */
+  private write(
+    request: StatementImportRequest,
+    batches: AsyncIterable<StatementLineInput[]>,
+    id: string,
+    now: number,
+  ): Promise<{ record: StatementImportRecord; announced: number }> {
+    return this.context.transactions.write(async (manager) => {
       const sql = (text: string) => this.context.engine.sql(text);
       await manager.query(
         sql(`INSERT INTO "giro_statement_imports" ("id", "account", "sha256", "line_count", "matched_count",
@@ -183,9 +201,6 @@ export class StatementBook {
       ]);
       return { record: importOf(row), announced };
     });
-    if (written.announced > 0) this.context.outbox?.committed();
-    const record = written.record;
-    return this.context.transactions.read((manager) => this.report(manager, record));
   }
 
   /** Each line of a batch judged: which transfer it names, and whether it confirms it. */
