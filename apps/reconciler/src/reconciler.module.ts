@@ -95,6 +95,7 @@ export class ReconcilerModule {
       useFactory: (runner: ReconcilerSweepRunner) => ({
         adminToken: options.adminToken,
         runSweep: () => runner.runOnce(),
+        ...(config.statementColumns !== undefined && { statementColumns: config.statementColumns }),
       }),
     });
     return {

@@ -1,5 +1,6 @@
 import { SandboxConfigError } from './sandbox-bank';
 import {
+  FROM_CVU,
   GET_MOVEMENT_PATH,
   startTestSandbox,
   type TestSandbox,
@@ -109,6 +110,36 @@ describe('sandbox bank: inspection and control surface', () => {
       expect(first.nextCursor).toBe(10);
       expect((await sandbox.client.send('GET', '/__sandbox/ledger?limit=0')).status).toBe(400);
     });
+  });
+
+  it("GET /__sandbox/statement writes the day's completed debits as CSV, by account, failed ones left out", async () => {
+    await create(730, 'rent');
+    await create(731, '[fail]');
+    await create(732, 'say "hi", twice');
+    const ids = (originId: number) => sandbox.bank.ledger.entry(originId)?.networkId;
+    const before = await sandbox.client.send('GET', '/__sandbox/statement?date=2024-05-01');
+    expect(before.text).toBe('date,amount,reference,description\r\n');
+    sandbox.clock.advance(22_000);
+    const statement = await sandbox.client.send('GET', `/__sandbox/statement?date=2024-05-01&account=${FROM_CVU}`);
+    expect(statement.status).toBe(200);
+    expect(statement.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(statement.text).toBe(
+      [
+        'date,amount,reference,description',
+        `2024-05-01,-1234.50,${ids(730)},"rent"`,
+        `2024-05-01,-1234.50,${ids(732)},"say ""hi"", twice"`,
+        '',
+      ].join('\r\n'),
+    );
+    expect((await sandbox.client.send('GET', '/__sandbox/statement?date=2024-05-02')).text).toBe(
+      'date,amount,reference,description\r\n',
+    );
+    const otherAccount = '0'.repeat(22);
+    expect(
+      (await sandbox.client.send('GET', `/__sandbox/statement?date=2024-05-01&account=${otherAccount}`)).text,
+    ).toBe('date,amount,reference,description\r\n');
+    expect((await sandbox.client.send('GET', '/__sandbox/statement?date=01/05/2024')).status).toBe(400);
+    expect((await sandbox.client.send('GET', '/__sandbox/statement?date=2024-05-01&account=12')).status).toBe(400);
   });
 
   it('GET /__sandbox/counters reports requests by endpoint and outcome', async () => {

@@ -86,6 +86,9 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   // Anomalies: reading them is a viewer's; closing one (with a note) an operator's.
   ['GET', '/admin/anomalies', 'viewer'],
   ['POST', '/admin/anomalies/{id}/resolve', 'operator'],
+  ['POST', '/admin/statements', 'operator'],
+  ['GET', '/admin/statements', 'viewer'],
+  ['GET', '/admin/statements/{id}', 'viewer'],
   ['GET', '/admin/audit', 'viewer'],
   ['POST', '/admin/keys', 'admin'],
   ['GET', '/admin/keys', 'admin'],

@@ -215,6 +215,8 @@ describe('TransferAdminModule options', () => {
     [{ adminToken: undefined }, 'adminToken must be a string of at least 16 characters'],
     [{ adminToken: TOKEN, token: TOKEN }, 'token is not an option'],
     [{ adminToken: TOKEN, runSweep: 'sweep' }, 'runSweep must be a function'],
+    [{ adminToken: TOKEN, statementColumns: 'fecha:Fecha' }, 'statementColumns: "fecha:Fecha" is not field:Header'],
+    [{ adminToken: TOKEN, statementColumns: 7 }, 'statementColumns must be a string'],
   ])('refuses to start with %j, naming the option and never its value', async (options, message) => {
     const compiling = Test.createTestingModule({
       imports: [StubTransferModule, TransferAdminModule.forRoot(options as never)],

@@ -19,10 +19,16 @@ import { AdminRouteTable } from './shared/http/admin-route-table';
 import { AdminTraceInterceptor } from './shared/http/admin-trace.interceptor';
 import { SecretRedactor } from './shared/http/secret-redactor';
 import { TransferErrorsFilter } from './shared/http/transfer-errors.filter';
+import { STATEMENT_COLUMN_NAMES } from './statements/statement-columns.token';
+import { StatementsController } from './statements/statements.controller';
 import { SubAccountsController } from './sub-accounts/sub-accounts.controller';
 import { adminSweepProvider } from './sweep/admin-sweep';
 import { ReconcileController } from './sweep/reconcile.controller';
-import { checkTransferAdminOptions, type TransferAdminModuleOptions } from './transfer-admin.options';
+import {
+  checkTransferAdminOptions,
+  statementColumnsOf,
+  type TransferAdminModuleOptions,
+} from './transfer-admin.options';
 import { ConfigurableTransferAdminModule, TRANSFER_ADMIN_MODULE_OPTIONS } from './transfer-admin-module.definition';
 import { BankLookupController } from './transfers/bank-lookup.controller';
 import { TransferRawController } from './transfers/transfer-raw.controller';
@@ -46,6 +52,7 @@ const ADMIN_CONTROLLERS = [
   DailyCloseController,
   CancellationsController,
   AnomaliesController,
+  StatementsController,
   AuditController,
   ReconcileController,
   KeysController,
@@ -56,7 +63,7 @@ const ADMIN_CONTROLLERS = [
 /**
  * giro's admin REST API in a Nest application: `TransferAdminModule.forRoot({ adminToken, runSweep? })` or
  * `forRootAsync({ imports, inject, useFactory | useClass })`. Its routes (`/admin/transfers…`,
- * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), scheduled transfers' `/cancel`, `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
+ * `/admin/reconcile`, `/admin/cancellations…`, `/admin/anomalies…`, `/admin/statements…`, `/admin/audit`, approvals (`/admin/transfers/…/approve`, `/reject`), scheduled transfers' `/cancel`, `/admin/keys…`, `/admin/webhooks…`) need a bearer credential — the admin token or an
  * API key — with the role each route declares; their validation pipe and error filter are their own, so the
  * application's other routes are untouched. TransferModule's services (and SweepService, unless
  * `runSweep` is given) must be injectable here: import TransferModule with `isGlobal: true`.
@@ -73,6 +80,11 @@ const ADMIN_CONTROLLERS = [
       provide: SecretRedactor,
       useFactory: (adminToken: string) => new SecretRedactor([adminToken]),
       inject: [ADMIN_TOKEN],
+    },
+    {
+      provide: STATEMENT_COLUMN_NAMES,
+      useFactory: (options: TransferAdminModuleOptions) => statementColumnsOf(options),
+      inject: [TRANSFER_ADMIN_MODULE_OPTIONS],
     },
     { provide: AdminRouteTable, useValue: new AdminRouteTable(ADMIN_CONTROLLERS) },
     AdminAuthentication,

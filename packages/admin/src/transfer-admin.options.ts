@@ -1,4 +1,9 @@
 import { GiroError, type SweepReport } from '@giro/transfer-module';
+import {
+  DEFAULT_STATEMENT_COLUMNS,
+  parseStatementColumns,
+  type StatementColumnNames,
+} from './statements/statement-columns';
 
 /** How `POST /admin/reconcile` runs one sweep; it answers with the report. */
 export type AdminSweepRunner = () => Promise<SweepReport>;
@@ -16,6 +21,12 @@ export interface TransferAdminModuleOptions {
    * `SweepUnavailableError`: the route answers 503.
    */
   runSweep?: AdminSweepRunner;
+  /**
+   * The headers a bank statement names its columns by, as `field:Header` pairs (`date:Fecha,amount:Importe,
+   * reference:Referencia`); the fields not named keep their default header (`date`, `amount`, `reference`,
+   * `description`).
+   */
+  statementColumns?: string;
 }
 
 /** A TransferAdminModule option is missing or invalid; the message names it (never its value). */
@@ -30,7 +41,11 @@ export class TransferAdminModuleOptionsError extends GiroError {
 /** The shortest admin token accepted: a guessable token would make the bearer check pointless. */
 export const MIN_ADMIN_TOKEN_LENGTH = 16;
 
-const OPTION_KEYS: readonly string[] = ['adminToken', 'runSweep'] satisfies (keyof TransferAdminModuleOptions)[];
+const OPTION_KEYS: readonly string[] = [
+  'adminToken',
+  'runSweep',
+  'statementColumns',
+] satisfies (keyof TransferAdminModuleOptions)[];
 
 /** The options checked at start-up: a mistake stops the application with a message that names the option. */
 export function checkTransferAdminOptions(options: TransferAdminModuleOptions): TransferAdminModuleOptions {
@@ -51,5 +66,19 @@ export function checkTransferAdminOptions(options: TransferAdminModuleOptions): 
   if (runSweep !== undefined && typeof runSweep !== 'function') {
     throw new TransferAdminModuleOptionsError('runSweep must be a function returning a sweep report');
   }
+  statementColumnsOf(options);
   return options;
+}
+
+/** The statement columns the options name (the defaults without `statementColumns`). */
+export function statementColumnsOf(options: TransferAdminModuleOptions): StatementColumnNames {
+  if (options.statementColumns === undefined) return DEFAULT_STATEMENT_COLUMNS;
+  if (typeof options.statementColumns !== 'string') {
+    throw new TransferAdminModuleOptionsError('statementColumns must be a string of field:Header pairs');
+  }
+  try {
+    return parseStatementColumns(options.statementColumns);
+  } catch (error) {
+    throw new TransferAdminModuleOptionsError(`statementColumns: ${(error as Error).message}`);
+  }
 }

@@ -22,6 +22,7 @@ const eventsMatch: { [T in keyof WebhookEventData]: Same<GiroWebhookEventData[T]
   'transfer.scheduled': true,
   'transfer.canceled': true,
   'report.daily_closed': true,
+  'statement.unknown_debit': true,
   'webhook.test': true,
 };
 const sameEventTypes: Same<keyof GiroWebhookEventData, keyof WebhookEventData> = true;

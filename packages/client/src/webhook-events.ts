@@ -78,6 +78,12 @@ export interface GiroWebhookEventData {
     accounts: AccountClose[];
     totals: CloseFigures;
   };
+  /** A debit of an imported bank statement that no transfer explains (`unknown_debit`), once per bank line. */
+  'statement.unknown_debit': {
+    statementId: string;
+    account: string;
+    line: { number: number; date: string; amount: string; reference: string; description: string };
+  };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };
 }

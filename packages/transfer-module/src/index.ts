@@ -224,6 +224,7 @@ export {
   MovementNotFoundError,
   PayeeNotFoundError,
   SelfApprovalError,
+  StatementNotFoundError,
   SubAccountConflictError,
   SubAccountNotFoundError,
   TransferNotScheduledError,
@@ -232,6 +233,12 @@ export {
   WebhookEndpointNotFoundError,
 } from './persistence/persistence.errors';
 export { runTransferMigrations } from './persistence/run-transfer-migrations';
+export {
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementItem,
+  type StatementLineInput,
+} from './persistence/statement-records';
 export type { WebhookDeliveryCounts } from './persistence/webhook-deliveries';
 // The services, and their errors by what the caller must do.
 export { SweepService } from './sweep/sweep.service';
@@ -249,6 +256,11 @@ export {
   MAX_CANCEL_BATCH,
   ScheduledTransferService,
 } from './transfer/scheduled-transfer.service';
+export {
+  type StatementImportView,
+  type StatementReportView,
+  StatementService,
+} from './transfer/statement.service';
 export { SubAccountService, type SubAccountView } from './transfer/sub-account.service';
 export {
   BankLookupFailedError,

@@ -14,6 +14,7 @@ import {
   MovementService,
   PayeeService,
   ScheduledTransferService,
+  StatementService,
   SubAccountService,
   TransferOverviewService,
   TransferService,
@@ -24,10 +25,10 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
  * giro in a Nest application: `TransferModule.forRoot(options)` or `forRootAsync({ imports, inject,
  * useFactory | useClass, dataSourceName? })`. Provides a service per concern — TransferService (creating),
  * MovementService (reading and searching), BankLookupService (asking the bank now), CancellationService,
- * TransferOverviewService (the counts), DailyCloseService (a day's close per account), ApprovalService, ScheduledTransferService, AnomalyService,
- * SubAccountService, PayeeService — and SweepService
- * (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService, and the
- * WebhookDispatcher a host starts beside its sweep.
+ * TransferOverviewService (the counts), DailyCloseService (a day's close per account), ApprovalService,
+ * ScheduledTransferService, AnomalyService, SubAccountService, PayeeService, StatementService (the bank's statements
+ * matched) — and SweepService (and the MovementStore, for metrics), the API keys and the audit trail, WebhookService,
+ * and the WebhookDispatcher a host starts beside its sweep.
  * Options are validated at start-up, with messages that name the option. Its parts are listed, one provider
  * each, in `module/transfer-module.providers.ts`.
  */
@@ -45,6 +46,7 @@ import { WebhookDispatcher, WebhookService } from './webhooks';
     AnomalyService,
     ApprovalService,
     ScheduledTransferService,
+    StatementService,
     ApiKeyService,
     AuditService,
     SweepService,

@@ -75,6 +75,7 @@ describe('reconcilerConfigFromEnv', () => {
       auditHmacKey: undefined,
       bank: undefined,
       sourceAccounts: [{ address: DEMO_PAYER.address, ownerPersonId: DEMO_PAYER.owner.personId }],
+      statementGraceDays: 2,
       schedule: { nonBusinessDayPolicy: 'next', releaseTime: '09:00' },
       polling: { ...DEMO_POLLING, maxJitterMs: 100, scaledForDemo: true, allowBelowSpec: true },
       bankCalls: { maxInFlight: 8, ratePerSecond: undefined },

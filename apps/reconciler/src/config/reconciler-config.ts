@@ -55,6 +55,9 @@ export interface ReconcilerConfig {
   sourceAccounts?: SourceAccount[];
   /** NEW_PAYEE_REQUIRES_APPROVAL=true: a first payment to an account waits for an approval. */
   newPayeeRequiresApproval?: boolean;
+  statementGraceDays?: number;
+  /** The statement's headers, `field:Header` pairs (STATEMENT_COLUMNS). */
+  statementColumns?: string;
   /** PSP_MODE=true: the entity also sends from its clients' registered sub-accounts (CVU). */
   psp?: boolean;
   /** LIMIT_PER_TRANSFER, LIMIT_DAILY_AMOUNT, LIMIT_DAILY_COUNT, SOURCE_ACCOUNT_LIMITS; absent = no limits. */
@@ -161,6 +164,8 @@ export function reconcilerConfigFromEnv(
     ...(limits && { limits }),
     ...(approvals && { approvals }),
     ...(vars.NEW_PAYEE_REQUIRES_APPROVAL && { newPayeeRequiresApproval: true }),
+    statementGraceDays: vars.STATEMENT_GRACE_DAYS,
+    ...(vars.STATEMENT_COLUMNS !== undefined && { statementColumns: vars.STATEMENT_COLUMNS }),
     schedule: {
       nonBusinessDayPolicy: vars.NON_BUSINESS_DAY_POLICY,
       releaseTime: vars.SCHEDULE_RELEASE_TIME,

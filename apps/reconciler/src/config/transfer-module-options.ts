@@ -34,6 +34,7 @@ export function transferModuleOptions(
     ...(config.approvals && { approvals: config.approvals }),
     ...(config.auditHmacKey !== undefined && { auditHmacKey: config.auditHmacKey }),
     ...(config.newPayeeRequiresApproval && { newPayeeRequiresApproval: true }),
+    ...(config.statementGraceDays !== undefined && { statementGraceDays: config.statementGraceDays }),
     ...(config.schedule && { schedule: config.schedule }),
     // Always: every change writes its events to the outbox, delivered to the endpoints registered then.
     webhooks: config.webhooks?.options ?? {},

@@ -258,6 +258,21 @@ export const VARIABLES = {
     doc: "the time of day (Buenos Aires) an `executeOn` day's transfers are released to the bank",
   }),
 
+  STATEMENT_GRACE_DAYS: integer({
+    topic: 'schedule',
+    unit: 'business days',
+    min: 0,
+    max: 30,
+    default: 2,
+    doc: 'business days (Argentine calendar) after the day a transfer was COMPLETED before an imported bank statement covering that day without it raises `missing_in_statement` ([statements](../../docs/statements.md))',
+  }),
+  STATEMENT_COLUMNS: text({
+    topic: 'schedule',
+    example: 'date:Fecha,amount:Importe,reference:Referencia',
+    unset: '`date,amount,reference,description`',
+    doc: "the headers of the bank's statement, as `field:Header` pairs, for `POST /admin/statements`; the fields not named keep their default header",
+  }),
+
   // The pace of the work: polling (polling-floor.ts), bank calls, the sweep.
   POLL_MIN_INTERVAL_MS: ms({
     topic: 'pace',

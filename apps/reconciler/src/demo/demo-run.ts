@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AWAITING_APPROVAL_STATUS, isFinalStatus, MOVEMENT_STATUSES, type MovementView } from '@giro/transfer-module';
+import {
+  AWAITING_APPROVAL_STATUS,
+  businessDayOf,
+  isFinalStatus,
+  MOVEMENT_STATUSES,
+  type MovementView,
+} from '@giro/transfer-module';
 import { type DemoTransfer, demoBatch } from './demo-batch';
 import {
   type DisplayStream,
@@ -142,6 +148,20 @@ export function demoSummary(
       webhookLine(webhooks.tally()),
     );
   }
+  const account = movements[0]?.movement.from.address;
+  if (account !== undefined) lines.push('', ...closeTheDayHint(account, businessDayOf(new Date())));
   lines.push('', 'the reconciler keeps running (admin API, /docs); Ctrl+C stops it');
   return lines.join('\n');
+}
+
+/**
+ * How to close the day against the bank: the sandbox bank's statement of the day (mutual TLS, the demo's
+ * certificates), imported as it comes (docs/statements.md).
+ */
+export function closeTheDayHint(account: string, day: string): string[] {
+  return [
+    "close the day against the bank: the sandbox bank's statement matched against these transfers (SANDBOX: the sandbox bank's address, the certificates where the banner says):",
+    `  curl -s --cacert certs/ca.pem --cert certs/client.pem --key certs/client-key.pem "$SANDBOX/__sandbox/statement?date=${day}&account=${account}" \\`,
+    `    | curl -s -X POST "$GIRO/admin/statements?account=${account}" -H "Authorization: Bearer $OPERATOR_KEY" -H 'Content-Type: text/csv' --data-binary @-`,
+  ];
 }

@@ -16,7 +16,8 @@ export interface ReconcilerHttpOptions {
  * then the rate limit of its credential or of its address (a global guard), and the JSON body read only for
  * an authenticated request (JsonBodyMiddleware). `/health` and `/metrics` skip the rate limit. A batch of transfers
  * (`POST /admin/transfers/batch`: a CSV file, or a JSON array of up to 1 000 requests) is read by its route, after
- * the role guard, within the route's own bounds (2 MiB, UTF-8).
+ * the role guard, within the route's own bounds (2 MiB, UTF-8); so is a bank statement (`POST /admin/statements`, CSV
+ * or .xlsx), streamed by its route to a temporary file.
  */
 @Module({})
 export class ReconcilerHttpModule implements NestModule {
@@ -38,7 +39,10 @@ export class ReconcilerHttpModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(JsonBodyMiddleware)
-      .exclude({ path: 'admin/transfers/batch', method: RequestMethod.POST })
+      .exclude(
+        { path: 'admin/transfers/batch', method: RequestMethod.POST },
+        { path: 'admin/statements', method: RequestMethod.POST },
+      )
       .forRoutes('{*path}');
   }
 }

@@ -1,6 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_LEDGER_PAGE } from '../ledger/ledger';
-import { BodyTooLargeError, errorReply, type JsonReply, parseJson, readBody, sendJson } from '../server/http-io';
+import { statementCsv } from '../ledger/statement';
+import {
+  BodyTooLargeError,
+  errorReply,
+  type JsonReply,
+  parseJson,
+  readBody,
+  sendJson,
+  sendText,
+} from '../server/http-io';
 import type { SandboxState } from '../server/sandbox-state';
 import { seedMovements } from './seed-movements';
 
@@ -15,7 +24,27 @@ export async function handleControlRequest(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
+  const url = new URL(request.url ?? '/', 'https://sandbox.invalid');
+  if (request.method === 'GET' && url.pathname === `${CONTROL_PREFIX}statement`) {
+    const reply = statementReply(state, url.searchParams);
+    if ('text' in reply) sendText(response, 200, reply.text, { 'content-type': 'text/csv; charset=utf-8' });
+    else sendJson(response, reply);
+    return;
+  }
   sendJson(response, await controlReply(state, request));
+}
+
+/** `GET /__sandbox/statement?date=YYYY-MM-DD&account=`: the day's statement as CSV (ledger/statement.ts). */
+function statementReply(state: SandboxState, query: URLSearchParams): JsonReply | { text: string } {
+  const day = query.get('date') ?? '';
+  const account = query.get('account') ?? undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`))) {
+    return errorReply(400, 'INVALID_QUERY', 'date must be a day YYYY-MM-DD');
+  }
+  if (account !== undefined && !/^[0-9]{22}$/.test(account)) {
+    return errorReply(400, 'INVALID_QUERY', 'account must be a CBU or CVU of 22 digits');
+  }
+  return { text: statementCsv(state.ledger, day, state.clock.now().getTime(), account) };
 }
 
 async function controlReply(state: SandboxState, request: IncomingMessage): Promise<JsonReply> {

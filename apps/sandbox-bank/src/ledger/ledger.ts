@@ -85,6 +85,11 @@ export class Ledger implements SandboxLedger {
     return this.byOriginId.get(originId);
   }
 
+  /** Every processed movement, in processing order. */
+  movements(): readonly Movement[] {
+    return this.bySequence;
+  }
+
   findByNetworkId(networkId: string): Movement | undefined {
     if (networkId.length !== this.idTag.length + SEQUENCE_DIGITS || !networkId.startsWith(this.idTag)) return undefined;
     const digits = networkId.slice(this.idTag.length);

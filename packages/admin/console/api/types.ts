@@ -242,6 +242,7 @@ export const SUBSCRIBABLE_EVENT_TYPES = [
   'transfer.scheduled',
   'transfer.canceled',
   'report.daily_closed',
+  'statement.unknown_debit',
 ] as const;
 
 export interface WebhookEndpoint {

@@ -111,6 +111,7 @@ const CODES: Record<string, (facts: Facts, lang: Lang) => Said> = {
     'The destination account is blocked; nothing was stored or sent.',
   ),
   PAYEE_NOT_FOUND: plain('No hay un destinatario con esa cuenta.', 'No payee has that account.'),
+  STATEMENT_NOT_FOUND: plain('No hay un extracto importado con ese id.', 'No imported statement has that id.'),
   SECRET_UNREADABLE: plain(
     'giro no puede leer un secreto guardado con otra clave de cifrado.',
     'giro cannot read a secret stored under another encryption key.',

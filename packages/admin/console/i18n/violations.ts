@@ -243,6 +243,14 @@ const RULES: Record<string, RuleText> = {
     en: `Repeated columns: ${text(p.columns)}.`,
   }),
   missing_column: (p) => ({ es: `Faltan columnas: ${text(p.columns)}.`, en: `Missing columns: ${text(p.columns)}.` }),
+  statement_date: (p) => ({
+    es: `La fecha de la línea ${text(p.row)} del extracto no es un día (aaaa-mm-dd o dd/mm/aaaa).`,
+    en: `The date on statement line ${text(p.row)} is not a day (yyyy-mm-dd or dd/mm/yyyy).`,
+  }),
+  statement_amount: (p) => ({
+    es: `El importe de la línea ${text(p.row)} del extracto no es un importe (negativo si es un débito).`,
+    en: `The amount on statement line ${text(p.row)} is not an amount (negative for a debit).`,
+  }),
   execute_on: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
   day: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
   execute_at: plain(

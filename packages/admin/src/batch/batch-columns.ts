@@ -1,8 +1,8 @@
 import type { Violation } from '@giro/transfer-module';
 import { HttpStatus } from '@nestjs/common';
+import { readOfficeAmount } from '../shared/office/office-amount';
 import type { BatchEntry } from './batch-entries';
 import { BatchRefusedError } from './batch-errors';
-import { readOfficeAmount } from './office-amount';
 
 // The columns of a batch file (CSV or .xlsx), each with its English and Spanish names (packages/admin/README.md,
 // "A batch from a file"), and the field of the transfer request it fills.

@@ -125,8 +125,13 @@ export const MOVEMENT_SCHEMA = object(
         oneOf: [object({ executeOn: { type: 'string', format: 'date' } }), object({ executeAt: isoTime })],
       },
     }),
+    statement: object({
+      importId: { type: 'string', format: 'uuid', description: 'the statement import (GET /admin/statements/:id)' },
+      line: { type: 'integer', description: "the line's number in the statement file" },
+      date: { type: 'string', format: 'date', description: "the line's day" },
+    }),
   },
-  ['approval', 'schedule'],
+  ['approval', 'schedule', 'statement'],
 );
 
 /** The named schemas setupAdminOpenApi adds to the document. */

@@ -80,6 +80,7 @@ export const ERROR_CODES = {
     doc: 'The destination account is blocked in the payee book (`address`): nothing was stored or sent. An approver may unblock it.',
   },
   PAYEE_NOT_FOUND: { status: 404, doc: 'The payee book has no entry for this account (`address`).' },
+  STATEMENT_NOT_FOUND: { status: 404, doc: 'No statement import has this id (`id`).' },
   // Approvals.
   APPROVAL_NOT_AWAITED: {
     status: 409,

@@ -19,6 +19,7 @@ export * from './polling-policy';
 export { typeProblem } from './request-fields';
 export * from './roles';
 export * from './source-accounts';
+export * from './statement-grace';
 export * from './transfer-intent';
 export * from './transfer-request';
 export * from './transfer-rules';

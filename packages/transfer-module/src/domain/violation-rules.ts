@@ -146,4 +146,12 @@ export const VIOLATION_RULES: Readonly<Record<string, ViolationRuleDeclaration>>
   unknown_column: { params: '`columns`', doc: 'The CSV header names columns a batch does not take.' },
   duplicate_column: { params: '`columns`', doc: 'The CSV header names columns more than once.' },
   missing_column: { params: '`columns`', doc: 'The CSV header lacks required columns.' },
+  statement_date: {
+    params: '`row`, `value`',
+    doc: "A statement line's date is not a day (`YYYY-MM-DD` or `DD/MM/YYYY`).",
+  },
+  statement_amount: {
+    params: '`row`, `value`',
+    doc: "A statement line's amount is not an amount with at most 2 decimals (negative for a debit).",
+  },
 };

@@ -141,6 +141,8 @@ export interface MovementView {
   approval?: ApprovalView;
   /** Present when the transfer was scheduled (asked with `executeOn` or `executeAt`, its moment ahead). */
   schedule?: ScheduleView;
+  /** Present when a line of an imported bank statement confirmed it: the import, the line's number and day. */
+  statement?: { importId: string; line: number; date: string };
 }
 
 // The times of a movement are mostly a few milliseconds repeated (created = its first history row, updated =
@@ -206,6 +208,9 @@ export function toMovementView(details: MovementDetails): MovementView {
     bank: toBankDetailsView(details.lastBankAnswer),
     ...approvalOf(details),
     ...scheduleOf(details),
+    ...(details.statement && {
+      statement: { importId: details.statement.importId, line: details.statement.line, date: details.statement.date },
+    }),
   };
 }
 

@@ -224,6 +224,12 @@ export const TRANSFER_MODULE_OPTIONS = {
     default: false,
     doc: "first payments held: a transfer to an account with no completed transfer and not approved as a payee is stored `AWAITING_APPROVAL` whatever its amount (its view's `approval.holds` says `{ reason: 'new_payee' }`), with `approvals`' expiry (default 24 h); approving it, by the same rule as any approval, approves the payee too (`PayeeService`)",
   },
+  statementGraceDays: {
+    default: 2,
+    min: 0,
+    max: 30,
+    doc: 'business days (Argentine calendar) after the day a transfer was COMPLETED before an imported bank statement covering that day without it raises `missing_in_statement`',
+  },
   schedule: {
     unset: 'the national calendar',
     doc: 'scheduled transfers: a request with `executeOn` (a Buenos Aires day) or `executeAt` (a moment with its offset) is stored `SCHEDULED`, its checks done and its limits counted on its day, and **never sent before its moment**; `ScheduledTransferService.cancel(originId, by)` ends one `CANCELED` before then',

@@ -140,6 +140,11 @@ export interface TransferModuleOptions {
    */
   newPayeeRequiresApproval?: boolean;
   /**
+   * Business days (Argentine calendar, default 2) after the day a transfer was COMPLETED before an imported statement
+   * covering that day without it raises `missing_in_statement`.
+   */
+  statementGraceDays?: number;
+  /**
    * Scheduled transfers (default: the national calendar, `next`, `09:00`): a transfer asked with `executeOn` or
    * `executeAt` is stored SCHEDULED, checked, and never sent before its moment.
    */
@@ -186,6 +191,7 @@ export interface ResolvedTransferOptions {
   /** Undefined when the audit trail is hashed without a key. */
   auditHmacKey: string | undefined;
   newPayeeRequiresApproval: boolean;
+  statementGraceDays: number;
   schedule: ScheduleRules;
   /** Undefined when webhooks are off. */
   webhooks: ResolvedWebhookOptions | undefined;
@@ -258,6 +264,11 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
       input.newPayeeRequiresApproval,
       'newPayeeRequiresApproval',
       TRANSFER_MODULE_OPTIONS.newPayeeRequiresApproval.default,
+    ),
+    statementGraceDays: checkDeclaredInteger(
+      input.statementGraceDays,
+      'statementGraceDays',
+      TRANSFER_MODULE_OPTIONS.statementGraceDays,
     ),
     schedule: resolveSchedule(input.schedule),
     webhooks: resolveWebhookOptions(input.webhooks),

@@ -116,14 +116,14 @@ export class DailyClose {
    */
   async close(day: string, query: DailyCloseQuery): Promise<boolean> {
     const { outbox, engine } = this.context;
-    if (!outbox?.renderDailyClose || (await this.isClosed(day))) return false;
+    if (!outbox || (await this.isClosed(day))) return false;
     // Read before the write transaction, which on SQLite holds the only writer, for as long as the read takes.
     const figures = await this.figures(query);
     const now = this.context.nowMs();
     const closed = await this.context.transactions.write(async (manager) => {
       const inserted = await queryWithCount(manager, engine.sql(INSERT_CLOSED_DAY), [day, now]);
       if ((inserted.records ?? []).length === 0) return false;
-      await writeOutboxEvents(manager, engine, outbox.renderDailyClose?.(day, figures, now) ?? [], now);
+      await writeOutboxEvents(manager, engine, outbox.renderDailyClose(day, figures, now), now);
       return true;
     });
     if (closed) outbox.committed();

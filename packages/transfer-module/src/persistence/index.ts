@@ -50,7 +50,7 @@ export {
   OriginIdAllocator,
   type OriginIdAllocatorOptions,
 } from './origin-id-allocator';
-export type { MovementChange, Outbox, OutboxEvent } from './outbox';
+export type { MovementChange, Outbox, OutboxEvent, UnknownDebit } from './outbox';
 export type { PayeeEntry, PayeeGate, PayeePayment, PayeeRecord, PayeeSearchOptions } from './payee-book';
 export {
   AnomalyAlreadyResolvedError,
@@ -65,6 +65,7 @@ export {
   MovementUpdateRejectedError,
   PayeeNotFoundError,
   SelfApprovalError,
+  StatementNotFoundError,
   StoreArgumentError,
   SubAccountConflictError,
   SubAccountNotFoundError,
@@ -83,6 +84,16 @@ export {
   SecretCipher,
   SecretUnreadableError,
 } from './secret-cipher';
+export type { StatementImportRequest } from './statement-book';
+export {
+  type LineOutcome,
+  STATEMENT_ANOMALIES,
+  STATEMENT_REPORT_ITEMS,
+  type StatementImportRecord,
+  type StatementItem,
+  type StatementLineInput,
+  type StatementReport,
+} from './statement-records';
 export {
   MAX_BATCH_SIZE,
   MAX_LEASE_OWNER_LENGTH,

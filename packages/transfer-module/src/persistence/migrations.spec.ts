@@ -67,6 +67,7 @@ const ALL_MIGRATIONS = [
   'WebhookEventTraceParent1797408000000',
   'Payees1797451200000',
   'ScheduledTransfers1797537600000',
+  'Statements1797624000000',
   'DailyClose1797710400000',
 ];
 

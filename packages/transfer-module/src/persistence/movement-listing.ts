@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
 import { FINAL_STATUSES, MOVEMENT_STATUSES, type MovementStatus } from '../domain';
-
 import { CancellationEntity, MovementEntity, MovementHistoryEntity } from './entities';
 import { resolutionsOf } from './movement-anomalies';
 import {
@@ -12,6 +11,7 @@ import {
 } from './movement-records';
 import { checkedSearch, pageOf } from './search/checked-search';
 import { type MovementSearchPort, movementSearchFor } from './search/movement-search-port';
+import { statementConfirmationsOf } from './statement-book';
 import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
@@ -185,12 +185,14 @@ async function withDetails(manager: EntityManager, rows: MovementEntity[]): Prom
     anomalies.map((entity) => Number(entity.id)),
   );
   const originIdOf = new Map(anomalies.map((entity) => [Number(entity.id), entity.originId]));
+  const confirmations = await statementConfirmationsOf(manager, ids);
   // Object.assign, not a spread then properties: see answerPatch (movement/movement-plan.ts).
   return rows.map((row) =>
     Object.assign(toMovementRecord(row), {
       history: historyOf.get(row.originId) ?? [],
       cancellation: cancellationOf.get(row.originId) ?? null,
       resolutions: resolutions.filter((resolution) => originIdOf.get(resolution.historyId) === row.originId),
+      ...(confirmations.has(row.originId) && { statement: confirmations.get(row.originId) }),
     }),
   );
 }

@@ -6,6 +6,7 @@ import type {
   MovementEntity,
   MovementHistoryEntity,
 } from './entities';
+import type { StatementConfirmation } from './statement-records';
 
 // What MovementStore returns: plain objects (no TypeORM types), times as Dates, JSON columns parsed.
 
@@ -144,6 +145,8 @@ export interface MovementDetails extends MovementRecord {
    * were built from a write that read none back (a movement just created has no resolution).
    */
   resolutions?: AnomalyResolutionRecord[];
+  /** The statement line that confirmed it; absent when none did, or when the details were built from a write. */
+  statement?: StatementConfirmation;
 }
 
 const dateOrNull = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));

@@ -40,6 +40,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'WebhookEventTraceParent1797408000000',
       'Payees1797451200000',
       'ScheduledTransfers1797537600000',
+      'Statements1797624000000',
       'DailyClose1797710400000',
     ]);
     await runTransferMigrations(dataSource);

@@ -29,6 +29,8 @@ import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
+import { StatementBook, type StatementImportRequest } from './statement-book';
+import type { StatementImportRecord, StatementLineInput, StatementReport } from './statement-records';
 import { StoreContext } from './store-context';
 import type {
   ApplyUpdateResult,
@@ -83,6 +85,7 @@ export class MovementStore {
   private readonly payees: PayeeBook;
   private readonly schedule: MovementSchedule;
   private readonly close: DailyClose;
+  private readonly statements: StatementBook;
 
   constructor(
     dataSource: DataSource,
@@ -103,6 +106,7 @@ export class MovementStore {
     this.approvals = new MovementApprovals(context, this.usage, this.payees);
     this.schedule = new MovementSchedule(context, this.usage);
     this.close = new DailyClose(context);
+    this.statements = new StatementBook(context);
   }
 
   // Intents (movement-intents.ts)
@@ -324,5 +328,26 @@ export class MovementStore {
 
   disableSubAccount(address: string): Promise<SubAccountRecord> {
     return this.subAccounts.disable(address);
+  }
+
+  // Statements (statement-book.ts)
+
+  importStatement(
+    request: StatementImportRequest,
+    batches: AsyncIterable<StatementLineInput[]>,
+  ): Promise<StatementReport> {
+    return this.statements.importStatement(request, batches);
+  }
+
+  findStatementImport(account: string, sha256: string): Promise<StatementReport | null> {
+    return this.statements.findImport(account, sha256);
+  }
+
+  getStatementImport(id: string): Promise<StatementReport | null> {
+    return this.statements.getImport(id);
+  }
+
+  listStatementImports(options: { limit: number; after?: string }): Promise<MovementPage<StatementImportRecord>> {
+    return this.statements.listImports(options);
   }
 }

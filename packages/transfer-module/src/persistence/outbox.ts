@@ -15,6 +15,13 @@ export interface MovementChange {
   appended: HistoryRecord[];
 }
 
+/** A debit of an imported statement that no transfer explains. */
+export interface UnknownDebit {
+  statementId: string;
+  account: string;
+  line: { number: number; date: string; amount: string; reference: string; description: string };
+}
+
 /** An event as the outbox stores it. */
 export interface OutboxEvent {
   /** Stable for every delivery of the event (`webhook-id`): a receiver deduplicates by it. */
@@ -32,8 +39,10 @@ export interface OutboxEvent {
 export interface Outbox {
   /** The events of `change`, rendered inside its transaction (synchronously: the transaction waits). */
   render(change: MovementChange, atMs: number): OutboxEvent[];
-  /** The events announcing a day's close (its figures per source account); none when left out. */
-  renderDailyClose?(day: string, figures: AccountCloseFigures[], atMs: number): OutboxEvent[];
+  /** The events announcing a day's close (its figures per source account). */
+  renderDailyClose(day: string, figures: AccountCloseFigures[], atMs: number): OutboxEvent[];
+  /** The events of a statement's debits no transfer explains (each new bank line once), rendered in its import. */
+  renderUnknownDebits(debits: UnknownDebit[], atMs: number): OutboxEvent[];
   /** Called once a transaction that wrote events committed (to wake a dispatcher in this process). */
   committed(): void;
 }

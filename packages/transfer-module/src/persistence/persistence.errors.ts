@@ -114,6 +114,19 @@ export class SubAccountNotFoundError extends GiroError {
 }
 
 /** The payee book has no entry for this destination account. */
+/** No statement import has this id. */
+export class StatementNotFoundError extends GiroError {
+  override readonly name = 'StatementNotFoundError';
+
+  constructor(readonly id: string) {
+    super('STATEMENT_NOT_FOUND', 'no statement import has this id');
+  }
+
+  override answerFields() {
+    return { id: this.id };
+  }
+}
+
 export class PayeeNotFoundError extends GiroError {
   override readonly name = 'PayeeNotFoundError';
 

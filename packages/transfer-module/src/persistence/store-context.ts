@@ -31,6 +31,8 @@ export class StoreContext {
     const { engine } = this;
     this.outbox = outbox && {
       render: (change, atMs) => outbox.render(change, atMs),
+      renderDailyClose: (day, figures, atMs) => outbox.renderDailyClose(day, figures, atMs),
+      renderUnknownDebits: (debits, atMs) => outbox.renderUnknownDebits(debits, atMs),
       committed: () => {
         outbox.committed();
         engine.announceEventsCommitted();

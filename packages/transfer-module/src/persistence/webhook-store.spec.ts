@@ -1,6 +1,6 @@
 import { TAKEOVER_AFTER_SILENCE_MS } from './engine/replica-takeover';
 import { MovementStore } from './movement-store';
-import type { MovementChange, Outbox, OutboxEvent } from './outbox';
+import type { MovementChange, Outbox, OutboxEvent, UnknownDebit } from './outbox';
 import { WebhookEndpointNotFoundError } from './persistence.errors';
 import { ReplicaRegistry } from './replica-registry';
 import { sampleIntent } from './testing/sample-intent';
@@ -27,6 +27,19 @@ class RecordingOutbox implements Outbox {
       type: row.source === 'intent' ? 'transfer.created' : 'transfer.status_changed',
       originId: row.originId,
       payload: JSON.stringify({ to: row.to, historyLength: change.movement.history.length }),
+    }));
+  }
+
+  renderDailyClose(): OutboxEvent[] {
+    return [];
+  }
+
+  renderUnknownDebits(debits: UnknownDebit[]): OutboxEvent[] {
+    return debits.map((debit) => ({
+      id: `msg_${++this.next}`,
+      type: 'statement.unknown_debit',
+      originId: null,
+      payload: JSON.stringify(debit),
     }));
   }
 

@@ -7,6 +7,7 @@ export { type DailyCloseRequest, DailyCloseService } from './daily-close.service
 export { MovementService } from './movement.service';
 export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
 export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';
+export { type StatementImportView, type StatementReportView, StatementService } from './statement.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {
   BankLookupFailedError,

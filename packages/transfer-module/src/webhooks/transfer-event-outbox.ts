@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
 import { anomalyKindOf, keptStatusOf, type MovementView, toDailyCloseView, toMovementView } from '../movement';
-import type { AccountCloseFigures, HistoryRecord, MovementChange, Outbox, OutboxEvent } from '../persistence';
+import type {
+  AccountCloseFigures,
+  HistoryRecord,
+  MovementChange,
+  Outbox,
+  OutboxEvent,
+  UnknownDebit,
+} from '../persistence';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
 import type { WebhookWakeUp } from './webhook-wake-up';
 
@@ -55,6 +62,18 @@ export class TransferEventOutbox implements Outbox {
         ...(traceParent !== undefined && { traceParent }),
       },
     ];
+  }
+
+  renderUnknownDebits(debits: UnknownDebit[], atMs: number): OutboxEvent[] {
+    const at = new Date(atMs);
+    const traceParent = activeTraceParent();
+    return debits.map((debit) => ({
+      id: newEventId(),
+      type: 'statement.unknown_debit',
+      originId: null,
+      payload: webhookPayload('statement.unknown_debit', at, debit),
+      ...(traceParent !== undefined && { traceParent }),
+    }));
   }
 
   committed(): void {

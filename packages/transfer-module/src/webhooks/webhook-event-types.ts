@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'transfer.scheduled',
   'transfer.canceled',
   'report.daily_closed',
+  'statement.unknown_debit',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -91,6 +92,15 @@ export interface WebhookEventData {
     endsAt: string;
     accounts: AccountCloseView[];
     totals: CloseFiguresView;
+  };
+  /**
+   * A debit of an imported bank statement that no transfer explains (the anomaly `unknown_debit`): money that left
+   * the account by another door. Once per bank line (its date, amount and reference), whatever statements hold it.
+   */
+  'statement.unknown_debit': {
+    statementId: string;
+    account: string;
+    line: { number: number; date: string; amount: string; reference: string; description: string };
   };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */
   'webhook.test': { endpointId: string; message: string };

@@ -43,6 +43,12 @@ export interface EngineCapabilities {
  * ask which engine they run on. One adapter per data source (engineAdapterFor), resolved when the first store
  * is built on it; `sqlite-engine.ts` and `postgres-engine.ts` are the two implementations.
  */
+/** A column a bulk insert fills, with the SQL type of its values. */
+export interface BulkColumn {
+  name: string;
+  type: 'text' | 'integer' | 'bigint';
+}
+
 export interface EngineAdapter {
   readonly capabilities: EngineCapabilities;
   /** The data source's transactions (SQLite: serialised, with group commit; Postgres: the pool's). */
@@ -53,6 +59,11 @@ export interface EngineAdapter {
   sql(text: string): string;
   /** `haystack`'s position of `needle` (1-based, 0 when absent), as an SQL expression. */
   position(haystack: string, needle: string): string;
+  /**
+   * Inserts many rows into `table` (names fixed by the caller, never a value) in one statement: Postgres sends one
+   * array per column (`unnest`, a handful of parameters whatever the rows), SQLite a row of placeholders each.
+   */
+  insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]): Promise<void>;
   /** The query locking the rows it reads until the transaction ends (SQLite: the write lock excludes others). */
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
   /**

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordPostgresDeliveryResults } from './delivery-results';
-import type { DeliveryConnection, EngineAdapter, EngineCapabilities } from './engine-adapter';
+import type { BulkColumn, DeliveryConnection, EngineAdapter, EngineCapabilities } from './engine-adapter';
 import { runPostgresFencedWrite } from './fenced-update';
 import { insertPostgresMovement } from './movement-insert';
 import { advancePostgresCounter } from './origin-id-counter';
@@ -51,6 +51,16 @@ export class PostgresEngine implements EngineAdapter {
 
   position(haystack: string, needle: string): string {
     return `strpos(${haystack}, ${needle})`;
+  }
+
+  async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {
+    if (rows.length === 0) return;
+    const names = columns.map((column) => `"${column.name}"`).join(', ');
+    const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
+    await manager.query(
+      `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${arrays})`,
+      columns.map((_column, index) => rows.map((row) => row[index])),
+    );
   }
 
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordSqliteDeliveryResults } from './delivery-results';
-import type { EngineAdapter, EngineCapabilities } from './engine-adapter';
+import type { BulkColumn, EngineAdapter, EngineCapabilities } from './engine-adapter';
 import { runSqliteFencedWrite } from './fenced-update';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
@@ -33,6 +33,13 @@ export class SqliteEngine implements EngineAdapter {
 
   position(haystack: string, needle: string): string {
     return `instr(${haystack}, ${needle})`;
+  }
+
+  async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {
+    if (rows.length === 0) return;
+    const names = columns.map((column) => `"${column.name}"`).join(', ');
+    const row = `(${columns.map(() => '?').join(', ')})`;
+    await manager.query(`INSERT INTO "${table}" (${names}) VALUES ${rows.map(() => row).join(', ')}`, rows.flat());
   }
 
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {

@@ -26,6 +26,7 @@ import { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-seale
 import { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 import { Payees1797451200000 } from './1797451200000-payees';
 import { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
+import { Statements1797624000000 } from './1797624000000-statements';
 import { DailyClose1797710400000 } from './1797710400000-daily-close';
 import { coveredByBaseline } from './after-baseline';
 
@@ -57,6 +58,7 @@ export { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-seale
 export { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 export { Payees1797451200000 } from './1797451200000-payees';
 export { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
+export { Statements1797624000000 } from './1797624000000-statements';
 export { DailyClose1797710400000 } from './1797710400000-daily-close';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
@@ -93,7 +95,11 @@ export const TRANSFER_MIGRATION_STEPS = [
  * The steps since the baseline's schema: they run on every database, fresh (after the baseline) or made by an
  * earlier build (after the steps), until a later baseline takes them in.
  */
-export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [ScheduledTransfers1797537600000, DailyClose1797710400000];
+export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
+  ScheduledTransfers1797537600000,
+  Statements1797624000000,
+  DailyClose1797710400000,
+];
 
 /**
  * Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. A fresh

@@ -1,0 +1,230 @@
+import { BankCalendar, businessDayOf } from '../domain';
+import type { StatementImportRequest } from './statement-book';
+import type { StatementLineInput, StatementReport } from './statement-records';
+import { sampleIntent } from './testing/sample-intent';
+import { type StoreFixture, storeFixture, T0 } from './testing/store-fixture';
+import { describeEachEngine } from './testing/test-engines';
+
+const LEASE = 30_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+const ACCOUNT = sampleIntent(1).intent.from.address;
+const OPS = { keyId: '0123456789abcdef', name: 'ops' };
+/** The Buenos Aires day of T0, when the fixture's transfers are created. */
+const DAY = businessDayOf(new Date(T0));
+
+describeEachEngine('MovementStore statements matched against the transfers', (engine) => {
+  /** A transfer of ACCOUNT that ended COMPLETED, with the bank's networkId when given. */
+  async function completed(fixture: StoreFixture, originId: number, networkId?: string, amount?: string) {
+    const { store } = fixture;
+    await fixture.record(originId, amount === undefined ? {} : { amount });
+    await store.claim(originId, 'w', LEASE);
+    await store.applyUpdate(originId, 'w', {
+      patch: { status: 'COMPLETED', ...(networkId !== undefined && { networkId }) },
+      history: [{ to: 'COMPLETED', source: 'query' }],
+      releaseLease: true,
+    });
+  }
+
+  function line(number: number, amount: string, reference: string, date = DAY): StatementLineInput {
+    const [units, decimals] = amount.replace('-', '').split('.');
+    const cents = BigInt(units) * 100n + BigInt(decimals ?? '0');
+    return { line: number, date, amountCents: amount.startsWith('-') ? -cents : cents, reference, description: '' };
+  }
+
+  async function* batches(lines: StatementLineInput[]): AsyncGenerator<StatementLineInput[]> {
+    for (let at = 0; at < lines.length; at += 2) yield lines.slice(at, at + 2);
+  }
+
+  function request(sha256: string, graceDays = 2): StatementImportRequest {
+    return { account: ACCOUNT, sha256, by: OPS, calendar: new BankCalendar(), graceDays };
+  }
+
+  function named(report: StatementReport) {
+    const pick = (items: StatementReport['matched']) =>
+      items.map((item) => ({
+        kind: item.kind,
+        line: item.line?.number ?? null,
+        originId: item.transfer?.originId ?? null,
+      }));
+    return {
+      matched: pick(report.matched),
+      onlyInStatement: pick(report.onlyInStatement),
+      onlyInGiro: pick(report.onlyInGiro),
+      amountMismatch: pick(report.amountMismatch),
+    };
+  }
+
+  async function anomalyKinds(fixture: StoreFixture) {
+    const page = await fixture.store.listAnomalies({ limit: 100 });
+    return page.items
+      .map((anomaly) => ({ originId: anomaly.originId, kind: (anomaly.detail as { kind?: string }).kind }))
+      .sort((a, b) => a.originId - b.originId);
+  }
+
+  it('matches a debit by the transfer networkId, and by its originId when the bank gave none', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 1, 'NET-0001');
+    await completed(fixture, 2);
+    await completed(fixture, 3, 'NET-0003');
+    const report = await fixture.store.importStatement(
+      request('a'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-0001'), line(3, '-1234.50', '2'), line(4, '500.00', 'DEPOSIT')]),
+    );
+    expect(named(report)).toEqual({
+      matched: [
+        { kind: 'matched', line: 2, originId: 1 },
+        { kind: 'matched', line: 3, originId: 2 },
+      ],
+      onlyInStatement: [],
+      onlyInGiro: [{ kind: 'missing_in_statement', line: null, originId: 3 }],
+      amountMismatch: [],
+    });
+    expect(report).toMatchObject({
+      lines: 3,
+      periodFrom: DAY,
+      periodTo: DAY,
+      counts: { matched: 2, onlyInStatement: 0, onlyInGiro: 1, amountMismatch: 0 },
+      by: OPS,
+    });
+    expect(report.matched[0].transfer).toEqual({ originId: 1, networkId: 'NET-0001', amount: '1234.50' });
+    expect(report.matched[0].line).toEqual({ number: 2, date: DAY, amount: '-1234.50', reference: 'NET-0001' });
+    // Within the grace: not yet an anomaly.
+    expect(await anomalyKinds(fixture)).toEqual([]);
+  });
+
+  it('refuses as a match one line whose reference names two transfers', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 11, 'NET-SHARED');
+    await completed(fixture, 12, 'NET-SHARED');
+    const report = await fixture.store.importStatement(
+      request('b'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-SHARED')]),
+    );
+    expect(named(report)).toEqual({
+      matched: [],
+      onlyInStatement: [{ kind: 'ambiguous', line: 2, originId: null }],
+      onlyInGiro: [
+        { kind: 'missing_in_statement', line: null, originId: 11 },
+        { kind: 'missing_in_statement', line: null, originId: 12 },
+      ],
+      amountMismatch: [],
+    });
+  });
+
+  it('answers the same import for the same file, adding nothing', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 21, 'NET-21');
+    const first = await fixture.store.importStatement(
+      request('c'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-21')]),
+    );
+    fixture.clock.advance(1_000);
+    const again = await fixture.store.importStatement(
+      request('c'.repeat(64)),
+      batches([line(2, '-99.00', 'ignored: the file is the same')]),
+    );
+    expect(again).toEqual(first);
+    const [{ count }] = await fixture.dataSource.query('SELECT COUNT(*) AS "count" FROM "giro_statement_lines"');
+    expect(Number(count)).toBe(1);
+    expect((await fixture.store.listStatementImports({ limit: 10 })).items.map((item) => item.id)).toEqual([first.id]);
+  });
+
+  it('answers one import when the same file is imported twice at once', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 25, 'NET-25');
+    const lines = [line(2, '-1234.50', 'NET-25')];
+    const [one, other] = await Promise.all([
+      fixture.store.importStatement(request('9'.repeat(64)), batches(lines)),
+      fixture.store.importStatement(request('9'.repeat(64)), batches(lines)),
+    ]);
+    expect(other.id).toBe(one.id);
+    expect(other.counts).toEqual(one.counts);
+    const [{ count }] = await fixture.dataSource.query('SELECT COUNT(*) AS "count" FROM "giro_statement_lines"');
+    expect(Number(count)).toBe(1);
+  });
+
+  it('raises unknown_debit on the line, amount_mismatch and missing_in_statement on the transfers, once', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 31, 'NET-31');
+    await completed(fixture, 32, 'NET-32');
+    await completed(fixture, 33, 'NET-33');
+    // Five days later (three business days and more): the grace of two has passed.
+    fixture.clock.advance(5 * DAY_MS);
+    const lines = [line(2, '-1234.50', 'NET-31'), line(3, '-1000.00', 'NET-32'), line(4, '-77.00', 'NOT-OURS')];
+    const report = await fixture.store.importStatement(request('d'.repeat(64)), batches(lines));
+    expect(named(report)).toEqual({
+      matched: [{ kind: 'matched', line: 2, originId: 31 }],
+      onlyInStatement: [{ kind: 'unknown_debit', line: 4, originId: null }],
+      onlyInGiro: [{ kind: 'missing_in_statement', line: null, originId: 33 }],
+      amountMismatch: [{ kind: 'amount_mismatch', line: 3, originId: 32 }],
+    });
+    expect(await anomalyKinds(fixture)).toEqual([
+      { originId: 32, kind: 'amount_mismatch' },
+      { originId: 33, kind: 'missing_in_statement' },
+    ]);
+    const movement = await fixture.store.findByOriginId(33);
+    expect(movement?.status).toBe('COMPLETED');
+
+    // Another statement of the same day: the same line again raises nothing new; 33 is raised once.
+    fixture.clock.advance(1_000);
+    await fixture.store.importStatement(request('e'.repeat(64)), batches([lines[1]]));
+    expect(await anomalyKinds(fixture)).toHaveLength(2);
+  });
+
+  it('raises no missing_in_statement within the grace', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 41, 'NET-41');
+    fixture.clock.advance(DAY_MS);
+    await fixture.store.importStatement(request('f'.repeat(64)), batches([line(2, '-9.00', 'OTHER')]));
+    expect(await anomalyKinds(fixture)).toEqual([]);
+  });
+
+  it('counts a bank line once across overlapping statements, and a second line for a transfer is not a match', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 51, 'NET-51');
+    await completed(fixture, 52, 'NET-52');
+    const first = await fixture.store.importStatement(
+      request('1'.repeat(64)),
+      batches([line(2, '-1234.50', 'NET-51')]),
+    );
+    const second = await fixture.store.importStatement(
+      request('2'.repeat(64)),
+      batches([
+        line(2, '-1234.50', 'NET-51'),
+        line(3, '-1234.50', 'NET-52'),
+        line(4, '-1234.50', 'NET-52', '2026-11-20'),
+      ]),
+    );
+    expect(named(second)).toEqual({
+      matched: [
+        { kind: 'matched', line: 2, originId: 51 },
+        { kind: 'matched', line: 3, originId: 52 },
+      ],
+      onlyInStatement: [{ kind: 'already_matched', line: 4, originId: 52 }],
+      onlyInGiro: [],
+      amountMismatch: [],
+    });
+    // Each transfer is confirmed by exactly one line: 51 by the first statement's.
+    const rows: { matched_origin_id: unknown; import_id: string }[] = await fixture.dataSource.query(
+      'SELECT "matched_origin_id", "import_id" FROM "giro_statement_lines" WHERE "matched_origin_id" IS NOT NULL ORDER BY "matched_origin_id"',
+    );
+    expect(rows.map((row) => [Number(row.matched_origin_id), row.import_id])).toEqual([
+      [51, first.id],
+      [52, second.id],
+    ]);
+    expect((await fixture.store.getStatementImport(second.id))?.counts).toEqual(second.counts);
+  });
+
+  it('pages the imports newest first', async () => {
+    const fixture = await storeFixture(engine);
+    const ids: string[] = [];
+    for (const sha of ['7', '8', '9']) {
+      fixture.clock.advance(1_000);
+      ids.push((await fixture.store.importStatement(request(sha.repeat(64)), batches([line(2, '1.00', 'IN')]))).id);
+    }
+    const first = await fixture.store.listStatementImports({ limit: 2 });
+    const second = await fixture.store.listStatementImports({ limit: 2, after: first.nextCursor as string });
+    expect([...first.items, ...second.items].map((item) => item.id)).toEqual(ids.reverse());
+    expect(second.nextCursor).toBeNull();
+  });
+});
