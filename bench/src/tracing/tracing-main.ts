@@ -19,7 +19,7 @@ import { freshOriginIdRange } from '../workload/transfer-request';
 
 /**
  * `pnpm bench:tracing [--quick] [--rounds N] [--protocol http/protobuf | http/json] [--sampler-ratio R] [--postgres]
- * [--paired N] [--profile]`: what tracing costs on the create path (issue 38's goal: at most 5 %). giro's create run of
+ * [--paired N] [--together] [--otel KEY=VALUE]… [--profile]`: what tracing costs on the create path (issue 38's goal: at most 5 %). giro's create run of
  * `pnpm bench` (TransferService.requestTransfer, a fresh worker process and SQLite file per run, or the Postgres
  * database at BENCH_POSTGRES_URL with `--postgres`) at c=16 and c=64, without tracing and with the reconciler's
  * tracing exporting every span (or a `parentbased_traceidratio` share) over OTLP/HTTP to a receiver in a process
@@ -27,7 +27,9 @@ import { freshOriginIdRange } from '../workload/transfer-request';
  * machine getting busier or quieter weighs on both; the figure compared is the worker's CPU time per transfer,
  * which a busy machine disturbs less than throughput. With `--paired N` the traced runs also alternate blocks of N
  * transfers traced and with tracing suppressed (the SDK still running), which gives what recording and exporting
- * the spans cost, measured within one process. Prints a markdown table on stdout, progress on stderr; records
+ * the spans cost, measured within one process. `--together` runs a round's untraced and traced worker at the same
+ * time (two SQLite files), so that both meet the same machine. `--otel` adds a standard variable to the traced runs (a batch
+ * processor's setting, say). Prints a markdown table on stdout, progress on stderr; records
  * nothing.
  */
 
@@ -41,7 +43,7 @@ const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const BENCH_DATABASE = 'giro_bench_tracing';
 const PROTOCOLS = ['http/protobuf', 'http/json'];
 const USAGE =
-  'usage: pnpm bench:tracing [--quick] [--rounds N] [--protocol http/protobuf | http/json] [--sampler-ratio R] [--postgres] [--paired N] [--profile]';
+  'usage: pnpm bench:tracing [--quick] [--rounds N] [--protocol http/protobuf | http/json] [--sampler-ratio R] [--postgres] [--paired N] [--together] [--otel KEY=VALUE]… [--profile]';
 
 interface TracingPlan {
   mode: 'quick' | 'standard';
@@ -50,6 +52,10 @@ interface TracingPlan {
   samplerRatio: number | undefined;
   postgresUrl: string | undefined;
   pairedBlock: number | undefined;
+  /** The untraced and the traced run of a round at the same time, side by side (`--together`). */
+  together: boolean;
+  /** More `OTEL_*` variables for the traced runs. */
+  otelExtra: Record<string, string>;
   profile: boolean;
 }
 
@@ -67,8 +73,8 @@ function planFrom(args: string[]): TracingPlan {
     const at = args.indexOf(flag);
     return at === -1 ? undefined : args[at + 1];
   };
-  const withValue = ['--rounds', '--protocol', '--sampler-ratio', '--paired'];
-  const known = new Set(['--quick', '--postgres', '--profile']);
+  const withValue = ['--rounds', '--protocol', '--sampler-ratio', '--paired', '--otel'];
+  const known = new Set(['--quick', '--postgres', '--together', '--profile']);
   const unknown = args.filter(
     (arg, index) => !known.has(arg) && !withValue.includes(arg) && !withValue.includes(args[index - 1]),
   );
@@ -85,9 +91,22 @@ function planFrom(args: string[]): TracingPlan {
   const pairedBlock = paired === undefined ? undefined : Number(paired);
   if (pairedBlock !== undefined && !(Number.isSafeInteger(pairedBlock) && pairedBlock >= 16))
     throw new Error(`--paired takes a whole number ≥ 16\n${USAGE}`);
+  const otelExtra: Record<string, string> = {};
+  for (const [index, arg] of args.entries()) {
+    if (arg !== '--otel') continue;
+    const match = /^(OTEL_[A-Z_]+)=(.*)$/.exec(args[index + 1] ?? '');
+    if (!match) throw new Error(`--otel takes OTEL_NAME=value\n${USAGE}`);
+    otelExtra[match[1]] = match[2];
+  }
+  if (args.includes('--together') && args.includes('--postgres'))
+    throw new Error(
+      `--together runs on SQLite only (two processes on one Postgres database share a bank budget)\n${USAGE}`,
+    );
   return {
     mode: args.includes('--quick') ? 'quick' : 'standard',
     pairedBlock,
+    together: args.includes('--together'),
+    otelExtra,
     rounds,
     protocol,
     samplerRatio,
@@ -106,6 +125,7 @@ function otelEnvironment(plan: TracingPlan, receiverUrl: string): Record<string,
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: String(plan.samplerRatio),
     }),
+    ...plan.otelExtra,
   };
 }
 
@@ -117,7 +137,7 @@ async function main(args: string[]): Promise<void> {
   const log = (message: string) =>
     process.stderr.write(`[tracing ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`);
   log(
-    `${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}; ${plan.postgresUrl ? 'Postgres' : 'SQLite'}, ${plan.protocol}${plan.samplerRatio === undefined ? '' : `, sampler ratio ${plan.samplerRatio}`}, ${plan.rounds} rounds`,
+    `${plan.mode} run on ${machine.cpuModel} (${machine.cores} cores), Node ${machine.node}; ${plan.postgresUrl ? 'Postgres' : 'SQLite'}, ${plan.protocol}${plan.samplerRatio === undefined ? '' : `, sampler ratio ${plan.samplerRatio}`}, ${plan.rounds} rounds ${JSON.stringify(plan.otelExtra)}`,
   );
   if (plan.postgresUrl && !(await postgresReachable(plan.postgresUrl)))
     throw new Error(`no Postgres answers at ${plan.postgresUrl}`);
@@ -143,44 +163,50 @@ async function main(args: string[]): Promise<void> {
   try {
     for (let round = 0; round < plan.rounds; round++) {
       for (const concurrency of CONCURRENCIES) {
-        // Off first in even rounds, on first in odd ones.
+        // Off first in even rounds, on first in odd ones; or both at once (`--together`).
         const order = round % 2 === 0 ? [false, true] : [true, false];
-        for (const traced of order) {
+        for (const sides of plan.together ? [order] : order.map((traced) => [traced])) {
           await sandbox.control.reset();
           await receiverReport(receiverUrl);
           const postgresUrl = plan.postgresUrl && (await createBenchDatabase(plan.postgresUrl, BENCH_DATABASE));
-          const task: CreateTask = {
-            system: 'giro',
-            bank: sandbox.bank,
-            databaseFile: join(workDir, `tracing-${round}-${concurrency}-${traced ? 'on' : 'off'}.sqlite`),
-            ...(postgresUrl && { postgresUrl }),
-            concurrency,
-            warmup: sizes.warmup,
-            transfers: sizes.transfers[concurrency],
-            firstOriginId: freshOriginIdRange(),
-            maxConnections: MAX_CONNECTIONS,
-            ...(traced && { otelEnv: otelEnvironment(plan, receiverUrl) }),
-            ...(traced && plan.pairedBlock !== undefined && { pairedBlock: plan.pairedBlock }),
-          };
-          const label = `tracing ${traced ? 'on' : 'off'} c=${concurrency} round ${round + 1}`;
+          const tasks = sides.map(
+            (traced): CreateTask => ({
+              system: 'giro',
+              bank: sandbox.bank,
+              databaseFile: join(workDir, `tracing-${round}-${concurrency}-${traced ? 'on' : 'off'}.sqlite`),
+              ...(postgresUrl && { postgresUrl }),
+              concurrency,
+              warmup: sizes.warmup,
+              transfers: sizes.transfers[concurrency],
+              firstOriginId: freshOriginIdRange(),
+              maxConnections: MAX_CONNECTIONS,
+              ...(traced && { otelEnv: otelEnvironment(plan, receiverUrl) }),
+              ...(traced && plan.pairedBlock !== undefined && { pairedBlock: plan.pairedBlock }),
+            }),
+          );
+          const label = `tracing ${sides.map((traced) => (traced ? 'on' : 'off')).join(' + ')} c=${concurrency} round ${round + 1}`;
           const { outcomes, machineBusy } = await runWorkersTogether<CreateTask, CreateResult>(
             context,
             label,
             'create/create-worker.js',
-            [task],
+            tasks,
           );
-          const [{ result }] = outcomes;
-          const transfers = task.warmup + task.transfers;
-          await checkProcessedOnce(context, transfers);
+          const transfers = sizes.warmup + sizes.transfers[concurrency];
+          await checkProcessedOnce(context, transfers * tasks.length);
           const { spans } = await receiverReport(receiverUrl);
-          if (result.errors > 0) throw new Error(`${label}: ${result.errors} errors, the first: ${result.firstError}`);
-          runs.push({ concurrency, traced, result, spansPerTransfer: spans / transfers, machineBusy });
-          const paired = result.paired
-            ? ` (blocks traced ${result.paired.tracedCpuMsPerTransfer.toFixed(3)}, suppressed ${result.paired.suppressedCpuMsPerTransfer.toFixed(3)})`
-            : '';
-          log(
-            `${label}: ${result.cpuMsPerTransfer.toFixed(3)} ms CPU per transfer${paired}, ${result.perSecond.toFixed(0)}/s, ${(spans / transfers).toFixed(2)} spans per transfer, machine ${((machineBusy ?? Number.NaN) * 100).toFixed(0)} % busy`,
-          );
+          for (const [index, traced] of sides.entries()) {
+            const { result } = outcomes[index];
+            if (result.errors > 0)
+              throw new Error(`${label}: ${result.errors} errors, the first: ${result.firstError}`);
+            const spansPerTransfer = traced ? spans / transfers : 0;
+            runs.push({ concurrency, traced, result, spansPerTransfer, machineBusy });
+            const paired = result.paired
+              ? ` (blocks traced ${result.paired.tracedCpuMsPerTransfer.toFixed(3)}, suppressed ${result.paired.suppressedCpuMsPerTransfer.toFixed(3)})`
+              : '';
+            log(
+              `tracing ${traced ? 'on' : 'off'} c=${concurrency} round ${round + 1}${plan.together ? ' (together)' : ''}: ${result.cpuMsPerTransfer.toFixed(3)} ms CPU per transfer${paired}, ${result.perSecond.toFixed(0)}/s, ${spansPerTransfer.toFixed(2)} spans per transfer, machine ${((machineBusy ?? Number.NaN) * 100).toFixed(0)} % busy`,
+            );
+          }
         }
       }
     }
@@ -234,8 +260,8 @@ function report(plan: TracingPlan, runs: TracingRun[]): string {
     ];
   });
   const pairedHeaders = plan.pairedBlock === undefined ? [] : ['paired: suppressed', 'traced', 'recording + export'];
-  const sampling =
-    plan.samplerRatio === undefined ? 'every span sampled' : `parentbased_traceidratio ${plan.samplerRatio}`;
+  const extra = Object.entries(plan.otelExtra).map(([name, value]) => `, ${name}=${value}`);
+  const sampling = `${plan.samplerRatio === undefined ? 'every span sampled' : `parentbased_traceidratio ${plan.samplerRatio}`}${extra.join('')}`;
   const pairedNote =
     plan.pairedBlock === undefined
       ? ''
