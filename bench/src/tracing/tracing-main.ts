@@ -12,7 +12,6 @@ import { formatNumber, markdownTable } from '../report/markdown-table';
 import { summarizeProfiles } from '../report/profile-summary';
 import { resultsFile } from '../report/write-results';
 import { startSandboxProcess } from '../sandbox/sandbox-process';
-import { percentile } from '../stats';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange } from '../workload/transfer-request';
@@ -60,6 +59,7 @@ interface TracingPlan {
 }
 
 interface TracingRun {
+  round: number;
   concurrency: number;
   traced: boolean;
   result: CreateResult;
@@ -199,7 +199,7 @@ async function main(args: string[]): Promise<void> {
             if (result.errors > 0)
               throw new Error(`${label}: ${result.errors} errors, the first: ${result.firstError}`);
             const spansPerTransfer = traced ? spans / transfers : 0;
-            runs.push({ concurrency, traced, result, spansPerTransfer, machineBusy });
+            runs.push({ round, concurrency, traced, result, spansPerTransfer, machineBusy });
             const paired = result.paired
               ? ` (blocks traced ${result.paired.tracedCpuMsPerTransfer.toFixed(3)}, suppressed ${result.paired.suppressedCpuMsPerTransfer.toFixed(3)})`
               : '';
@@ -226,9 +226,16 @@ async function receiverReport(receiverUrl: string): Promise<{ spans: number }> {
   return (await response.json()) as { spans: number };
 }
 
+/** The middle value (the mean of the two middle ones for an even count); NaN for none. */
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[Math.floor(middle)];
+}
+
 /** Medians per concurrency, off against on. */
 function report(plan: TracingPlan, runs: TracingRun[]): string {
-  const median = (values: number[]) => percentile(values, 0.5);
   const rows = CONCURRENCIES.map((concurrency) => {
     const of = (traced: boolean) => runs.filter((run) => run.concurrency === concurrency && run.traced === traced);
     const cpu = (traced: boolean) => median(of(traced).map((run) => run.result.cpuMsPerTransfer));
@@ -237,6 +244,11 @@ function report(plan: TracingPlan, runs: TracingRun[]): string {
       runs.filter((run) => run.concurrency === concurrency).map((run) => run.machineBusy ?? Number.NaN),
     );
     const spans = median(of(true).map((run) => run.spansPerTransfer));
+    // Each round's traced run against its untraced one (run next to it, or beside it with --together).
+    const roundRatios = of(true).flatMap((on) => {
+      const off = of(false).find((run) => run.round === on.round);
+      return off ? [on.result.cpuMsPerTransfer / off.result.cpuMsPerTransfer - 1] : [];
+    });
     const pairs = of(true).flatMap((run) => (run.result.paired ? [run.result.paired] : []));
     const pairedColumns =
       plan.pairedBlock === undefined
@@ -252,6 +264,7 @@ function report(plan: TracingPlan, runs: TracingRun[]): string {
       formatNumber(cpu(false), 3),
       formatNumber(cpu(true), 3),
       `${formatNumber((cpu(true) / cpu(false) - 1) * 100, 1)} %`,
+      `${formatNumber(median(roundRatios) * 100, 1)} % (${roundRatios.map((ratio) => formatNumber(ratio * 100, 0)).join(', ')})`,
       formatNumber(rate(false)),
       formatNumber(rate(true)),
       formatNumber(spans, 2),
@@ -276,6 +289,7 @@ function report(plan: TracingPlan, runs: TracingRun[]): string {
         'CPU ms/transfer off',
         'on',
         'overhead',
+        'round by round',
         'transfers/s off',
         'on',
         'spans/transfer',
