@@ -23,6 +23,17 @@ export interface CreateTask {
   firstOriginId: number;
   /** Keep-alive connections to the bank (and giro's in-flight budget). */
   maxConnections: number;
+  /**
+   * giro only: the standard `OTEL_*` variables to trace with, as the reconciler does when
+   * `OTEL_EXPORTER_OTLP_ENDPOINT` is set (`pnpm bench:tracing`); no tracing SDK without them.
+   */
+  otelEnv?: Record<string, string>;
+  /**
+   * With `otelEnv`: the measured transfers run in blocks of this many, traced and with tracing suppressed in
+   * turn (traced, suppressed, suppressed, traced…), each block's CPU time counted for its side: what recording
+   * and exporting the spans cost, measured in one process, where a busy machine weighs on both sides alike.
+   */
+  pairedBlock?: number;
 }
 
 export interface CreateResult {
@@ -35,6 +46,8 @@ export interface CreateResult {
   p99Ms: number;
   /** CPU time of the worker per measured transfer (user + system), ms. */
   cpuMsPerTransfer: number;
+  /** With `pairedBlock`: the CPU time per transfer of the traced blocks and of the suppressed ones, ms. */
+  paired?: { tracedCpuMsPerTransfer: number; suppressedCpuMsPerTransfer: number };
 }
 
 /** One system set up in a worker: creates transfer number `index` end to end. */

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { closedLoop } from '../load';
 import { ratePerSecond, summarizeLatencies } from '../stats';
+import { pairedBlocks } from '../tracing/paired-blocks';
+import { startWorkerTracing } from '../tracing/worker-tracing';
 import { serveWorker } from '../workers/worker-protocol';
 import type { CreateResult, CreateSystem, CreateSystemUnderTest, CreateTask } from './create-task';
 import { giroCreate } from './giro-create';
@@ -24,14 +26,27 @@ const SYSTEMS: Record<CreateSystem, (task: CreateTask) => Promise<CreateSystemUn
 const WARMUP_CONCURRENCY = 16;
 
 serveWorker<CreateTask, CreateResult>(async (task) => {
+  const tracing = task.otelEnv === undefined ? undefined : await startWorkerTracing(task.otelEnv);
   const system = await SYSTEMS[task.system](task);
   return async () => {
     const warmupConcurrency = Math.max(task.concurrency, WARMUP_CONCURRENCY);
     const warmup = await closedLoop(warmupConcurrency, task.warmup, (index) => system.transfer(index));
+    // Traced, the measured transfers pay for exporting their own spans: the warm-up's are sent before, theirs
+    // before the CPU is read.
+    await tracing?.flush();
     const cpuAtStart = process.cpuUsage();
-    const load = await closedLoop(task.concurrency, task.transfers, (index) => system.transfer(task.warmup + index));
+    const measured = { concurrency: task.concurrency, total: task.transfers, firstIndex: task.warmup };
+    const paired =
+      tracing && task.pairedBlock
+        ? await pairedBlocks(tracing, { ...measured, block: task.pairedBlock }, (index) => system.transfer(index))
+        : undefined;
+    const load =
+      paired?.load ??
+      (await closedLoop(task.concurrency, task.transfers, (index) => system.transfer(task.warmup + index)));
+    await tracing?.flush();
     const cpu = process.cpuUsage(cpuAtStart);
     await system.close();
+    await tracing?.stop();
     const errors = warmup.errors + load.errors;
     const firstError = warmup.firstError ?? load.firstError;
     return {
@@ -42,6 +57,12 @@ serveWorker<CreateTask, CreateResult>(async (task) => {
       perSecond: ratePerSecond(load.completed, load.durationMs),
       ...summarizeLatencies(load.latenciesMs),
       cpuMsPerTransfer: (cpu.user + cpu.system) / 1000 / load.completed,
+      ...(paired && {
+        paired: {
+          tracedCpuMsPerTransfer: paired.tracedCpuMsPerTransfer,
+          suppressedCpuMsPerTransfer: paired.suppressedCpuMsPerTransfer,
+        },
+      }),
     };
   };
 });
