@@ -344,6 +344,7 @@ const BANK = [
 const PERSISTENCE = [
   'APPROVAL_HOLDS',
   'AUDIT_LOCK_KEY',
+  'AccountQueues1797624000000',
   'AddDueTimeIndex1795377600000',
   'AnomalyAlreadyResolvedError',
   'AnomalyNotFoundError',

@@ -24,7 +24,8 @@ import type {
   MovementDetails,
   RecordedActor,
 } from './movement-records';
-import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
+import { MovementSchedule, type ReleaseOptions, type ScheduleOutcome } from './movement-schedule';
+import type { WakeUpTimes } from './engine/due-claim';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
@@ -151,8 +152,8 @@ export class MovementStore {
 
   // Scheduled transfers (movement-schedule.ts)
 
-  releaseScheduled(limit: number): Promise<ScheduleOutcome[]> {
-    return this.schedule.releaseDue(limit);
+  releaseScheduled(options: ReleaseOptions): Promise<ScheduleOutcome[]> {
+    return this.schedule.releaseDue(options);
   }
 
   nextReleaseAt(): Promise<Date | null> {
@@ -171,6 +172,10 @@ export class MovementStore {
 
   nextDueAt(): Promise<Date | null> {
     return this.leases.nextDueAt();
+  }
+
+  wakeUpTimes(creations = true): Promise<WakeUpTimes> {
+    return this.leases.wakeUpTimes(creations);
   }
 
   claim(originId: number, owner: string, leaseMs: number): Promise<ClaimedMovement | null> {

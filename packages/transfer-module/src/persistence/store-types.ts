@@ -61,6 +61,10 @@ export interface ClaimDueOptions {
    * it answered (due again after the start) is not claimed again within it. Leases still expire by `now`.
    */
   dueBy?: Date;
+  /** False: no creation (PENDING) is claimed, only movements to follow up (outside the bank's hours). Default true. */
+  creations?: boolean;
+  /** Source accounts' weights in the creations' round robin (how many a round takes of each; default 1). */
+  accountWeights?: ReadonlyMap<string, number>;
 }
 
 /** Fields of a movement an update may set; absent = unchanged, null = cleared. */

@@ -20,6 +20,8 @@ export interface UnsentChange {
   source: HistorySource;
   detail: unknown;
   by: RecordedActor | null;
+  /** Going PENDING: when it is due (default: at once, the change's time); a release passes its moment. */
+  dueAtMs?: number;
 }
 
 /** A change written: the movement as it left it, and the history row it appended. */
@@ -50,7 +52,7 @@ export async function writeUnsentChange(
     ...row,
     status: change.to,
     approvalExpiresAtMs: null,
-    nextQueryAtMs: change.to === PENDING_STATUS ? now : null,
+    nextQueryAtMs: change.to === PENDING_STATUS ? (change.dueAtMs ?? now) : null,
     version: row.version + 1,
     updatedAtMs: now,
   };

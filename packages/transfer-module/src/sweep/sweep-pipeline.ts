@@ -10,6 +10,12 @@ export interface SweepPipelineOptions {
   leaseMs: number;
   /** Only movements due by then are claimed: the sweep's start. */
   dueBy: Date;
+  /** False: no creation (PENDING) is claimed (outside the bank's hours). */
+  creations: boolean;
+  /** Source accounts' weights in the creations' round robin. */
+  accountWeights: ReadonlyMap<string, number>;
+  /** Runs before each claim (the release of a batch of scheduled transfers); a failure fails the claim. */
+  beforeClaim(): Promise<void>;
   /** True once the service is stopping: no new claim, no new work. */
   stopping(): boolean;
   /**
@@ -82,9 +88,10 @@ export class SweepPipeline {
 
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
   private claimBatch(): Promise<void> {
-    const { store, owner, batchSize, leaseMs, dueBy } = this.options;
+    const { store, owner, batchSize, leaseMs, dueBy, creations, accountWeights } = this.options;
     return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': batchSize } }, async (span) => {
-      const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy });
+      await this.options.beforeClaim();
+      const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy, creations, accountWeights });
       const again = batch.filter((record) => this.leftDue.has(record.originId));
       const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
       span.setAttribute('giro.sweep.claimed', fresh.length);

@@ -32,6 +32,9 @@ export class SweepService implements OnModuleDestroy {
 
   private readonly outage = new DatabaseOutageNotice();
 
+  /** The source accounts' weights in the bank's fair share (`sweep.accountWeights`). */
+  private readonly accountWeights: ReadonlyMap<string, number>;
+
   constructor(
     @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
     @Inject(MovementStore) private readonly store: MovementStore,
@@ -42,7 +45,9 @@ export class SweepService implements OnModuleDestroy {
     @Inject(LEASE_OWNER) readonly owner: string,
     @Inject(MOVEMENT_LOGGER) private readonly logger: LoggerService,
     @Inject(MovementEvents) private readonly events: MovementEvents,
-  ) {}
+  ) {
+    this.accountWeights = new Map(Object.entries(options.sweep.accountWeights));
+  }
 
   sweep(): Promise<SweepReport> {
     return inSpan('giro sweep', {}, async (span) => {
@@ -50,7 +55,6 @@ export class SweepService implements OnModuleDestroy {
       const report = emptySweepReport();
       if (this.stopped === undefined) {
         await this.work.track(this.expireApprovals(report));
-        await this.work.track(this.releaseScheduled(report));
         await this.work.track(this.sweepDue(report));
       }
       report.durationMs = Math.round(performance.now() - started);
@@ -78,10 +82,19 @@ export class SweepService implements OnModuleDestroy {
     return this.stop();
   }
 
+  /**
+   * Claims and works the movements due at the sweep's start. While the bank is open, the scheduled transfers whose
+   * moment came are released a batch before each claim, so they go out at the pace of the sends, each source
+   * account its share (fair-share.ts); outside its hours (`schedule.operatingHours`) nothing is released and no
+   * creation is claimed: only the movements the bank has are followed up, and the sweep wakes at the opening.
+   */
   private async sweepDue(report: SweepReport): Promise<void> {
     const { batchSize, concurrency, leaseMs } = this.options.sweep;
     const dueBy = this.options.clock.now();
+    const hours = this.options.schedule.operatingHours;
+    const open = hours === undefined || hours.isOpen(dueBy.getTime());
     const pressure = this.schedule.pressure(await this.store.countDue(dueBy), this.options.budget.ratePerSecond);
+    let releasing = open;
     const pipeline = new SweepPipeline({
       store: this.store,
       owner: this.owner,
@@ -89,14 +102,20 @@ export class SweepService implements OnModuleDestroy {
       concurrency,
       leaseMs,
       dueBy,
+      creations: open,
+      accountWeights: this.accountWeights,
+      beforeClaim: async () => {
+        if (releasing) releasing = (await this.releaseScheduled(report, dueBy)) === batchSize;
+      },
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
     });
     report.claimed = await pipeline.workAllDue();
-    report.nextDueAt = [await this.store.nextApprovalExpiryAt(), await this.store.nextReleaseAt()].reduce(
-      earliest,
-      await this.store.nextDueAt(),
-    );
+    const next = await this.store.wakeUpTimes(open);
+    const opening = open || hours === undefined ? null : hours.nextOpeningAt(dueBy.getTime());
+    const times = [next.dueMs, next.approvalExpiryMs, open ? next.releaseMs : null, opening];
+    const earliest = times.reduce<number | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
+    report.nextDueAt = earliest === null ? null : new Date(earliest);
   }
 
   /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces each. */
@@ -119,21 +138,19 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Releases the scheduled transfers whose moment came, a batch at a time, and announces each: PENDING and due
-   * at once, so the claim that follows in this sweep sends them (creations first), through the bank budget like
-   * any new transfer.
+   * Releases a batch of the scheduled transfers whose moment came by `dueBy` and announces each: PENDING and due
+   * since their moment, so the claim that follows sends them (creations first), through the bank budget like any
+   * new transfer. Returns how many.
    */
-  private async releaseScheduled(report: SweepReport): Promise<void> {
+  private async releaseScheduled(report: SweepReport, dueBy: Date): Promise<number> {
     const { batchSize } = this.options.sweep;
-    for (;;) {
-      const batch = await this.store.releaseScheduled(batchSize);
-      for (const { movement, history } of batch) {
-        const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
-        await this.events.publish(movement.originId, announcement);
-      }
-      report.released += batch.length;
-      if (batch.length < batchSize) return;
+    const batch = await this.store.releaseScheduled({ limit: batchSize, dueBy, accountWeights: this.accountWeights });
+    for (const { movement, history } of batch) {
+      const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
+      await this.events.publish(movement.originId, announcement);
     }
+    report.released += batch.length;
+    return batch.length;
   }
 
   /** False when the movement was released without progress (still due). */
@@ -168,7 +185,3 @@ export class SweepService implements OnModuleDestroy {
   }
 }
 
-function earliest(a: Date | null, b: Date | null): Date | null {
-  if (a === null || b === null) return a ?? b;
-  return a.getTime() <= b.getTime() ? a : b;
-}

@@ -1,5 +1,5 @@
 import type { MovementStatus } from '../domain';
-import type { CancellationView, MovementView } from '../movement';
+import type { CancellationView, MovementView, ScheduledMovementView } from '../movement';
 import type { HistorySource } from '../persistence';
 
 /** The events giro delivers; an endpoint chooses among them (none chosen: all). */
@@ -77,7 +77,7 @@ export interface WebhookEventData {
    * The transfer is stored SCHEDULED (after its `transfer.created`, or an approval before its moment): it goes to
    * the bank at `executeAt`, unless canceled before.
    */
-  'transfer.scheduled': { originId: number; executeAt: string; movement: MovementView };
+  'transfer.scheduled': { originId: number; executeAt: string; movement: ScheduledMovementView };
   /** A scheduled transfer was canceled before its moment (`by` who): CANCELED, never sent, its limit share free. */
   'transfer.canceled': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
   /** Sent on request to one endpoint (POST /admin/webhooks/:id/test). */

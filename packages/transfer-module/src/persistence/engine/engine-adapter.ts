@@ -2,6 +2,7 @@ import type { DataSource, DataSourceOptions, EntityManager, ObjectLiteral, Selec
 import type { MovementEntity, MovementHistoryEntity } from '../entities';
 import { engineOf } from './database-engine';
 import type { DeliveryResult } from './delivery-results';
+import type { AccountShare, FairQueue, ShareTimes } from './fair-share';
 import type { FencedWrite, FencedWriteResult } from './fenced-update';
 import type { NewMovementHistory } from './movement-insert';
 import type { OutboxStatements } from './outbox-write';
@@ -68,6 +69,17 @@ export interface EngineAdapter {
   unleasedParameters(nowMs: number, claimer: string | undefined): unknown[];
   /** Whether the lease of the movement is held by a replica gone silent, for `claimer` to take over. */
   heldBySilentOwner(manager: EntityManager, originId: number, claimer: string, nowMs: number): Promise<boolean>;
+  /**
+   * Each account's due rows of `queue`, in time order, at most its quota (fair-share.ts): on Postgres one
+   * statement, a LATERAL subquery per account locking what it reads and skipping what another holds; on SQLite
+   * one indexed statement per account.
+   */
+  selectShares(
+    manager: EntityManager,
+    queue: FairQueue,
+    shares: readonly AccountShare[],
+    times: ShareTimes,
+  ): Promise<MovementEntity[]>;
 
   // ── Writes ──────────────────────────────────────────────────────────────────────────────────────────────
   /** A fenced write of a leased movement and its history rows; null when nothing matched its fence and guard. */

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordSqliteDeliveryResults } from './delivery-results';
 import type { EngineAdapter, EngineCapabilities } from './engine-adapter';
+import { selectSqliteShares } from './fair-share';
 import { runSqliteFencedWrite } from './fenced-update';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
@@ -57,6 +58,9 @@ export class SqliteEngine implements EngineAdapter {
   async heldBySilentOwner(): Promise<boolean> {
     return false;
   }
+
+  selectShares: EngineAdapter['selectShares'] = (manager, queue, shares, times) =>
+    selectSqliteShares(this, manager, queue, shares, times);
 
   fencedWrite: EngineAdapter['fencedWrite'] = runSqliteFencedWrite;
 
