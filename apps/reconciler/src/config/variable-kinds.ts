@@ -222,17 +222,17 @@ export function timeRange<const O extends About>(options: O) {
   });
 }
 
-/** Whole numbers from 1 to `max` by key, `key:number,…` (`keyRule` says what a key must be). */
-export function weightList<const O extends About & { max: number; key: RegExp; keyRule: string }>(options: O) {
-  return makeVariable<Record<string, number>, O>(options, `list of key:weight, 1 … ${options.max}`, (text) => {
+/** Whole numbers from 1 to `maxWeight` by key, `key:number,…` (`keyRule` says what a key must be). */
+export function weightList<const O extends About & { maxWeight: number; key: RegExp; keyRule: string }>(options: O) {
+  return makeVariable<Record<string, number>, O>(options, `list of key:weight, 1 … ${options.maxWeight}`, (text) => {
     const weights: Record<string, number> = {};
     for (const item of text.split(',').map((part) => part.trim())) {
       const [key, weight, ...rest] = item.split(':');
       if (rest.length > 0 || weight === undefined || !options.key.test(key)) {
         return must(`a list of ${options.keyRule}:weight separated by commas`);
       }
-      if (!/^\d+$/.test(weight) || Number(weight) < 1 || Number(weight) > options.max) {
-        return must(`a list whose weights are whole numbers from 1 to ${options.max}`);
+      if (!/^\d+$/.test(weight) || Number(weight) < 1 || Number(weight) > options.maxWeight) {
+        return must(`a list whose weights are whole numbers from 1 to ${options.maxWeight}`);
       }
       weights[key] = Number(weight);
     }

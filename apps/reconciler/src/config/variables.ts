@@ -321,7 +321,7 @@ export const VARIABLES = {
   }),
   ACCOUNT_WEIGHTS: weightList({
     topic: 'pace',
-    max: 100,
+    maxWeight: 100,
     key: /^\d{22}$/,
     keyRule: 'CBU/CVU',
     unset: 'every account 1',

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { completeCbuCvu } from '../domain';
 import { engineAdapterFor } from './engine/engine-adapter';
 import { MovementEntity } from './entities';
-import { T0, storeFixture } from './testing/store-fixture';
+import { storeFixture, T0 } from './testing/store-fixture';
 import { describeEachEngine, describeOnPostgres } from './testing/test-engines';
 
 const LEASE_MS = 60_000;
@@ -51,7 +51,9 @@ describeEachEngine('the fair share of the bank', (engine) => {
     }
     // The template (another account) is not due before tomorrow: the walk meets its account and leaves it.
     await fixture.dataSource.query(
-      engineAdapterFor(fixture.dataSource).sql(`UPDATE "giro_movements" SET "next_query_at_ms" = ? WHERE "origin_id" = ?`),
+      engineAdapterFor(fixture.dataSource).sql(
+        `UPDATE "giro_movements" SET "next_query_at_ms" = ? WHERE "origin_id" = ?`,
+      ),
       [T0 + 86_400_000, 1],
     );
     const claim = async (limit: number, accountWeights?: ReadonlyMap<string, number>) => {
@@ -84,7 +86,9 @@ describeEachEngine('the fair share of the bank', (engine) => {
   });
 
   it('serves more accounts than a batch holds in turn, from where the previous batch stopped', async () => {
-    const accounts = Array.from({ length: 5 }, (_, index) => completeCbuCvu('0170002', String(index).padStart(13, '0')));
+    const accounts = Array.from({ length: 5 }, (_, index) =>
+      completeCbuCvu('0170002', String(index).padStart(13, '0')),
+    );
     const { claim } = await backlog(accounts.map((address) => ({ address, count: 3, dueFromMs: T0 - 1000 })));
     const served = [...(await claim(2)), ...(await claim(2)), ...(await claim(2))];
     expect(new Set(served)).toEqual(new Set(accounts));

@@ -9,6 +9,7 @@ import {
   type TransferIntent,
 } from '../domain';
 import type { AuditTrail } from './audit-trail';
+import type { WakeUpTimes } from './engine/due-claim';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
@@ -25,7 +26,6 @@ import type {
   RecordedActor,
 } from './movement-records';
 import { MovementSchedule, type ReleaseOptions, type ScheduleOutcome } from './movement-schedule';
-import type { WakeUpTimes } from './engine/due-claim';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';

@@ -184,4 +184,3 @@ export class SweepService implements OnModuleDestroy {
     }
   }
 }
-

@@ -135,7 +135,9 @@ export function wakeUpStatement(
   creations: boolean,
 ): { sql: string; parameters: unknown[] } {
   const next = nextDueStatement(engine, nowMs);
-  const due = creations ? NEXT_DUE(engine) : NEXT_DUE(engine).replace(' ORDER BY', ` AND m."status" <> '${PENDING_STATUS}' ORDER BY`);
+  const due = creations
+    ? NEXT_DUE(engine)
+    : NEXT_DUE(engine).replace(' ORDER BY', ` AND m."status" <> '${PENDING_STATUS}' ORDER BY`);
   return {
     sql: engine.sql(`SELECT (${due}) AS "due",
       (SELECT MIN(a."approval_expires_at_ms") FROM "giro_movements" a
@@ -154,6 +156,7 @@ export async function selectWakeUpTimes(
   const { sql, parameters } = wakeUpStatement(engine, nowMs, creations);
   const [row]: Record<string, string | number | null>[] = await manager.query(sql, parameters);
   // Postgres returns bigint as a string.
-  const ms = (value: string | number | null | undefined) => (value === null || value === undefined ? null : Number(value));
+  const ms = (value: string | number | null | undefined) =>
+    value === null || value === undefined ? null : Number(value);
   return { dueMs: ms(row?.due), approvalExpiryMs: ms(row?.approval_expiry), releaseMs: ms(row?.release) };
 }

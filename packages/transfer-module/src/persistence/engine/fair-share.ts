@@ -193,8 +193,6 @@ function inRounds(rows: MovementEntity[], queue: FairQueue, weightOf: (address: 
   }
   return byTime.sort(
     (a, b) =>
-      (round.get(a.originId) ?? 0) - (round.get(b.originId) ?? 0) ||
-      timeOf(a) - timeOf(b) ||
-      a.originId - b.originId,
+      (round.get(a.originId) ?? 0) - (round.get(b.originId) ?? 0) || timeOf(a) - timeOf(b) || a.originId - b.originId,
   );
 }
