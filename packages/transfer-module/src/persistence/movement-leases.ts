@@ -51,8 +51,14 @@ export class MovementLeases {
     const times = { nowMs: now, dueByMs, claimer: owner };
     const { engine } = this.context;
     return this.context.transactions.write(async (manager) => {
+      const creationTimes =
+        options.creationsDueBy === undefined
+          ? times
+          : { ...times, dueByMs: checkDate(options.creationsDueBy, 'creationsDueBy') };
       const pending =
-        options.creations === false ? [] : await this.dueCreations(manager, times, limit, options.accountWeights);
+        options.creations === false
+          ? []
+          : await this.dueCreations(manager, creationTimes, limit, options.accountWeights);
       const others =
         pending.length < limit ? await selectDue(manager, engine, 'others', times, limit - pending.length) : [];
       const due = inClaimOrder([...pending, ...others]);

@@ -83,18 +83,19 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Claims and works the movements due at the sweep's start. While the bank is open, the scheduled transfers whose
-   * moment came are released a batch before each claim, so they go out at the pace of the sends, each source
-   * account its share (fair-share.ts); outside its hours (`schedule.operatingHours`) nothing is released and no
-   * creation is claimed: only the movements the bank has are followed up, and the sweep wakes at the opening.
+   * Claims and works the movements due at the sweep's start, and the creations that become due while it runs.
+   * While the bank is open, the scheduled transfers whose moment came are released a batch before each claim, so
+   * they go out at the pace of the sends, each source account its share (fair-share.ts); outside its hours
+   * (`schedule.operatingHours`, judged at each claim) nothing is released and no creation is claimed: only the
+   * movements the bank has are followed up, and the sweep wakes at the opening.
    */
   private async sweepDue(report: SweepReport): Promise<void> {
     const { batchSize, concurrency, leaseMs } = this.options.sweep;
-    const dueBy = this.options.clock.now();
+    const { clock } = this.options;
+    const dueBy = clock.now();
     const hours = this.options.schedule.operatingHours;
-    const open = hours === undefined || hours.isOpen(dueBy.getTime());
+    const open = () => hours === undefined || hours.isOpen(clock.now().getTime());
     const pressure = this.schedule.pressure(await this.store.countDue(dueBy), this.options.budget.ratePerSecond);
-    let releasing = open;
     const pipeline = new SweepPipeline({
       store: this.store,
       owner: this.owner,
@@ -102,18 +103,21 @@ export class SweepService implements OnModuleDestroy {
       concurrency,
       leaseMs,
       dueBy,
+      now: () => clock.now(),
       creations: open,
       accountWeights: this.accountWeights,
       beforeClaim: async () => {
-        if (releasing) releasing = (await this.releaseScheduled(report, dueBy)) === batchSize;
+        if (open()) await this.releaseScheduled(report);
       },
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
     });
     report.claimed = await pipeline.workAllDue();
-    const next = await this.store.wakeUpTimes(open);
-    const opening = open || hours === undefined ? null : hours.nextOpeningAt(dueBy.getTime());
-    const times = [next.dueMs, next.approvalExpiryMs, open ? next.releaseMs : null, opening];
+    const nowMs = clock.now().getTime();
+    const openNow = hours === undefined || hours.isOpen(nowMs);
+    const next = await this.store.wakeUpTimes(openNow);
+    const opening = openNow || hours === undefined ? null : hours.nextOpeningAt(nowMs);
+    const times = [next.dueMs, next.approvalExpiryMs, openNow ? next.releaseMs : null, opening];
     const earliest = times.reduce<number | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
     report.nextDueAt = earliest === null ? null : new Date(earliest);
   }
@@ -138,19 +142,17 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Releases a batch of the scheduled transfers whose moment came by `dueBy` and announces each: PENDING and due
-   * since their moment, so the claim that follows sends them (creations first), through the bank budget like any
-   * new transfer. Returns how many.
+   * Releases a batch of the scheduled transfers whose moment came and announces each: PENDING and due since their
+   * moment, so the claim that follows sends them (creations first), through the bank budget like any new transfer.
    */
-  private async releaseScheduled(report: SweepReport, dueBy: Date): Promise<number> {
+  private async releaseScheduled(report: SweepReport): Promise<void> {
     const { batchSize } = this.options.sweep;
-    const batch = await this.store.releaseScheduled({ limit: batchSize, dueBy, accountWeights: this.accountWeights });
+    const batch = await this.store.releaseScheduled({ limit: batchSize, accountWeights: this.accountWeights });
     for (const { movement, history } of batch) {
       const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
       await this.events.publish(movement.originId, announcement);
     }
     report.released += batch.length;
-    return batch.length;
   }
 
   /** False when the movement was released without progress (still due). */
