@@ -38,7 +38,8 @@ export class MovementLeases {
   /**
    * Leases up to `limit` due movements: not final, nextQueryAt ≤ dueBy (default now), lease free or expired.
    * Never-acknowledged ones (PENDING: creations) first, shared among their source accounts (weighted round robin,
-   * `accountWeights`; the rest of the batch by nextQueryAt), then the others by nextQueryAt. Without
+   * `accountWeights`; the rest of the batch by nextQueryAt) and returned in that order, so that a worker sends
+   * each account's first one first; then the others by nextQueryAt. Without
    * `creations`, no PENDING one. Concurrent claimers never get the same row (Postgres: FOR UPDATE SKIP LOCKED;
    * SQLite: one writer at a time).
    */
@@ -61,7 +62,7 @@ export class MovementLeases {
           : await this.dueCreations(manager, creationTimes, limit, options.accountWeights);
       const others =
         pending.length < limit ? await selectDue(manager, engine, 'others', times, limit - pending.length) : [];
-      const due = inClaimOrder([...pending, ...others]);
+      const due = inClaimOrder(pending, others);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       const ids = due.map((row) => row.originId);

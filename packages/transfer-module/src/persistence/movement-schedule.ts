@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { CANCELED_STATUS, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
+import { CANCELED_STATUS, SCHEDULED_STATUS } from '../domain';
 import { type AccountWeights, SCHEDULED_QUEUE, selectFairShares } from './engine/fair-share';
 import { movementFromRow } from './engine/raw-rows';
 import type { MovementEntity } from './entities';
@@ -8,12 +8,11 @@ import type { RecordedActor } from './movement-records';
 import { TransferNotScheduledError } from './persistence.errors';
 import { checkActor, checkDate, checkInteger, checkOriginId, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
-import { type UnsentChangeOutcome, writeUnsentChange } from './unsent-change';
+import { type UnsentChangeOutcome, writeReleases, writeUnsentChange } from './unsent-change';
 
 /** A scheduled transfer's change written: the movement as it left it, and the history row it appended. */
 export type ScheduleOutcome = UnsentChangeOutcome;
 
-const RELEASE = { to: PENDING_STATUS, source: 'release', detail: null, by: null } as const;
 const CANCEL = { to: CANCELED_STATUS, source: 'cancel', detail: null } as const;
 
 const DUE = (excluding: number) => `SELECT * FROM "giro_movements" WHERE "status" = '${SCHEDULED_STATUS}'
@@ -54,12 +53,7 @@ export class MovementSchedule {
     const dueByMs = options.dueBy === undefined ? now : Math.min(now, checkDate(options.dueBy, 'dueBy'));
     const released = await this.context.transactions.write(async (manager) => {
       const due = await this.dueRows(manager, dueByMs, now, limit, options.accountWeights ?? new Map());
-      const outcomes: ScheduleOutcome[] = [];
-      for (const row of due) {
-        const change = { ...RELEASE, dueAtMs: Math.min(row.executeAtMs ?? now, now) };
-        outcomes.push(await writeUnsentChange(manager, this.context, this.usage, row, change, now));
-      }
-      return outcomes;
+      return writeReleases(manager, this.context, due, now);
     });
     if (released.length > 0) this.context.outbox?.committed();
     return released;

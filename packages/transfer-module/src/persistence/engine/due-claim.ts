@@ -78,12 +78,13 @@ export async function selectDue(
   return rows.map(movementFromRow);
 }
 
-/** A claimed batch in the order the store promises: PENDING first, then by nextQueryAt, then by originId. */
-export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
-  const rank = (row: MovementEntity) => (row.status === PENDING_STATUS ? 0 : 1);
-  return [...rows].sort(
-    (a, b) => rank(a) - rank(b) || (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId,
-  );
+/**
+ * A claimed batch in the order the store promises: the creations (PENDING) first, in the order their claim chose
+ * (each source account its share in turn, fair-share.ts), then the others by nextQueryAt, then by originId.
+ */
+export function inClaimOrder(creations: MovementEntity[], others: MovementEntity[]): MovementEntity[] {
+  const byTime = [...others].sort((a, b) => (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId);
+  return [...creations, ...byTime];
 }
 
 // Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
