@@ -2,6 +2,7 @@ import { transferRequest } from '@test-support/giro-harness';
 import { completeCbuCvu, completeCuit } from '../domain';
 import type { TransferModuleOptions } from '../options';
 import { describeEachEngine } from '../persistence/testing/test-engines';
+import { ApprovalService } from '../transfer/approval.service';
 import { transferServiceFixture } from '../transfer/testing/transfer-service-fixture';
 import { SweepService } from './sweep.service';
 
@@ -20,6 +21,7 @@ describeEachEngine('the sweep: a fair share of the bank, and its hours', (engine
     return {
       ...parts,
       sweeper: new SweepService(options, store, sender, schedule, work, owner, logger, events),
+      approvals: new ApprovalService(options, store, sender, events, work, owner, logger),
       /** The originIds the bank has heard of, in the order it heard them. */
       atTheBank: () => fixture.bank.ledger.page().entries.map((entry) => entry.originId),
     };
@@ -61,6 +63,23 @@ describeEachEngine('the sweep: a fair share of the bank, and its hours', (engine
     expect(await sweeper.sweep()).toMatchObject({ released: 1, sent: 2 });
     expect(atTheBank().sort()).toEqual([scheduled.movement.originId, late.movement.originId].sort());
     expect((await movements.getMovement(late.movement.originId)).status).not.toBe('PENDING');
+  });
+
+  it('keeps an approval given after hours from the bank until the opening', async () => {
+    const { transfers, approvals, sweeper, atTheBank } = await sweeping({
+      schedule: { bankOperatingHours: '08:00-20:00' },
+      approvals: { requiredAbove: '0' },
+    });
+    const operator = { keyId: 'key_operator', name: 'operator' };
+    const { movement } = await transfers.requestTransfer(transferRequest('rent'), { by: operator });
+    fixture.clock.set(buenosAires(23, 21));
+    const approved = await approvals.approve(movement.originId, { keyId: 'key_approver', name: 'approver' });
+    expect(approved.status).toBe('PENDING');
+    expect(await sweeper.sweep()).toMatchObject({ sent: 0, nextDueAt: new Date(buenosAires(24, 8)) });
+    expect(atTheBank()).toEqual([]);
+    fixture.clock.set(buenosAires(24, 8));
+    expect(await sweeper.sweep()).toMatchObject({ sent: 1 });
+    expect(atTheBank()).toEqual([movement.originId]);
   });
 
   it('waits over a weekend and a holiday for the next business day', async () => {
