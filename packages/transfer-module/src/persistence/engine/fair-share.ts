@@ -68,13 +68,21 @@ export function accountsStatement(
   return { sql: engine.sql(ACCOUNTS(queue)), parameters: [after, max, dueByMs] };
 }
 
-/** One account's due rows of `queue`, in time order, at most `?`: the text both engines' selectShares build on. */
-export function shareCondition(engine: Pick<EngineAdapter, 'unleased'>, queue: FairQueue, alias: string): string {
+/**
+ * The condition of one account's due rows of `queue` (the account: `address`, an SQL expression): the text both
+ * engines' selectShares build on. Its parameters after the address's: shareConditionParameters.
+ */
+export function shareCondition(
+  engine: Pick<EngineAdapter, 'unleased'>,
+  queue: FairQueue,
+  alias: string,
+  address = '?',
+): string {
   const lease = queue.leased ? ` AND ${engine.unleased(alias)}` : '';
-  return `${alias}."status" = '${queue.status}' AND ${alias}."from_address" = ? AND ${alias}."${queue.time}" <= ?${lease}`;
+  return `${alias}."status" = '${queue.status}' AND ${alias}."from_address" = ${address} AND ${alias}."${queue.time}" <= ?${lease}`;
 }
 
-/** The parameters after the account's address in shareCondition. */
+/** The parameters of shareCondition after the account's address. */
 export function shareConditionParameters(
   engine: Pick<EngineAdapter, 'unleasedParameters'>,
   queue: FairQueue,
@@ -116,7 +124,7 @@ export async function selectPostgresShares(
   shares: readonly AccountShare[],
   times: ShareTimes,
 ): Promise<MovementEntity[]> {
-  const condition = shareCondition(engine, queue, 'x').replace(`"from_address" = ?`, `"from_address" = s."address"`);
+  const condition = shareCondition(engine, queue, 'x', 's."address"');
   const sql = `SELECT m.* FROM unnest(?::varchar[], ?::int[]) AS s("address", "quota")
     CROSS JOIN LATERAL (SELECT * FROM "giro_movements" x WHERE ${condition}
       ORDER BY x."${queue.time}" LIMIT s."quota" FOR UPDATE OF x SKIP LOCKED) m`;
