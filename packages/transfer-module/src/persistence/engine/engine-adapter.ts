@@ -44,6 +44,11 @@ export interface EngineAdapter {
   // ── Statements ──────────────────────────────────────────────────────────────────────────────────────────
   /** A fixed statement written with `?` placeholders, spelled as the engine wants them (Postgres: `$1, $2, …`). */
   sql(text: string): string;
+  /**
+   * After a table in FROM: the index the planner must read it by (SQLite: `INDEXED BY`, which without ANALYZE's
+   * statistics may prefer another index and a sort); empty on Postgres, whose planner keeps its statistics.
+   */
+  indexedBy(index: string): string;
   /** `haystack`'s position of `needle` (1-based, 0 when absent), as an SQL expression. */
   position(haystack: string, needle: string): string;
   /** The query locking the rows it reads until the transaction ends (SQLite: the write lock excludes others). */

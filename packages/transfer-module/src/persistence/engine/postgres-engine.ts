@@ -47,6 +47,10 @@ export class PostgresEngine implements EngineAdapter {
     return spelled;
   }
 
+  indexedBy(): string {
+    return '';
+  }
+
   position(haystack: string, needle: string): string {
     return `strpos(${haystack}, ${needle})`;
   }

@@ -32,6 +32,10 @@ export class SqliteEngine implements EngineAdapter {
     return text;
   }
 
+  indexedBy(index: string): string {
+    return ` INDEXED BY "${index}"`;
+  }
+
   position(haystack: string, needle: string): string {
     return `instr(${haystack}, ${needle})`;
   }
