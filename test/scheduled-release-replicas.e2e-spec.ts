@@ -14,8 +14,9 @@ import {
 
 // Two replicas on one Postgres database (two module instances, two data sources, two lease owners) releasing the
 // same scheduled transfers at once, on one manual clock: nothing reaches the bank a millisecond before its
-// moment, each is released once (one release row in its history) and sent once (the bank processed none twice),
-// and the accounts share the bank: another account's transfer goes in the first batches.
+// moment, each is released once (one release row in its history) and sent once (the bank processed none twice).
+// Which replica sends what, and so the bank's order, depends on the machine's timing: the fair order of a batch is
+// the store's and the sweep's specs' (movement-store.fair-share, sweep/fair-release).
 
 const OTHER_ACCOUNT = { address: completeCbuCvu('0000003', '1000000000031'), personId: completeCuit('3071234567') };
 
@@ -64,7 +65,7 @@ describeOnPostgres('two replicas releasing the same scheduled transfers', (engin
 
     clock.set(moment);
     const released = { a: 0, b: 0 };
-    for (let round = 0; round < 200; round++) {
+    for (let round = 0; round < 1000; round++) {
       const counts = await a.store.countByStatus();
       if (counts.SCHEDULED + counts.PENDING + counts.CREATED + counts.IN_PROGRESS + counts.DELAYED === 0) break;
       clock.advance(25);
@@ -79,8 +80,6 @@ describeOnPostgres('two replicas releasing the same scheduled transfers', (engin
     const entries = bank.ledger.page({ limit: 1000 }).entries;
     expect(entries.map((entry) => entry.originId).sort()).toEqual([...originIds, other.movement.originId].sort());
     for (const entry of entries) expect(Date.parse(entry.createdAt)).toBeGreaterThanOrEqual(moment);
-    // Two replicas, each a batch of 5 at a time: the other account's one is among the first batches the bank processed.
-    expect(entries.findIndex((entry) => entry.originId === other.movement.originId)).toBeLessThan(10);
     expect(bank.counters()).toMatchObject({ processedTwice: 0, pollsTooEarly: 0 });
 
     const movements = await allMovements(a.movements);
