@@ -66,8 +66,12 @@ export interface GiroWebhookEventData {
     by: Actor | null;
     movement: Movement;
   };
-  /** Stored SCHEDULED: it goes to the bank at `executeAt`, unless canceled before. */
-  'transfer.scheduled': { originId: number; executeAt: string; movement: Movement };
+  /** Stored SCHEDULED: it goes to the bank at `executeAt`, unless canceled before; its movement has its schedule. */
+  'transfer.scheduled': {
+    originId: number;
+    executeAt: string;
+    movement: Movement & { schedule: NonNullable<Movement['schedule']> };
+  };
   /** A scheduled transfer canceled before its moment: CANCELED, never sent. */
   'transfer.canceled': { originId: number; by: Actor | null; movement: Movement };
   /** A Buenos Aires day ended: its close per source account and the totals, once per day. */

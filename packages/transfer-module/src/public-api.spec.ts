@@ -361,6 +361,7 @@ const PERSISTENCE = [
   'APPROVAL_HOLDS',
   'AUDIT_LOCK_KEY',
   'AccountCloseFigures',
+  'AccountQueues1797796800000',
   'AddDueTimeIndex1795377600000',
   'AnomalyAlreadyResolvedError',
   'AnomalyNotFoundError',

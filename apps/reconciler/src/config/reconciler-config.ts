@@ -64,7 +64,10 @@ export interface ReconcilerConfig {
   limits?: SourceAccountLimitsOptions;
   /** Maker–checker (APPROVAL_REQUIRED_ABOVE, APPROVAL_EXPIRES_AFTER); absent when off. */
   approvals?: ApprovalOptions;
-  /** Scheduled transfers (NON_BUSINESS_DAY_POLICY, EXTRA_HOLIDAYS, SCHEDULE_RELEASE_TIME); absent = the module's. */
+  /**
+   * Scheduled transfers (NON_BUSINESS_DAY_POLICY, EXTRA_HOLIDAYS, SCHEDULE_RELEASE_TIME, BANK_OPERATING_HOURS);
+   * absent = the module's.
+   */
   schedule?: TransferScheduleOptions;
   /** TRANSFER_CURRENCIES, TRANSFER_CONCEPTS, TRANSFER_MAX_AMOUNT, TRANSFER_MAX_DESCRIPTION_LENGTH; absent = the module's. */
   transferRules?: TransferIntentRules;
@@ -103,6 +106,8 @@ export interface SweepSettings {
   batchSize: number;
   /** Movements worked on at once (their bank calls still wait for the budget). */
   concurrency: number;
+  /** Source accounts' weights in the bank's fair share (ACCOUNT_WEIGHTS); absent = 1 each. */
+  accountWeights?: Record<string, number>;
 }
 
 /** The environment is unusable; `problems` name each variable and its rule (never a value). */
@@ -169,6 +174,7 @@ export function reconcilerConfigFromEnv(
     schedule: {
       nonBusinessDayPolicy: vars.NON_BUSINESS_DAY_POLICY,
       releaseTime: vars.SCHEDULE_RELEASE_TIME,
+      ...(vars.BANK_OPERATING_HOURS !== undefined && { bankOperatingHours: vars.BANK_OPERATING_HOURS }),
       ...(vars.EXTRA_HOLIDAYS !== undefined && { extraHolidays: vars.EXTRA_HOLIDAYS }),
     },
     polling: pollingSettings(vars, sandbox),
@@ -177,7 +183,11 @@ export function reconcilerConfigFromEnv(
       ratePerSecond: vars.BANK_RATE_PER_SECOND,
     },
     sweepIntervalMs: vars.SWEEP_INTERVAL_MS,
-    sweep: { batchSize: vars.SWEEP_BATCH_SIZE, concurrency: vars.SWEEP_CONCURRENCY },
+    sweep: {
+      batchSize: vars.SWEEP_BATCH_SIZE,
+      concurrency: vars.SWEEP_CONCURRENCY,
+      ...(vars.ACCOUNT_WEIGHTS !== undefined && { accountWeights: vars.ACCOUNT_WEIGHTS }),
+    },
     adminRateLimitPerMinute: vars.ADMIN_RATE_LIMIT_PER_MINUTE,
     server,
     certificateWarningDays: vars.CERT_EXPIRY_WARNING_DAYS,

@@ -26,7 +26,13 @@ export function transferModuleOptions(
         ...(bankCalls.ratePerSecond !== undefined && { ratePerSecond: bankCalls.ratePerSecond }),
       },
     }),
-    ...(sweep && { sweep: { batchSize: sweep.batchSize, concurrency: sweep.concurrency } }),
+    ...(sweep && {
+      sweep: {
+        batchSize: sweep.batchSize,
+        concurrency: sweep.concurrency,
+        ...(sweep.accountWeights && { accountWeights: sweep.accountWeights }),
+      },
+    }),
     ...(config.sourceAccounts && { sourceAccounts: config.sourceAccounts }),
     ...(config.psp && { psp: true }),
     ...(config.transferRules && { transferRules: config.transferRules }),

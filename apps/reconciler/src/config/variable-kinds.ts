@@ -208,6 +208,38 @@ export function timeOfDay<const O extends About & { default?: string }>(options:
   );
 }
 
+const TIME = /^(?:([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
+
+/** A daily window, `HH:MM-HH:MM` (24 hours; the closing may be `24:00`), the opening before the closing. */
+export function timeRange<const O extends About>(options: O) {
+  return makeVariable<string, O>(options, 'time range, HH:MM-HH:MM', (text) => {
+    const [open, close, ...rest] = text.split('-');
+    const minute = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3));
+    if (rest.length > 0 || close === undefined || !TIME.test(open) || !TIME.test(close)) {
+      return must('a range of times HH:MM-HH:MM, like 08:00-20:00');
+    }
+    return minute(open) < minute(close) ? { value: text } : must('a range whose opening comes before its closing');
+  });
+}
+
+/** Whole numbers from 1 to `maxWeight` by key, `key:number,…` (`keyRule` says what a key must be). */
+export function weightList<const O extends About & { maxWeight: number; key: RegExp; keyRule: string }>(options: O) {
+  return makeVariable<Record<string, number>, O>(options, `list of key:weight, 1 … ${options.maxWeight}`, (text) => {
+    const weights: Record<string, number> = {};
+    for (const item of text.split(',').map((part) => part.trim())) {
+      const [key, weight, ...rest] = item.split(':');
+      if (rest.length > 0 || weight === undefined || !options.key.test(key)) {
+        return must(`a list of ${options.keyRule}:weight separated by commas`);
+      }
+      if (!/^\d+$/.test(weight) || Number(weight) < 1 || Number(weight) > options.maxWeight) {
+        return must(`a list whose weights are whole numbers from 1 to ${options.maxWeight}`);
+      }
+      weights[key] = Number(weight);
+    }
+    return { value: weights };
+  });
+}
+
 const DURATION_FORMAT = 'a whole number with a unit (ms, s, m, h, d) or of milliseconds';
 
 interface DurationOptions extends About {

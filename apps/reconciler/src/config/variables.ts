@@ -30,7 +30,9 @@ import {
   secret,
   text,
   timeOfDay,
+  timeRange,
   url,
+  weightList,
 } from './variable-kinds';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -257,6 +259,11 @@ export const VARIABLES = {
     default: '09:00',
     doc: "the time of day (Buenos Aires) an `executeOn` day's transfers are released to the bank",
   }),
+  BANK_OPERATING_HOURS: timeRange({
+    topic: 'schedule',
+    unset: 'any time',
+    doc: 'the hours the bank takes transfers, `HH:MM-HH:MM` in Buenos Aires (`08:00-20:00`), business days only: outside them nothing is sent (new transfers are stored `PENDING`, scheduled ones released at the opening); transfers the bank has are still followed up',
+  }),
 
   STATEMENT_GRACE_DAYS: integer({
     topic: 'schedule',
@@ -326,6 +333,14 @@ export const VARIABLES = {
     max: MAX_BATCH_SIZE,
     default: SWEEP_DEFAULTS.batchSize,
     doc: 'movements a sweep claims (leases) at a time; larger batches mean fewer claim statements but more movements held by one process',
+  }),
+  ACCOUNT_WEIGHTS: weightList({
+    topic: 'pace',
+    maxWeight: 100,
+    key: /^\d{22}$/,
+    keyRule: 'CBU/CVU',
+    unset: 'every account 1',
+    doc: "the bank's fair share: `address:weight,…`; when several source accounts' transfers wait for the bank, a sweep's batch takes them round by round, `weight` of an account's a round, so one account's backlog never holds another's transfer back",
   }),
   SWEEP_CONCURRENCY: integer({
     topic: 'pace',

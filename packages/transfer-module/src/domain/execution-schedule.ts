@@ -1,4 +1,5 @@
 import { BankCalendar, CALENDAR_YEARS } from './argentine-calendar';
+import { BankOperatingHours } from './bank-operating-hours';
 import { businessDayBounds, businessDayOf } from './business-day';
 import type { Problem, Violation } from './violation';
 
@@ -19,6 +20,8 @@ export interface ScheduleRules {
   nonBusinessDayPolicy: NonBusinessDayPolicy;
   /** The time of day (Buenos Aires) an `executeOn` is released at, in minutes after midnight. */
   releaseMinute: number;
+  /** When the bank takes transfers (nothing is sent outside them); undefined: at any time. */
+  operatingHours?: BankOperatingHours;
 }
 
 export const DEFAULT_SCHEDULE_RELEASE_TIME = '09:00';
@@ -61,6 +64,7 @@ export function scheduleRulesOf(options: {
   extraHolidays?: readonly string[];
   nonBusinessDayPolicy?: NonBusinessDayPolicy;
   releaseTime?: string;
+  bankOperatingHours?: string;
 }): ScheduleRules {
   for (const day of options.extraHolidays ?? []) {
     if (executeOnProblem(day) !== undefined) throw new RangeError(`extraHolidays: not a day YYYY-MM-DD: ${day}`);
@@ -69,10 +73,14 @@ export function scheduleRulesOf(options: {
   if (!NON_BUSINESS_DAY_POLICIES.includes(policy)) {
     throw new RangeError(`nonBusinessDayPolicy must be one of ${NON_BUSINESS_DAY_POLICIES.join(', ')}, got ${policy}`);
   }
+  const calendar = new BankCalendar(options.extraHolidays);
   return {
-    calendar: new BankCalendar(options.extraHolidays),
+    calendar,
     nonBusinessDayPolicy: policy,
     releaseMinute: releaseMinuteOf(options.releaseTime ?? DEFAULT_SCHEDULE_RELEASE_TIME),
+    ...(options.bankOperatingHours !== undefined && {
+      operatingHours: BankOperatingHours.parse(options.bankOperatingHours, calendar),
+    }),
   };
 }
 

@@ -2,6 +2,7 @@ export * from './account-limits';
 export * from './api-key';
 export * from './approval-policy';
 export * from './argentine-calendar';
+export * from './bank-operating-hours';
 export * from './bank-status';
 export * from './business-day';
 export * from './cbu-cvu';

@@ -75,6 +75,14 @@ export interface ScheduleView {
   requested: ExecutionRequest;
 }
 
+/** The view of a transfer asked for a moment: its schedule is there. */
+export type ScheduledMovementView = MovementView & { schedule: ScheduleView };
+
+/** Whether the view is of a transfer asked for a moment (SCHEDULED, or released or canceled since). */
+export function hasSchedule(view: MovementView): view is ScheduledMovementView {
+  return view.schedule !== undefined;
+}
+
 /** An operator closed an anomaly: who (an API key's public id and name), when and why. */
 export interface AnomalyResolutionView {
   at: string;

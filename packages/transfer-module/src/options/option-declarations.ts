@@ -64,6 +64,10 @@ export const SCHEDULE_OPTIONS = {
     default: '09:00',
     doc: "the time of day (Buenos Aires, `HH:MM`) an `executeOn` day's transfers are released at",
   },
+  bankOperatingHours: {
+    unset: 'any time',
+    doc: 'the hours the bank takes transfers, `HH:MM-HH:MM` in Buenos Aires (`08:00-20:00`), on business days only: outside them nothing is sent (a new transfer is stored `PENDING` and waits, scheduled ones are released at the opening), and transfers already at the bank are still followed up',
+  },
 } as const satisfies OptionDeclarations<TransferScheduleOptions>;
 
 export const SWEEP_OPTIONS = {
@@ -85,7 +89,14 @@ export const SWEEP_OPTIONS = {
     max: DAY,
     doc: 'how long a worker owns a claimed movement; it must exceed the longest bank call (the sum of `bank.timeouts`) plus `polling.minIntervalMs`',
   },
+  accountWeights: {
+    default: {},
+    doc: "the bank's fair share: `{ [address]: weight }` (a whole number from 1 to 100, default 1). When several source accounts' creations (new, approved or released transfers) wait for the bank, each batch takes them round by round, `weight` of an account's a round, so one account's backlog never holds another's transfer back by more than a few batch slots",
+  },
 } as const satisfies OptionDeclarations<TransferSweepOptions>;
+
+/** A source account's weight in the fair share: a whole number of its transfers per round. */
+export const ACCOUNT_WEIGHT = { default: 1, min: 1, max: 100 } as const;
 
 export const BUDGET_OPTIONS = {
   maxInFlight: {

@@ -93,6 +93,22 @@ describe('resolveTransferModuleOptions', () => {
       () => ({ bank, transferRules: { currency: ['032'] } }),
     ],
     [/option clock must have a now\(\) method/, () => ({ bank, clock: {} })],
+    [
+      /option schedule\.bankOperatingHours must be a range of times HH:MM-HH:MM/,
+      () => ({ bank, schedule: { bankOperatingHours: '8 to 20' } }),
+    ],
+    [
+      /option schedule\.bankOperatingHours must open before it closes, got 20:00-08:00/,
+      () => ({ bank, schedule: { bankOperatingHours: '20:00-08:00' } }),
+    ],
+    [
+      /option sweep\.accountWeights\.0000003110000000000175 must be an integer from 1 to 100/,
+      () => ({ bank, sweep: { accountWeights: { '0000003110000000000175': 0 } } }),
+    ],
+    [
+      /option sweep\.accountWeights\.123 is not a valid CBU\/CVU/,
+      () => ({ bank, sweep: { accountWeights: { 123: 2 } } }),
+    ],
   ])('refuses bad options, saying %s', (message, options) => {
     expect(refusal(options())).toMatch(message);
   });

@@ -13,6 +13,7 @@ import {
   DEFAULT_POLLING_OPTIONS,
   explainSourceAccounts,
   indexSourceAccounts,
+  isValidCbuCvu,
   type NonBusinessDayPolicy,
   PollingPolicy,
   type PollingPolicyOptions,
@@ -29,7 +30,13 @@ import {
 } from '../domain';
 import { CLEAR_SECRETS, dataSourceOptionsFromUrl, encryptionKeyFrom, SecretCipher } from '../persistence';
 import { checkBoolean, checkDeclaredInteger, checkObject, fail } from './option-checks';
-import { POLLING_OPTIONS, SCHEDULE_OPTIONS, SWEEP_OPTIONS, TRANSFER_MODULE_OPTIONS } from './option-declarations';
+import {
+  ACCOUNT_WEIGHT,
+  POLLING_OPTIONS,
+  SCHEDULE_OPTIONS,
+  SWEEP_OPTIONS,
+  TRANSFER_MODULE_OPTIONS,
+} from './option-declarations';
 import { TransferModuleOptionsError } from './transfer-module-options.error';
 import { type ResolvedWebhookOptions, resolveWebhookOptions, type TransferWebhookOptions } from './webhook-options';
 
@@ -45,6 +52,12 @@ export interface TransferSweepOptions {
    * (the sum of `bank.timeouts`) plus `polling.minIntervalMs`.
    */
   leaseMs?: number;
+  /**
+   * Source accounts' weights in the bank's fair share (default: 1 each): when the creations of several accounts wait
+   * for the same budget, each batch takes them round by round, `weight` of an account's a round (a whole number
+   * from 1 to 100), so one account's backlog never holds another's transfer back.
+   */
+  accountWeights?: Record<string, number>;
 }
 
 /** Scheduled transfers (`executeOn`, `executeAt`): Argentina's bank calendar and when a day's transfers go. */
@@ -58,6 +71,11 @@ export interface TransferScheduleOptions {
   nonBusinessDayPolicy?: NonBusinessDayPolicy;
   /** The time of day (Buenos Aires, `HH:MM`) an `executeOn` day's transfers are released at (default `09:00`). */
   releaseTime?: string;
+  /**
+   * The hours the bank takes transfers, `HH:MM-HH:MM` in Buenos Aires (`08:00-20:00`), on business days only
+   * (default: any time). Outside them nothing is sent: new and released transfers wait for the opening.
+   */
+  bankOperatingHours?: string;
 }
 
 /** The polling rule: the domain's PollingPolicy options, and whether intervals below the bank's are accepted. */
@@ -362,7 +380,19 @@ function resolveSweep(value: unknown, callGuardMs: number): Required<TransferSwe
     batchSize: checkDeclaredInteger(sweep.batchSize, 'sweep.batchSize', SWEEP_OPTIONS.batchSize),
     concurrency: checkDeclaredInteger(sweep.concurrency, 'sweep.concurrency', SWEEP_OPTIONS.concurrency),
     leaseMs,
+    accountWeights: resolveAccountWeights(sweep.accountWeights),
   };
+}
+
+function resolveAccountWeights(value: unknown): Record<string, number> {
+  if (value === undefined) return {};
+  const weights = checkObject(value, 'sweep.accountWeights');
+  for (const [address, weight] of Object.entries(weights)) {
+    if (!isValidCbuCvu(address)) fail(`sweep.accountWeights.${address}`, 'is not a valid CBU/CVU');
+    if (weight === undefined) fail(`sweep.accountWeights.${address}`, 'must be a whole number from 1 to 100');
+    checkDeclaredInteger(weight, `sweep.accountWeights.${address}`, ACCOUNT_WEIGHT);
+  }
+  return { ...weights } as Record<string, number>;
 }
 
 function resolveTransferRules(value: unknown): TransferIntentRules {

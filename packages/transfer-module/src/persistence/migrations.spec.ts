@@ -69,6 +69,7 @@ const ALL_MIGRATIONS = [
   'ScheduledTransfers1797537600000',
   'Statements1797624000000',
   'DailyClose1797710400000',
+  'AccountQueues1797796800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

@@ -1,6 +1,14 @@
 import type { EntityManager } from 'typeorm';
 import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus, SCHEDULED_STATUS } from '../domain';
-import { inClaimOrder, selectDue, selectNextDueMs } from './engine/due-claim';
+import {
+  type ClaimTimes,
+  inClaimOrder,
+  selectDue,
+  selectNextDueMs,
+  selectWakeUpTimes,
+  type WakeUpTimes,
+} from './engine/due-claim';
+import { type AccountWeights, PENDING_QUEUE, selectFairShares } from './engine/fair-share';
 import { MovementEntity } from './entities';
 import { type ClaimedMovement, toClaimedMovement } from './movement-records';
 import { UnsentMovementError } from './persistence.errors';
@@ -15,17 +23,25 @@ import {
 import type { StoreContext } from './store-context';
 import type { ClaimDueOptions } from './store-types';
 
+const NO_WEIGHTS: AccountWeights = new Map();
+
 /**
  * MovementStore's leases: claiming movements (due ones for a sweep, or one for a manual refresh), counting a
  * re-send under the lease, and giving leases up.
  */
 export class MovementLeases {
+  /** Where the next claim's walk of the accounts with due creations starts (fair-share.ts). */
+  private readonly creationsCursor = { after: '' };
+
   constructor(private readonly context: StoreContext) {}
 
   /**
    * Leases up to `limit` due movements: not final, nextQueryAt ≤ dueBy (default now), lease free or expired.
-   * Never-acknowledged ones (PENDING: creations) first, then by nextQueryAt. Concurrent claimers never get the
-   * same row (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time).
+   * Never-acknowledged ones (PENDING: creations) first, shared among their source accounts (weighted round robin,
+   * `accountWeights`; the rest of the batch by nextQueryAt) and returned in that order, so that a worker sends
+   * each account's first one first; then the others by nextQueryAt. Without
+   * `creations`, no PENDING one. Concurrent claimers never get the same row (Postgres: FOR UPDATE SKIP LOCKED;
+   * SQLite: one writer at a time).
    */
   async claimDue(options: ClaimDueOptions): Promise<ClaimedMovement[]> {
     const owner = checkLeaseOwner(options.owner);
@@ -36,10 +52,17 @@ export class MovementLeases {
     const times = { nowMs: now, dueByMs, claimer: owner };
     const { engine } = this.context;
     return this.context.transactions.write(async (manager) => {
-      const pending = await selectDue(manager, engine, 'pending', times, limit);
+      const creationTimes =
+        options.creationsDueBy === undefined
+          ? times
+          : { ...times, dueByMs: checkDate(options.creationsDueBy, 'creationsDueBy') };
+      const pending =
+        options.creations === false
+          ? []
+          : await this.dueCreations(manager, creationTimes, limit, options.accountWeights);
       const others =
         pending.length < limit ? await selectDue(manager, engine, 'others', times, limit - pending.length) : [];
-      const due = inClaimOrder([...pending, ...others]);
+      const due = inClaimOrder(pending, others);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       const ids = due.map((row) => row.originId);
@@ -54,6 +77,21 @@ export class MovementLeases {
     });
   }
 
+  /** Due PENDING movements, each source account its share first (fair-share.ts), the batch filled by nextQueryAt. */
+  private async dueCreations(
+    manager: EntityManager,
+    times: ClaimTimes,
+    limit: number,
+    weights: AccountWeights = NO_WEIGHTS,
+  ): Promise<MovementEntity[]> {
+    const { engine } = this.context;
+    const shared = await selectFairShares(manager, engine, PENDING_QUEUE, times, limit, weights, this.creationsCursor);
+    if (shared === null) return selectDue(manager, engine, 'pending', times, limit);
+    if (shared.length >= limit) return shared;
+    const taken = shared.map((row) => row.originId);
+    return [...shared, ...(await selectDue(manager, engine, 'pending', times, limit - shared.length, taken))];
+  }
+
   /**
    * The earliest nextQueryAt among movements not final and not under an unexpired lease (what a claim could
    * take once due, possibly already past); null when there is none. For a scheduler's next wake-up.
@@ -64,6 +102,15 @@ export class MovementLeases {
       const dueMs = await selectNextDueMs(manager, this.context.engine, now);
       return dueMs === null ? null : new Date(dueMs);
     });
+  }
+
+  /**
+   * What a sweep's next wake-up is the earliest of, read at once (due-claim.ts, wakeUpStatement): the next due
+   * time (without `creations`, PENDING movements left out), the next approval expiry, the next scheduled moment.
+   */
+  async wakeUpTimes(creations: boolean): Promise<WakeUpTimes> {
+    const now = this.context.nowMs();
+    return this.context.transactions.read((manager) => selectWakeUpTimes(manager, this.context.engine, now, creations));
   }
 
   /**

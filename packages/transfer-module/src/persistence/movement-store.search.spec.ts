@@ -1,6 +1,7 @@
 import { EntityManager } from 'typeorm';
 import type { DecimalAmount } from '../domain';
 import {
+  AccountQueues1797796800000,
   MovementAmountText1796932800000,
   MovementOrderCovering1797105600000,
   MovementSearch1796673600000,
@@ -171,6 +172,8 @@ describeEachEngine('MovementStore search', (engine) => {
     const fixture = await searchFixture(engine);
     const runner = fixture.dataSource.createQueryRunner();
     try {
+      // Down to before the search columns: the later indexes on them go first.
+      await new AccountQueues1797796800000().down(runner);
       await new SearchOnEngineIndexes1797192000000().down(runner);
       await new MovementOrderCovering1797105600000().down(runner);
       await new MovementWords1797019200000().down(runner);
@@ -185,6 +188,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new MovementWords1797019200000().up(runner);
       await new MovementOrderCovering1797105600000().up(runner);
       await new SearchOnEngineIndexes1797192000000().up(runner);
+      await new AccountQueues1797796800000().up(runner);
     } finally {
       await runner.release();
     }

@@ -42,6 +42,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'ScheduledTransfers1797537600000',
       'Statements1797624000000',
       'DailyClose1797710400000',
+      'AccountQueues1797796800000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -10,6 +10,7 @@ import {
 } from '../domain';
 import type { AuditTrail } from './audit-trail';
 import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
+import type { WakeUpTimes } from './engine/due-claim';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
 import { MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
@@ -25,7 +26,7 @@ import type {
   MovementDetails,
   RecordedActor,
 } from './movement-records';
-import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
+import { MovementSchedule, type ReleaseOptions, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
@@ -158,8 +159,8 @@ export class MovementStore {
 
   // Scheduled transfers (movement-schedule.ts)
 
-  releaseScheduled(limit: number): Promise<ScheduleOutcome[]> {
-    return this.schedule.releaseDue(limit);
+  releaseScheduled(options: ReleaseOptions): Promise<ScheduleOutcome[]> {
+    return this.schedule.releaseDue(options);
   }
 
   nextReleaseAt(): Promise<Date | null> {
@@ -178,6 +179,10 @@ export class MovementStore {
 
   nextDueAt(): Promise<Date | null> {
     return this.leases.nextDueAt();
+  }
+
+  wakeUpTimes(creations = true): Promise<WakeUpTimes> {
+    return this.leases.wakeUpTimes(creations);
   }
 
   claim(originId: number, owner: string, leaseMs: number): Promise<ClaimedMovement | null> {

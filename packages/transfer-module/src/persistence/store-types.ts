@@ -61,6 +61,15 @@ export interface ClaimDueOptions {
    * it answered (due again after the start) is not claimed again within it. Leases still expire by `now`.
    */
   dueBy?: Date;
+  /**
+   * Creations (PENDING) due by then are claimed (default `dueBy`): a sweep passes the claim's own time, so that a
+   * transfer released or approved while it runs goes in its next batch. A creation it sent is not due again at once.
+   */
+  creationsDueBy?: Date;
+  /** False: no creation (PENDING) is claimed, only movements to follow up (outside the bank's hours). Default true. */
+  creations?: boolean;
+  /** Source accounts' weights in the creations' round robin (how many a round takes of each; default 1). */
+  accountWeights?: ReadonlyMap<string, number>;
 }
 
 /** Fields of a movement an update may set; absent = unchanged, null = cleared. */

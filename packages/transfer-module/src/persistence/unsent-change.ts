@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { isFinalStatus, type MovementStatus, PENDING_STATUS } from '../domain';
+import { isFinalStatus, type MovementStatus, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
 import { queryWithCount } from './engine/query-with-count';
 import { historyFromRow } from './engine/raw-rows';
 import { type HistorySource, MovementEntity } from './entities';
@@ -33,7 +33,8 @@ const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 /**
- * Writes the end of a wait of a movement never sent (AWAITING_APPROVAL, SCHEDULED), in the caller's transaction,
+ * Writes the end of a wait of a movement never sent (AWAITING_APPROVAL, SCHEDULED; a batch of releases is
+ * writeReleases), in the caller's transaction,
  * which holds its row: the status — PENDING is due at once (the caller or the next sweep sends it), any other is
  * not due —, its history row with who made the change, its limit share given back when it will never go out (a
  * final status, like FAILED), its events, and its audit row when an admin request made it.
@@ -96,4 +97,73 @@ export async function writeUnsentChange(
     after: { status: change.to, ...(change.detail !== null && { detail: change.detail }) },
   });
   return { movement, history };
+}
+
+const RELEASE_HISTORY_COLUMNS = 8;
+
+/**
+ * The release of scheduled transfers whose moment came (SCHEDULED → PENDING, each due from its moment), written as
+ * writeUnsentChange writes one but in three statements for the whole batch (the rows, their history rows, then
+ * each one's events), in the caller's transaction, which holds the rows. The sweep releases a batch before each
+ * claim: per-row statements would make the release cost more than the sends it feeds.
+ */
+export async function writeReleases(
+  manager: EntityManager,
+  context: StoreContext,
+  rows: readonly MovementEntity[],
+  now: number,
+): Promise<UnsentChangeOutcome[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.originId);
+  const list = ids.map(() => '?').join(', ');
+  // Each was selected due by a time not after `now`: its moment is its due time.
+  await manager.query(
+    context.engine.sql(`UPDATE "giro_movements" SET "status" = ?, "approval_expires_at_ms" = NULL,
+      "next_query_at_ms" = "execute_at_ms", "version" = "version" + 1, "updated_at_ms" = ?
+      WHERE "origin_id" IN (${list}) AND "status" = ?`),
+    [PENDING_STATUS, now, ...ids, SCHEDULED_STATUS],
+  );
+  const values = rows.map(() => `(${Array(RELEASE_HISTORY_COLUMNS).fill('?').join(', ')})`).join(', ');
+  const inserted = await queryWithCount(
+    manager,
+    context.engine.sql(`INSERT INTO "giro_movement_history"
+      ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
+      VALUES ${values} RETURNING *`),
+    rows.flatMap((row) => [row.originId, SCHEDULED_STATUS, PENDING_STATUS, now, 'release', null, null, null]),
+  );
+  const historyOf = new Map(
+    (inserted.records ?? []).map((record) => {
+      const history = toHistoryRecord(historyFromRow(record));
+      return [history.originId, history] as const;
+    }),
+  );
+  const outcomes: UnsentChangeOutcome[] = [];
+  for (const row of rows) {
+    const released: MovementEntity = {
+      ...row,
+      status: PENDING_STATUS,
+      approvalExpiresAtMs: null,
+      nextQueryAtMs: row.executeAtMs ?? now,
+      version: row.version + 1,
+      updatedAtMs: now,
+    };
+    const movement = toMovementRecord(released);
+    const history = historyOf.get(row.originId) as HistoryRecord;
+    if (context.outbox) {
+      await writeMovementChangeEvents(
+        manager,
+        context,
+        context.outbox,
+        { movement, appended: [history], cancellation: null },
+        now,
+      );
+    }
+    await context.audit?.recordChange(manager, {
+      originId: row.originId,
+      before: { status: SCHEDULED_STATUS },
+      after: { status: PENDING_STATUS },
+    });
+    outcomes.push({ movement, history });
+  }
+  return outcomes;
 }

@@ -10,6 +10,14 @@ export interface SweepPipelineOptions {
   leaseMs: number;
   /** Only movements due by then are claimed: the sweep's start. */
   dueBy: Date;
+  /** The clock: creations (PENDING) due by the claim's own time are claimed. */
+  now(): Date;
+  /** Whether creations (PENDING) may be claimed now (false outside the bank's hours). */
+  creations(): boolean;
+  /** Source accounts' weights in the creations' round robin. */
+  accountWeights: ReadonlyMap<string, number>;
+  /** Runs before each claim (the release of a batch of scheduled transfers); a failure fails the claim. */
+  beforeClaim(): Promise<void>;
   /** True once the service is stopping: no new claim, no new work. */
   stopping(): boolean;
   /**
@@ -26,7 +34,8 @@ export interface SweepPipelineOptions {
  * what waits in it holds a lease.
  *
  * A movement worked in this sweep is not claimed again within it: its answer (or failure) put its nextQueryAt
- * after the sweep's start, past `dueBy`. Only the ones released without progress are still due; those few are
+ * after the sweep's start, past `dueBy` (a creation's after the claim's time: the bank's interval, or a backoff).
+ * Creations that became due while it runs (released, approved) are claimed by its next batch. Only the ones released without progress are still due; those few are
  * remembered and, if a claim brings one back, released again unworked (the next sweep takes them). The sweep
  * ends when a claim comes back short or brings nothing new, and the queue is empty.
  */
@@ -82,9 +91,12 @@ export class SweepPipeline {
 
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
   private claimBatch(): Promise<void> {
-    const { store, owner, batchSize, leaseMs, dueBy } = this.options;
+    const { store, owner, batchSize, leaseMs, dueBy, creations, accountWeights } = this.options;
     return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': batchSize } }, async (span) => {
-      const batch = await store.claimDue({ owner, limit: batchSize, leaseMs, dueBy });
+      await this.options.beforeClaim();
+      const creationsDueBy = this.options.now();
+      const claim = { owner, limit: batchSize, leaseMs, dueBy, creations: creations(), creationsDueBy, accountWeights };
+      const batch = await store.claimDue(claim);
       const again = batch.filter((record) => this.leftDue.has(record.originId));
       const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
       span.setAttribute('giro.sweep.claimed', fresh.length);

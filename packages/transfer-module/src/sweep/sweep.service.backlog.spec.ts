@@ -172,20 +172,21 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     expect(Math.min(...inFlightBeforeLastClaim)).toBe(concurrency);
   });
 
-  it('never claims a movement that became due after the sweep started', async () => {
+  it('sends in its next batches a creation that became due after the sweep started', async () => {
     const { wired, bank, clock, sweeper } = await setup({ batchSize: 4, concurrency: 2 });
     await backlog(wired, 1, 12);
     bank.hold = true;
     const sweeping = sweeper.sweep();
     expect(await until(() => bank.inFlight === 2)).toBe(true);
     clock.advance(1);
-    const late = await backlog(wired, 101, 5); // due at the sweep's start + 1 ms
+    // Due at the sweep's start + 1 ms (a transfer released or approved while a long sweep runs): not left for the
+    // next sweep, which would start only once this one has drained its whole backlog.
+    const late = await backlog(wired, 101, 5);
     bank.answerAll();
     const report = await sweeping;
 
-    expect(report.claimed).toBe(12);
-    for (const originId of late) expect(bank.callsPer.get(originId)).toBeUndefined();
-    expect(report.nextDueAt).toEqual(new Date(T0 + 1));
+    expect(report.claimed).toBe(17);
+    for (const originId of late) expect(bank.callsPer.get(originId)).toBe(1);
   });
 
   it('ends when a movement keeps failing, working it only once', async () => {

@@ -35,6 +35,9 @@ export class SweepService implements OnModuleDestroy {
 
   private readonly outage = new DatabaseOutageNotice();
 
+  /** The source accounts' weights in the bank's fair share (`sweep.accountWeights`). */
+  private readonly accountWeights: ReadonlyMap<string, number>;
+
   constructor(
     @Inject(RESOLVED_TRANSFER_OPTIONS) private readonly options: ResolvedTransferOptions,
     @Inject(MovementStore) private readonly store: MovementStore,
@@ -45,7 +48,9 @@ export class SweepService implements OnModuleDestroy {
     @Inject(LEASE_OWNER) readonly owner: string,
     @Inject(MOVEMENT_LOGGER) private readonly logger: LoggerService,
     @Inject(MovementEvents) private readonly events: MovementEvents,
-  ) {}
+  ) {
+    this.accountWeights = new Map(Object.entries(options.sweep.accountWeights));
+  }
 
   sweep(): Promise<SweepReport> {
     return inSpan('giro sweep', {}, async (span) => {
@@ -53,7 +58,6 @@ export class SweepService implements OnModuleDestroy {
       const report = emptySweepReport();
       if (this.stopped === undefined) {
         await this.work.track(this.expireApprovals(report));
-        await this.work.track(this.releaseScheduled(report));
         await this.work.track(this.sweepDue(report));
         await this.work.track(this.closeEndedDay(report));
       }
@@ -82,9 +86,19 @@ export class SweepService implements OnModuleDestroy {
     return this.stop();
   }
 
+  /**
+   * Claims and works the movements due at the sweep's start, and the creations that become due while it runs.
+   * While the bank is open, the scheduled transfers whose moment came are released a batch before each claim, so
+   * they go out at the pace of the sends, each source account its share (fair-share.ts); outside its hours
+   * (`schedule.operatingHours`, judged at each claim) nothing is released and no creation is claimed: only the
+   * movements the bank has are followed up, and the sweep wakes at the opening.
+   */
   private async sweepDue(report: SweepReport): Promise<void> {
     const { batchSize, concurrency, leaseMs } = this.options.sweep;
-    const dueBy = this.options.clock.now();
+    const { clock } = this.options;
+    const dueBy = clock.now();
+    const hours = this.options.schedule.operatingHours;
+    const open = () => hours === undefined || hours.isOpen(clock.now().getTime());
     const pressure = this.schedule.pressure(await this.store.countDue(dueBy), this.options.budget.ratePerSecond);
     const pipeline = new SweepPipeline({
       store: this.store,
@@ -93,14 +107,23 @@ export class SweepService implements OnModuleDestroy {
       concurrency,
       leaseMs,
       dueBy,
+      now: () => clock.now(),
+      creations: open,
+      accountWeights: this.accountWeights,
+      beforeClaim: async () => {
+        if (open()) await this.releaseScheduled(report);
+      },
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
     });
     report.claimed = await pipeline.workAllDue();
-    report.nextDueAt = [await this.store.nextApprovalExpiryAt(), await this.store.nextReleaseAt()].reduce(
-      earliest,
-      await this.store.nextDueAt(),
-    );
+    const nowMs = clock.now().getTime();
+    const openNow = hours === undefined || hours.isOpen(nowMs);
+    const next = await this.store.wakeUpTimes(openNow);
+    const opening = openNow || hours === undefined ? null : hours.nextOpeningAt(nowMs);
+    const times = [next.dueMs, next.approvalExpiryMs, openNow ? next.releaseMs : null, opening];
+    const earliest = times.reduce<number | null>((a, b) => (a === null || (b !== null && b < a) ? b : a), null);
+    report.nextDueAt = earliest === null ? null : new Date(earliest);
   }
 
   /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces each. */
@@ -123,21 +146,17 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Releases the scheduled transfers whose moment came, a batch at a time, and announces each: PENDING and due
-   * at once, so the claim that follows in this sweep sends them (creations first), through the bank budget like
-   * any new transfer.
+   * Releases a batch of the scheduled transfers whose moment came and announces each: PENDING and due since their
+   * moment, so the claim that follows sends them (creations first), through the bank budget like any new transfer.
    */
   private async releaseScheduled(report: SweepReport): Promise<void> {
     const { batchSize } = this.options.sweep;
-    for (;;) {
-      const batch = await this.store.releaseScheduled(batchSize);
-      for (const { movement, history } of batch) {
-        const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
-        await this.events.publish(movement.originId, announcement);
-      }
-      report.released += batch.length;
-      if (batch.length < batchSize) return;
+    const batch = await this.store.releaseScheduled({ limit: batchSize, accountWeights: this.accountWeights });
+    for (const { movement, history } of batch) {
+      const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
+      await this.events.publish(movement.originId, announcement);
     }
+    report.released += batch.length;
   }
 
   /**
@@ -186,9 +205,4 @@ export class SweepService implements OnModuleDestroy {
       addStep(report, step);
     }
   }
-}
-
-function earliest(a: Date | null, b: Date | null): Date | null {
-  if (a === null || b === null) return a ?? b;
-  return a.getTime() <= b.getTime() ? a : b;
 }

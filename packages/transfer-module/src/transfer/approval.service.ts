@@ -108,11 +108,14 @@ export class ApprovalService {
   }
 
   /**
-   * Sends an approved transfer now, as a sweep would (a PENDING movement never sent is sent). When another
+   * Sends an approved transfer now, as a sweep would (a PENDING movement never sent is sent), while the bank is
+   * open (`schedule.bankOperatingHours`). When another
    * worker holds it, or the send fails before the bank answered, the movement is PENDING and due: the next sweep
    * sends it. The approval stands either way.
    */
   private async sendApproved(originId: number): Promise<void> {
+    // Outside the bank's hours it waits, PENDING and due, for the first sweep after the opening.
+    if (!(this.options.schedule.operatingHours?.isOpen(this.options.clock.now().getTime()) ?? true)) return;
     try {
       const claimed = await this.store.claim(originId, this.owner, this.options.sweep.leaseMs);
       if (claimed !== null) await this.sender.followUp(claimed, 'query', 0);

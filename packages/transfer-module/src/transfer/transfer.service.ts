@@ -19,6 +19,7 @@ import {
   type MovementRecord,
   MovementStore,
   type RecordedActor,
+  type RecordIntentResult,
 } from '../persistence';
 import { storedMovement } from './stored-movement';
 import { subAccountSenderRefusal } from './sub-account.service';
@@ -235,7 +236,11 @@ export class TransferService {
     const holds = await this.holdsOf(intent);
     // A moment already past is no reason to wait: such a transfer goes as if none was asked.
     const scheduled = executeAtMs !== undefined && executeAtMs > nowMs ? { executeAtMs } : undefined;
-    if (holds.length === 0 && scheduled === undefined) return this.sender.sendFirst(intent, fingerprint, by);
+    if (holds.length === 0 && scheduled === undefined) {
+      if (this.bankOpen(nowMs)) return this.sender.sendFirst(intent, fingerprint, by);
+      // Outside the bank's hours: stored PENDING and due, the first sweep after the opening sends it.
+      return this.storedOnly(await this.store.recordIntent(intent, fingerprint, { sendNow: false, ...(by && { by }) }));
+    }
     const expiresAtMs = this.options.approvals?.expiresAt(nowMs) ?? nowMs + DEFAULT_APPROVAL_EXPIRY_MS;
     const recorded = await this.store.recordIntent(intent, fingerprint, {
       sendNow: false,
@@ -244,9 +249,19 @@ export class TransferService {
         : { scheduled: scheduled as { executeAtMs: number } }),
       ...(by !== undefined && { by }),
     });
+    return this.storedOnly(recorded);
+  }
+
+  /** A new intent stored and not sent now, as its SendFirstResult. */
+  private storedOnly(recorded: RecordIntentResult): SendFirstResult {
     if (!recorded.created) return { created: false, movement: recorded.movement };
     const details = { ...recorded.movement, history: recorded.history, cancellation: null };
     return { created: true, movement: recorded.movement, recorded: details };
+  }
+
+  /** Whether the bank takes transfers at `nowMs` (`schedule.bankOperatingHours`; always when unset). */
+  private bankOpen(nowMs: number): boolean {
+    return this.options.schedule.operatingHours?.isOpen(nowMs) ?? true;
   }
 
   /** When the intent's asked execution is released (epoch ms); undefined when none was asked. */

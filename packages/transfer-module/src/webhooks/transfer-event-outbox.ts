@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
-import { anomalyKindOf, keptStatusOf, type MovementView, toDailyCloseView, toMovementView } from '../movement';
+import {
+  anomalyKindOf,
+  hasSchedule,
+  keptStatusOf,
+  type MovementView,
+  toDailyCloseView,
+  toMovementView,
+} from '../movement';
 import type {
   AccountCloseFigures,
   HistoryRecord,
@@ -94,8 +101,11 @@ function eventsOf(
   event: <T extends WebhookEventType>(type: T, data: WebhookEventData[T]) => OutboxEvent,
 ): OutboxEvent[] {
   const { originId } = movement;
-  const scheduled = () =>
-    event('transfer.scheduled', { originId, executeAt: movement.schedule?.executeAt ?? '', movement });
+  const scheduled = () => {
+    // A transfer goes SCHEDULED only with its moment (recordIntent stores both): a view without it is a bug.
+    if (!hasSchedule(movement)) throw new Error(`transfer ${originId} went SCHEDULED without its moment`);
+    return event('transfer.scheduled', { originId, executeAt: movement.schedule.executeAt, movement });
+  };
   if (row.source === 'intent') {
     const created = event('transfer.created', { originId, movement });
     if (row.to === 'SCHEDULED') return [created, scheduled()];

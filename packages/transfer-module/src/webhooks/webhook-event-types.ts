@@ -1,5 +1,11 @@
 import type { MovementStatus } from '../domain';
-import type { AccountCloseView, CancellationView, CloseFiguresView, MovementView } from '../movement';
+import type {
+  AccountCloseView,
+  CancellationView,
+  CloseFiguresView,
+  MovementView,
+  ScheduledMovementView,
+} from '../movement';
 import type { HistorySource } from '../persistence';
 
 /** The events giro delivers; an endpoint chooses among them (none chosen: all). */
@@ -79,7 +85,7 @@ export interface WebhookEventData {
    * The transfer is stored SCHEDULED (after its `transfer.created`, or an approval before its moment): it goes to
    * the bank at `executeAt`, unless canceled before.
    */
-  'transfer.scheduled': { originId: number; executeAt: string; movement: MovementView };
+  'transfer.scheduled': { originId: number; executeAt: string; movement: ScheduledMovementView };
   /** A scheduled transfer was canceled before its moment (`by` who): CANCELED, never sent, its limit share free. */
   'transfer.canceled': { originId: number; by: { keyId: string; name: string } | null; movement: MovementView };
   /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { FINAL_STATUSES, PENDING_STATUS } from '../../domain';
+import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, PENDING_STATUS, SCHEDULED_STATUS } from '../../domain';
 import type { MovementEntity } from '../entities';
 import type { EngineAdapter } from './engine-adapter';
 import { movementFromRow } from './raw-rows';
@@ -47,39 +47,44 @@ export function dueClaimStatement(
   step: ClaimStep,
   times: ClaimTimes,
   limit: number,
+  excluding: readonly number[] = [],
 ): { sql: string; parameters: unknown[] } {
+  const exclusion = excluding.length === 0 ? '' : ` AND m."origin_id" NOT IN (${excluding.map(() => '?').join(', ')})`;
   return {
     sql: engine.sql(
-      `${DUE(engine)} AND ${STEP_FILTER[step]} ORDER BY m."next_query_at_ms" LIMIT ?${engine.skipLocked('m')}`,
+      `${DUE(engine)} AND ${STEP_FILTER[step]}${exclusion} ORDER BY m."next_query_at_ms" LIMIT ?${engine.skipLocked('m')}`,
     ),
     parameters: [
       times.dueByMs,
       ...engine.unleasedParameters(times.nowMs, times.claimer),
       ...STEP_STATUSES[step],
+      ...excluding,
       limit,
     ],
   };
 }
 
-/** The due movements of one step, at most `limit`. */
+/** The due movements of one step, at most `limit`, none of `excluding` (originIds the claim already took). */
 export async function selectDue(
   manager: EntityManager,
   engine: ClaimEngine,
   step: ClaimStep,
   times: ClaimTimes,
   limit: number,
+  excluding: readonly number[] = [],
 ): Promise<MovementEntity[]> {
-  const { sql, parameters } = dueClaimStatement(engine, step, times, limit);
+  const { sql, parameters } = dueClaimStatement(engine, step, times, limit, excluding);
   const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
   return rows.map(movementFromRow);
 }
 
-/** A claimed batch in the order the store promises: PENDING first, then by nextQueryAt, then by originId. */
-export function inClaimOrder(rows: MovementEntity[]): MovementEntity[] {
-  const rank = (row: MovementEntity) => (row.status === PENDING_STATUS ? 0 : 1);
-  return [...rows].sort(
-    (a, b) => rank(a) - rank(b) || (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId,
-  );
+/**
+ * A claimed batch in the order the store promises: the creations (PENDING) first, in the order their claim chose
+ * (each source account its share in turn, fair-share.ts), then the others by nextQueryAt, then by originId.
+ */
+export function inClaimOrder(creations: MovementEntity[], others: MovementEntity[]): MovementEntity[] {
+  const byTime = [...others].sort((a, b) => (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId);
+  return [...creations, ...byTime];
 }
 
 // Final movements have next_query_at_ms null; the status filter keeps that a rule of this query too.
@@ -108,4 +113,51 @@ export async function selectNextDueMs(
   const rows: { next_query_at_ms: string | number }[] = await manager.query(sql, parameters);
   // Postgres returns bigint as a string.
   return rows.length === 0 ? null : Number(rows[0].next_query_at_ms);
+}
+
+/** What a sweep's wake-up waits for, in milliseconds (null: nothing of that kind waits). */
+export interface WakeUpTimes {
+  /** The earliest nextQueryAt a claim could take once due (nextDueStatement's). */
+  dueMs: number | null;
+  /** The earliest expiry of a transfer awaiting approval. */
+  approvalExpiryMs: number | null;
+  /** The earliest moment of a scheduled transfer. */
+  releaseMs: number | null;
+}
+
+/**
+ * The three times a sweep's next wake-up is the earliest of, in one statement: each its own scalar subquery on
+ * its own index (next_query_at_ms; the partial ones of AWAITING_APPROVAL and SCHEDULED rows). Without
+ * `creations`, the due time leaves PENDING movements out (outside the bank's hours they wait for the opening).
+ */
+export function wakeUpStatement(
+  engine: ClaimEngine,
+  nowMs: number,
+  creations: boolean,
+): { sql: string; parameters: unknown[] } {
+  const next = nextDueStatement(engine, nowMs);
+  const due = creations
+    ? NEXT_DUE(engine)
+    : NEXT_DUE(engine).replace(' ORDER BY', ` AND m."status" <> '${PENDING_STATUS}' ORDER BY`);
+  return {
+    sql: engine.sql(`SELECT (${due}) AS "due",
+      (SELECT MIN(a."approval_expires_at_ms") FROM "giro_movements" a
+        WHERE a."status" = '${AWAITING_APPROVAL_STATUS}') AS "approval_expiry",
+      (SELECT MIN(s."execute_at_ms") FROM "giro_movements" s WHERE s."status" = '${SCHEDULED_STATUS}') AS "release"`),
+    parameters: next.parameters,
+  };
+}
+
+export async function selectWakeUpTimes(
+  manager: EntityManager,
+  engine: ClaimEngine,
+  nowMs: number,
+  creations: boolean,
+): Promise<WakeUpTimes> {
+  const { sql, parameters } = wakeUpStatement(engine, nowMs, creations);
+  const [row]: Record<string, string | number | null>[] = await manager.query(sql, parameters);
+  // Postgres returns bigint as a string.
+  const ms = (value: string | number | null | undefined) =>
+    value === null || value === undefined ? null : Number(value);
+  return { dueMs: ms(row?.due), approvalExpiryMs: ms(row?.approval_expiry), releaseMs: ms(row?.release) };
 }

@@ -2,6 +2,7 @@ import type { DataSource, DataSourceOptions, EntityManager, ObjectLiteral, Selec
 import type { MovementEntity, MovementHistoryEntity } from '../entities';
 import { engineOf } from './database-engine';
 import type { DeliveryResult } from './delivery-results';
+import type { AccountShare, FairQueue, ShareTimes } from './fair-share';
 import type { FencedWrite, FencedWriteResult } from './fenced-update';
 import type { NewMovementHistory } from './movement-insert';
 import type { OutboxStatements } from './outbox-write';
@@ -57,6 +58,11 @@ export interface EngineAdapter {
   // ── Statements ──────────────────────────────────────────────────────────────────────────────────────────
   /** A fixed statement written with `?` placeholders, spelled as the engine wants them (Postgres: `$1, $2, …`). */
   sql(text: string): string;
+  /**
+   * After a table in FROM: the index the planner must read it by (SQLite: `INDEXED BY`, which without ANALYZE's
+   * statistics may prefer another index and a sort); empty on Postgres, whose planner keeps its statistics.
+   */
+  indexedBy(index: string): string;
   /** `haystack`'s position of `needle` (1-based, 0 when absent), as an SQL expression. */
   position(haystack: string, needle: string): string;
   /**
@@ -87,6 +93,17 @@ export interface EngineAdapter {
   unleasedParameters(nowMs: number, claimer: string | undefined): unknown[];
   /** Whether the lease of the movement is held by a replica gone silent, for `claimer` to take over. */
   heldBySilentOwner(manager: EntityManager, originId: number, claimer: string, nowMs: number): Promise<boolean>;
+  /**
+   * Each account's due rows of `queue`, in time order, at most its quota (fair-share.ts): on Postgres one
+   * statement, a LATERAL subquery per account locking what it reads and skipping what another holds; on SQLite
+   * one indexed statement per account.
+   */
+  selectShares(
+    manager: EntityManager,
+    queue: FairQueue,
+    shares: readonly AccountShare[],
+    times: ShareTimes,
+  ): Promise<MovementEntity[]>;
 
   // ── Writes ──────────────────────────────────────────────────────────────────────────────────────────────
   /** A fenced write of a leased movement and its history rows; null when nothing matched its fence and guard. */

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordPostgresDeliveryResults } from './delivery-results';
 import type { BulkColumn, DeliveryConnection, EngineAdapter, EngineCapabilities } from './engine-adapter';
+import { selectPostgresShares } from './fair-share';
 import { runPostgresFencedWrite } from './fenced-update';
 import { insertPostgresMovement } from './movement-insert';
 import { advancePostgresCounter } from './origin-id-counter';
@@ -49,6 +50,10 @@ export class PostgresEngine implements EngineAdapter {
     return spelled;
   }
 
+  indexedBy(): string {
+    return '';
+  }
+
   position(haystack: string, needle: string): string {
     return `strpos(${haystack}, ${needle})`;
   }
@@ -90,6 +95,9 @@ export class PostgresEngine implements EngineAdapter {
     );
     return rows.length > 0;
   }
+
+  selectShares: EngineAdapter['selectShares'] = (manager, queue, shares, times) =>
+    selectPostgresShares(this, manager, queue, shares, times);
 
   fencedWrite: EngineAdapter['fencedWrite'] = runPostgresFencedWrite;
 

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordSqliteDeliveryResults } from './delivery-results';
 import type { BulkColumn, EngineAdapter, EngineCapabilities } from './engine-adapter';
+import { selectSqliteShares } from './fair-share';
 import { runSqliteFencedWrite } from './fenced-update';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
@@ -29,6 +30,10 @@ export class SqliteEngine implements EngineAdapter {
 
   sql(text: string): string {
     return text;
+  }
+
+  indexedBy(index: string): string {
+    return ` INDEXED BY "${index}"`;
   }
 
   position(haystack: string, needle: string): string {
@@ -64,6 +69,9 @@ export class SqliteEngine implements EngineAdapter {
   async heldBySilentOwner(): Promise<boolean> {
     return false;
   }
+
+  selectShares: EngineAdapter['selectShares'] = (manager, queue, shares, times) =>
+    selectSqliteShares(this, manager, queue, shares, times);
 
   fencedWrite: EngineAdapter['fencedWrite'] = runSqliteFencedWrite;
 

@@ -12,6 +12,9 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_pending_due', ['nextQueryAtMs'], { where: `"status" = 'PENDING'` })
 @Index('IDX_giro_movements_awaiting_approval', ['approvalExpiresAtMs'], { where: `"status" = 'AWAITING_APPROVAL'` })
 @Index('IDX_giro_movements_scheduled', ['executeAtMs'], { where: `"status" = 'SCHEDULED'` })
+// Each source account's queue of creations and of scheduled transfers (persistence/engine/fair-share.ts).
+@Index('IDX_giro_movements_pending_account', ['fromAddress', 'nextQueryAtMs'], { where: `"status" = 'PENDING'` })
+@Index('IDX_giro_movements_scheduled_account', ['fromAddress', 'executeAtMs'], { where: `"status" = 'SCHEDULED'` })
 @Index('IDX_giro_movements_next_query_at', ['nextQueryAtMs'])
 @Index('IDX_giro_movements_debin_id', ['debinId'], { where: '"debin_id" IS NOT NULL' })
 @Index('IDX_giro_movements_network_id', ['networkId'], { where: '"network_id" IS NOT NULL' })

@@ -28,6 +28,7 @@ import { Payees1797451200000 } from './1797451200000-payees';
 import { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 import { Statements1797624000000 } from './1797624000000-statements';
 import { DailyClose1797710400000 } from './1797710400000-daily-close';
+import { AccountQueues1797796800000 } from './1797796800000-account-queues';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -60,6 +61,7 @@ export { Payees1797451200000 } from './1797451200000-payees';
 export { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
 export { Statements1797624000000 } from './1797624000000-statements';
 export { DailyClose1797710400000 } from './1797710400000-daily-close';
+export { AccountQueues1797796800000 } from './1797796800000-account-queues';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -99,6 +101,7 @@ export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
   ScheduledTransfers1797537600000,
   Statements1797624000000,
   DailyClose1797710400000,
+  AccountQueues1797796800000,
 ];
 
 /**

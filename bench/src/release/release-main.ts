@@ -1,0 +1,273 @@
+import 'reflect-metadata';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { dataSourceOptionsFromUrl, SweepService, TransferModule, TransferService } from '@giro/transfer-module';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { giroBankOptions } from '../bank/bank-settings';
+import { type SandboxProcess, startSandboxProcess } from '../sandbox/sandbox-process';
+import { percentile } from '../stats';
+import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
+import { transferRequestBody } from '../workload/transfer-request';
+
+/**
+ * `pnpm bench:release [--transfers N] [--engine sqlite|postgres] [--in-flight N]`: the release of N transfers
+ * scheduled for one moment (1 000 000 by default) against the issue's goals, under the same bank budget as the
+ * create path it is compared with:
+ *  - rate: N released and sent by the sweep ÷ the time, against the create path's rate (TransferService, as many
+ *    at once as the budget lets through) — goal ≥ 0.9;
+ *  - memory: the process's RSS when N were sent ÷ when the first 10 000 were — goal ≤ 1.2;
+ *  - fair share: while the big account drains, another account schedules a transfer every 200 ms for the next
+ *    moment; the wait from each one's moment to its first send (its history's time) — goal p99 ≤ 2 s;
+ *  - none early: no transfer sent before its moment (history against execute_at_ms).
+ * The sandbox bank runs as a process of its own. Prints a markdown table on stdout, progress on stderr.
+ */
+
+const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+const BENCH_DATABASE = 'giro_bench_release';
+const RSS_FIRST_CHECKPOINT = 10_000;
+const PROBE_EVERY_MS = 200;
+const SEED_CHUNK = 100_000;
+const OTHER_ACCOUNT = { address: '0000003110000000000311', personId: '30712345671' };
+
+interface Plan {
+  transfers: number;
+  engine: 'sqlite' | 'postgres';
+  inFlight: number;
+  createSample: number;
+  postgresUrl: string;
+}
+
+function planFromArgs(args: string[]): Plan {
+  const value = (flag: string) => {
+    const at = args.indexOf(flag);
+    return at === -1 ? undefined : args[at + 1];
+  };
+  const engine = value('--engine') ?? 'sqlite';
+  if (engine !== 'sqlite' && engine !== 'postgres') throw new Error('--engine must be sqlite or postgres');
+  const transfers = Number(value('--transfers') ?? 1_000_000);
+  const inFlight = Number(value('--in-flight') ?? 16);
+  if (!Number.isSafeInteger(transfers) || transfers < 2 * RSS_FIRST_CHECKPOINT) {
+    throw new Error(`--transfers must be a whole number ≥ ${2 * RSS_FIRST_CHECKPOINT}`);
+  }
+  if (!Number.isSafeInteger(inFlight) || inFlight < 1) throw new Error('--in-flight must be a whole number ≥ 1');
+  return {
+    transfers,
+    engine,
+    inFlight,
+    createSample: Math.min(transfers, 20_000),
+    postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL,
+  };
+}
+
+async function giroApp(sandbox: SandboxProcess, databaseUrl: string, plan: Plan) {
+  const app = await NestFactory.createApplicationContext(
+    TransferModule.forRoot({
+      bank: giroBankOptions(sandbox.bank, plan.inFlight),
+      databaseUrl,
+      runMigrations: true,
+      budget: { maxInFlight: plan.inFlight },
+      sweep: { concurrency: plan.inFlight, batchSize: 100 },
+    }),
+    { logger: ['error', 'warn'] },
+  );
+  return app;
+}
+
+async function databaseUrlFor(plan: Plan, dir: string, name: string): Promise<string> {
+  if (plan.engine === 'sqlite') return `sqlite:${join(dir, `${name}.sqlite`)}`;
+  await dropBenchDatabase(plan.postgresUrl, BENCH_DATABASE);
+  return createBenchDatabase(plan.postgresUrl, BENCH_DATABASE);
+}
+
+/** The create path's rate: `createSample` transfers, `inFlight` at once, each sent before it returns. */
+async function createRate(sandbox: SandboxProcess, plan: Plan, dir: string, log: (line: string) => void) {
+  const app = await giroApp(sandbox, await databaseUrlFor(plan, dir, 'create'), plan);
+  try {
+    const transfers = app.get(TransferService);
+    const request = transferRequestBody();
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: plan.inFlight }, async () => {
+        while (next < plan.createSample) {
+          next += 1;
+          await transfers.requestTransfer(request);
+        }
+      }),
+    );
+    const perSecond = plan.createSample / ((performance.now() - started) / 1000);
+    log(`create path: ${plan.createSample} in flight ${plan.inFlight}: ${perSecond.toFixed(0)}/s`);
+    return perSecond;
+  } finally {
+    await app.close();
+  }
+}
+
+/** N copies of the scheduled transfer `template`, SCHEDULED for `moment`, from the template's account. */
+async function seedScheduled(
+  query: (sql: string, parameters?: unknown[]) => Promise<Record<string, unknown>[]>,
+  plan: Plan,
+  template: number,
+  moment: number,
+): Promise<void> {
+  const [sample] = await query(`SELECT * FROM "giro_movements" WHERE "origin_id" = ?`, [template]);
+  const columns = Object.keys(sample)
+    .filter((column) => !['origin_id', 'status', 'execute_at_ms', 'next_query_at_ms'].includes(column))
+    .map((column) => `"${column}"`);
+  // Far above the ids the allocator hands out these days.
+  const base = (Date.now() + 30 * 86_400_000) * 1000;
+  for (let from = 0; from < plan.transfers; from += SEED_CHUNK) {
+    const to = Math.min(plan.transfers, from + SEED_CHUNK) - 1;
+    await query(
+      `WITH RECURSIVE n(i) AS (SELECT CAST(? AS bigint) UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+      INSERT INTO "giro_movements" ("origin_id", "status", "execute_at_ms", "next_query_at_ms", ${columns.join(', ')})
+      SELECT n.i, 'SCHEDULED', ?, NULL, ${columns.map((column) => `t.${column}`).join(', ')}
+      FROM n, "giro_movements" t WHERE t."origin_id" = ?`,
+      [base + from, base + to, moment, template],
+    );
+  }
+}
+
+async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (line: string) => void) {
+  const databaseUrl = await databaseUrlFor(plan, dir, 'release');
+  const app = await giroApp(sandbox, databaseUrl, plan);
+  // The bench's own connection: seeding, counting, and the figures at the end.
+  const dataSource = await new DataSource(dataSourceOptionsFromUrl(databaseUrl)).initialize();
+  const query = async (sql: string, parameters: unknown[] = []) =>
+    dataSource.query(plan.engine === 'postgres' ? numbered(sql) : sql, parameters);
+  try {
+    const transfers = app.get(TransferService);
+    const sweeper = app.get(SweepService);
+    const { movement } = await transfers.requestTransfer({
+      ...transferRequestBody('payroll'),
+      executeAt: new Date(Date.now() + 60_000).toISOString(),
+    });
+    // The moment is now: every seeded transfer is due at once (waiting for the clock would only add idle time).
+    const moment = Date.now();
+    log(`seeding ${plan.transfers} transfers scheduled for one moment…`);
+    await seedScheduled(query, plan, movement.originId, moment);
+    await query(`UPDATE "giro_movements" SET "execute_at_ms" = ? WHERE "origin_id" = ?`, [moment, movement.originId]);
+    await query(plan.engine === 'postgres' ? 'ANALYZE "giro_movements"' : 'ANALYZE');
+    const total = plan.transfers + 1;
+
+    const countWhere = async (condition: string) =>
+      Number((await query(`SELECT COUNT(*) AS "n" FROM "giro_movements" WHERE ${condition}`))[0].n);
+    const unsent = `"status" IN ('SCHEDULED', 'PENDING')`;
+    const probes: number[] = [];
+    let draining = true;
+    let rssAtFirst = 0;
+    let rssPeak = 0;
+    const probing = (async () => {
+      while (draining) {
+        await sleep(PROBE_EVERY_MS);
+        if (!draining) break;
+        const probe = await transfers.requestTransfer({
+          ...transferRequestBody('urgent'),
+          from: {
+            addressType: 'CBU_CVU',
+            address: OTHER_ACCOUNT.address,
+            owner: { personIdType: 'CUI', personId: OTHER_ACCOUNT.personId },
+          },
+          executeAt: new Date(Date.now() + 50).toISOString(),
+        });
+        probes.push(probe.movement.originId);
+      }
+    })();
+    const sampling = (async () => {
+      while (draining) {
+        await sleep(500);
+        rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+        const sent = total + probes.length - (await countWhere(unsent));
+        if (rssAtFirst === 0 && sent >= RSS_FIRST_CHECKPOINT) rssAtFirst = process.memoryUsage().rss;
+        if (sent >= total) draining = false;
+      }
+    })();
+
+    const started = performance.now();
+    let sweeps = 0;
+    for (;;) {
+      const report = await sweeper.sweep();
+      sweeps += 1;
+      if (!draining && (await countWhere(unsent)) === 0) break;
+      if (report.claimed === 0) await sleep(20);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await Promise.all([probing, sampling]);
+    const rssAtEnd = process.memoryUsage().rss;
+    log(`released and sent ${total} (and ${probes.length} probes) in ${seconds.toFixed(1)} s over ${sweeps} sweeps`);
+
+    // A transfer's first send: the history row that took it out of PENDING.
+    const firstSends = `SELECT m."origin_id", m."execute_at_ms" AS "at", MIN(h."at_ms") AS "sent" FROM "giro_movements" m
+      JOIN "giro_movement_history" h ON h."origin_id" = m."origin_id" AND h."from_status" = 'PENDING'`;
+    const waits: number[] = [];
+    for (const originId of probes) {
+      const [row] = await query(`${firstSends} WHERE m."origin_id" = ? GROUP BY m."origin_id", m."execute_at_ms"`, [
+        originId,
+      ]);
+      if (row) waits.push(Number(row.sent) - Number(row.at));
+    }
+    const early = (
+      await query(`SELECT COUNT(*) AS "n" FROM (${firstSends} GROUP BY m."origin_id", m."execute_at_ms") s
+        WHERE s."sent" < s."at"`)
+    )[0].n;
+    return {
+      perSecond: total / seconds,
+      rssRatio: rssAtFirst === 0 ? Number.NaN : rssAtEnd / rssAtFirst,
+      rssAtFirst,
+      rssAtEnd,
+      rssPeak,
+      waits,
+      early: Number(early),
+    };
+  } finally {
+    await dataSource.destroy();
+    await app.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `?` placeholders spelled `$1, $2, …` for Postgres. */
+function numbered(sql: string): string {
+  let index = 0;
+  return sql.replace(/\?/g, () => `$${++index}`);
+}
+
+async function main(): Promise<void> {
+  const plan = planFromArgs(process.argv.slice(2));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (plan.engine === 'postgres' && !(await postgresReachable(plan.postgresUrl))) {
+    throw new Error(`no Postgres at ${plan.postgresUrl}`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'giro-bench-release-'));
+  const sandbox = await startSandboxProcess(dir);
+  try {
+    const create = await createRate(sandbox, plan, dir, log);
+    const released = await release(sandbox, plan, dir, log);
+    const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    const p50 = released.waits.length === 0 ? Number.NaN : percentile(released.waits, 0.5);
+    const p99 = released.waits.length === 0 ? Number.NaN : percentile(released.waits, 0.99);
+    process.stdout.write(
+      [
+        `Release of ${plan.transfers.toLocaleString('en')} transfers scheduled for one moment (${plan.engine}, ${plan.inFlight} bank calls in flight)`,
+        '',
+        '| create /s | release /s | release ÷ create (goal ≥ 0.9) | RSS at 10 000 / at the end / peak MiB | end ÷ 10 000 (goal ≤ 1.2) | other account: probes, wait p50 / p99 ms (goal p99 ≤ 2 000) | sent early |',
+        '| --------: | ---------: | ----------------------------: | ------------------------------------: | ------------------------: | ----------------------------------------------------------: | ---------: |',
+        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${mib(released.rssAtFirst)} / ${mib(released.rssAtEnd)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50.toFixed(0)} / ${p99.toFixed(0)} | ${released.early} |`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await sandbox.stop();
+    if (plan.engine === 'postgres') await dropBenchDatabase(plan.postgresUrl, BENCH_DATABASE).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
