@@ -66,6 +66,7 @@ const ALL_MIGRATIONS = [
   'WebhookEventTraceParent1797408000000',
   'Payees1797451200000',
   'ScheduledTransfers1797537600000',
+  'TextIndexWithoutPositions1797969600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

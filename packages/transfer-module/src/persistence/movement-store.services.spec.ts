@@ -40,6 +40,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'WebhookEventTraceParent1797408000000',
       'Payees1797451200000',
       'ScheduledTransfers1797537600000',
+      'TextIndexWithoutPositions1797969600000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -26,6 +26,7 @@ import { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-seale
 import { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 import { Payees1797451200000 } from './1797451200000-payees';
 import { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
+import { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -56,6 +57,7 @@ export { AuditTrailSealed1797364800000 } from './1797364800000-audit-trail-seale
 export { WebhookEventTraceParent1797408000000 } from './1797408000000-webhook-event-trace-parent';
 export { Payees1797451200000 } from './1797451200000-payees';
 export { ScheduledTransfers1797537600000 } from './1797537600000-scheduled-transfers';
+export { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -91,7 +93,10 @@ export const TRANSFER_MIGRATION_STEPS = [
  * The steps since the baseline's schema: they run on every database, fresh (after the baseline) or made by an
  * earlier build (after the steps), until a later baseline takes them in.
  */
-export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [ScheduledTransfers1797537600000];
+export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
+  ScheduledTransfers1797537600000,
+  TextIndexWithoutPositions1797969600000,
+];
 
 /**
  * Add these to a host's own TypeORM data source (with TRANSFER_ENTITIES); run them with runTransferMigrations. A fresh
