@@ -3,16 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dataSourceOptionsFromUrl, systemClock, validateTransferIntent } from '@giro/transfer-module';
+import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
 import Database from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { bankAnswerOf, intentWithOriginId, MovementStore, networkIdOf } from '../lookup-index/lookup-index-store';
+import { MovementStore } from '../lookup-index/lookup-index-store';
 import { machineInfo } from '../machine';
 import { formatNumber, markdownTable } from '../report/markdown-table';
 import { writeResultsJson } from '../report/write-results';
 import { parties, seedSqlite } from './search-seed';
-import { DESCRIPTION_WORDS, invoiceOf } from './search-seed-sql';
 import { SEARCH_WRITE_VARIANTS, type WriteVariant } from './search-write-variants';
+import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workload';
 
 /**
  * `node bench/dist/search/search-write-instructions.js [--movements N] [--writes N] [--file F] [--variants a,b]`:
@@ -26,9 +26,6 @@ import { SEARCH_WRITE_VARIANTS, type WriteVariant } from './search-write-variant
  * each index takes; writes bench/results/search-write-instructions.json.
  */
 
-const OWNER = 'search-write-bench';
-const LEASE_MS = 600_000;
-const ANSWERED_DUE_IN_MS = 3_600_000;
 const FIRST_NEW_ORIGIN_ID = 900_000_000;
 
 type Mode = 'create' | 'answer';
@@ -52,25 +49,6 @@ function positive(args: string[], name: string, fallback: number): number {
   return value;
 }
 
-/** A transfer as a payout business sends them: the history's parties, amounts and descriptions, drawn by originId. */
-function requestOf(originId: number, people: ReturnType<typeof parties>) {
-  const draw = (salt: number) => {
-    const x = Math.sin(originId * 12.9898 + salt * 78.233) * 43_758.5453;
-    return x - Math.floor(x);
-  };
-  const to = people.destinations[Math.floor(draw(1) ** 2 * people.destinations.length)];
-  const from = people.sources[Math.floor(draw(2) ** 2 * people.sources.length)];
-  const word = DESCRIPTION_WORDS.find(([, share]) => draw(3) < share)?.[0] ?? 'Varios';
-  const description = draw(4) < 0.5 ? `${word} ${invoiceOf(originId)}` : word;
-  const amount = Math.round(Math.exp(Math.log(25_000) + 1.2 * (draw(5) * 2 - 1)) * 100) / 100;
-  return {
-    originId,
-    from: { addressType: 'CBU_CVU', address: from.address, owner: { personIdType: 'CUI', personId: from.personId } },
-    to: { addressType: 'CBU_CVU', address: to.address, owner: { personIdType: 'CUI', personId: to.personId } },
-    body: { currencyId: '032', amount, description, concept: 'VAR' },
-  };
-}
-
 /** The child: `writes` operations of `mode` on `file`, sequentially; callgrind counts what SQLite does for them. */
 async function child(mode: Mode, file: string, writes: number): Promise<void> {
   const dataSource = await new DataSource(dataSourceOptionsFromUrl(`sqlite:${file}`)).initialize();
@@ -79,51 +57,11 @@ async function child(mode: Mode, file: string, writes: number): Promise<void> {
   try {
     if (mode === 'create') {
       for (let originId = FIRST_NEW_ORIGIN_ID; originId < FIRST_NEW_ORIGIN_ID + writes; originId++) {
-        const validated = validateTransferIntent(requestOf(originId, people), {});
-        if (!validated.ok) throw new Error(`transfer ${originId} is invalid`);
-        const { intent, fingerprint } = intentWithOriginId(validated.intent, originId);
-        await store.recordIntent(intent, fingerprint, { sendNow: true, owner: OWNER, leaseMs: LEASE_MS });
-        const answer = bankAnswerOf(intent, 'CREATED');
-        const now = new Date();
-        const written = await store.applyUpdate(originId, OWNER, {
-          patch: {
-            lastBankAnswer: answer,
-            lastAnswerAt: now,
-            lastError: null,
-            bankMovementId: answer.id as string,
-            networkId: networkIdOf(originId),
-            network: 'COELSA',
-            postingDatetime: '2026-11-24T10:00:00.000Z',
-            status: 'CREATED',
-            nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
-          },
-          history: [{ to: 'CREATED', source: 'create' }],
-          releaseLease: true,
-        });
-        if (!written.applied) throw new Error(`the answer of ${originId} was not written`);
+        await createPath(store, originId, people);
       }
       return;
     }
-    let answered = 0;
-    while (answered < writes) {
-      const batch = await store.claimDue({ owner: OWNER, limit: Math.min(100, writes - answered), leaseMs: LEASE_MS });
-      if (batch.length === 0) throw new Error('no open movement is due any more');
-      for (const movement of batch) {
-        const now = new Date();
-        const written = await store.applyUpdate(movement.originId, OWNER, {
-          patch: {
-            lastBankAnswer: bankAnswerOf(movement.intent, 'IN_PROGRESS'),
-            lastAnswerAt: now,
-            lastError: null,
-            nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
-          },
-          countQuery: true,
-          releaseLease: true,
-        });
-        if (!written.applied) throw new Error(`the answer of ${movement.originId} was not written`);
-        answered++;
-      }
-    }
+    for (const movement of await claimOpen(store, writes)) await quietAnswer(store, movement);
   } finally {
     await dataSource.destroy();
   }
@@ -155,18 +93,13 @@ function instructionsOf(mode: Mode, file: string, writes: number, outFile: strin
   return Number(totals[1]);
 }
 
-/** Open movements the answers claim: the newest completed ones, reopened and due (the same rows in every copy). */
-function reopen(file: string, count: number): void {
-  const db = new Database(file);
+async function reopenIn(file: string, count: number): Promise<void> {
+  const dataSource = await new DataSource(dataSourceOptionsFromUrl(`sqlite:${file}`)).initialize();
   try {
-    db.prepare(
-      `UPDATE giro_movements SET status = 'IN_PROGRESS', next_query_at_ms = ?, lease_owner = NULL,
-         lease_expires_at_ms = NULL, queries_held_until_ms = NULL
-       WHERE origin_id IN (SELECT origin_id FROM giro_movements WHERE status = 'COMPLETED' ORDER BY origin_id DESC LIMIT ?)`,
-    ).run(Date.now() - 60_000, count);
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    await reopen(dataSource, count, false);
+    await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
-    db.close();
+    await dataSource.destroy();
   }
 }
 
@@ -219,7 +152,7 @@ async function main(args: string[]): Promise<void> {
     await seedSqlite(seeded, movements, { reuse: true, analyze: false, log });
     const base = join(workDir, 'base.sqlite');
     copyFileSync(seeded, base);
-    reopen(base, writes);
+    await reopenIn(base, writes);
     const results: VariantResult[] = [];
     const storage: Record<string, { name: string; bytes: number }[]> = {};
     for (const variant of variants) {
