@@ -23,7 +23,9 @@ import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workl
  * processes under callgrind on the copy: one writes the create path of `--writes` new transfers (`recordIntent`,
  * then the first answer, as MovementSender writes them; parties, amounts and descriptions drawn like the history's),
  * the other claims and answers as many open movements (a sweep's quiet answer). Prints a table with the bytes
- * each index takes; writes bench/results/search-write-instructions.json.
+ * each index takes; writes bench/results/search-write-instructions.json. FTS5 merges its segments every so many
+ * commits, so a short run counts the text's index by where those merges fall: the B-trees are counted against
+ * variants without it.
  */
 
 const FIRST_NEW_ORIGIN_ID = 900_000_000;
