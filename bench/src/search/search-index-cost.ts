@@ -2,41 +2,34 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateTransferIntent } from '@giro/transfer-module';
-import { type BenchDatabase, postgresBenchDatabase, sqliteBenchDatabase } from '../lookup-index/lookup-index-engines';
-import { measureAnswers, measureCreates, type WriteCost } from '../lookup-index/lookup-index-measure';
+import { performance } from 'node:perf_hooks';
+import { dataSourceOptionsFromUrl, systemClock } from '@giro/transfer-module';
+import { DataSource } from 'typeorm';
+import { MovementStore, type MovementStoreInstance } from '../lookup-index/lookup-index-store';
 import { machineInfo } from '../machine';
 import { ProcessGroupCpu } from '../process-group-cpu';
 import { formatNumber, markdownTable } from '../report/markdown-table';
 import { writeResultsJson } from '../report/write-results';
-import type { Backlog } from '../sweep/backlog';
-import { dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
-import { transferRequestBody } from '../workload/transfer-request';
+import { postgresReachable } from '../sweep/seed-postgres';
+import { dropSearchDatabase, parties, SEARCH_DATABASE, seedPostgres, seedSqlite } from './search-seed';
+import { SEARCH_BTREES } from './search-write-variants';
+import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workload';
 
 /**
- * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N] [--only sqlite|postgres] [--drop all|text|btrees]`: what the search's indexes cost the
- * writes of the create path and of the sweep. For each engine, a table of N answered movements (default 100 000),
- * then rounds — a warm-up, then without the search's indexes and with them (as the migrations make them), twice,
- * alternated (the repeats show the drift of the machine) — each timing the create path's writes (`recordIntent`, then the first
- * answer) and a sweep's quiet answers, 16 at once, with the CPU they took: this process's (SQLite runs in it) and,
- * on Postgres, the server's backends of the bench's database. Prints a table, writes
- * bench/results/search-index-cost.json.
+ * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N] [--only sqlite|postgres] [--drop all|text|btrees|<index>]`:
+ * what the search's indexes cost the writes of the create path and of the sweep. For each engine, a history of N
+ * movements as the search bench seeds it (default 100 000), then rounds — a warm-up, then without the search's
+ * indexes and with them (as the migrations make them), twice, alternated (the repeats show the drift of the
+ * machine) — each timing the create path's writes (`recordIntent`, then the first answer; parties, amounts and
+ * descriptions drawn like the history's) and a sweep's quiet answers to open movements of the history, 16 at once,
+ * with the CPU they took: this process's (SQLite runs in it) and, on Postgres, the server's backends of the bench's
+ * database. Prints a table and the bytes each index takes, writes bench/results/search-index-cost.json.
  */
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-/** Its own database on the server: other benchmarks use giro_bench. */
-const DATABASE = 'giro_bench_search_cost';
 const CONCURRENCY = 16;
-/** The search's B-tree indexes (search/ in the module); the text's index is each engine's own, below. */
-const SEARCH_INDEXES = [
-  'IDX_giro_movements_created',
-  'IDX_giro_movements_status_created',
-  'IDX_giro_movements_from_address',
-  'IDX_giro_movements_to_address',
-  'IDX_giro_movements_from_person',
-  'IDX_giro_movements_to_person',
-  'IDX_giro_movements_amount',
-];
+const FIRST_NEW_ORIGIN_ID = 900_000_000;
+const POSTGRES_TEXT_INDEX = 'IDX_giro_movements_description_trgm';
 /** A first round warms the process and the server up (connections, compiled code); then each state twice, alternated. */
 const ROUNDS = [
   { label: 'warm-up, with', indexes: true },
@@ -46,10 +39,24 @@ const ROUNDS = [
   { label: 'with, again', indexes: true },
 ] as const;
 
+interface WriteCost {
+  operations: number;
+  /** Wall time per operation at CONCURRENCY callers, µs. */
+  microsPerOperation: number;
+  /** Postgres only: WAL bytes per operation (the whole server's: other work adds to it). */
+  walBytesPerOperation: number | null;
+}
+
 interface Costed extends WriteCost {
   /** CPU per operation, µs: the bench's process (the store, and SQLite) and the Postgres backends. */
   processCpuMicros: number;
   serverCpuMicros: number | null;
+}
+
+interface BenchDatabase {
+  engine: 'SQLite' | 'Postgres';
+  dataSource: DataSource;
+  store: MovementStoreInstance;
 }
 
 interface RoundResult {
@@ -59,8 +66,8 @@ interface RoundResult {
   answer: Costed;
 }
 
-/** Which of the search's indexes the rounds without them drop: all, the text's only, or the B-trees only. */
-type Dropped = 'all' | 'text' | 'btrees';
+/** Which of the search's indexes the rounds without them drop: all, the text's only, the B-trees only, or one by name. */
+type Dropped = string;
 
 /** The statements that drop the search's indexes and those that make them again, read from the database. */
 async function searchIndexStatements(
@@ -69,8 +76,14 @@ async function searchIndexStatements(
 ): Promise<{ drop: string[]; create: string[] }> {
   const statements = await allSearchIndexStatements(database);
   const isText = (sql: string) => /giro_movement_text|description_trgm/.test(sql);
-  const kept = (sql: string) => dropped === 'all' || (dropped === 'text') === isText(sql);
-  return { drop: statements.drop.filter(kept), create: statements.create.filter(kept) };
+  const kept = (sql: string) =>
+    dropped === 'all' ||
+    (dropped === 'text' && isText(sql)) ||
+    (dropped === 'btrees' && !isText(sql)) ||
+    sql.includes(`"${dropped}"`);
+  const result = { drop: statements.drop.filter(kept), create: statements.create.filter(kept) };
+  if (result.drop.length === 0) throw new Error(`--drop ${dropped}: no such search index`);
+  return result;
 }
 
 async function allSearchIndexStatements(database: BenchDatabase): Promise<{ drop: string[]; create: string[] }> {
@@ -78,37 +91,60 @@ async function allSearchIndexStatements(database: BenchDatabase): Promise<{ drop
   if (database.engine === 'SQLite') {
     const rows: { type: string; name: string; sql: string }[] = await dataSource.query(
       `SELECT "type", "name", "sql" FROM sqlite_master
-       WHERE "name" IN (${SEARCH_INDEXES.map(() => '?').join(', ')}) OR "name" LIKE 'TRG_giro_movement_text_%'
+       WHERE "name" IN (${SEARCH_BTREES.map(() => '?').join(', ')}) OR "name" LIKE 'TRG_giro_movement_text_%'
          OR "name" = 'giro_movement_text' ORDER BY "type" = 'trigger'`,
-      SEARCH_INDEXES,
+      [...SEARCH_BTREES],
     );
+    const text = rows.some((row) => row.name === 'giro_movement_text');
     return {
       drop: rows.map((row) => `DROP ${row.type === 'table' ? 'TABLE' : row.type.toUpperCase()} "${row.name}"`),
       create: [
         ...rows.map((row) => row.sql),
-        `INSERT INTO "giro_movement_text" ("giro_movement_text") VALUES ('rebuild')`,
+        ...(text ? [`INSERT INTO "giro_movement_text" ("giro_movement_text") VALUES ('rebuild')`] : []),
       ],
     };
   }
   const rows: { name: string; definition: string }[] = await dataSource.query(
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-     WHERE tablename = 'giro_movements' AND (indexname = ANY($1) OR indexname = 'IDX_giro_movements_description_trgm')`,
-    [SEARCH_INDEXES],
+     WHERE tablename = 'giro_movements' AND (indexname = ANY($1) OR indexname = $2)`,
+    [SEARCH_BTREES, POSTGRES_TEXT_INDEX],
   );
   return { drop: rows.map((row) => `DROP INDEX "${row.name}"`), create: rows.map((row) => row.definition) };
 }
 
-async function costed(database: BenchDatabase, measure: () => Promise<WriteCost>): Promise<Costed> {
-  const server = database.engine === 'Postgres' ? new ProcessGroupCpu('postgres', 500, DATABASE) : undefined;
+async function walBytes(database: BenchDatabase): Promise<number | null> {
+  if (database.engine === 'SQLite') return null;
+  const [row] = await database.dataSource.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal`);
+  return Number(row.wal);
+}
+
+/** `count` operations, CONCURRENCY at once, with the CPU of this process and of the bench database's backends. */
+async function costed(
+  database: BenchDatabase,
+  count: number,
+  operation: (index: number) => Promise<void>,
+): Promise<Costed> {
+  const server = database.engine === 'Postgres' ? new ProcessGroupCpu('postgres', 500, SEARCH_DATABASE) : undefined;
+  const walBefore = await walBytes(database);
   server?.start();
   const before = process.cpuUsage();
-  const cost = await measure();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await operation(next++);
+    }),
+  );
+  const elapsedMs = performance.now() - started;
   const used = process.cpuUsage(before);
   const serverMs = server?.stop();
+  const walAfter = await walBytes(database);
   return {
-    ...cost,
-    processCpuMicros: (used.user + used.system) / cost.operations,
-    serverCpuMicros: serverMs === undefined ? null : (serverMs * 1000) / cost.operations,
+    operations: count,
+    microsPerOperation: (elapsedMs * 1000) / count,
+    walBytesPerOperation: walBefore === null || walAfter === null ? null : (walAfter - walBefore) / count,
+    processCpuMicros: (used.user + used.system) / count,
+    serverCpuMicros: serverMs === undefined ? null : (serverMs * 1000) / count,
   };
 }
 
@@ -124,48 +160,53 @@ async function main(args: string[]): Promise<void> {
   const movements = argument(args, '--movements', 100_000);
   const writes = argument(args, '--writes', 4_000);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-  const dropped = (args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'all') as Dropped;
-  if (!['all', 'text', 'btrees'].includes(dropped)) throw new Error('--drop must be all, text or btrees');
-  const validated = validateTransferIntent(transferRequestBody(), {});
-  if (!validated.ok) throw new Error('the benchmark transfer is invalid');
-  const { originId: _none, ...template } = { ...validated.intent, originId: 0 };
-  const backlog: Backlog = { firstOriginId: 1, warmup: 0, count: movements, nowMs: Date.now() };
+  const dropped: Dropped = args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'all';
   const log = (message: string) => process.stderr.write(`[search-index-cost] ${message}\n`);
   const workDir = mkdtempSync(join(tmpdir(), 'giro-search-index-cost-'));
   const serverUrl = process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL;
+  const people = parties();
   const results: RoundResult[] = [];
-  const sizes: { engine: string; bytes: number }[] = [];
+  const sizes: { engine: string; indexes: { name: string; bytes: number }[] }[] = [];
   try {
     const engines: (() => Promise<BenchDatabase>)[] = [];
-    if (only !== 'postgres') engines.push(() => sqliteBenchDatabase(join(workDir, 'giro.sqlite'), backlog));
-    if (only !== 'sqlite') {
-      if (await postgresReachable(serverUrl)) engines.push(() => postgresBenchDatabase(serverUrl, backlog, DATABASE));
-      else log('Postgres skipped: no server answered (set BENCH_POSTGRES_URL)');
+    if (only !== 'postgres') {
+      engines.push(async () => {
+        const seeded = await seedSqlite(join(workDir, 'giro.sqlite'), movements, { reuse: false, analyze: false, log });
+        return opened('SQLite', seeded.url);
+      });
     }
-    let nextOriginId = movements + 1;
+    if (only !== 'sqlite') {
+      if (await postgresReachable(serverUrl)) {
+        engines.push(async () =>
+          opened('Postgres', (await seedPostgres(serverUrl, movements, { reuse: false, log })).url),
+        );
+      } else log('Postgres skipped: no server answered (set BENCH_POSTGRES_URL)');
+    }
+    let nextOriginId = FIRST_NEW_ORIGIN_ID;
     for (const open of engines) {
       const database = await open();
       log(`${database.engine}: ${movements} movements seeded`);
       try {
+        await reopen(database.dataSource, writes * ROUNDS.length, database.engine === 'Postgres');
         const statements = await searchIndexStatements(database, dropped);
-        sizes.push({ engine: database.engine, bytes: await indexBytes(database) });
+        sizes.push({ engine: database.engine, indexes: await indexBytes(database) });
         let present = true;
         for (const round of ROUNDS) {
           if (present !== round.indexes) {
             for (const sql of round.indexes ? statements.create : statements.drop) await database.dataSource.query(sql);
             present = round.indexes;
           }
-          const create = await costed(database, () =>
-            measureCreates(database, template, nextOriginId, writes, CONCURRENCY),
-          );
+          const first = nextOriginId;
+          const create = await costed(database, writes, (index) => createPath(database.store, first + index, people));
           nextOriginId += writes;
-          const answer = await costed(database, () => measureAnswers(database, template, writes, CONCURRENCY));
+          const claimed = await claimOpen(database.store, writes);
+          const answer = await costed(database, writes, (index) => quietAnswer(database.store, claimed[index]));
           results.push({ engine: database.engine, round: round.label, create, answer });
           log(`${database.engine}, ${round.label}: create ${create.processCpuMicros.toFixed(0)} µs CPU`);
         }
       } finally {
-        await database.close();
-        if (database.engine === 'Postgres') await dropBenchDatabase(serverUrl, DATABASE);
+        await database.dataSource.destroy();
+        if (database.engine === 'Postgres') await dropSearchDatabase(serverUrl);
       }
     }
   } finally {
@@ -184,27 +225,35 @@ async function main(args: string[]): Promise<void> {
   console.log(render(results, sizes, { movements, writes, dropped, machine }));
 }
 
-/** Bytes the search's indexes take (with the text's index), on a database that has them. */
-async function indexBytes(database: BenchDatabase): Promise<number> {
-  if (database.engine === 'SQLite') {
-    const [row] = await database.dataSource.query(
-      `SELECT SUM("pgsize") AS "bytes" FROM "dbstat" WHERE "name" IN (${SEARCH_INDEXES.map(() => '?').join(', ')})
-         OR "name" LIKE 'giro_movement_text_%'`,
-      SEARCH_INDEXES,
-    );
-    return Number(row.bytes);
-  }
-  const [row] = await database.dataSource.query(
-    `SELECT SUM(pg_relation_size(indexrelid))::bigint AS bytes FROM pg_stat_user_indexes
-     WHERE indexrelname = ANY($1) OR indexrelname = 'IDX_giro_movements_description_trgm'`,
-    [SEARCH_INDEXES],
-  );
-  return Number(row.bytes);
+async function opened(engine: BenchDatabase['engine'], url: string): Promise<BenchDatabase> {
+  const dataSource = await new DataSource(dataSourceOptionsFromUrl(url)).initialize();
+  return { engine, dataSource, store: new MovementStore(dataSource, systemClock) };
+}
+
+/** Bytes each of giro_movements' indexes takes (SQLite's FTS5 shadow tables summed under the text's name), and the table's. */
+async function indexBytes(database: BenchDatabase): Promise<{ name: string; bytes: number }[]> {
+  const rows: { name: string; bytes: string | number }[] =
+    database.engine === 'SQLite'
+      ? await database.dataSource.query(
+          `SELECT CASE WHEN s."name" LIKE 'giro_movement_text%' THEN 'giro_movement_text (FTS5)' ELSE s."name" END AS "name",
+             SUM(s."pgsize") AS "bytes"
+           FROM "dbstat" s LEFT JOIN "sqlite_master" m ON m."name" = s."name"
+           WHERE (m."type" = 'index' AND m."tbl_name" = 'giro_movements') OR s."name" LIKE 'giro_movement_text%'
+             OR s."name" = 'giro_movements'
+           GROUP BY 1 ORDER BY 1`,
+        )
+      : await database.dataSource.query(
+          `SELECT c.relname AS name, pg_relation_size(c.oid)::bigint AS bytes FROM pg_class c
+           WHERE c.relname = 'giro_movements'
+              OR c.oid IN (SELECT indexrelid FROM pg_index WHERE indrelid = 'giro_movements'::regclass)
+           ORDER BY 1`,
+        );
+  return rows.map((row) => ({ name: row.name, bytes: Number(row.bytes) }));
 }
 
 function render(
   results: RoundResult[],
-  sizes: { engine: string; bytes: number }[],
+  sizes: { engine: string; indexes: { name: string; bytes: number }[] }[],
   plan: { movements: number; writes: number; dropped: Dropped; machine: ReturnType<typeof machineInfo> },
 ): string {
   const cpu = (cost: Costed) =>
@@ -223,7 +272,6 @@ function render(
   return [
     `The search's indexes (dropped without them: ${plan.dropped}) and the writes, ${formatNumber(plan.movements)} movements; ${formatNumber(plan.writes)} creates and ${formatNumber(plan.writes)} answers per round, ${CONCURRENCY} at once.`,
     `Machine: ${plan.machine.cpuModel}, ${plan.machine.cores} cores, Node ${plan.machine.node}, ${plan.machine.date}.`,
-    `The search's indexes take ${sizes.map((size) => `${formatNumber(size.bytes / 1_048_576, 1)} MiB on ${size.engine}`).join(', ')} at ${formatNumber(plan.movements)} movements.`,
     '',
     markdownTable(
       [
@@ -238,6 +286,14 @@ function render(
       ],
       rows,
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    markdownTable(
+      ['engine', `table or index, ${formatNumber(plan.movements)} movements as seeded`, 'MiB'],
+      sizes.flatMap((size) =>
+        size.indexes.map((index) => [size.engine, index.name, formatNumber(index.bytes / 1_048_576, 1)]),
+      ),
+      ['l', 'l', 'r'],
     ),
   ].join('\n');
 }

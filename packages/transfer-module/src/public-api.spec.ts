@@ -517,6 +517,7 @@ const PERSISTENCE = [
   'TRANSFER_MIGRATIONS',
   'TRANSFER_MIGRATIONS_SINCE_BASELINE',
   'TRANSFER_MIGRATION_STEPS',
+  'TextIndexWithoutPositions1797969600000',
   'TransferDataSourceOverrides',
   'TransferNotScheduledError',
   'TransferSchemaBaseline1795291100000',

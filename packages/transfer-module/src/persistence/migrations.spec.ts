@@ -70,6 +70,7 @@ const ALL_MIGRATIONS = [
   'Statements1797624000000',
   'DailyClose1797710400000',
   'AccountQueues1797796800000',
+  'TextIndexWithoutPositions1797969600000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

@@ -94,6 +94,10 @@ describeEachEngine('MovementStore search', (engine) => {
     expect(await fixture.search({ limit: 10, text: 'alquiler marzo' })).toEqual([1]);
     expect(await fixture.search({ limit: 10, text: 'marzo alquiler' })).toEqual([]);
     expect(await fixture.search({ limit: 10, text: 'factura "c" 0001-00000043' })).toEqual([8]);
+    // Every trigram of "alquiler" (alq lqu qui uil ile ler), but not the text: not found.
+    await fixture.record(9, { description: 'alqu quie uile ler' });
+    expect(await fixture.search({ limit: 10, text: 'alquiler' })).toEqual([1, 3, 6]);
+    expect(await fixture.search({ limit: 10, text: 'quie uil' })).toEqual([9]);
   });
 
   it('pages newest first and oldest first with a keyset cursor, unshaken by a movement created meanwhile', async () => {

@@ -43,6 +43,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'Statements1797624000000',
       'DailyClose1797710400000',
       'AccountQueues1797796800000',
+      'TextIndexWithoutPositions1797969600000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

@@ -5,8 +5,9 @@ import type { MovementSearchPort } from './movement-search-port';
 import { pageRows, type TextCondition } from './search-query';
 
 /**
- * Text in the description on SQLite: its FTS5 trigram index (MovementText1796760000000, the table
- * `giro_movement_text`) holds every movement whose description contains the text, in no useful order. Asked once,
+ * Text in the description on SQLite: its FTS5 trigram index (the table `giro_movement_text`, which keeps no
+ * positions: TextIndexWithoutPositions1797969600000) holds every movement whose description has each of the text's
+ * trigrams — those containing the text among them — in no useful order. Asked once,
  * for at most TEXT_PROBE of them: a rare text's candidates are then looked up by originId and sorted (passed as one
  * JSON array: the index is not read twice); a common one, found in TEXT_PROBE movements or more, is read along the
  * page's order, where a page's worth of matches comes within a few thousand rows — as is a text of fewer than three
@@ -23,11 +24,11 @@ export class SqliteMovementSearch implements MovementSearchPort {
 }
 
 async function textCandidates(manager: EntityManager, text: string): Promise<number[] | undefined> {
-  const phrase = trigramPhrase(text);
-  if (phrase === undefined) return undefined;
+  const trigrams = everyTrigram(text);
+  if (trigrams === undefined) return undefined;
   const rows: { id: number }[] = await manager.query(
     `SELECT "rowid" AS "id" FROM "giro_movement_text" WHERE "giro_movement_text" MATCH ? LIMIT ${TEXT_PROBE}`,
-    [phrase],
+    [trigrams],
   );
   return rows.length < TEXT_PROBE ? rows.map((row) => Number(row.id)) : undefined;
 }
@@ -41,7 +42,16 @@ function amongCandidates(candidates: number[], search: CheckedSearch): TextCondi
   };
 }
 
-/** The text as one FTS5 phrase (its quotes doubled, as FTS5 quotes them), or none under three characters. */
-function trigramPhrase(text: string): string | undefined {
-  return [...text].length < 3 ? undefined : `"${text.replaceAll('"', '""')}"`;
+/**
+ * An FTS5 query for the movements that hold each of the text's trigrams (each a string, its quotes doubled as FTS5
+ * quotes them; side by side, FTS5 wants them all), or none under three characters. A phrase would need the
+ * positions the index does not keep.
+ */
+function everyTrigram(text: string): string | undefined {
+  const characters = [...text];
+  if (characters.length < 3) return undefined;
+  const trigrams = new Set<string>();
+  for (let start = 0; start + 3 <= characters.length; start++)
+    trigrams.add(characters.slice(start, start + 3).join(''));
+  return [...trigrams].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(' ');
 }

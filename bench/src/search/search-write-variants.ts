@@ -1,0 +1,91 @@
+// The SQLite schemas search-write-instructions.ts compares: the search's indexes as the migrations make them, none
+// of them, each one left out, and the text's FTS5 index made lighter. Each is a list of statements run on a copy
+// of the seeded file.
+
+/** The search's B-trees on giro_movements (search/ in the module reads them). */
+export const SEARCH_BTREES = [
+  'IDX_giro_movements_from_address',
+  'IDX_giro_movements_to_address',
+  'IDX_giro_movements_from_person',
+  'IDX_giro_movements_to_person',
+  'IDX_giro_movements_status_amount',
+  'IDX_giro_movements_created',
+  'IDX_giro_movements_status_created',
+  'IDX_giro_movements_amount',
+] as const;
+
+const TEXT_DROPPED = [
+  'DROP TRIGGER "TRG_giro_movement_text_insert"',
+  'DROP TRIGGER "TRG_giro_movement_text_update"',
+  'DROP TRIGGER "TRG_giro_movement_text_delete"',
+  'DROP TABLE "giro_movement_text"',
+];
+
+/** The description's FTS5 trigram index with other options, filled again from the table. */
+function textWith(options: string): string[] {
+  return [
+    ...TEXT_DROPPED,
+    `CREATE VIRTUAL TABLE "giro_movement_text" USING fts5("description", content='giro_movements', content_rowid='origin_id', tokenize='trigram'${options})`,
+    `CREATE TRIGGER "TRG_giro_movement_text_insert" AFTER INSERT ON "giro_movements" BEGIN
+    INSERT INTO "giro_movement_text" ("rowid", "description") VALUES (new."origin_id", new."description");
+  END`,
+    `CREATE TRIGGER "TRG_giro_movement_text_update" AFTER UPDATE OF "description" ON "giro_movements" BEGIN
+    INSERT INTO "giro_movement_text" ("giro_movement_text", "rowid", "description") VALUES ('delete', old."origin_id", old."description");
+    INSERT INTO "giro_movement_text" ("rowid", "description") VALUES (new."origin_id", new."description");
+  END`,
+    `CREATE TRIGGER "TRG_giro_movement_text_delete" AFTER DELETE ON "giro_movements" BEGIN
+    INSERT INTO "giro_movement_text" ("giro_movement_text", "rowid", "description") VALUES ('delete', old."origin_id", old."description");
+  END`,
+    `INSERT INTO "giro_movement_text" ("giro_movement_text") VALUES ('rebuild')`,
+  ];
+}
+
+export interface WriteVariant {
+  key: string;
+  label: string;
+  statements: string[];
+  /** Whether the sweep's answers are counted too (they change none of the search's columns on SQLite). */
+  answers: boolean;
+}
+
+export const SEARCH_WRITE_VARIANTS: WriteVariant[] = [
+  { key: 'migrated', label: 'as migrated', statements: [], answers: true },
+  {
+    key: 'none',
+    label: "without the search's indexes",
+    statements: [...SEARCH_BTREES.map((name) => `DROP INDEX "${name}"`), ...TEXT_DROPPED],
+    answers: true,
+  },
+  { key: 'no-text', label: 'without the text (FTS5)', statements: TEXT_DROPPED, answers: false },
+  {
+    key: 'no-btrees',
+    label: "without the search's B-trees",
+    statements: SEARCH_BTREES.map((name) => `DROP INDEX "${name}"`),
+    answers: false,
+  },
+  // Each B-tree against "without the text": FTS5's merges, which fall unevenly into a short run, left out of both.
+  ...SEARCH_BTREES.map((name) => ({
+    key: `no-${name.replace('IDX_giro_movements_', '')}`,
+    label: `without the text and ${name}`,
+    statements: [...TEXT_DROPPED, `DROP INDEX "${name}"`],
+    answers: false,
+  })),
+  {
+    key: 'text-detail-none',
+    label: 'text: detail=none, columnsize=0',
+    statements: textWith(", detail='none', columnsize=0"),
+    answers: false,
+  },
+  {
+    key: 'text-detail-column',
+    label: 'text: detail=column, columnsize=0',
+    statements: textWith(", detail='column', columnsize=0"),
+    answers: false,
+  },
+  {
+    key: 'text-columnsize',
+    label: 'text: columnsize=0',
+    statements: textWith(', columnsize=0'),
+    answers: false,
+  },
+];
