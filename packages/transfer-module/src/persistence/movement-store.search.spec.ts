@@ -2,6 +2,7 @@ import { EntityManager } from 'typeorm';
 import type { DecimalAmount } from '../domain';
 import {
   AccountQueues1797796800000,
+  DailyClose1797710400000,
   MovementAmountText1796932800000,
   MovementOrderCovering1797105600000,
   MovementSearch1796673600000,
@@ -9,6 +10,7 @@ import {
   MovementText1796760000000,
   MovementWords1797019200000,
   SearchOnEngineIndexes1797192000000,
+  TextIndexWithoutPositions1797969600000,
 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
 import {
@@ -177,7 +179,9 @@ describeEachEngine('MovementStore search', (engine) => {
     const runner = fixture.dataSource.createQueryRunner();
     try {
       // Down to before the search columns: the later indexes on them go first.
+      await new TextIndexWithoutPositions1797969600000().down(runner);
       await new AccountQueues1797796800000().down(runner);
+      await new DailyClose1797710400000().down(runner);
       await new SearchOnEngineIndexes1797192000000().down(runner);
       await new MovementOrderCovering1797105600000().down(runner);
       await new MovementWords1797019200000().down(runner);
@@ -192,7 +196,9 @@ describeEachEngine('MovementStore search', (engine) => {
       await new MovementWords1797019200000().up(runner);
       await new MovementOrderCovering1797105600000().up(runner);
       await new SearchOnEngineIndexes1797192000000().up(runner);
+      await new DailyClose1797710400000().up(runner);
       await new AccountQueues1797796800000().up(runner);
+      await new TextIndexWithoutPositions1797969600000().up(runner);
     } finally {
       await runner.release();
     }
