@@ -1,4 +1,4 @@
-import { BUSINESS_TIME_ZONE, businessDayBounds, businessDayOf } from './business-day';
+import { BUSINESS_TIME_ZONE, businessDayBounds, businessDayOf, daysAfter } from './business-day';
 
 describe('businessDayOf (a calendar day of Buenos Aires, UTC−3)', () => {
   it('changes day at 03:00 UTC, not at midnight UTC', () => {
@@ -40,5 +40,19 @@ describe('businessDayBounds', () => {
     for (const day of ['2026-02-30', '2026-11-21T00', '21/11/2026', '']) {
       expect(() => businessDayBounds(day)).toThrow(/not a day key/);
     }
+  });
+});
+
+describe('daysAfter (the days a close still owes)', () => {
+  it('gives the days after the last one up to the given day, oldest first, across a month and a year', () => {
+    expect(daysAfter('2026-12-29', '2027-01-02', 31)).toEqual(['2026-12-30', '2026-12-31', '2027-01-01', '2027-01-02']);
+    expect(daysAfter('2026-11-30', '2026-12-01', 31)).toEqual(['2026-12-01']);
+  });
+
+  it('gives nothing when the day is already past, only the day itself without a last one, and at most the last max', () => {
+    expect(daysAfter('2026-11-23', '2026-11-23', 31)).toEqual([]);
+    expect(daysAfter('2026-11-24', '2026-11-23', 31)).toEqual([]);
+    expect(daysAfter(null, '2026-11-23', 31)).toEqual(['2026-11-23']);
+    expect(daysAfter('2026-01-01', '2026-11-23', 3)).toEqual(['2026-11-21', '2026-11-22', '2026-11-23']);
   });
 });

@@ -36,6 +36,16 @@ export function previousBusinessDay(day: string): string {
   return businessDayOf(new Date(businessDayBounds(day).start.getTime() - 1));
 }
 
+/** The days after `after` (null: none before) up to and including `through`, oldest first; at most the last `max`. */
+export function daysAfter(after: string | null, through: string, max: number): string[] {
+  const days: string[] = [];
+  for (let day = through; days.length < max && (after === null || day > after); day = previousBusinessDay(day)) {
+    days.unshift(day);
+    if (after === null) break;
+  }
+  return days;
+}
+
 /**
  * How long after a day's end its close is announced (`report.daily_closed`): a transfer stored in the day's last
  * moment has committed by then.

@@ -107,4 +107,26 @@ describeEachEngine('report.daily_closed', (engine) => {
     await restarted.dataSource.destroy();
     await other.dataSource.destroy();
   });
+
+  it('announces every day missed while giro was stopped over several midnights, oldest first, each once', async () => {
+    const database = await engine.createDatabase();
+    const first = await replica(database, true);
+    expect(await first.sweeper.sweep()).toMatchObject({ closedDay: '2026-11-20' });
+    await first.sweeper.onModuleDestroy();
+    await first.dataSource.destroy();
+
+    // Stopped from the 21st until three days later: the 21st, 22nd and 23rd ended meanwhile.
+    clock.set(CLOSE_OF_21 + 2 * 24 * 3_600_000);
+    const restarted = await replica(database);
+    expect(await restarted.sweeper.sweep()).toMatchObject({ closedDay: '2026-11-23' });
+    expect(await restarted.sweeper.sweep()).toMatchObject({ closedDay: null });
+    expect((await announced(restarted.dataSource)).map((event) => event.data.day)).toEqual([
+      '2026-11-20',
+      '2026-11-21',
+      '2026-11-22',
+      '2026-11-23',
+    ]);
+    await restarted.sweeper.onModuleDestroy();
+    await restarted.dataSource.destroy();
+  });
 });

@@ -89,6 +89,7 @@ const PENDING_AT_END = (account: boolean) => `SELECT p."account", p."status_at_e
 const INSERT_CLOSED_DAY = `INSERT INTO "giro_closed_days" ("day", "closed_at_ms") VALUES (?, ?)
   ON CONFLICT ("day") DO NOTHING RETURNING "day"`;
 const CLOSED_DAY = `SELECT "day" FROM "giro_closed_days" WHERE "day" = ?`;
+const LAST_CLOSED_DAY = `SELECT MAX("day") AS "day" FROM "giro_closed_days"`;
 
 type Row = Record<string, unknown>;
 
@@ -102,6 +103,12 @@ export class DailyClose {
   }
 
   /** Whether the day's close was announced already. */
+  /** The latest day announced, null before the first. */
+  async lastClosed(): Promise<string | null> {
+    const rows = await this.context.transactions.read((manager) => manager.query(LAST_CLOSED_DAY));
+    return (rows[0]?.day as string | null | undefined) ?? null;
+  }
+
   async isClosed(day: string): Promise<boolean> {
     const rows = await this.context.transactions.read((manager) =>
       manager.query(this.context.engine.sql(CLOSED_DAY), [day]),

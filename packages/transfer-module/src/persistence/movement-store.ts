@@ -257,6 +257,10 @@ export class MovementStore {
     return this.close.figures(query);
   }
 
+  lastClosedDay(): Promise<string | null> {
+    return this.close.lastClosed();
+  }
+
   isDayClosed(day: string): Promise<boolean> {
     return this.close.isClosed(day);
   }

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, type LoggerService, type OnModuleDestroy } from '@nestjs/common';
-import { businessDayBounds, businessDayOf, DAILY_CLOSE_MARGIN_MS, previousBusinessDay } from '../domain';
+import { businessDayBounds, businessDayOf, DAILY_CLOSE_MARGIN_MS, daysAfter, previousBusinessDay } from '../domain';
 import { inSpan } from '../domain/tracing';
 import {
   describeError,
@@ -19,6 +19,9 @@ import { DatabaseOutageNotice } from '../persistence/database-outage-notice';
 import { isDatabaseUnavailable } from '../persistence/database-unavailable';
 import { SweepPipeline } from './sweep-pipeline';
 import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
+
+/** The most ended days one sweep announces after a long stop (a month): older missed days are not announced. */
+const MAX_DAYS_CAUGHT_UP = 31;
 
 /**
  * Brings every non-final movement to its final state, one sweep at a time. A sweep claims the movements due
@@ -59,7 +62,7 @@ export class SweepService implements OnModuleDestroy {
       if (this.stopped === undefined) {
         await this.work.track(this.expireApprovals(report));
         await this.work.track(this.sweepDue(report));
-        await this.work.track(this.closeEndedDay(report));
+        await this.work.track(this.closeEndedDays(report));
       }
       report.durationMs = Math.round(performance.now() - started);
       span.setAttributes({ 'giro.sweep.claimed': report.claimed, 'giro.sweep.errors': report.errors });
@@ -165,14 +168,20 @@ export class SweepService implements OnModuleDestroy {
    * day across replicas and restarts (the store keeps the days closed); remembered here so that the next sweeps
    * do not ask again.
    */
-  private async closeEndedDay(report: SweepReport): Promise<void> {
-    const day = previousBusinessDay(
+  /**
+   * Announces the days that ended since the last one announced, oldest first: after a stop over several midnights
+   * each missed day is announced (up to the last MAX_DAYS_CAUGHT_UP); on a new database, only the last ended day.
+   */
+  private async closeEndedDays(report: SweepReport): Promise<void> {
+    const ended = previousBusinessDay(
       businessDayOf(new Date(this.options.clock.now().getTime() - DAILY_CLOSE_MARGIN_MS)),
     );
-    if (this.closedDay === day) return;
-    const { start, end } = businessDayBounds(day);
-    if (await this.store.closeDay(day, { startMs: start.getTime(), endMs: end.getTime() })) report.closedDay = day;
-    this.closedDay = day;
+    if (this.closedDay === ended) return;
+    for (const day of daysAfter(await this.store.lastClosedDay(), ended, MAX_DAYS_CAUGHT_UP)) {
+      const { start, end } = businessDayBounds(day);
+      if (await this.store.closeDay(day, { startMs: start.getTime(), endMs: end.getTime() })) report.closedDay = day;
+    }
+    this.closedDay = ended;
   }
 
   /** False when the movement was released without progress (still due). */
