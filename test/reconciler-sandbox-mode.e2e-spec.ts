@@ -69,7 +69,9 @@ describe('pnpm start in sandbox mode (dist/main.js as a child process)', () => {
     expect(output()).not.toContain('\x1b[');
     // The demo's webhook receiver verified every change of the batch with standardwebhooks, none refused.
     expect(output()).toMatch(/webhooks +http:\/\/127\.0\.0\.1:\d+\/webhooks — the demo's receiver \(endpoint ep_/);
-    expect(output()).toMatch(/webhooks +\d+ verified — created 10 · status_changed \d+ · completed 8 · failed 2\n/);
+    expect(output()).toMatch(
+      /webhooks +\d+ verified — created 10 · status_changed \d+ · completed 8 · failed 2( · report\.daily_closed 1)?\n/,
+    );
 
     const token = /admin token\s+(\S+)\s+\(generated/.exec(output())?.[1] as string;
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);

@@ -120,7 +120,9 @@ describeOnEachEngine('webhook delivery across a SIGKILL of the reconciler', (eng
       const all = await deliveries();
       // Each transfer: created, then at least its way to COMPLETED (status changes and transfer.completed).
       expect(all.length).toBeGreaterThanOrEqual(TRANSFERS * 3);
-      expect(new Set(all.map((delivery) => delivery.originId)).size).toBe(TRANSFERS);
+      // Every transfer's; the day's close (report.daily_closed, about no transfer) may come too.
+      const transfersDelivered = all.flatMap((delivery) => (delivery.originId === null ? [] : [delivery.originId]));
+      expect(new Set(transfersDelivered).size).toBe(TRANSFERS);
       expect(deliveryProblems(hooks.requests, all, [SECRET])).toEqual([]);
       // The attempts the kill interrupted were made again, with the same ids, and answered this time.
       expect(heldAtKill.size).toBeGreaterThanOrEqual(3);
