@@ -27,14 +27,14 @@ export const GUARD_FLOORS: readonly GuardFloor[] = [
   {
     figure: 'create c=64, giro ÷ naive peer',
     read: (results) => results.create?.ratioToPeer,
-    floor: 2.8,
+    floor: 1.8,
     goal: 4,
     why: "giro's create path costs more per transfer than it did (`pnpm bench --quick --only create --profile`)",
   },
   {
     figure: 'create c=64, giro ÷ limit',
     read: (results) => results.create?.ratioToLimit,
-    floor: 0.9,
+    floor: 0.6,
     goal: 1.5,
     why: 'giro is slower than a client that commits every statement on its own: its commits shared less, or each transfer costing more',
   },

@@ -211,6 +211,8 @@ export const EN: Record<MessageKey, string> = {
     'Choose the file and ask for the preview: every row is validated and nothing is sent. Only the confirmation creates the valid transfers. Each row carries its originId: uploading the same file again creates nothing twice.',
   'batch.columns': 'Columns, on the first row:',
   'batch.file': 'File (CSV or Excel)',
+  'batch.chooseFile': 'Choose a file',
+  'batch.noFile': 'No file chosen',
   'batch.formats':
     'CSV as Excel saves it (separated by ; or by commas, UTF-8 or Windows-1252) or an .xlsx workbook (its first sheet). Amounts as 1234.50, 1.234,50 or $ 1.234,50; CUITs with or without dashes. Sending day (optional) as 28/12/2026 or 2026-12-28: empty, sent on confirming.',
   'batch.preview': 'Preview',

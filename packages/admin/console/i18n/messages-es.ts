@@ -212,6 +212,8 @@ export const ES = {
     'Elegí el archivo y pedí la vista previa: se valida cada fila y no se envía nada. Solo al confirmar se crean las transferencias válidas. Cada fila lleva su originId: subir el mismo archivo otra vez no crea nada dos veces.',
   'batch.columns': 'Columnas, en la primera fila:',
   'batch.file': 'Archivo (CSV o Excel)',
+  'batch.chooseFile': 'Elegir archivo',
+  'batch.noFile': 'Ningún archivo elegido',
   'batch.formats':
     'CSV como lo guarda Excel (separado por ; o por comas, UTF-8 o Windows-1252) o un libro .xlsx (su primera hoja). Importes como 1.234,50, $ 1.234,50 o 1234.50; CUIT con o sin guiones. Día de envío (opcional) como 28/12/2026 o 2026-12-28: vacío, se envía al confirmar.',
   'batch.preview': 'Vista previa',

@@ -86,8 +86,22 @@ export function Batch() {
       </p>
       <p class="muted">{t('batch.formats')}</p>
       <div class="field">
-        <label for="batch-file">{t('batch.file')}</label>
-        <input id="batch-file" type="file" accept={`.csv,.xlsx,text/csv,${XLSX_TYPE}`} onChange={choose} />
+        <span id="batch-file-label">{t('batch.file')}</span>
+        {/* The browser's own file button speaks the browser's language: the input is hidden behind a label in ours. */}
+        <div class="file-picker">
+          <input
+            id="batch-file"
+            class="visually-hidden"
+            type="file"
+            aria-labelledby="batch-file-label"
+            accept={`.csv,.xlsx,text/csv,${XLSX_TYPE}`}
+            onChange={choose}
+          />
+          <label for="batch-file" class="button">
+            {t('batch.chooseFile')}
+          </label>
+          <span class="muted">{file?.name ?? t('batch.noFile')}</span>
+        </div>
       </div>
       <div class="actions">
         <button type="button" disabled={file === undefined || busy} onClick={() => send(true)}>
