@@ -43,7 +43,10 @@ describeOnPostgres('two replicas releasing the same scheduled transfers', (engin
   it('send each once, none before its moment, whichever replica releases it', async () => {
     const databaseUrl = await engine.createDatabaseUrl();
     const [a, b] = [await replica(databaseUrl), await replica(databaseUrl)];
-    const moment = clock.now().getTime() + 60_000;
+    // Less than TAKEOVER_AFTER_SILENCE_MS ahead: the replicas beat on a real-time interval, stamped with this
+    // clock, so a jump past it would make both look silent to each other until their next beat, and each take over
+    // the other's leases (a takeover's lookup then comes early, by the shared clock).
+    const moment = clock.now().getTime() + 5_000;
     const executeAt = new Date(moment).toISOString();
     const originIds: number[] = [];
     for (let i = 0; i < 40; i++) {

@@ -16,6 +16,13 @@ import { checkDate, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
 
+/** How many movements and how much, in one currency. */
+export interface CurrencyTotal {
+  currencyId: string;
+  count: number;
+  cents: bigint;
+}
+
 const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
   (status) => !(FINAL_STATUSES as readonly string[]).includes(status),
 );
@@ -98,30 +105,22 @@ export class MovementListing {
   }
 
   /** The COMPLETED movements created in `[from, before)`: how many and how much, per currency. */
-  async completedTotals(from: Date, before: Date): Promise<{ currencyId: string; count: number; cents: bigint }[]> {
-    const fromMs = checkDate(from, 'from');
-    const beforeMs = checkDate(before, 'before');
-    return this.context.transactions.read(async (manager) => {
-      const rows: { currencyId: string; count: string | number; cents: string | number | null }[] = await manager
-        .createQueryBuilder(MovementEntity, 'm')
-        .select('m.currencyId', 'currencyId')
-        .addSelect('COUNT(*)', 'count')
-        .addSelect('SUM(m.amountCents)', 'cents')
-        .where('m.status = :status', { status: 'COMPLETED' })
-        .andWhere('m.createdAtMs >= :fromMs AND m.createdAtMs < :beforeMs', { fromMs, beforeMs })
-        .groupBy('m.currencyId')
-        .orderBy('m.currencyId', 'ASC')
-        .getRawMany();
-      return rows.map((row) => ({
-        currencyId: row.currencyId,
-        count: Number(row.count),
-        cents: BigInt(row.cents ?? 0),
-      }));
-    });
+  completedTotals(from: Date, before: Date): Promise<CurrencyTotal[]> {
+    return this.totalsByCurrency('COMPLETED', 'createdAtMs', from, before);
   }
 
   /** The SCHEDULED movements to be sent in `[from, before)`: how many and how much, per currency. */
-  async scheduledTotals(from: Date, before: Date): Promise<{ currencyId: string; count: number; cents: bigint }[]> {
+  scheduledTotals(from: Date, before: Date): Promise<CurrencyTotal[]> {
+    return this.totalsByCurrency('SCHEDULED', 'executeAtMs', from, before);
+  }
+
+  /** The movements in `status` whose `time` falls in `[from, before)`, counted and summed per currency. */
+  private async totalsByCurrency(
+    status: MovementStatus,
+    time: 'createdAtMs' | 'executeAtMs',
+    from: Date,
+    before: Date,
+  ): Promise<CurrencyTotal[]> {
     const fromMs = checkDate(from, 'from');
     const beforeMs = checkDate(before, 'before');
     return this.context.transactions.read(async (manager) => {
@@ -130,8 +129,8 @@ export class MovementListing {
         .select('m.currencyId', 'currencyId')
         .addSelect('COUNT(*)', 'count')
         .addSelect('SUM(m.amountCents)', 'cents')
-        .where('m.status = :status', { status: 'SCHEDULED' })
-        .andWhere('m.executeAtMs >= :fromMs AND m.executeAtMs < :beforeMs', { fromMs, beforeMs })
+        .where('m.status = :status', { status })
+        .andWhere(`m.${time} >= :fromMs AND m.${time} < :beforeMs`, { fromMs, beforeMs })
         .groupBy('m.currencyId')
         .orderBy('m.currencyId', 'ASC')
         .getRawMany();
