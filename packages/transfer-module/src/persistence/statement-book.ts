@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { amountFromCents, type BankCalendar, businessDayBounds, businessDayOf, isPastStatementGrace } from '../domain';
+import {
+  amountFromCents,
+  amountToCents,
+  type BankCalendar,
+  businessDayBounds,
+  businessDayOf,
+  type DecimalAmount,
+  isPastStatementGrace,
+} from '../domain';
 import type { BulkColumn } from './engine/engine-adapter';
 import { MovementHistoryEntity as HistoryEntity, type MovementHistoryEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
@@ -282,7 +290,7 @@ export class StatementBook {
       const candidate: Candidate = {
         originId: bigint(row.origin_id),
         networkId: (row.network_id as string | null) ?? null,
-        cents: centsOf(String(row.amount)),
+        cents: amountToCents(String(row.amount) as DecimalAmount),
         status: String(row.status),
       };
       const names = new Set([candidate.networkId, String(candidate.originId)]);
@@ -627,11 +635,6 @@ function lineOf(row: Record<string, unknown>): StoredLine {
 /** What makes two statement lines the same bank line: its date, amount and reference (the account aside). */
 function bankLineKey(line: { date: string; cents: bigint; reference: string }): string {
   return `${line.date}|${line.cents}|${line.reference}`;
-}
-
-function centsOf(amount: string): bigint {
-  const [units, decimals = ''] = amount.split('.');
-  return BigInt(units) * 100n + BigInt(decimals.padEnd(2, '0').slice(0, 2));
 }
 
 function signedAmount(cents: bigint): string {
