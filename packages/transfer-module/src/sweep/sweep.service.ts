@@ -163,14 +163,11 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Announces the close of the last Buenos Aires day that ended (`report.daily_closed`) once its end is
-   * DAILY_CLOSE_MARGIN_MS behind the clock: transfers stored at the last moment have committed by then. Once per
-   * day across replicas and restarts (the store keeps the days closed); remembered here so that the next sweeps
-   * do not ask again.
-   */
-  /**
-   * Announces the days that ended since the last one announced, oldest first: after a stop over several midnights
-   * each missed day is announced (up to the last MAX_DAYS_CAUGHT_UP); on a new database, only the last ended day.
+   * Announces the close (`report.daily_closed`) of each Buenos Aires day that ended since the last one announced,
+   * oldest first, once its end is DAILY_CLOSE_MARGIN_MS behind the clock: transfers stored at the last moment have
+   * committed by then. After a stop over several midnights each missed day is announced (up to the last
+   * MAX_DAYS_CAUGHT_UP); on a new database, only the last ended day. Once per day across replicas and restarts (the
+   * store keeps the days closed); the last day seen is remembered here so that the next sweeps do not ask again.
    */
   private async closeEndedDays(report: SweepReport): Promise<void> {
     const ended = previousBusinessDay(
