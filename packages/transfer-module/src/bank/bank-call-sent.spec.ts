@@ -29,11 +29,23 @@ class StorageContextManager implements ContextManager {
   }
 }
 
-/** Two calls at once, each writing its request after an await; which call was told of which write. */
+/**
+ * Two calls at once, each writing its request after an await; which call was told of which write. The fake
+ * dispatcher starts each write on a later turn of the event loop, outside the call, as undici does; the result is
+ * read once both writes have started (waiting on them, not on a delay, holds on a busy machine).
+ */
 async function twoCallsWriting(): Promise<string[]> {
   const told: string[] = [];
+  const writes: Promise<void>[] = [];
   const dispatch = sentInterceptor()((_options, handler) => {
-    setImmediate(() => handler.onRequestStart?.({} as Dispatcher.DispatchController, {}));
+    writes.push(
+      new Promise((written) =>
+        setImmediate(() => {
+          handler.onRequestStart?.({} as Dispatcher.DispatchController, {});
+          written();
+        }),
+      ),
+    );
     return true;
   });
   const call = (name: string) =>
@@ -42,10 +54,11 @@ async function twoCallsWriting(): Promise<string[]> {
       async () => {
         await new Promise((resolve) => setImmediate(resolve));
         dispatch({ path: `/${name}`, method: 'POST' }, {});
-        await new Promise((resolve) => setTimeout(resolve, 5));
       },
     );
   await Promise.all([call('first'), call('second')]);
+  expect(writes).toHaveLength(2);
+  await Promise.all(writes);
   return told.sort();
 }
 
