@@ -1,4 +1,5 @@
 import { completeCbuCvu } from '../domain';
+import { engineAdapterFor } from './engine/engine-adapter';
 import type { PayeePayment } from './payee-book';
 import { PayeeNotFoundError, SelfApprovalError } from './persistence.errors';
 import { OTHER_DESTINATION, SAMPLE_DESTINATION, sampleIntent } from './testing/sample-intent';
@@ -115,6 +116,40 @@ describeEachEngine('MovementStore payee book', (engine) => {
       addresses: all.slice(2),
       nextCursor: null,
     });
+  });
+
+  it('walks every page of a common prefix once, by the name or label matched then the account', async () => {
+    // Names and labels sharing the prefix, some payees matched by both (listed by their name), one by neither.
+    const entries = Array.from({ length: 23 }, (_, i) => ({
+      address: completeCbuCvu(`0${String(40 - i).padStart(2, '0')}0001`, String(i).padStart(13, '0')),
+      name: i % 3 === 0 ? null : `${['maria', 'marcos', 'martin', 'ana'][i % 4]} ${i % 5}`,
+      label: i % 2 === 0 ? `${['mar del plata', 'mariano', 'otro'][i % 3]} ${i % 7}` : null,
+    }));
+    for (const entry of entries) {
+      await fixture.dataSource.query(
+        engineAdapterFor(fixture.dataSource).sql(`INSERT INTO "giro_payees" ("address", "holder_name", "name_key", "label", "label_key",
+          "created_at_ms", "updated_at_ms") VALUES (?, ?, ?, ?, ?, ?, ?)`),
+        [entry.address, entry.name, entry.name, entry.label, entry.label, T0, T0],
+      );
+    }
+    const matchKey = (entry: (typeof entries)[number]) =>
+      entry.name?.startsWith('mar') ? entry.name : entry.label?.startsWith('mar') ? entry.label : null;
+    const expected = entries
+      .filter((entry) => matchKey(entry) !== null)
+      .sort((a, b) => ((matchKey(a) ?? '') + a.address < (matchKey(b) ?? '') + b.address ? -1 : 1))
+      .map((entry) => entry.address);
+    expect(expected.length).toBeGreaterThan(10);
+    const walked: string[] = [];
+    let after: string | undefined;
+    for (let pages = 0; pages < expected.length; pages++) {
+      const page = await fixture.store.searchPayees({ q: 'MAR', limit: 3, ...(after !== undefined && { after }) });
+      walked.push(...page.items.map((item) => item.address));
+      if (page.nextCursor === null) break;
+      after = page.nextCursor;
+    }
+    expect(walked).toEqual(expected);
+    // An address the book does not know is no position of a search by name.
+    expect((await fixture.store.searchPayees({ q: 'mar', limit: 3, after: '9'.repeat(22) })).items).toEqual([]);
   });
 
   it('labels an entry by hand without changing what was learned', async () => {

@@ -68,6 +68,9 @@ const CUIT_LENGTH = 11;
 
 const SELECT = 'SELECT * FROM "giro_payees"';
 const GATE = `SELECT "blocked_at_ms", "approved_at_ms", "completed_count" FROM "giro_payees" WHERE "address" = ?`;
+/** The key a search by name or label lists `address` by: its name when that matches, else its label. */
+const CURSOR_KEY = `SELECT CASE WHEN "name_key" >= ? AND "name_key" < ? THEN "name_key" ELSE "label_key" END AS "key"
+  FROM "giro_payees" WHERE "address" = ?`;
 const LEARNED = `SELECT "holder_name", "previous_names", "name_changed_at_ms" FROM "giro_payees" WHERE "address" = ?`;
 const LEARN = `INSERT INTO "giro_payees" ("address", "requested_person_id", "holder_person_id", "holder_name", "name_key",
     "previous_names", "name_changed_at_ms", "first_paid_at_ms", "last_paid_at_ms", "completed_count", "completed_cents",
@@ -143,34 +146,68 @@ export class PayeeBook {
     return this.context.transactions.read(async (manager) => this.select(manager, address));
   }
 
-  /** A page of entries by address (keyset: `after` is the last address of the previous page). */
+  /**
+   * A page of entries (keyset: `after` is the last address of the previous page). By address, except a search by
+   * name or label: by the name (or label) matched, then the address, which the (key, address) indexes read in
+   * order and stop after a page however many match.
+   */
   async search(options: PayeeSearchOptions): Promise<MovementPage<PayeeRecord>> {
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
+    const q = options.q?.trim() ?? '';
+    const rows = await this.context.transactions.read((manager) =>
+      q === '' || DIGITS.test(q)
+        ? this.byAddress(manager, q, limit + 1, options.after)
+        : this.byKey(manager, searchKey(q), limit + 1, options.after),
+    );
+    const items = rows.slice(0, limit).map(toPayeeRecord);
+    return { items, nextCursor: rows.length > limit ? items[items.length - 1].address : null };
+  }
+
+  /** Everyone, or by an account's first digits or a CUIT, in address order. */
+  private async byAddress(manager: EntityManager, q: string, limit: number, after?: string): Promise<PayeeRow[]> {
     const conditions: string[] = [];
     const parameters: unknown[] = [];
-    const q = options.q?.trim() ?? '';
-    if (DIGITS.test(q)) {
+    if (q !== '') {
       const byCuit = q.length === CUIT_LENGTH ? ' OR "requested_person_id" = ? OR "holder_person_id" = ?' : '';
       conditions.push(`(("address" >= ? AND "address" < ?)${byCuit})`);
       parameters.push(q, q + PREFIX_END, ...(byCuit === '' ? [] : [q, q]));
-    } else if (q !== '') {
-      const key = searchKey(q);
-      conditions.push(`(("name_key" >= ? AND "name_key" < ?) OR ("label_key" >= ? AND "label_key" < ?))`);
-      parameters.push(key, key + PREFIX_END, key, key + PREFIX_END);
     }
-    if (options.after !== undefined) {
+    if (after !== undefined) {
       conditions.push(`"address" > ?`);
-      parameters.push(options.after);
+      parameters.push(after);
     }
     const where = conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
-    const rows = await this.context.transactions.read((manager) =>
-      manager.query(this.context.engine.sql(`${SELECT}${where} ORDER BY "address" LIMIT ?`), [
-        ...parameters,
-        limit + 1,
-      ]),
-    );
-    const items = (rows as PayeeRow[]).slice(0, limit).map(toPayeeRecord);
-    return { items, nextCursor: rows.length > limit ? items[items.length - 1].address : null };
+    const sql = this.context.engine.sql(`${SELECT}${where} ORDER BY "address" LIMIT ?`);
+    return manager.query(sql, [...parameters, limit]);
+  }
+
+  /**
+   * Those whose name or label starts with `key`, by the key matched then the address: a page read from each of
+   * the two indexes in their order, merged. A payee matched by both is listed by its name. The cursor's position
+   * is its payee's key now (an address stays one payee; a payee renamed since moves, as any keyset row would).
+   */
+  private async byKey(manager: EntityManager, key: string, limit: number, after?: string): Promise<PayeeRow[]> {
+    const end = key + PREFIX_END;
+    let from: [string, string] | undefined;
+    if (after !== undefined) {
+      const [row] = await manager.query(this.context.engine.sql(CURSOR_KEY), [key, end, after]);
+      // An address the book has no entry for, or one with neither key, is no position of this search.
+      if (row?.key == null) return [];
+      from = [row.key, after];
+    }
+    const past = (column: string) => (from === undefined ? '' : ` AND ("${column}", "address") > (?, ?)`);
+    const sql = `SELECT * FROM (SELECT *, "name_key" AS "match_key" FROM "giro_payees"
+        WHERE "name_key" >= ? AND "name_key" < ?${past('name_key')} ORDER BY "name_key", "address" LIMIT ?) AS "by_name"
+      UNION ALL SELECT * FROM (SELECT *, "label_key" AS "match_key" FROM "giro_payees"
+        WHERE "label_key" >= ? AND "label_key" < ? AND ("name_key" IS NULL OR "name_key" < ? OR "name_key" >= ?)${past('label_key')}
+        ORDER BY "label_key", "address" LIMIT ?) AS "by_label"
+      ORDER BY "match_key", "address" LIMIT ?`;
+    const position = from ?? [];
+    return manager.query(this.context.engine.sql(sql), [
+      ...[key, end, ...position, limit],
+      ...[key, end, key, end, ...position, limit],
+      limit,
+    ]);
   }
 
   /** Adds `address` to the book, or sets its label and the CUIT expected for it; audited. */
