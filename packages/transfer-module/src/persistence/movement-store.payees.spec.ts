@@ -119,10 +119,11 @@ describeEachEngine('MovementStore payee book', (engine) => {
   });
 
   it('walks every page of a common prefix once, by the name or label matched then the account', async () => {
-    // Names and labels sharing the prefix, some payees matched by both (listed by their name), one by neither.
+    // Names and labels sharing the prefix, some payees matched by both (listed by their name), others before and
+    // after it in both indexes.
     const entries = Array.from({ length: 23 }, (_, i) => ({
       address: completeCbuCvu(`0${String(40 - i).padStart(2, '0')}0001`, String(i).padStart(13, '0')),
-      name: i % 3 === 0 ? null : `${['maria', 'marcos', 'martin', 'ana'][i % 4]} ${i % 5}`,
+      name: i % 3 === 0 ? null : `${['maria', 'marcos', 'ana', 'martin', 'nadia'][i % 5]} ${i % 4}`,
       label: i % 2 === 0 ? `${['mar del plata', 'mariano', 'otro'][i % 3]} ${i % 7}` : null,
     }));
     for (const entry of entries) {

@@ -68,8 +68,9 @@ const CUIT_LENGTH = 11;
 
 const SELECT = 'SELECT * FROM "giro_payees"';
 const GATE = `SELECT "blocked_at_ms", "approved_at_ms", "completed_count" FROM "giro_payees" WHERE "address" = ?`;
-/** The key a search by name or label lists `address` by: its name when that matches, else its label. */
-const CURSOR_KEY = `SELECT CASE WHEN "name_key" >= ? AND "name_key" < ? THEN "name_key" ELSE "label_key" END AS "key"
+/** The key a search by name or label lists `address` by: its name when that matches, else its label; or null. */
+const CURSOR_KEY = `SELECT CASE WHEN "name_key" >= ? AND "name_key" < ? THEN "name_key"
+    WHEN "label_key" >= ? AND "label_key" < ? THEN "label_key" END AS "key"
   FROM "giro_payees" WHERE "address" = ?`;
 const LEARNED = `SELECT "holder_name", "previous_names", "name_changed_at_ms" FROM "giro_payees" WHERE "address" = ?`;
 const LEARN = `INSERT INTO "giro_payees" ("address", "requested_person_id", "holder_person_id", "holder_name", "name_key",
@@ -183,29 +184,31 @@ export class PayeeBook {
 
   /**
    * Those whose name or label starts with `key`, by the key matched then the address: a page read from each of
-   * the two indexes in their order, merged. A payee matched by both is listed by its name. The cursor's position
-   * is its payee's key now (an address stays one payee; a payee renamed since moves, as any keyset row would).
+   * the two (key, address) indexes in their order, merged; a payee matched by both is listed by its name. Each
+   * index is read from the key (or the cursor) on, the prefix's end applied after the page's LIMIT: Postgres
+   * estimates such an open range well, and a prefix range so badly (a few rows for tens of thousands) that it read
+   * every match and sorted them. The cursor's position is its payee's key now; a payee that no longer matches
+   * (renamed since the page) is no position of this search, nor an address the book does not know.
    */
   private async byKey(manager: EntityManager, key: string, limit: number, after?: string): Promise<PayeeRow[]> {
     const end = key + PREFIX_END;
-    let from: [string, string] | undefined;
+    let from = (column: string) => `"${column}" >= ?`;
+    let start: unknown[] = [key];
     if (after !== undefined) {
-      const [row] = await manager.query(this.context.engine.sql(CURSOR_KEY), [key, end, after]);
-      // An address the book has no entry for, or one with neither key, is no position of this search.
+      const [row] = await manager.query(this.context.engine.sql(CURSOR_KEY), [key, end, key, end, after]);
       if (row?.key == null) return [];
-      from = [row.key, after];
+      from = (column) => `("${column}", "address") > (?, ?)`;
+      start = [row.key, after];
     }
-    const past = (column: string) => (from === undefined ? '' : ` AND ("${column}", "address") > (?, ?)`);
-    const sql = `SELECT * FROM (SELECT *, "name_key" AS "match_key" FROM "giro_payees"
-        WHERE "name_key" >= ? AND "name_key" < ?${past('name_key')} ORDER BY "name_key", "address" LIMIT ?) AS "by_name"
-      UNION ALL SELECT * FROM (SELECT *, "label_key" AS "match_key" FROM "giro_payees"
-        WHERE "label_key" >= ? AND "label_key" < ? AND ("name_key" IS NULL OR "name_key" < ? OR "name_key" >= ?)${past('label_key')}
-        ORDER BY "label_key", "address" LIMIT ?) AS "by_label"
+    const sql = `SELECT * FROM (SELECT *, "name_key" AS "match_key" FROM "giro_payees" WHERE ${from('name_key')}
+        ORDER BY "name_key", "address" LIMIT ?) AS "by_name" WHERE "match_key" < ?
+      UNION ALL SELECT * FROM (SELECT *, "label_key" AS "match_key" FROM "giro_payees" WHERE ${from('label_key')}
+        AND ("name_key" IS NULL OR "name_key" < ? OR "name_key" >= ?) ORDER BY "label_key", "address" LIMIT ?) AS "by_label"
+        WHERE "match_key" < ?
       ORDER BY "match_key", "address" LIMIT ?`;
-    const position = from ?? [];
     return manager.query(this.context.engine.sql(sql), [
-      ...[key, end, ...position, limit],
-      ...[key, end, key, end, ...position, limit],
+      ...[...start, limit, end],
+      ...[...start, key, end, limit, end],
       limit,
     ]);
   }
