@@ -75,7 +75,11 @@ function templateTo(to: string): Omit<TransferIntent, 'originId'> {
   const from = completeCbuCvu('0170001', '0000000000012') as string;
   const validated = validateTransferIntent({
     originId: 1,
-    from: { addressType: 'CBU_CVU', address: from, owner: { personIdType: 'CUI', personId: completeCuit('3071234567') } },
+    from: {
+      addressType: 'CBU_CVU',
+      address: from,
+      owner: { personIdType: 'CUI', personId: completeCuit('3071234567') },
+    },
     to: { addressType: 'CBU_CVU', address: to, owner: { personIdType: 'CUI', personId: PAYEE_CUIT } },
     body: { currencyId: '032', amount: '1234.50', description: 'Factura', concept: 'VAR' },
   });

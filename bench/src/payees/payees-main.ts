@@ -71,6 +71,14 @@ function searchKinds(payees: number): SearchKind[] {
     },
     { name: 'a first name (common prefix)', draw: (random) => ({ q: pick(random, FIRST_NAMES).slice(0, 3) }) },
     {
+      // After an entry the prefix matches (its own first name's): the cursor's position read by its address.
+      name: 'a first name, a later page',
+      draw: (random) => {
+        const after = index(random);
+        return { q: FIRST_NAMES[after % FIRST_NAMES.length].slice(0, 3), after: addressOf(after) };
+      },
+    },
+    {
       name: 'a whole name',
       draw: (random) => ({ q: `${pick(random, FIRST_NAMES)} ${pick(random, SURNAMES)}` }),
     },

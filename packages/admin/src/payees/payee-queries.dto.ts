@@ -6,7 +6,7 @@ import { PageQuery } from '../shared/http/admin-queries.dto';
 export class SearchPayeesQuery extends PageQuery {
   @ApiPropertyOptional({
     description:
-      "an account's first digits, a CUIT (asked for or reported by the bank), or the start of a holder's name or a label (case and accents ignored)",
+      "an account's first digits or a CUIT (asked for or reported by the bank), listed by account; or the start of a holder's name or a label (case and accents ignored), listed by the name or label matched, then the account. Without it, every payee by account",
     maxLength: 100,
   })
   @IsOptional()

@@ -126,12 +126,11 @@ describeEachEngine('MovementStore payee book', (engine) => {
       name: i % 3 === 0 ? null : `${['maria', 'marcos', 'ana', 'martin', 'nadia'][i % 5]} ${i % 4}`,
       label: i % 2 === 0 ? `${['mar del plata', 'mariano', 'otro'][i % 3]} ${i % 7}` : null,
     }));
+    const insert = engineAdapterFor(fixture.dataSource).sql(`INSERT INTO "giro_payees" ("address", "holder_name",
+      "name_key", "label", "label_key", "created_at_ms", "updated_at_ms") VALUES (?, ?, ?, ?, ?, ?, ?)`);
     for (const entry of entries) {
-      await fixture.dataSource.query(
-        engineAdapterFor(fixture.dataSource).sql(`INSERT INTO "giro_payees" ("address", "holder_name", "name_key", "label", "label_key",
-          "created_at_ms", "updated_at_ms") VALUES (?, ?, ?, ?, ?, ?, ?)`),
-        [entry.address, entry.name, entry.name, entry.label, entry.label, T0, T0],
-      );
+      const row = [entry.address, entry.name, entry.name, entry.label, entry.label, T0, T0];
+      await fixture.dataSource.query(insert, row);
     }
     const matchKey = (entry: (typeof entries)[number]) =>
       entry.name?.startsWith('mar') ? entry.name : entry.label?.startsWith('mar') ? entry.label : null;

@@ -48,7 +48,10 @@ export interface PayeeGate {
 }
 
 export interface PayeeSearchOptions {
-  /** Digits: an account's first digits or a CUIT (asked for or reported); other text: the start of a name or label. */
+  /**
+   * Digits: an account's first digits or a CUIT (asked for or reported), listed by address; other text: the start
+   * of a name or label, listed by the name (or label) matched, then the address.
+   */
   q?: string;
   limit: number;
   /** The previous page's `nextCursor`: the last address it showed. */

@@ -46,8 +46,8 @@ export class PayeeService {
 
   /**
    * A page of payees by account (`after` = the previous page's `nextCursor`); with `q`, those whose account starts
-   * with its digits, whose CUIT (asked for or reported) it is, or whose name or label starts with it (case and
-   * accents ignored).
+   * with its digits or whose CUIT (asked for or reported) it is, by account, or those whose name or label starts
+   * with it (case and accents ignored), by the name or label matched, then the account.
    */
   async searchPayees(
     filter: { q?: string },
