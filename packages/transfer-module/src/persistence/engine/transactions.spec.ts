@@ -43,6 +43,30 @@ describeEachEngine('transactions', (engine) => {
     await other;
     expect(await counterNames(dataSource)).toEqual(['b']);
   });
+
+  it('never let a read statement see another task’s uncommitted rows', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const transactions = transactionsFor(dataSource);
+    let inserted!: () => void;
+    const insertedOnce = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const failing = transactions.write(async (manager) => {
+      await insertCounter('a')(manager);
+      inserted();
+      await released;
+      throw new Error('rolled back');
+    });
+    await insertedOnce;
+    const read = transactions.readStatement((manager) => manager.getRepository(OriginIdCounterEntity).count());
+    release();
+    await expect(failing).rejects.toThrow('rolled back');
+    expect(await read).toBe(0);
+  });
 });
 
 // A plain better-sqlite3 connection in another process, as a second writer on the same file would be.
