@@ -3,7 +3,8 @@ import type { Overview, ScheduledDay } from '../api/types';
 import { STATUSES } from '../api/types';
 import { ErrorNotice } from '../components/notices';
 import { Money, StatusBadge, Time } from '../components/values';
-import { formatCount, formatDay, formatTotals } from '../format';
+import { typedDay } from '../days';
+import { formatCount, formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { href } from '../router';
 import { useSession } from '../session';
@@ -128,7 +129,7 @@ function ScheduledDayLine({ label, day }: { label: string; day: ScheduledDay }) 
   return (
     <li data-day={day.day}>
       <a href={href('scheduled', { day: day.day })}>
-        {label} ({formatDay(day.day, lang)})
+        {label} ({typedDay(day.day)})
       </a>
       :{' '}
       {count === 0 ? (
