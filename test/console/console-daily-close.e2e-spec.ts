@@ -99,7 +99,7 @@ describeWithChromium('the daily close in the console (Chromium)', () => {
 
     // The account is chosen among the configured source accounts, as on "Programadas", not typed.
     const accountField = page.getByRole('combobox', { name: 'Cuenta de origen' });
-    await accountField.locator(`option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+    await accountField.locator('option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
     expect(await accountField.locator('option').allTextContents()).toEqual(['Todas', FROM_CVU]);
     await accountField.selectOption(FROM_CVU);
     await page.getByRole('button', { name: 'Ver', exact: true }).click();

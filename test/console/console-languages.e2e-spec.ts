@@ -11,13 +11,14 @@ import {
   waitShown,
   watchPage,
 } from './console-stack';
-import { brokenAccounts, foreignWords, headerOnOneLine, overflowingTables } from './page-checks';
+import { brokenAccounts, foreignWords, headerOnOneLine, monthFirstDays, overflowingTables } from './page-checks';
 
 // Every page of the console in Spanish and in English, with the refusals each can show (a transfer that does not
 // exist, a filter the API refuses, a form's field errors, a name taken, a page the role may not use): no word of
-// the other language on any of them, no table wider than its box, no account number broken and the header on one
-// line at a laptop's two widths (1366 and 1024 px wide, 768 tall). Each page's screenshot at each width is kept in
-// test-artifacts/console/ (languages-<lang>-<page>-<width>.png) for people to look at.
+// the other language on any of them, every day written day first (dd/mm/yyyy in English too), no table wider than
+// its box, no account number broken and the header on one line at a laptop's two widths (1366 and 1024 px wide,
+// 768 tall). Each page's screenshot at each width is kept in test-artifacts/console/
+// (languages-<lang>-<page>-<width>.png) for people to look at.
 
 const WIDTHS = [1366, 1024] as const;
 const LANGS = ['es', 'en'] as const;
@@ -84,7 +85,7 @@ const STOPS: Stop[] = [
     },
   },
   { name: 'batch', route: 'batch', shows: { es: /Lote/, en: /Batch/ } },
-  { name: 'scheduled', route: 'scheduled', shows: { es: /pedida para el 25\/12\/2026/, en: /asked for 12\/25\/2026/ } },
+  { name: 'scheduled', route: 'scheduled', shows: { es: /pedida para el 25\/12\/2026/, en: /asked for 25\/12\/2026/ } },
   {
     name: 'scheduled-refused-filter',
     route: 'scheduled?day=abc',
@@ -273,6 +274,7 @@ async function setLang(page: Page, lang: Lang): Promise<void> {
 async function check(page: Page, lang: Lang, name: string): Promise<string[]> {
   const problems: string[] = [];
   for (const word of await foreignWords(page, lang)) problems.push(`${name}: ${word}`);
+  for (const day of await monthFirstDays(page)) problems.push(`${name}: a day not written day first: ${day}`);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 768 });
     for (const table of await overflowingTables(page)) problems.push(`${name} at ${width}: table too wide: ${table}`);
