@@ -78,7 +78,7 @@ const STOPS: Stop[] = [
     shows: { es: /Revisá los campos marcados/, en: /Check the fields marked/ },
     async act(page) {
       // A destination whose check digit is wrong, and no amount: refused, each field said in the language.
-      await page.locator(`#create-from-address option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+      await page.locator('#create-from-address option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
       await page.locator('#create-to-address').fill('2850590994009004181357');
       await page.locator('#create-body-amount').fill('0');
       await page.locator('form button[type="submit"]').click();

@@ -157,7 +157,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
   it('creates a scheduled transfer from the form; its page shows the schedule and cancels it', async () => {
     const { page, seen } = await openAs(operator);
     await goTo(page, 'new');
-    await page.locator(`#create-from-address option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+    await page.locator('#create-from-address option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
     await page.locator('#create-to-address').fill(TO_CBU);
     await page.locator('#create-to-owner-personId').fill(sample.to.owner.personId);
     await page.locator('#create-body-amount').fill('321,00');

@@ -55,7 +55,7 @@ export function DecideTransfer({
         {t('detail.approve')}
       </button>
       {approveBarred && (
-        <p id="detail-approve-barred" class="muted">
+        <p id="detail-approve-barred" class="muted decide-note">
           {t(approveBarred)}
         </p>
       )}

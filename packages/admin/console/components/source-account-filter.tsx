@@ -1,5 +1,5 @@
-import { fetchSendingOptions } from '../api/sending-options';
-import { useI18n } from '../i18n/i18n';
+import { fetchSendingOptions, type SendingAccount } from '../api/sending-options';
+import { type Translate, useI18n } from '../i18n/i18n';
 import { useSession } from '../session';
 import { useLoad } from '../use-load';
 import { SelectField, TextField } from './fields';
@@ -41,14 +41,23 @@ export function SourceAccountFilter({
       error={error}
       options={[
         { value: '', label: t('filter.anyAccount') },
-        ...accounts.map((account) => ({
-          value: account.address,
-          label: account.subAccount
-            ? `${account.address} · ${t('create.subAccount')}${account.ownerName ? ` ${account.ownerName}` : ''}`
-            : account.address,
-        })),
+        ...accounts.map((account) => ({ value: account.address, label: accountLabel(account, t) })),
         ...(listed ? [] : [{ value, label: value }]),
       ]}
     />
   );
 }
+
+/**
+ * An account as a choice names it: its number, and for a client's sub-account whose it is. Short enough for a
+ * select a third of a laptop wide; the holder's CUIT goes under it (`accountHolder`).
+ */
+export function accountLabel(account: SendingAccount, t: Translate): string {
+  return account.subAccount && account.ownerName
+    ? `${account.address} · ${t('create.subAccount')} ${account.ownerName}`
+    : account.address;
+}
+
+/** The holder of the account chosen, under the choice: `CUIT 30712345671`. */
+export const accountHolder = (account: SendingAccount | undefined): string | undefined =>
+  account && `CUIT ${account.ownerPersonId}`;

@@ -78,6 +78,7 @@ export const EN: Record<MessageKey, string> = {
   'dashboard.sentToday': 'Sent today',
   'dashboard.nothingSent': 'Nothing sent today.',
   'dashboard.transfersCount': 'in {count} transfers',
+  'dashboard.transfersCountOne': 'in 1 transfer',
   'dashboard.oldestNonFinal': 'Oldest transfer not final yet',
   'dashboard.allFinal': 'Every transfer is final.',
   'dashboard.toDo': 'To do',

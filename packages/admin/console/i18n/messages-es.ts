@@ -78,6 +78,7 @@ export const ES = {
   'dashboard.sentToday': 'Enviado hoy',
   'dashboard.nothingSent': 'Nada enviado hoy.',
   'dashboard.transfersCount': 'en {count} transferencias',
+  'dashboard.transfersCountOne': 'en 1 transferencia',
   'dashboard.oldestNonFinal': 'La más antigua sin estado final',
   'dashboard.allFinal': 'Todas tienen estado final.',
   'dashboard.toDo': 'Para hacer',

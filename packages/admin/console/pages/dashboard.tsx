@@ -57,7 +57,9 @@ export function Dashboard() {
                     <strong>
                       <Money amount={sent.amount} currencyId={sent.currencyId} />
                     </strong>{' '}
-                    {t('dashboard.transfersCount', { count: formatCount(sent.count, lang) })}
+                    {t(sent.count === 1 ? 'dashboard.transfersCountOne' : 'dashboard.transfersCount', {
+                      count: formatCount(sent.count, lang),
+                    })}
                   </li>
                 ))}
               </ul>
