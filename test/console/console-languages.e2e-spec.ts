@@ -100,6 +100,11 @@ const STOPS: Stop[] = [
   { name: 'anomalies', route: 'anomalies', shows: { es: /El banco respondió/, en: /The bank answered/ } },
   { name: 'approvals', route: 'approvals', shows: { es: /Vence/, en: /Expires/ } },
   {
+    name: 'payees',
+    route: 'payees',
+    shows: { es: /Buscar por cuenta, CUIT, nombre o etiqueta/, en: /Search by account, CUIT, name or label/ },
+  },
+  {
     name: 'daily-close',
     route: `close?date=${TODAY}`,
     shows: { es: /Pendientes al cierre/, en: /Pending at the end/ },

@@ -352,6 +352,7 @@ export const ES = {
   'audit.outcome.refused': 'rechazado',
   'audit.anyAction': 'Cualquiera',
   'audit.action.other': 'Otra acción',
+  'audit.action.read': 'Una consulta',
   'audit.action.anomaly.resolve': 'Cerrar una anomalía',
   'audit.action.bank.lookup': 'Consultar al banco',
   'audit.action.cancellation.ack': 'Registrar una cancelación',
