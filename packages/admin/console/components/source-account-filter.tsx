@@ -27,7 +27,15 @@ export function SourceAccountFilter({
   const label = t('filter.account');
   if (loadError !== undefined || data?.accounts === null) {
     return (
-      <TextField id={id} label={label} inputMode="numeric" maxLength={22} value={value} onInput={onChange} error={error} />
+      <TextField
+        id={id}
+        label={label}
+        inputMode="numeric"
+        maxLength={22}
+        value={value}
+        onInput={onChange}
+        error={error}
+      />
     );
   }
   const accounts = data?.accounts ?? [];
