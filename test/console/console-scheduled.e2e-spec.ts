@@ -251,7 +251,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
         expect(Math.abs(gap)).toBeLessThan(4);
       } else {
         expect(await scheduled.getByTestId('row-day').textContent()).toBe(
-          'Mon 12/28/2026 09:00asked for 12/25/2026, not a business day',
+          'Mon 28/12/2026 09:00asked for 25/12/2026, not a business day',
         );
         expect(await page.locator('tr[data-row="3"]').getByTestId('blocked-payee').textContent()).toBe(
           'blocked account',
