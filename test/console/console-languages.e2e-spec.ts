@@ -44,7 +44,8 @@ interface Stop {
 }
 
 const STOPS: Stop[] = [
-  { name: 'dashboard', route: '', shows: { es: /Transferencias por estado/, en: /Transfers by status/ } },
+  // The one completed transfer: a count of one said in the singular.
+  { name: 'dashboard', route: '', shows: { es: /en 1 transferencia$/, en: /in 1 transfer$/ } },
   { name: 'transfers', route: 'transfers', shows: { es: /en esta página/, en: /on this page/ } },
   {
     name: 'transfers-refused-filter',
