@@ -87,7 +87,10 @@ describe('admin search, overview and me', () => {
 
   it("tells a key who it is, and an overview of today's work", async () => {
     const me = await r.request('GET', '/admin/me', { token: viewer.key });
-    expect(me.json).toEqual({ keyId: viewer.keyId, name: 'back-office', role: 'viewer' });
+    expect(me.json).toEqual({ keyId: viewer.keyId, name: 'back-office', role: 'viewer', bootstrap: false });
+    // The bootstrap admin token says so: an admin the console does not offer approvals to (it may not approve).
+    const bootstrap = await r.request('GET', '/admin/me');
+    expect(bootstrap.json).toEqual({ keyId: 'admin-token', name: 'admin-token', role: 'admin', bootstrap: true });
     const waiting = (await r.request('GET', '/admin/overview', { token: viewer.key })).json;
     expect(waiting).toMatchObject({ sentToday: [], oldestNonFinal: { originId: 2101, status: 'CREATED' } });
     // The bank has settled them by now: one sweep reads their final status.

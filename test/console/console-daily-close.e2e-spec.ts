@@ -97,10 +97,18 @@ describeWithChromium('the daily close in the console (Chromium)', () => {
     // An .xlsx is a zip: it starts with PK.
     expect((await readFile(await workbook.path())).subarray(0, 2).toString('latin1')).toBe('PK');
 
-    // An account that is not one: the field says so.
-    await page.getByRole('textbox', { name: 'Cuenta origen (opcional)' }).fill('123');
+    // The account is chosen among the configured source accounts, as on "Programadas", not typed.
+    const accountField = page.getByRole('combobox', { name: 'Cuenta de origen' });
+    await accountField.locator('option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
+    expect(await accountField.locator('option').allTextContents()).toEqual(['Todas', FROM_CVU]);
+    await accountField.selectOption(FROM_CVU);
     await page.getByRole('button', { name: 'Ver', exact: true }).click();
+    await page.waitForURL(new RegExp(`account=${FROM_CVU}`));
+    await waitShown(cell('created', FROM_CVU).getByText('cantidad: 3'));
+    // An account in the address that is not one stays chosen, and the field says what the API answered.
+    await goTo(page, `close?date=${today}&account=123`);
     await waitShown(page.locator('#close-account-error'));
+    expect(await accountField.inputValue()).toBe('123');
 
     await page.getByLabel('Idioma').selectOption('en');
     await goTo(page, `close?date=${today}`);

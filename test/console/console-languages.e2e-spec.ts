@@ -11,13 +11,14 @@ import {
   waitShown,
   watchPage,
 } from './console-stack';
-import { brokenAccounts, foreignWords, headerOnOneLine, overflowingTables } from './page-checks';
+import { brokenAccounts, foreignWords, headerOnOneLine, monthFirstDays, overflowingTables } from './page-checks';
 
 // Every page of the console in Spanish and in English, with the refusals each can show (a transfer that does not
 // exist, a filter the API refuses, a form's field errors, a name taken, a page the role may not use): no word of
-// the other language on any of them, no table wider than its box, no account number broken and the header on one
-// line at a laptop's two widths (1366 and 1024 px wide, 768 tall). Each page's screenshot at each width is kept in
-// test-artifacts/console/ (languages-<lang>-<page>-<width>.png) for people to look at.
+// the other language on any of them, every day written day first (dd/mm/yyyy in English too), no table wider than
+// its box, no account number broken and the header on one line at a laptop's two widths (1366 and 1024 px wide,
+// 768 tall). Each page's screenshot at each width is kept in test-artifacts/console/
+// (languages-<lang>-<page>-<width>.png) for people to look at.
 
 const WIDTHS = [1366, 1024] as const;
 const LANGS = ['es', 'en'] as const;
@@ -43,7 +44,8 @@ interface Stop {
 }
 
 const STOPS: Stop[] = [
-  { name: 'dashboard', route: '', shows: { es: /Transferencias por estado/, en: /Transfers by status/ } },
+  // The one completed transfer: a count of one said in the singular.
+  { name: 'dashboard', route: '', shows: { es: /en 1 transferencia$/, en: /in 1 transfer$/ } },
   { name: 'transfers', route: 'transfers', shows: { es: /en esta página/, en: /on this page/ } },
   {
     name: 'transfers-refused-filter',
@@ -77,14 +79,14 @@ const STOPS: Stop[] = [
     shows: { es: /Revisá los campos marcados/, en: /Check the fields marked/ },
     async act(page) {
       // A destination whose check digit is wrong, and no amount: refused, each field said in the language.
-      await page.locator(`#create-from-address option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+      await page.locator('#create-from-address option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
       await page.locator('#create-to-address').fill('2850590994009004181357');
       await page.locator('#create-body-amount').fill('0');
       await page.locator('form button[type="submit"]').click();
     },
   },
   { name: 'batch', route: 'batch', shows: { es: /Lote/, en: /Batch/ } },
-  { name: 'scheduled', route: 'scheduled', shows: { es: /pedida para el 25\/12\/2026/, en: /asked for 12\/25\/2026/ } },
+  { name: 'scheduled', route: 'scheduled', shows: { es: /pedida para el 25\/12\/2026/, en: /asked for 25\/12\/2026/ } },
   {
     name: 'scheduled-refused-filter',
     route: 'scheduled?day=abc',
@@ -98,6 +100,11 @@ const STOPS: Stop[] = [
   { name: 'cancellations', route: 'cancellations', shows: { es: /Número de registro/, en: /Registration reference/ } },
   { name: 'anomalies', route: 'anomalies', shows: { es: /El banco respondió/, en: /The bank answered/ } },
   { name: 'approvals', route: 'approvals', shows: { es: /Vence/, en: /Expires/ } },
+  {
+    name: 'payees',
+    route: 'payees',
+    shows: { es: /Buscar por cuenta, CUIT, nombre o etiqueta/, en: /Search by account, CUIT, name or label/ },
+  },
   {
     name: 'daily-close',
     route: `close?date=${TODAY}`,
@@ -273,6 +280,7 @@ async function setLang(page: Page, lang: Lang): Promise<void> {
 async function check(page: Page, lang: Lang, name: string): Promise<string[]> {
   const problems: string[] = [];
   for (const word of await foreignWords(page, lang)) problems.push(`${name}: ${word}`);
+  for (const day of await monthFirstDays(page)) problems.push(`${name}: a day not written day first: ${day}`);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 768 });
     for (const table of await overflowingTables(page)) problems.push(`${name} at ${width}: table too wide: ${table}`);

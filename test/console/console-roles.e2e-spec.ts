@@ -2,7 +2,7 @@ import { CONSOLE_CONTENT_SECURITY_POLICY } from '@giro/admin/console-server/cons
 import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
-import { transferRequest } from '../support/reconciler-harness';
+import { ADMIN_TOKEN, transferRequest } from '../support/reconciler-harness';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import {
   type ConsoleStack,
@@ -148,6 +148,49 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     expect(approved.json.status).not.toBe('AWAITING_APPROVAL');
     expect(approved.json.approval).toMatchObject({ decision: 'approved', decidedBy: { name: 'checker' } });
     expect((await stack.api('GET', '/admin/transfers/4202')).json.status).toBe('AWAITING_APPROVAL');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the bootstrap admin token its approve buttons disabled, saying why, and lets it reject', async () => {
+    const operator = await stack.createKey('night-ops', 'operator');
+    for (const originId of [4401, 4402]) {
+      const created = await stack.api('POST', '/admin/transfers', {
+        key: operator,
+        body: transferRequest({ originId, amount: '7000.00', description: `proveedor ${originId}` }),
+      });
+      expect(created.json.status).toBe('AWAITING_APPROVAL');
+    }
+    const why = 'El token de administración no puede aprobar; usá una clave de aprobador.';
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, ADMIN_TOKEN);
+    await goTo(page, 'approvals');
+    const approveRow = page.getByRole('button', { name: 'Aprobar la transferencia 4401' });
+    await waitShown(approveRow);
+    expect(await approveRow.isDisabled()).toBe(true);
+    expect(await approveRow.getAttribute('title')).toBe(why);
+    await expect(page.locator('#approve-barred').textContent()).resolves.toBe(why);
+    // Ticked, it may be rejected, never approved.
+    await page.getByRole('checkbox', { name: 'Elegir la transferencia 4401' }).check();
+    expect(await page.getByRole('button', { name: /^Aprobar 1 transferencia/ }).isDisabled()).toBe(true);
+    await page.locator('#reject-reason').fill('duplicada');
+    expect(await page.getByRole('button', { name: /^Rechazar 1 transferencia/ }).isEnabled()).toBe(true);
+    await screenshot(page, 'approvals-bootstrap-token');
+
+    // The transfer's own page says the same, and takes the token's rejection.
+    await goTo(page, 'transfers/4402');
+    const approveOne = page.getByRole('button', { name: 'Aprobar esta transferencia' });
+    await waitShown(approveOne);
+    expect(await approveOne.isDisabled()).toBe(true);
+    await expect(page.locator('#detail-approve-barred').textContent()).resolves.toBe(why);
+    await page.locator('#detail-reject-reason').fill('no corresponde');
+    await page.getByRole('button', { name: 'Rechazar esta transferencia' }).click();
+    await waitShown(page.getByText('Rechazada: no se envía.'));
+    expect((await stack.api('GET', '/admin/transfers/4402')).json.status).toBe('REJECTED');
+    // What the page does not offer, the API refuses.
+    const refused = await stack.api('POST', '/admin/transfers/4401/approve');
+    expect([refused.status, refused.json.code]).toEqual([403, 'BOOTSTRAP_CANNOT_APPROVE']);
     expect(seen.errors).toEqual([]);
     await page.close();
   });

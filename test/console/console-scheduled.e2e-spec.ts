@@ -157,7 +157,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
   it('creates a scheduled transfer from the form; its page shows the schedule and cancels it', async () => {
     const { page, seen } = await openAs(operator);
     await goTo(page, 'new');
-    await page.locator(`#create-from-address option[value="${FROM_CVU}"]`).waitFor({ state: 'attached' });
+    await page.locator('#create-from-address option', { hasText: FROM_CVU }).waitFor({ state: 'attached' });
     await page.locator('#create-to-address').fill(TO_CBU);
     await page.locator('#create-to-owner-personId').fill(sample.to.owner.personId);
     await page.locator('#create-body-amount').fill('321,00');
@@ -251,7 +251,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
         expect(Math.abs(gap)).toBeLessThan(4);
       } else {
         expect(await scheduled.getByTestId('row-day').textContent()).toBe(
-          'Mon 12/28/2026 09:00asked for 12/25/2026, not a business day',
+          'Mon 28/12/2026 09:00asked for 25/12/2026, not a business day',
         );
         expect(await page.locator('tr[data-row="3"]').getByTestId('blocked-payee').textContent()).toBe(
           'blocked account',

@@ -101,3 +101,15 @@ export async function brokenAccounts(page: Page): Promise<string[]> {
       .map((element) => element.textContent)
   )()`)) as string[];
 }
+
+/**
+ * The days on the page (its text and its fields' values) not written day first, `dd/mm/yyyy`, as the console writes
+ * days in both languages: a `n/n/yyyy` whose second number cannot be a month (`11/29/2026`).
+ */
+export async function monthFirstDays(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const texts = [document.body.innerText, ...[...document.querySelectorAll('input')].map((input) => input.value)];
+    return texts.flatMap((text) => text.match(/\\b\\d{1,2}\\/\\d{1,2}\\/\\d{4}\\b/g) ?? [])
+      .filter((day) => Number(day.split('/')[1]) > 12);
+  })()`)) as string[];
+}

@@ -13,7 +13,10 @@ export function toApiDay(typed: string): string {
   return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
 
-/** An API day (`2026-11-24`) as the form shows it (`24/11/2026`); anything else as it is. */
+/**
+ * An API day (`2026-11-24`) as the console writes days in both languages, shown and typed alike (`24/11/2026`);
+ * anything else as it is.
+ */
 export function typedDay(apiDay: string): string {
   const match = API_DAY.exec(apiDay);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : apiDay;

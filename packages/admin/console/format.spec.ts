@@ -1,23 +1,31 @@
-import { buenosAiresDay, formatDay, formatSendingMoment, formatTotals } from './format';
+import { typedDay } from './days';
+import { buenosAiresDay, formatSendingMoment, formatTime, formatTotals } from './format';
 
 const NBSP = '\u00a0';
 
 describe('formatSendingMoment', () => {
-  it("says the weekday, the day and the time on Buenos Aires' clock, in each language's order", () => {
+  it("says the weekday in the language, then the day (day first in both) and the time on Buenos Aires' clock", () => {
     expect(formatSendingMoment('2026-12-28T12:00:00.000Z', 'es')).toBe('lun 28/12/2026 09:00');
-    expect(formatSendingMoment('2026-12-28T12:00:00.000Z', 'en')).toBe('Mon 12/28/2026 09:00');
+    expect(formatSendingMoment('2026-12-28T12:00:00.000Z', 'en')).toBe('Mon 28/12/2026 09:00');
     // 01:30 UTC is still the evening before in Buenos Aires.
     expect(formatSendingMoment('2026-12-29T01:30:00.000Z', 'es')).toBe('lun 28/12/2026 22:30');
   });
 });
 
-describe('buenosAiresDay and formatDay', () => {
-  it("takes a moment's Buenos Aires day, and writes a day as each language does", () => {
+describe('formatTime', () => {
+  it("writes a moment day first in both languages, on Buenos Aires' clock", () => {
+    expect(formatTime('2026-11-24T14:35:07.000Z', 'es')).toBe('24/11/2026 11:35:07');
+    expect(formatTime('2026-11-24T14:35:07.000Z', 'en')).toBe('24/11/2026 11:35:07');
+    expect(formatTime(null, 'en')).toBe('');
+  });
+});
+
+describe('buenosAiresDay and typedDay', () => {
+  it("takes a moment's Buenos Aires day, and writes a day day first, as its fields are typed", () => {
     expect(buenosAiresDay('2026-12-29T01:30:00.000Z')).toBe('2026-12-28');
     expect(buenosAiresDay('2026-12-29T03:00:00.000Z')).toBe('2026-12-29');
-    expect(formatDay('2026-12-25', 'es')).toBe('25/12/2026');
-    expect(formatDay('2026-12-25', 'en')).toBe('12/25/2026');
-    expect(formatDay('mañana', 'es')).toBe('mañana');
+    expect(typedDay('2026-12-25')).toBe('25/12/2026');
+    expect(typedDay('mañana')).toBe('mañana');
   });
 });
 

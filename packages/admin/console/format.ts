@@ -26,9 +26,23 @@ export function formatMoney(amount: string, currencyId: string, lang: Lang): str
   return format.format(amount as `${number}`);
 }
 
+/**
+ * The one way the console writes a day, in both languages: day first, `24/11/2026`. It is how Argentina's office
+ * writes days, and how every day field is typed (days.ts), so what a table shows can be typed back into a filter;
+ * Intl's own English order (`11/24/2026`) is never used. Intl gives the parts (Buenos Aires' clock, the language's
+ * weekday); this puts them in order.
+ */
+function partsOf(format: Intl.DateTimeFormat, date: Date): (type: Intl.DateTimeFormatPartTypes) => string {
+  const parts = format.formatToParts(date);
+  return (type) => parts.find((found) => found.type === type)?.value ?? '';
+}
+
+const dayFirst = (part: (type: Intl.DateTimeFormatPartTypes) => string): string =>
+  `${part('day')}/${part('month')}/${part('year')}`;
+
 const timeFormats = new Map<Lang, Intl.DateTimeFormat>();
 
-/** `24/11/2026, 11:35:07` on Buenos Aires' clock; an empty string for no time. */
+/** `24/11/2026 11:35:07` on Buenos Aires' clock, in both languages; an empty string for no time. */
 export function formatTime(iso: string | null | undefined, lang: Lang): string {
   if (iso === null || iso === undefined) return '';
   let format = timeFormats.get(lang);
@@ -45,7 +59,8 @@ export function formatTime(iso: string | null | undefined, lang: Lang): string {
     });
     timeFormats.set(lang, format);
   }
-  return format.format(new Date(iso));
+  const part = partsOf(format, new Date(iso));
+  return `${dayFirst(part)} ${part('hour')}:${part('minute')}:${part('second')}`;
 }
 
 /** A count in the language's digits grouping (`1.234`). */
@@ -60,7 +75,7 @@ export function formatTotals(totals: readonly { amount: string; currencyId: stri
 
 const dayFormats = new Map<Lang, Intl.DateTimeFormat>();
 
-/** `lun 28/12/2026 09:00` (`Mon 12/28/2026 09:00`): a moment a transfer is sent, on Buenos Aires' clock. */
+/** `lun 28/12/2026 09:00` (`Mon 28/12/2026 09:00`): a moment a transfer is sent, on Buenos Aires' clock. */
 export function formatSendingMoment(iso: string, lang: Lang): string {
   let format = dayFormats.get(lang);
   if (format === undefined) {
@@ -76,31 +91,11 @@ export function formatSendingMoment(iso: string, lang: Lang): string {
     });
     dayFormats.set(lang, format);
   }
-  const parts = format.formatToParts(new Date(iso));
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((found) => found.type === type)?.value ?? '';
-  const day = lang === 'es' ? `${part('day')}/${part('month')}` : `${part('month')}/${part('day')}`;
-  return `${part('weekday')} ${day}/${part('year')} ${part('hour')}:${part('minute')}`;
+  const part = partsOf(format, new Date(iso));
+  return `${part('weekday')} ${dayFirst(part)} ${part('hour')}:${part('minute')}`;
 }
 
 /** The Buenos Aires day (`2026-12-28`) of a moment. */
 export function buenosAiresDay(iso: string): string {
   return new Date(new Date(iso).getTime() - 3 * 60 * 60 * 1000).toISOString().slice(0, 10);
-}
-
-const calendarDayFormats = new Map<Lang, Intl.DateTimeFormat>();
-
-/** An API day (`2026-12-25`) as the language writes days: `25/12/2026`, `12/25/2026`; anything else as it is. */
-export function formatDay(apiDay: string, lang: Lang): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(apiDay)) return apiDay;
-  let format = calendarDayFormats.get(lang);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat(LOCALES[lang], {
-      timeZone: 'UTC',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    calendarDayFormats.set(lang, format);
-  }
-  return format.format(new Date(`${apiDay}T00:00:00Z`));
 }

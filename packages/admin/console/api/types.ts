@@ -5,11 +5,14 @@
 export type Role = 'viewer' | 'operator' | 'approver' | 'admin';
 export const ROLES: readonly Role[] = ['viewer', 'operator', 'approver', 'admin'];
 
-/** `GET /admin/me`: who the signed-in key is. `keyId` is null for the bootstrap admin token. */
+/** `GET /admin/me`: who the signed-in key is. */
 export interface Me {
-  keyId: string | null;
+  /** The key's public id; `admin-token` for the bootstrap admin token. */
+  keyId: string;
   name: string;
   role: Role;
+  /** The bootstrap admin token: an admin that never approves (the API answers BOOTSTRAP_CANNOT_APPROVE). */
+  bootstrap: boolean;
 }
 
 export const STATUSES = [

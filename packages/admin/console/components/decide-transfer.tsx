@@ -4,6 +4,7 @@ import type { DecisionItem, Movement } from '../api/types';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
 import { isOwn } from '../pages/approvals';
+import { barredBecause } from '../permissions';
 import { useSession } from '../session';
 import { TextField } from './fields';
 import { ErrorNotice } from './notices';
@@ -26,6 +27,7 @@ export function DecideTransfer({
   const [outcome, setOutcome] = useState<{ refused?: RefusedItem<DecisionItem>; error?: unknown }>({});
 
   if (isOwn(movement, me)) return <p class="muted">{t('approvals.own')}</p>;
+  const approveBarred = barredBecause(me, 'approve');
 
   const decide = async (decision: 'approve' | 'reject') => {
     try {
@@ -42,9 +44,21 @@ export function DecideTransfer({
 
   return (
     <div class="actions decide">
-      <button type="button" class="primary" onClick={() => decide('approve')}>
+      <button
+        type="button"
+        class="primary"
+        onClick={() => decide('approve')}
+        disabled={approveBarred !== undefined}
+        title={approveBarred && t(approveBarred)}
+        aria-describedby={approveBarred && 'detail-approve-barred'}
+      >
         {t('detail.approve')}
       </button>
+      {approveBarred && (
+        <p id="detail-approve-barred" class="muted decide-note">
+          {t(approveBarred)}
+        </p>
+      )}
       <TextField
         id="detail-reject-reason"
         label={t('approvals.reason')}

@@ -1,5 +1,6 @@
 import type { Schedule } from '../api/types';
-import { buenosAiresDay, formatDay, formatSendingMoment } from '../format';
+import { typedDay } from '../days';
+import { buenosAiresDay, formatSendingMoment } from '../format';
 import { useI18n } from '../i18n/i18n';
 
 /**
@@ -17,7 +18,7 @@ export function ScheduleText({ schedule }: { schedule: Schedule }) {
       </time>
       {moved && (
         <small class="muted" data-testid="schedule-moved">
-          {t('scheduled.movedFrom', { day: formatDay(requested.executeOn, lang) })}
+          {t('scheduled.movedFrom', { day: typedDay(requested.executeOn) })}
         </small>
       )}
     </span>

@@ -8,7 +8,6 @@ export const CLOSE_EN: Record<keyof typeof CLOSE_ES, string> = {
   'close.explain':
     'What left each account in a Buenos Aires day: transfers created, sent, completed, failed, rejected and canceled that day, and what was still pending when it ended.',
   'close.date': 'Day of the close',
-  'close.account': 'Source account (optional)',
   'close.show': 'Show',
   'close.none': 'No transfer counts in this day.',
   'close.figure': 'Figure',

@@ -6,7 +6,6 @@ export const CLOSE_ES = {
   'close.explain':
     'Lo que salió de cada cuenta en un día de Buenos Aires: creadas, enviadas, completadas, fallidas, rechazadas y canceladas ese día, y lo que seguía pendiente al terminar.',
   'close.date': 'Día del cierre',
-  'close.account': 'Cuenta origen (opcional)',
   'close.show': 'Ver',
   'close.none': 'Ninguna transferencia cuenta en este día.',
   'close.figure': 'Cifra',

@@ -17,6 +17,7 @@ export const PAYEES_EN: Record<keyof typeof PAYEES_ES, string> = {
   'payees.previousNames': 'Before: {names}',
   'payees.paid': 'Paid',
   'payees.paidCount': '{count} transfers',
+  'payees.paidCountOne': '1 transfer',
   'payees.lastPaid': 'Last',
   'payees.state': 'State',
   'payees.blocked': 'Blocked',

@@ -15,6 +15,7 @@ export const PAYEES_ES = {
   'payees.previousNames': 'Antes: {names}',
   'payees.paid': 'Pagado',
   'payees.paidCount': '{count} transferencias',
+  'payees.paidCountOne': '1 transferencia',
   'payees.lastPaid': 'Última',
   'payees.state': 'Estado',
   'payees.blocked': 'Bloqueado',

@@ -11,7 +11,6 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
     'They go to the bank at their moment, never before. Until then an operator may cancel them: they end canceled and are never sent.',
   'scheduled.day': 'Sending day',
   'scheduled.account': 'Source account',
-  'scheduled.anyAccount': 'All',
   'scheduled.filter': 'Filter',
   'scheduled.clear': 'Show all',
   'scheduled.none': 'No scheduled transfer matches.',

@@ -10,7 +10,6 @@ export const SCHEDULED_ES = {
     'Se envían al banco en su momento, nunca antes. Hasta entonces un operador puede anularlas: quedan anuladas y no se envían.',
   'scheduled.day': 'Día de envío',
   'scheduled.account': 'Cuenta de origen',
-  'scheduled.anyAccount': 'Todas',
   'scheduled.filter': 'Filtrar',
   'scheduled.clear': 'Ver todas',
   'scheduled.none': 'Ninguna transferencia programada coincide.',

@@ -31,6 +31,14 @@ describe('violationText', () => {
     );
   });
 
+  it('asks for a day day first, as its fields and a batch file take it, in both languages', () => {
+    for (const rule of ['execute_on', 'day']) {
+      const violation = { field: 'date', rule, message: 'must be a day written YYYY-MM-DD' };
+      expect(violationText(violation, 'es')).toBe('No es un día: escribilo como dd/mm/aaaa.');
+      expect(violationText(violation, 'en')).toBe('Not a day: write it as dd/mm/yyyy.');
+    }
+  });
+
   it('says a rule it does not know by what a violation means, not by the message', () => {
     expect(violationText({ field: 'x', rule: 'brand_new', message: 'english' }, 'es')).toBe('Dato no aceptado.');
   });

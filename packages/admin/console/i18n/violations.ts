@@ -1,5 +1,6 @@
 import { ApiError } from '../api/client';
 import type { Violation } from '../api/types';
+import { typedDay } from '../days';
 import { formatMoney } from '../format';
 import type { Lang } from './i18n';
 
@@ -68,7 +69,7 @@ const plain =
   () => ({ es, en });
 
 /** A day `YYYY-MM-DD` as people write it here, dd/mm/aaaa. */
-const day = (value: unknown): string => String(value ?? '').replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1');
+const day = (value: unknown): string => typedDay(String(value ?? ''));
 
 const RULES: Record<string, RuleText> = {
   required: plain('Falta este dato.', 'This is required.'),
@@ -251,8 +252,9 @@ const RULES: Record<string, RuleText> = {
     es: `El importe de la línea ${text(p.row)} del extracto no es un importe (negativo si es un débito).`,
     en: `The amount on statement line ${text(p.row)} is not an amount (negative for a debit).`,
   }),
-  execute_on: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
-  day: plain('No es un día: escribilo como aaaa-mm-dd.', 'Not a day: write it as yyyy-mm-dd.'),
+  // Days are typed day first in the console's fields and in a batch file (the API turns them around).
+  execute_on: plain('No es un día: escribilo como dd/mm/aaaa.', 'Not a day: write it as dd/mm/yyyy.'),
+  day: plain('No es un día: escribilo como dd/mm/aaaa.', 'Not a day: write it as dd/mm/yyyy.'),
   execute_at: plain(
     'No es un momento: fecha y hora ISO 8601 con su zona (por ejemplo 2026-12-28T09:00:00-03:00).',
     'Not a moment: an ISO 8601 date and time with its offset (for example 2026-12-28T09:00:00-03:00).',

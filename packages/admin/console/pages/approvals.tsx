@@ -10,7 +10,7 @@ import { Money, PartyText, Time } from '../components/values';
 import { formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
-import { can } from '../permissions';
+import { barredBecause, can } from '../permissions';
 import { href } from '../router';
 import { toggled } from '../selection';
 import { useSession } from '../session';
@@ -25,9 +25,7 @@ export function creatorOf(movement: Movement) {
 
 /** The signed-in key created it: the API refuses its approval (maker–checker), so the console does not offer it. */
 export function isOwn(movement: Movement, me: Me): boolean {
-  const creator = creatorOf(movement);
-  if (creator === undefined) return false;
-  return me.keyId !== null ? creator.keyId === me.keyId : creator.name === me.name;
+  return creatorOf(movement)?.keyId === me.keyId;
 }
 
 export function Approvals() {
@@ -46,6 +44,13 @@ export function Approvals() {
     [],
   );
   const mayDecide = can(me.role, 'approve');
+  // The bootstrap admin token may reject but never approve: its approve buttons are shown disabled, saying why.
+  const approveBarred = barredBecause(me, 'approve');
+  const barredProps = approveBarred && {
+    disabled: true,
+    title: t(approveBarred),
+    'aria-describedby': 'approve-barred',
+  };
 
   const toggle = (originId: number) => setSelected((current) => toggled(current, originId));
   // Only the ticked rows still listed: one decided elsewhere meanwhile is gone from the list, and from the total.
@@ -73,6 +78,11 @@ export function Approvals() {
     <section aria-labelledby="approvals-title">
       <h1 id="approvals-title">{t('approvals.title')}</h1>
       <p>{t('approvals.explain')}</p>
+      {mayDecide && approveBarred && (
+        <p id="approve-barred" class="notice">
+          {t(approveBarred)}
+        </p>
+      )}
       <ErrorNotice error={error} />
       <ErrorNotice error={outcome.error} />
       <SuccessNotice
@@ -162,6 +172,7 @@ export function Approvals() {
                           class="primary"
                           aria-label={t('approvals.approveRowLabel', { originId: movement.originId })}
                           onClick={() => decide('approve', [movement.originId])}
+                          {...barredProps}
                         >
                           {t('approvals.approveRow')}
                         </button>
@@ -208,6 +219,7 @@ export function Approvals() {
                     chosen.map((movement) => movement.originId),
                   )
                 }
+                {...barredProps}
               >
                 {decisionLabel('approve')}
               </button>

@@ -178,14 +178,17 @@ const AUDIT_ACTIONS = [
   'webhook.redeliver_dead',
 ] as const;
 
-/** An action said in words (`key.create`: "Crear una clave"); one the console does not know yet, by its code. */
+/**
+ * An action said in words (`key.create`: "Crear una clave"); a refused read by its request (`GET /admin/transfers`:
+ * "Consulta"), and one the console does not know yet, by its code.
+ */
 function AuditAction({ action }: { action: string }) {
   const { t } = useI18n();
   const key = `audit.action.${action}` as MessageKey;
   if (key in ES) return <span>{t(key)}</span>;
   return (
     <span>
-      {t('audit.action.other')}{' '}
+      {t(action.startsWith('GET ') ? 'audit.action.read' : 'audit.action.other')}{' '}
       <small class="mono muted" translate={false}>
         {action}
       </small>

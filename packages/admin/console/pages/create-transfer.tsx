@@ -5,6 +5,7 @@ import { fetchSendingOptions } from '../api/sending-options';
 import type { Movement, Violation } from '../api/types';
 import { SelectField, TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { accountHolder, accountLabel } from '../components/source-account-filter';
 import { toApiDay } from '../days';
 import { useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
@@ -180,14 +181,8 @@ export function CreateTransfer() {
               value={form['from.address']}
               onChange={chooseAccount}
               error={errorOf('from.address') ?? errorOf('from.owner.personId')}
-              options={accounts.map((account) => ({
-                value: account.address,
-                label: `${account.address} · CUIT ${account.ownerPersonId}${
-                  account.subAccount
-                    ? ` · ${t('create.subAccount')}${account.ownerName ? ` ${account.ownerName}` : ''}`
-                    : ''
-                }`,
-              }))}
+              hint={accountHolder(accounts.find((account) => account.address === form['from.address']))}
+              options={accounts.map((account) => ({ value: account.address, label: accountLabel(account, t) }))}
             />
           )}
         </fieldset>

@@ -3,6 +3,7 @@ import { ApiError } from '../api/client';
 import type { CloseFigures, CloseTally, DailyClose as DailyCloseData } from '../api/close-types';
 import { TextField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
+import { SourceAccountFilter } from '../components/source-account-filter';
 import { DataTable } from '../components/table';
 import { Money, Time } from '../components/values';
 import { toApiDay, typedDay, yesterdayInBuenosAires } from '../days';
@@ -88,13 +89,10 @@ export function DailyClose({ query }: { query: URLSearchParams }) {
           maxLength={10}
           error={errors.date}
         />
-        <TextField
+        <SourceAccountFilter
           id="close-account"
-          label={t('close.account')}
           value={draft.account}
-          onInput={(value) => setDraft((current) => ({ ...current, account: value }))}
-          inputMode="numeric"
-          maxLength={22}
+          onChange={(value) => setDraft((current) => ({ ...current, account: value }))}
           error={errors.account}
         />
         <div class="actions">

@@ -3,7 +3,8 @@ import type { Overview, ScheduledDay } from '../api/types';
 import { STATUSES } from '../api/types';
 import { ErrorNotice } from '../components/notices';
 import { Money, StatusBadge, Time } from '../components/values';
-import { formatCount, formatDay, formatTotals } from '../format';
+import { typedDay } from '../days';
+import { formatCount, formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { href } from '../router';
 import { useSession } from '../session';
@@ -56,7 +57,9 @@ export function Dashboard() {
                     <strong>
                       <Money amount={sent.amount} currencyId={sent.currencyId} />
                     </strong>{' '}
-                    {t('dashboard.transfersCount', { count: formatCount(sent.count, lang) })}
+                    {t(sent.count === 1 ? 'dashboard.transfersCountOne' : 'dashboard.transfersCount', {
+                      count: formatCount(sent.count, lang),
+                    })}
                   </li>
                 ))}
               </ul>
@@ -128,7 +131,7 @@ function ScheduledDayLine({ label, day }: { label: string; day: ScheduledDay }) 
   return (
     <li data-day={day.day}>
       <a href={href('scheduled', { day: day.day })}>
-        {label} ({formatDay(day.day, lang)})
+        {label} ({typedDay(day.day)})
       </a>
       :{' '}
       {count === 0 ? (

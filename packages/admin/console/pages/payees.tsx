@@ -63,7 +63,11 @@ export function Payees({ query }: { query: URLSearchParams }) {
         }}
       >
         <TextField id="payees-q" label={t('payees.search')} value={search} onInput={setSearch} maxLength={100} />
-        <button type="submit">{t('payees.searchButton')}</button>
+        <div class="actions">
+          <button type="submit" class="primary">
+            {t('payees.searchButton')}
+          </button>
+        </div>
       </form>
       <ErrorNotice error={error} />
       <SuccessNotice text={outcome.saved ? t('payees.saved') : undefined} />
@@ -76,6 +80,7 @@ export function Payees({ query }: { query: URLSearchParams }) {
       {data && data.items.length > 0 && (
         <>
           <DataTable
+            class="payees-table"
             columns={[
               t('payees.account'),
               t('payees.label'),
@@ -87,7 +92,9 @@ export function Payees({ query }: { query: URLSearchParams }) {
           >
             {data.items.map((payee) => (
               <tr key={payee.address} data-payee={payee.address}>
-                <td class="mono">{payee.address}</td>
+                <td>
+                  <span class="mono account">{payee.address}</span>
+                </td>
                 <td>
                   {mayLabel ? (
                     <>
@@ -123,8 +130,14 @@ export function Payees({ query }: { query: URLSearchParams }) {
                   )}
                 </td>
                 <td class="num">
-                  <Money amount={payee.completed.amount} currencyId="032" />{' '}
-                  <small class="muted">{t('payees.paidCount', { count: payee.completed.count })}</small>
+                  <span class="stacked">
+                    <Money amount={payee.completed.amount} currencyId="032" />
+                    <small class="muted">
+                      {t(payee.completed.count === 1 ? 'payees.paidCountOne' : 'payees.paidCount', {
+                        count: payee.completed.count,
+                      })}
+                    </small>
+                  </span>
                 </td>
                 <td>
                   <Time at={payee.lastPaidAt} />

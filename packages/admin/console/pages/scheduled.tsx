@@ -2,18 +2,18 @@ import { useState } from 'preact/hooks';
 import { totalsByCurrency } from '../amounts';
 import { ApiError } from '../api/client';
 import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
-import { fetchSendingOptions } from '../api/sending-options';
 import type { CancelItem, Movement, Page } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
-import { SelectField, TextField } from '../components/fields';
+import { TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
 import { Pager } from '../components/pager';
 import { ScheduleText } from '../components/schedule-text';
+import { SourceAccountFilter } from '../components/source-account-filter';
 import { DataTable } from '../components/table';
 import { TransferTabs } from '../components/transfer-tabs';
 import { Money, PartyText } from '../components/values';
 import { toApiDay, typedDay } from '../days';
-import { buenosAiresDay, formatDay, formatTotals } from '../format';
+import { buenosAiresDay, formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
 import { fieldErrorText } from '../i18n/violations';
@@ -58,7 +58,6 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       }),
     [query.toString()],
   );
-  const accounts = useLoad(() => fetchSendingOptions(api), []).data?.accounts ?? null;
   const mayCancel = can(me.role, 'cancelScheduled');
   const items = data?.items ?? [];
   const chosen = items.filter((movement) => selected.has(movement.originId));
@@ -101,27 +100,12 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
           onInput={(value) => setDraft((current) => ({ ...current, day: value }))}
           error={filterError('executeFrom') ?? filterError('executeTo')}
         />
-        {accounts === null ? (
-          <TextField
-            id="scheduled-from"
-            label={t('scheduled.account')}
-            inputMode="numeric"
-            value={draft.from}
-            onInput={(value) => setDraft((current) => ({ ...current, from: value }))}
-            error={filterError('from')}
-          />
-        ) : (
-          <SelectField
-            id="scheduled-from"
-            label={t('scheduled.account')}
-            value={draft.from}
-            onChange={(value) => setDraft((current) => ({ ...current, from: value }))}
-            options={[
-              { value: '', label: t('scheduled.anyAccount') },
-              ...accounts.map((account) => ({ value: account.address, label: account.address })),
-            ]}
-          />
-        )}
+        <SourceAccountFilter
+          id="scheduled-from"
+          value={draft.from}
+          onChange={(value) => setDraft((current) => ({ ...current, from: value }))}
+          error={filterError('from')}
+        />
         <div class="actions">
           <button type="submit" class="primary">
             {t('scheduled.filter')}
@@ -298,7 +282,7 @@ function DayTotals({ items }: { items: Movement[] }) {
       >
         {[...groups.values()].map((group) => (
           <tr key={`${group.day}:${group.from}`} data-day={group.day} data-source={group.from}>
-            <td class="nowrap">{formatDay(group.day, lang)}</td>
+            <td class="nowrap">{typedDay(group.day)}</td>
             <td>
               <span class="mono account">{group.from}</span>
             </td>

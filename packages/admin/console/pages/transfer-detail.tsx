@@ -9,7 +9,8 @@ import { AnomalyReason, CancellationReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { ScheduleText } from '../components/schedule-text';
 import { Money, PartyText, StatusBadge, Time } from '../components/values';
-import { formatDay, formatTime } from '../format';
+import { typedDay } from '../days';
+import { formatTime } from '../format';
 import { type I18n, useI18n } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/messages-es';
 import { can } from '../permissions';
@@ -372,6 +373,6 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
 /** What the request asked for: a day (`el día 25/12/2026`) or a moment. */
 function RequestedText({ requested }: { requested: NonNullable<Movement['schedule']>['requested'] }) {
   const { t, lang } = useI18n();
-  if ('executeOn' in requested) return <>{t('detail.requestedDay', { day: formatDay(requested.executeOn, lang) })}</>;
+  if ('executeOn' in requested) return <>{t('detail.requestedDay', { day: typedDay(requested.executeOn) })}</>;
   return <>{t('detail.requestedMoment', { moment: formatTime(requested.executeAt, lang) })}</>;
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { TransferOverviewService } from '@giro/transfer-module';
+import { BOOTSTRAP_CREDENTIALS, TransferOverviewService } from '@giro/transfer-module';
 import { Controller, Get, Req, UnauthorizedException } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { actorOf } from '../shared/http/admin-actor';
@@ -14,12 +14,23 @@ export class OverviewController {
 
   @RequiresRole('viewer')
   @Get('me')
-  @ApiOperation({ summary: 'The key of this request: its public id, name and role (what the console may offer)' })
-  @ApiOkResponse({ description: '`{ keyId, name, role }`; never the key' })
+  @ApiOperation({
+    summary:
+      'The credential of this request: its public id, name and role, and whether it is the bootstrap admin token (what the console may offer)',
+  })
+  @ApiOkResponse({
+    description:
+      '`{ keyId, name, role, bootstrap }`; never the key. `bootstrap` is true for the bootstrap admin token (`keyId` `admin-token`): an admin that mints keys but never approves a transfer (BOOTSTRAP_CANNOT_APPROVE)',
+  })
   me(@Req() request: IncomingMessage) {
     const actor = actorOf(request);
     if (actor === undefined) throw new UnauthorizedException('no authenticated caller');
-    return { keyId: actor.keyId, name: actor.name, role: actor.role };
+    return {
+      keyId: actor.keyId,
+      name: actor.name,
+      role: actor.role,
+      bootstrap: BOOTSTRAP_CREDENTIALS.includes(actor.keyId),
+    };
   }
 
   @RequiresRole('viewer')
