@@ -11,7 +11,6 @@ export const SEARCH_BTREES = [
   'IDX_giro_movements_status_amount',
   'IDX_giro_movements_created',
   'IDX_giro_movements_status_created',
-  'IDX_giro_movements_amount',
 ] as const;
 
 const TEXT_DROPPED = [

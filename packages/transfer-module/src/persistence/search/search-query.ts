@@ -1,4 +1,5 @@
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { MOVEMENT_STATUSES } from '../../domain';
 import { MovementEntity } from '../entities';
 import type { CheckedSearch } from './checked-search';
 
@@ -29,9 +30,13 @@ export function filteredAndOrdered(
   if (search.executeBeforeMs !== undefined) {
     where('m.executeAtMs < :executeBefore', { executeBefore: search.executeBeforeMs });
   }
-  // One amount is an equality, read along the amount's index in the page's order (a range of one value would be
-  // read whole and sorted).
-  if (search.amountCents !== undefined) where('m.amountCents = :amount', { amount: search.amountCents });
+  // One amount is an equality, read from the (status, amount_cents, …) index: without a status, one stretch of it
+  // per status (each the amount's movements of that status in the page's order), so no index of its own is written
+  // with every transfer for it. A range of one value would be read whole and sorted.
+  if (search.amountCents !== undefined) {
+    if (search.status === undefined) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
+    where('m.amountCents = :amount', { amount: search.amountCents });
+  }
   if (search.amountRange?.min !== undefined)
     where('m.amountCents >= :amountMin', { amountMin: search.amountRange.min });
   if (search.amountRange?.max !== undefined)
