@@ -275,7 +275,7 @@ describeOnSqlite('MovementStore search, the indexes SQLite reads without statist
     const { dataSource } = await searchFixture(engine);
     const amount = '2500.50' as DecimalAmount;
     const one = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount, amountMax: amount });
-    expect(one).toContain('IDX_giro_movements_status_amount (status=? AND amount_cents=?)');
+    expect(one).toContain('COVERING INDEX IDX_giro_movements_status_amount (status=? AND amount_cents=?)');
     const range = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount });
     expect(range).toContain('IDX_giro_movements_created');
     expect(range).not.toContain('TEMP B-TREE');

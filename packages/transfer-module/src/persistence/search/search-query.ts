@@ -34,7 +34,7 @@ export function filteredAndOrdered(
   // per status (each the amount's movements of that status in the page's order), so no index of its own is written
   // with every transfer for it. A range of one value would be read whole and sorted.
   if (search.amountCents !== undefined) {
-    if (search.status === undefined) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
+    if (oneAmountOfEveryStatus(search)) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
     where('m.amountCents = :amount', { amount: search.amountCents });
   }
   if (search.amountRange?.min !== undefined)
@@ -94,8 +94,15 @@ export async function pageRows(
     return sub;
   };
   if (search.personId !== undefined) eitherParty(manager, query, search, text, search.personId);
-  else if (search.amountRange !== undefined || search.text !== undefined) keysFirst(query, keys());
+  else if (search.amountRange !== undefined || search.text !== undefined || oneAmountOfEveryStatus(search)) {
+    keysFirst(query, keys());
+  }
   return query.getMany();
+}
+
+/** One amount without a status: read one status at a time, its movements come in no useful order. */
+function oneAmountOfEveryStatus(search: CheckedSearch): boolean {
+  return search.amountCents !== undefined && search.status === undefined;
 }
 
 /**
@@ -127,9 +134,10 @@ function eitherParty(
 }
 
 /**
- * A range of amounts or a text: the page's keys first, then the page's rows by primary key. Such a filter may be
- * read through its own index (the amount's, the text's), in no useful order: what is sorted then is keys, from
- * the index alone where it holds them, not whole rows with their intent and the bank's answer.
+ * A range of amounts, one amount of every status, or a text: the page's keys first, then the page's rows by primary
+ * key. Such a filter may be read through an index in no useful order (the `(status, amount_cents, …)` one status
+ * after another, the text's): what is sorted then is keys, from the index alone where it holds them, not whole rows
+ * with their intent and the bank's answer.
  */
 function keysFirst(query: SelectQueryBuilder<MovementEntity>, keys: SelectQueryBuilder<MovementEntity>): void {
   query.setParameters(keys.getParameters());
