@@ -30,13 +30,12 @@ export function filteredAndOrdered(
   if (search.executeBeforeMs !== undefined) {
     where('m.executeAtMs < :executeBefore', { executeBefore: search.executeBeforeMs });
   }
-  // One amount is an equality, read from the (status, amount_cents, …) index: without a status, one stretch of it
-  // per status (each the amount's movements of that status in the page's order), so no index of its own is written
-  // with every transfer for it. A range of one value would be read whole and sorted.
-  if (search.amountCents !== undefined) {
-    if (oneAmountOfEveryStatus(search)) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
-    where('m.amountCents = :amount', { amount: search.amountCents });
-  }
+  // The amount has no index of its own: it is read from the (status, amount_cents, …) index, without a status one
+  // stretch of it per status, so that no index is written with every transfer for the amount alone. With a text the
+  // amount is checked along the creation time's index instead, which carries both. One amount is an equality (a
+  // range of one value would be read whole and sorted).
+  if (amountOfEveryStatus(search)) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
+  if (search.amountCents !== undefined) where('m.amountCents = :amount', { amount: search.amountCents });
   if (search.amountRange?.min !== undefined)
     where('m.amountCents >= :amountMin', { amountMin: search.amountRange.min });
   if (search.amountRange?.max !== undefined)
@@ -94,15 +93,19 @@ export async function pageRows(
     return sub;
   };
   if (search.personId !== undefined) eitherParty(manager, query, search, text, search.personId);
-  else if (search.amountRange !== undefined || search.text !== undefined || oneAmountOfEveryStatus(search)) {
+  else if (search.amountRange !== undefined || search.text !== undefined || amountOfEveryStatus(search)) {
     keysFirst(query, keys());
   }
   return query.getMany();
 }
 
-/** One amount without a status: read one status at a time, its movements come in no useful order. */
-function oneAmountOfEveryStatus(search: CheckedSearch): boolean {
-  return search.amountCents !== undefined && search.status === undefined;
+/** An amount or a range of them without a status or a text: read one status at a time, in no useful order. */
+function amountOfEveryStatus(search: CheckedSearch): boolean {
+  return (
+    (search.amountCents !== undefined || search.amountRange !== undefined) &&
+    search.status === undefined &&
+    search.text === undefined
+  );
 }
 
 /**
