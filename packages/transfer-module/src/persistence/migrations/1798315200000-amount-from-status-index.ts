@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-// One amount is read from the (status, amount_cents, created_at_ms, origin_id) index, one stretch per status
-// (search/search-query.ts), and a range of amounts along the creation time's index, which carries the amount: the
+// An amount or a range of them is read from the (status, amount_cents, created_at_ms, origin_id) index, one stretch
+// per status (search/search-query.ts), and with a text along the creation time's index, which carries both: the
 // amount's own index answered nothing the others do not, and every created transfer wrote it where its amount falls,
 // anywhere in it (on Postgres also every update that is not HOT: each answer, which moves next_query_at_ms).
 
