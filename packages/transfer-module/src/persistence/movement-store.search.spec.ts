@@ -271,7 +271,7 @@ describeOnSqlite('MovementStore search, the indexes SQLite reads without statist
     return JSON.stringify(await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, parameters));
   };
 
-  it('reads an amount or a range of them from the (status, amount_cents, …) index, and with a text along the creation time', async () => {
+  it('reads an amount or a range of them from the (status, amount_cents, …) index, with a text along the creation time, with a party from its index', async () => {
     const { dataSource } = await searchFixture(engine);
     const amount = '2500.50' as DecimalAmount;
     const one = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount, amountMax: amount });
@@ -281,5 +281,12 @@ describeOnSqlite('MovementStore search, the indexes SQLite reads without statist
     const withText = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount, text: 'alquiler' });
     expect(withText).toContain('IDX_giro_movements_created');
     expect(withText).not.toContain('TEMP B-TREE');
+    const withParty = await planOf(dataSource, {
+      limit: 50,
+      sort: '-createdAt',
+      amountMin: amount,
+      toAddress: OTHER_DESTINATION.address,
+    });
+    expect(withParty).toContain('IDX_giro_movements_to_address (to_address=?)');
   });
 });

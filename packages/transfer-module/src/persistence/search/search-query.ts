@@ -32,7 +32,8 @@ export function filteredAndOrdered(
   }
   // The amount has no index of its own: it is read from the (status, amount_cents, …) index, without a status one
   // stretch of it per status, so that no index is written with every transfer for the amount alone. With a text the
-  // amount is checked along the creation time's index instead, which carries both. One amount is an equality (a
+  // amount is checked along the creation time's index instead, which carries both; with a party, on the rows that
+  // party's index gives. One amount is an equality (a
   // range of one value would be read whole and sorted).
   if (amountOfEveryStatus(search)) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
   if (search.amountCents !== undefined) where('m.amountCents = :amount', { amount: search.amountCents });
@@ -99,12 +100,19 @@ export async function pageRows(
   return query.getMany();
 }
 
-/** An amount or a range of them without a status or a text: read one status at a time, in no useful order. */
+/**
+ * An amount or a range of them without a status, a text or a filter of one party or one movement (each read from its
+ * own index, the amount checked on its page's rows): read one status at a time, in no useful order.
+ */
 function amountOfEveryStatus(search: CheckedSearch): boolean {
+  const amount = search.amountCents !== undefined || search.amountRange !== undefined;
+  const ownIndex = [search.fromAddress, search.toAddress, search.personId, search.networkId, search.debinId];
   return (
-    (search.amountCents !== undefined || search.amountRange !== undefined) &&
+    amount &&
     search.status === undefined &&
-    search.text === undefined
+    search.text === undefined &&
+    search.originId === undefined &&
+    ownIndex.every((value) => value === undefined)
   );
 }
 
