@@ -23,7 +23,8 @@ import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workl
  * machine) — each timing the create path's writes (`recordIntent`, then the first answer; parties, amounts and
  * descriptions drawn like the history's) and a sweep's quiet answers to open movements of the history, 16 at once,
  * with the CPU they took: this process's (SQLite runs in it) and, on Postgres, the server's backends of the bench's
- * database. Prints a table and the bytes each index takes, writes bench/results/search-index-cost.json.
+ * database. Prints a table, the bytes each index takes and, on Postgres, how many of the rounds' updates were HOT
+ * (wrote no index entry); writes bench/results/search-index-cost.json.
  */
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -112,6 +113,24 @@ async function allSearchIndexStatements(database: BenchDatabase): Promise<{ drop
   return { drop: rows.map((row) => `DROP INDEX "${row.name}"`), create: rows.map((row) => row.definition) };
 }
 
+/** A backend reports its counts to the statistics when idle for this long at most (Postgres's PGSTAT_IDLE_INTERVAL, 10 s). */
+const STATISTICS_REPORTED_MS = 11_000;
+
+interface UpdateCounts {
+  updates: number;
+  hot: number;
+}
+
+/** Postgres: giro_movements' updates so far and how many of them were HOT (no index written), once reported. */
+async function updateCounts(database: BenchDatabase): Promise<UpdateCounts | null> {
+  if (database.engine === 'SQLite') return null;
+  await new Promise((resolve) => setTimeout(resolve, STATISTICS_REPORTED_MS));
+  const [row] = await database.dataSource.query(
+    `SELECT n_tup_upd AS updates, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'giro_movements'`,
+  );
+  return { updates: Number(row.updates), hot: Number(row.hot) };
+}
+
 async function walBytes(database: BenchDatabase): Promise<number | null> {
   if (database.engine === 'SQLite') return null;
   const [row] = await database.dataSource.query(`SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS wal`);
@@ -167,6 +186,7 @@ async function main(args: string[]): Promise<void> {
   const people = parties();
   const results: RoundResult[] = [];
   const sizes: { engine: string; indexes: { name: string; bytes: number }[] }[] = [];
+  const updates: ({ engine: string } & UpdateCounts)[] = [];
   try {
     const engines: (() => Promise<BenchDatabase>)[] = [];
     if (only !== 'postgres') {
@@ -190,6 +210,7 @@ async function main(args: string[]): Promise<void> {
         await reopen(database.dataSource, writes * ROUNDS.length, database.engine === 'Postgres');
         const statements = await searchIndexStatements(database, dropped);
         sizes.push({ engine: database.engine, indexes: await indexBytes(database) });
+        const countsBefore = await updateCounts(database);
         let present = true;
         for (const round of ROUNDS) {
           if (present !== round.indexes) {
@@ -203,6 +224,14 @@ async function main(args: string[]): Promise<void> {
           const answer = await costed(database, writes, (index) => quietAnswer(database.store, claimed[index]));
           results.push({ engine: database.engine, round: round.label, create, answer });
           log(`${database.engine}, ${round.label}: create ${create.processCpuMicros.toFixed(0)} µs CPU`);
+        }
+        const countsAfter = await updateCounts(database);
+        if (countsBefore !== null && countsAfter !== null) {
+          updates.push({
+            engine: database.engine,
+            updates: countsAfter.updates - countsBefore.updates,
+            hot: countsAfter.hot - countsBefore.hot,
+          });
         }
       } finally {
         await database.dataSource.destroy();
@@ -221,8 +250,9 @@ async function main(args: string[]): Promise<void> {
     concurrency: CONCURRENCY,
     results,
     sizes,
+    updates,
   });
-  console.log(render(results, sizes, { movements, writes, dropped, machine }));
+  console.log(render(results, sizes, updates, { movements, writes, dropped, machine }));
 }
 
 async function opened(engine: BenchDatabase['engine'], url: string): Promise<BenchDatabase> {
@@ -254,6 +284,7 @@ async function indexBytes(database: BenchDatabase): Promise<{ name: string; byte
 function render(
   results: RoundResult[],
   sizes: { engine: string; indexes: { name: string; bytes: number }[] }[],
+  updates: ({ engine: string } & UpdateCounts)[],
   plan: { movements: number; writes: number; dropped: Dropped; machine: ReturnType<typeof machineInfo> },
 ): string {
   const cpu = (cost: Costed) =>
@@ -294,6 +325,10 @@ function render(
         size.indexes.map((index) => [size.engine, index.name, formatNumber(index.bytes / 1_048_576, 1)]),
       ),
       ['l', 'l', 'r'],
+    ),
+    ...updates.map(
+      (count) =>
+        `\n${count.engine}: ${formatNumber(count.updates)} updates of giro_movements in the rounds (the claims, the answers, the create path's first answers), ${formatNumber(count.hot)} of them HOT (no index written).`,
     ),
   ].join('\n');
 }

@@ -11,7 +11,6 @@ export const SEARCH_BTREES = [
   'IDX_giro_movements_status_amount',
   'IDX_giro_movements_created',
   'IDX_giro_movements_status_created',
-  'IDX_giro_movements_amount',
 ] as const;
 
 const TEXT_DROPPED = [
@@ -70,6 +69,16 @@ export const SEARCH_WRITE_VARIANTS: WriteVariant[] = [
     statements: [...TEXT_DROPPED, `DROP INDEX "${name}"`],
     answers: false,
   })),
+  // The amount's own index, which AmountFromStatusIndex1798315200000 dropped, against "without the text".
+  {
+    key: 'with-amount',
+    label: 'without the text, with the amount index dropped since',
+    statements: [
+      ...TEXT_DROPPED,
+      'CREATE INDEX "IDX_giro_movements_amount" ON "giro_movements" ("amount_cents", "created_at_ms", "origin_id")',
+    ],
+    answers: false,
+  },
   {
     key: 'text-detail-none',
     label: 'text: detail=none, columnsize=0',

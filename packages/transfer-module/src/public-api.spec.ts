@@ -363,6 +363,7 @@ const PERSISTENCE = [
   'AccountCloseFigures',
   'AccountQueues1797796800000',
   'AddDueTimeIndex1795377600000',
+  'AmountFromStatusIndex1798315200000',
   'AnomalyAlreadyResolvedError',
   'AnomalyNotFoundError',
   'AnomalyRecord',

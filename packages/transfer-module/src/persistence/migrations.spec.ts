@@ -71,6 +71,7 @@ const ALL_MIGRATIONS = [
   'DailyClose1797710400000',
   'AccountQueues1797796800000',
   'TextIndexWithoutPositions1797969600000',
+  'AmountFromStatusIndex1798315200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {
@@ -234,6 +235,10 @@ describeEachEngine('transfer migrations', (engine) => {
       const statusIndexColumns = () => indexColumns('IDX_giro_movements_status_created');
       const wordTables = async () =>
         [await runner.hasTable('giro_movement_words'), await runner.hasTable('giro_words')].filter(Boolean).length;
+      // One amount is read from the (status, amount_cents, …) index: the amount's own is gone, and undone comes back.
+      expect(await amountIndexColumns()).toBeUndefined();
+      await undoAfter(dataSource, 'TextIndexWithoutPositions1797969600000');
+      expect(await amountIndexColumns()).toEqual(['amount_cents', 'created_at_ms', 'origin_id']);
       expect(await runner.hasTable('giro_payees')).toBe(true);
       await undoAfter(dataSource, 'WebhookEventTraceParent1797408000000');
       expect(await runner.hasTable('giro_payees')).toBe(false);

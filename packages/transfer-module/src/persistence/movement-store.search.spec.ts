@@ -1,7 +1,9 @@
-import { EntityManager } from 'typeorm';
+import { type DataSource, EntityManager } from 'typeorm';
 import type { DecimalAmount } from '../domain';
+import { MovementEntity } from './entities';
 import {
   AccountQueues1797796800000,
+  AmountFromStatusIndex1798315200000,
   DailyClose1797710400000,
   MovementAmountText1796932800000,
   MovementOrderCovering1797105600000,
@@ -13,6 +15,9 @@ import {
   TextIndexWithoutPositions1797969600000,
 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
+import { checkedSearch } from './search/checked-search';
+import { filteredAndOrdered } from './search/search-query';
+import type { ListMovementsOptions } from './store-types';
 import {
   OTHER_DESTINATION,
   SAMPLE_DESTINATION,
@@ -70,6 +75,19 @@ describeEachEngine('MovementStore search', (engine) => {
     expect(await search({ limit: 10, ...pendingRange })).toEqual([1, 2, 3, 6]);
     expect(await search({ limit: 10, ...pendingRange, sort: '-createdAt' })).toEqual([6, 3, 2, 1]);
     expect(await search({ limit: 10, ...pendingRange, status: 'COMPLETED' })).toEqual([]);
+  });
+
+  it('finds one amount in every status, newest first, and within one status', async () => {
+    const { dataSource, search } = await searchFixture(engine);
+    const amount = '2500.50' as DecimalAmount;
+    const one = { amountMin: amount, amountMax: amount };
+    // The same amount in two statuses: without a status it is read one status at a time, then in the page's order.
+    await dataSource.query(`UPDATE "giro_movements" SET "status" = 'COMPLETED' WHERE "origin_id" = 2`);
+    expect(await search({ limit: 10, sort: '-createdAt', ...one })).toEqual([3, 2]);
+    expect(await search({ limit: 1, sort: '-createdAt', ...one })).toEqual([3]);
+    expect(await search({ limit: 10, sort: 'createdAt', ...one })).toEqual([2, 3]);
+    expect(await search({ limit: 10, status: 'COMPLETED', ...one })).toEqual([2]);
+    expect(await search({ limit: 10, status: 'FAILED', ...one })).toEqual([]);
   });
 
   it("takes the text's wildcards literally", async () => {
@@ -179,6 +197,7 @@ describeEachEngine('MovementStore search', (engine) => {
     const runner = fixture.dataSource.createQueryRunner();
     try {
       // Down to before the search columns: the later indexes on them go first.
+      await new AmountFromStatusIndex1798315200000().down(runner);
       await new TextIndexWithoutPositions1797969600000().down(runner);
       await new AccountQueues1797796800000().down(runner);
       await new DailyClose1797710400000().down(runner);
@@ -199,6 +218,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new DailyClose1797710400000().up(runner);
       await new AccountQueues1797796800000().up(runner);
       await new TextIndexWithoutPositions1797969600000().up(runner);
+      await new AmountFromStatusIndex1798315200000().up(runner);
     } finally {
       await runner.release();
     }
@@ -239,5 +259,34 @@ describeOnSqlite('MovementStore search, a common text (SQLite)', (engine) => {
     } finally {
       query.mockRestore();
     }
+  });
+});
+
+describeOnSqlite('MovementStore search, the indexes SQLite reads without statistics', (engine) => {
+  /** SQLite's plan for the keys of a search (as giro deploys it: never analyzed). */
+  const planOf = async (dataSource: DataSource, options: ListMovementsOptions) => {
+    const query = dataSource.manager.createQueryBuilder(MovementEntity, 'm').select('m.originId');
+    filteredAndOrdered(query, checkedSearch(options), undefined);
+    const [sql, parameters] = query.getQueryAndParameters();
+    return JSON.stringify(await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, parameters));
+  };
+
+  it('reads an amount or a range of them from the (status, amount_cents, …) index, with a text along the creation time, with a party from its index', async () => {
+    const { dataSource } = await searchFixture(engine);
+    const amount = '2500.50' as DecimalAmount;
+    const one = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount, amountMax: amount });
+    expect(one).toContain('COVERING INDEX IDX_giro_movements_status_amount (status=? AND amount_cents=?)');
+    const range = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount });
+    expect(range).toContain('COVERING INDEX IDX_giro_movements_status_amount (status=? AND amount_cents>?)');
+    const withText = await planOf(dataSource, { limit: 50, sort: '-createdAt', amountMin: amount, text: 'alquiler' });
+    expect(withText).toContain('IDX_giro_movements_created');
+    expect(withText).not.toContain('TEMP B-TREE');
+    const withParty = await planOf(dataSource, {
+      limit: 50,
+      sort: '-createdAt',
+      amountMin: amount,
+      toAddress: OTHER_DESTINATION.address,
+    });
+    expect(withParty).toContain('IDX_giro_movements_to_address (to_address=?)');
   });
 });

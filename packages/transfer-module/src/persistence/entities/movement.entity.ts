@@ -27,8 +27,7 @@ import { bigintAsNumber } from './column-transformers';
 @Index('IDX_giro_movements_to_address', ['toAddress', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_from_person', ['fromPersonId', 'createdAtMs', 'originId'])
 @Index('IDX_giro_movements_to_person', ['toPersonId', 'createdAtMs', 'originId'])
-@Index('IDX_giro_movements_amount', ['amountCents', 'createdAtMs', 'originId'])
-// A status within a narrow amount range, answered from the keys.
+// A status within a narrow amount range, answered from the keys; and an amount or a range alone, one status at a time.
 @Index('IDX_giro_movements_status_amount', ['status', 'amountCents', 'createdAtMs', 'originId'])
 // The daily close: the day's final movements, by account and status, with their amounts, read from the index.
 @Index('IDX_giro_movements_final', ['finalAtMs', 'fromAddress', 'status', 'amountCents'], {

@@ -1,4 +1,5 @@
 import type { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { MOVEMENT_STATUSES } from '../../domain';
 import { MovementEntity } from '../entities';
 import type { CheckedSearch } from './checked-search';
 
@@ -29,8 +30,12 @@ export function filteredAndOrdered(
   if (search.executeBeforeMs !== undefined) {
     where('m.executeAtMs < :executeBefore', { executeBefore: search.executeBeforeMs });
   }
-  // One amount is an equality, read along the amount's index in the page's order (a range of one value would be
-  // read whole and sorted).
+  // The amount has no index of its own: it is read from the (status, amount_cents, …) index, without a status one
+  // stretch of it per status, so that no index is written with every transfer for the amount alone. With a text the
+  // amount is checked along the creation time's index instead, which carries both; with a party, on the rows that
+  // party's index gives. One amount is an equality (a
+  // range of one value would be read whole and sorted).
+  if (amountOfEveryStatus(search)) where('m.status IN (:...everyStatus)', { everyStatus: [...MOVEMENT_STATUSES] });
   if (search.amountCents !== undefined) where('m.amountCents = :amount', { amount: search.amountCents });
   if (search.amountRange?.min !== undefined)
     where('m.amountCents >= :amountMin', { amountMin: search.amountRange.min });
@@ -89,8 +94,26 @@ export async function pageRows(
     return sub;
   };
   if (search.personId !== undefined) eitherParty(manager, query, search, text, search.personId);
-  else if (search.amountRange !== undefined || search.text !== undefined) keysFirst(query, keys());
+  else if (search.amountRange !== undefined || search.text !== undefined || amountOfEveryStatus(search)) {
+    keysFirst(query, keys());
+  }
   return query.getMany();
+}
+
+/**
+ * An amount or a range of them without a status, a text or a filter of one party or one movement (each read from its
+ * own index, the amount checked on its page's rows): read one status at a time, in no useful order.
+ */
+function amountOfEveryStatus(search: CheckedSearch): boolean {
+  const amount = search.amountCents !== undefined || search.amountRange !== undefined;
+  const ownIndex = [search.fromAddress, search.toAddress, search.personId, search.networkId, search.debinId];
+  return (
+    amount &&
+    search.status === undefined &&
+    search.text === undefined &&
+    search.originId === undefined &&
+    ownIndex.every((value) => value === undefined)
+  );
 }
 
 /**
@@ -122,9 +145,10 @@ function eitherParty(
 }
 
 /**
- * A range of amounts or a text: the page's keys first, then the page's rows by primary key. Such a filter may be
- * read through its own index (the amount's, the text's), in no useful order: what is sorted then is keys, from
- * the index alone where it holds them, not whole rows with their intent and the bank's answer.
+ * A range of amounts, one amount of every status, or a text: the page's keys first, then the page's rows by primary
+ * key. Such a filter may be read through an index in no useful order (the `(status, amount_cents, …)` one status
+ * after another, the text's): what is sorted then is keys, from the index alone where it holds them, not whole rows
+ * with their intent and the bank's answer.
  */
 function keysFirst(query: SelectQueryBuilder<MovementEntity>, keys: SelectQueryBuilder<MovementEntity>): void {
   query.setParameters(keys.getParameters());
