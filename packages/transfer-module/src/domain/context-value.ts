@@ -8,7 +8,8 @@ import { type Context, context, createContextKey, ROOT_CONTEXT } from '@opentele
 // (a tracing SDK's), and otherwise one storage of giro's, holding a context of the same kind.
 
 const giroContexts = new AsyncLocalStorage<Context>();
-const PROBE_KEY = createContextKey('giro context propagation probe');
+/** Made once: without a context manager the probe runs on every `runWith`, and a context is a copied map. */
+const PROBE = ROOT_CONTEXT.setValue(createContextKey('giro context propagation probe'), true);
 /** Once seen, a registered context manager stays (the API has no unregistering short of `context.disable()`). */
 let contextPropagates = false;
 
@@ -35,9 +36,6 @@ export class ContextValue<T> {
 
 /** Whether an OpenTelemetry context manager is registered (the no-op one keeps no context). */
 function otelContextPropagates(): boolean {
-  if (!contextPropagates) {
-    const probe = ROOT_CONTEXT.setValue(PROBE_KEY, true);
-    contextPropagates = context.with(probe, () => context.active() === probe);
-  }
+  if (!contextPropagates) contextPropagates = context.with(PROBE, () => context.active() === PROBE);
   return contextPropagates;
 }
