@@ -1,33 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Context, type ContextManager, context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { Dispatcher } from 'undici';
+import { StorageContextManager } from '../domain/testing/storage-context-manager';
 import { runBankCall, sentInterceptor } from './bank-call-sent';
-
-/** A context manager as the OpenTelemetry SDK registers one (AsyncLocalStorage underneath). */
-class StorageContextManager implements ContextManager {
-  private readonly storage = new AsyncLocalStorage<Context>();
-  active(): Context {
-    return this.storage.getStore() ?? ROOT_CONTEXT;
-  }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    active: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.storage.run(active, () => fn.call(thisArg, ...args));
-  }
-  bind<T>(_context: Context, target: T): T {
-    return target;
-  }
-  enable(): this {
-    return this;
-  }
-  disable(): this {
-    this.storage.disable();
-    return this;
-  }
-}
 
 /**
  * Two calls at once, each writing its request after an await; which call was told of which write. The fake

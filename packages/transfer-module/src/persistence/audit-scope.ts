@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Actor } from '../domain';
+import { ContextValue } from '../domain/context-value';
 
 /** Who asked for what, as the audit trail records it around one request (admin API) or one call (a host). */
 export interface AuditRequest {
@@ -23,9 +23,10 @@ export interface ActiveAuditScope extends AuditRequest {
   recorded: boolean;
 }
 
-// One per process: whatever runs inside `runInAuditScope` (awaited promises, timers) sees the same scope, and
-// concurrent requests each see their own.
-const scopes = new AsyncLocalStorage<ActiveAuditScope>();
+// Whatever runs inside `runInAuditScope` (awaited promises, timers) sees the same scope, and concurrent requests
+// each see their own. It rides in giro's one call context (ContextValue): OpenTelemetry's where a tracing SDK is
+// registered, so a traced process runs no second storage for it.
+const scopes = new ContextValue<ActiveAuditScope>('giro audit scope');
 
 /**
  * Runs `work` inside an audit scope: the store's changes made meanwhile (AuditTrail.recordChange, in their own
@@ -33,10 +34,10 @@ const scopes = new AsyncLocalStorage<ActiveAuditScope>();
  */
 export function runInAuditScope<T>(request: AuditRequest, work: (scope: ActiveAuditScope) => Promise<T>): Promise<T> {
   const scope: ActiveAuditScope = { ...request, recorded: false };
-  return scopes.run(scope, () => work(scope));
+  return scopes.runWith(scope, () => work(scope));
 }
 
 /** The audit scope the caller runs in; undefined outside any (giro's own work: sweeps, deliveries). */
 export function currentAuditScope(): ActiveAuditScope | undefined {
-  return scopes.getStore();
+  return scopes.current();
 }

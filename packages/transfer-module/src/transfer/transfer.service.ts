@@ -76,7 +76,8 @@ export class TransferService {
     // Tracked as a whole, so a graceful stop waits until the answer is recorded and read back.
     const created = inSpan('giro transfer create', {}, async (span) => {
       const result = await refusedByLimits(this.createTransfer(input, options.by));
-      span.setAttributes({ 'giro.origin_id': result.movement.originId, 'giro.transfer.created': result.created });
+      if (span.isRecording())
+        span.setAttributes({ 'giro.origin_id': result.movement.originId, 'giro.transfer.created': result.created });
       return result;
     });
     return this.work.track(created);
