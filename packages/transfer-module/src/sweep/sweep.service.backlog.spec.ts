@@ -74,8 +74,11 @@ class ControlledBank implements BankPort {
   }
 }
 
-/** Waits (bounded, in real time: the database works meanwhile) until `condition` holds; false on timeout. */
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+/**
+ * Waits (bounded, in real time: the database works meanwhile, on a machine that may be loaded) until `condition`
+ * holds; false on timeout.
+ */
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;
@@ -156,7 +159,7 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     // idle waiting for a batch shows as a wait that times out with fewer calls at the bank.
     const inFlightBeforeLastClaim: number[] = [];
     while (!finished) {
-      await until(() => finished || bank.waiting === concurrency || lastClaimDone(), 2_000);
+      await until(() => finished || bank.waiting === concurrency || lastClaimDone());
       if (!lastClaimDone()) inFlightBeforeLastClaim.push(bank.waiting);
       if (bank.waiting > 0) bank.answerOne();
       else await new Promise((resolve) => setTimeout(resolve, 1));
