@@ -266,6 +266,17 @@ export class MovementSender {
   }
 
   /**
+   * Gives a claimed movement back without working it (a sweep that already worked it in this run, or one that
+   * stops). When the claim took its lease over from a worker that may still be calling the bank about it (a replica
+   * gone silent while still sending, or one whose lease expired mid-call), it is held first, as before any query of
+   * it (holdAfterTakeover): a bare release would leave it due at once, and a query could follow that worker's
+   * answer within the polling rule. Otherwise its lease is just released.
+   */
+  async giveBackUnworked(record: ClaimedMovement): Promise<void> {
+    if ((await this.holdAfterTakeover(record)) === null) await this.store.releaseLease(record.originId, this.owner);
+  }
+
+  /**
    * Records an answer the bank gave about a movement this worker has claimed, to a lookup that did not name it
    * by its originId (by network or DEBIN id, before giro knew that name was this movement's): applied like a
    * refresh's answer (planAnswer: an anomaly is recorded, never applied), counted as a query, the lease given

@@ -8,7 +8,7 @@ import { resolveTransferModuleOptions } from '../options';
 import type { MovementRecord } from '../persistence';
 import { sampleIntent } from '../persistence/testing/sample-intent';
 import { storeFixture, T0 } from '../persistence/testing/store-fixture';
-import { describeEachEngine, type TestEngine } from '../persistence/testing/test-engines';
+import { describeEachEngine, describeOnPostgres, type TestEngine } from '../persistence/testing/test-engines';
 import { SweepService } from './sweep.service';
 
 const MIN_INTERVAL = 100;
@@ -87,30 +87,33 @@ async function until(condition: () => boolean, timeoutMs = 20_000): Promise<bool
   return true;
 }
 
+/** A sweep on a database of `engine` against the controlled bank, every claim's size recorded. */
+async function sweepFixture(engine: TestEngine, sweep: { batchSize: number; concurrency: number }) {
+  const fixture = await storeFixture(engine);
+  const options = resolveTransferModuleOptions({
+    bank: await sandboxBankOptions('https://127.0.0.1:9'), // never dialled: the controlled bank answers
+    clock: fixture.clock,
+    polling: { minIntervalMs: MIN_INTERVAL, maxJitterMs: 0, allowBelowSpec: true },
+    budget: { maxInFlight: sweep.concurrency + 4 },
+    sweep,
+  });
+  const bank = new ControlledBank();
+  const wired = senderFixture(options, fixture.dataSource, bank);
+  /** Every claim's size, in order. */
+  const claims: number[] = [];
+  const claimDue = wired.store.claimDue.bind(wired.store);
+  jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
+    const claimed = await claimDue(claimOptions);
+    claims.push(claimed.length);
+    return claimed;
+  });
+  const { store, sender, schedule, work, owner, logger, events } = wired;
+  const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger, events);
+  return { fixture, wired, bank, claims, clock: fixture.clock, sweeper };
+}
+
 describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) => {
-  async function setup(sweep: { batchSize: number; concurrency: number }) {
-    const fixture = await storeFixture(engine);
-    const options = resolveTransferModuleOptions({
-      bank: await sandboxBankOptions('https://127.0.0.1:9'), // never dialled: the controlled bank answers
-      clock: fixture.clock,
-      polling: { minIntervalMs: MIN_INTERVAL, maxJitterMs: 0, allowBelowSpec: true },
-      budget: { maxInFlight: sweep.concurrency + 4 },
-      sweep,
-    });
-    const bank = new ControlledBank();
-    const wired = senderFixture(options, fixture.dataSource, bank);
-    /** Every claim's size, in order. */
-    const claims: number[] = [];
-    const claimDue = wired.store.claimDue.bind(wired.store);
-    jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
-      const claimed = await claimDue(claimOptions);
-      claims.push(claimed.length);
-      return claimed;
-    });
-    const { store, sender, schedule, work, owner, logger, events } = wired;
-    const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger, events);
-    return { wired, bank, claims, clock: fixture.clock, sweeper };
-  }
+  const setup = (sweep: { batchSize: number; concurrency: number }) => sweepFixture(engine, sweep);
 
   /** Intents stored without a send (attempts 0): a sweep sends each once. */
   async function backlog(wired: SenderFixture, from: number, count: number): Promise<number[]> {
@@ -251,5 +254,51 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     expect(movements.filter((m) => m.leaseOwner !== null)).toEqual([]);
     expect(movements.filter((m) => m.status === 'CREATED')).toHaveLength(3);
     expect((await sweeper.sweep()).claimed).toBe(0);
+  });
+});
+
+describeOnPostgres('SweepService.sweep taking a lease over from a replica that looks silent', (engine: TestEngine) => {
+  it('gives back held a movement it worked and then claimed again from that replica, never due at once', async () => {
+    // Two live replicas can each look silent to the other (a stall longer than the takeover's silence): each may
+    // then take over the other's leases while the other is still calling the bank.
+    const { fixture, wired, bank, claims, sweeper } = await sweepFixture(engine, { batchSize: 1, concurrency: 1 });
+    const { store, owner, options, schedule } = wired;
+    const { clock, dataSource } = fixture;
+    /** Heartbeats as they would stand: `beating` without a gap for 20 s, `silent` not for 20 s. */
+    const heartbeats = async (beating: string, silent: string) => {
+      const now = clock.now().getTime();
+      const write = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms")
+        VALUES ($1, $2, $3, $4) ON CONFLICT ("owner") DO UPDATE
+        SET "heartbeat_at_ms" = excluded."heartbeat_at_ms", "beating_since_ms" = excluded."beating_since_ms"`;
+      await dataSource.query(write, [beating, now - 20_000, now, now - 20_000]);
+      await dataSource.query(write, [silent, now - 20_000, now - 20_000, now - 20_000]);
+    };
+    for (const originId of [1, 2]) {
+      const { intent, fingerprint } = sampleIntent(originId);
+      await store.recordIntent(intent, fingerprint, { sendNow: false });
+    }
+    await heartbeats(owner, 'stalled');
+    bank.hold = true;
+    const sweeping = sweeper.sweep();
+    // The sweep has sent its first movement (the answer held) and claimed the second.
+    expect(await until(() => bank.waiting === 1 && claims.length === 2)).toBe(true);
+    const [first] = [...bank.callsPer.keys()] as [number];
+
+    // The sweep's replica looks silent to the other, which takes the first movement over; then the other way round.
+    await heartbeats('stalled', owner);
+    expect(await store.claim(first, 'stalled', options.sweep.leaseMs)).not.toBeNull();
+    const stalledLeaseEnds = clock.now().getTime() + options.sweep.leaseMs;
+    await heartbeats(owner, 'stalled');
+    // The bank's answer about it cannot be written (the lease is the other's): left due, then claimed again from
+    // the silent replica by the sweep's next claim, and given back unworked.
+    bank.answerAll();
+    await sweeping;
+
+    expect(bank.callsPer.get(first)).toBe(1);
+    const given = await store.findByOriginId(first);
+    // Held as after any takeover (DELAYED's rule from the other's lease's end): a bare release would have left it
+    // due, asked again at the next sweep right after the bank's answer.
+    const held = schedule.policy.earliestQueryAt('DELAYED', new Date(stalledLeaseEnds));
+    expect(given).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: held });
   });
 });

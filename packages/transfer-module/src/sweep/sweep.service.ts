@@ -118,6 +118,7 @@ export class SweepService implements OnModuleDestroy {
       },
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
+      giveBack: (record) => this.sender.giveBackUnworked(record),
     });
     report.claimed = await pipeline.workAllDue();
     const nowMs = clock.now().getTime();
