@@ -166,7 +166,7 @@ function outageSuite(setup: () => Promise<Outage>) {
         ),
     );
     expect(bank.counters().processedTwice).toBe(0);
-  }, 90_000);
+  }, 180_000); // a thousand transfers twice through a reconciler process: minutes on a loaded machine
 
   it('stops at SIGTERM while the database is out, saying once that its leases end on their own', async () => {
     const running = reconciler as ReconcilerProcess;
