@@ -28,7 +28,7 @@ export interface SweepPipelineOptions {
   /**
    * Gives a claimed movement back unworked (one this sweep already worked, or one still queued when it stops). Not
    * a bare release: a claim may have taken the lease over from a worker that is still calling the bank about it,
-   * and the movement must then wait as after any takeover (MovementSender.giveBackUnworked).
+   * and the movement must then wait as after any takeover (MovementSender.giveBackUnrecorded).
    */
   giveBack(record: ClaimedMovement): Promise<void>;
 }

@@ -5,7 +5,7 @@ import type { TransferRequestWire } from '../domain';
 import type { BankPort } from '../movement';
 import { type SenderFixture, senderFixture } from '../movement/testing/sender-fixture';
 import { resolveTransferModuleOptions } from '../options';
-import type { MovementRecord } from '../persistence';
+import { type MovementRecord, MovementUpdateRejectedError } from '../persistence';
 import { sampleIntent } from '../persistence/testing/sample-intent';
 import { storeFixture, T0 } from '../persistence/testing/store-fixture';
 import { describeEachEngine, describeOnPostgres, type TestEngine } from '../persistence/testing/test-engines';
@@ -211,8 +211,10 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     expect(bank.callsPer.get(3)).toBe(1);
     expect(bank.totalCalls).toBe(7);
     const stuck = await wired.store.findByOriginId(3);
-    expect(stuck).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: new Date(T0) });
-    expect(report.nextDueAt).toEqual(new Date(T0)); // still due: the next sweep takes it
+    // Sent, and nothing about it could be written (its hold neither): it keeps its lease, as after a database
+    // outage, and is asked again only after the lease's end and DELAYED's rule, never at the next sweep.
+    expect(stuck).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: wired.owner, nextQueryAt: new Date(T0) });
+    expect(report.nextDueAt).toEqual(new Date(T0 + MIN_INTERVAL)); // the others' next queries
   });
 
   it('stops mid-sweep: no new bank call, no lease left, a claim under way included', async () => {
@@ -300,5 +302,36 @@ describeOnPostgres('SweepService.sweep taking a lease over from a replica that l
     // due, asked again at the next sweep right after the bank's answer.
     const held = schedule.policy.earliestQueryAt('DELAYED', new Date(stalledLeaseEnds));
     expect(given).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: held });
+  });
+
+  it('gives back held a movement it took over whose follow-up failed', async () => {
+    const { fixture, wired, sweeper } = await sweepFixture(engine, { batchSize: 5, concurrency: 1 });
+    const { store, owner, options, schedule } = wired;
+    const { clock, dataSource } = fixture;
+    const { intent, fingerprint } = sampleIntent(7);
+    await store.recordIntent(intent, fingerprint, { sendNow: false });
+    // Another replica claimed it and counted its send; it has gone silent since, its lease running.
+    expect(await store.claim(7, 'stalled', options.sweep.leaseMs)).not.toBeNull();
+    expect(await store.markSendAttempt(7, 'stalled')).toBe(true);
+    const stalledLeaseEnds = clock.now().getTime() + options.sweep.leaseMs;
+    const now = clock.now().getTime();
+    const write = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms")
+      VALUES ($1, $2, $3, $2)`;
+    await dataSource.query(write, [owner, now - 20_000, now]);
+    await dataSource.query(write, ['stalled', now - 20_000, now - 20_000]);
+    // The sweep takes it over; its first write fails (as when the lease changed hands again meanwhile).
+    const applyUpdate = store.applyUpdate.bind(store);
+    let failed = false;
+    jest.spyOn(store, 'applyUpdate').mockImplementation((originId, by, update) => {
+      if (failed) return applyUpdate(originId, by, update);
+      failed = true;
+      return Promise.reject(new MovementUpdateRejectedError(originId, 'the movement changed during the update'));
+    });
+
+    expect(await sweeper.sweep()).toMatchObject({ claimed: 1, errors: 1, sent: 0, queried: 0 });
+
+    // Held as after any takeover, not released due at once: the silent replica may have had the bank's answer.
+    const held = schedule.policy.earliestQueryAt('DELAYED', new Date(stalledLeaseEnds));
+    expect(await store.findByOriginId(7)).toMatchObject({ leaseOwner: null, nextQueryAt: held });
   });
 });

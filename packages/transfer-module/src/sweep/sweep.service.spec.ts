@@ -157,18 +157,25 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     const { fixture, sweeper } = await setup();
     await unsent(fixture, 1, 2, 3);
     const applyUpdate = fixture.store.applyUpdate.bind(fixture.store);
-    jest
-      .spyOn(fixture.store, 'applyUpdate')
-      .mockImplementation((originId, owner, update) =>
-        originId === 2 ? Promise.reject(new Error('disk full')) : applyUpdate(originId, owner, update),
-      );
+    let failed = false;
+    jest.spyOn(fixture.store, 'applyUpdate').mockImplementation((originId, owner, update) => {
+      if (originId !== 2 || failed) return applyUpdate(originId, owner, update);
+      failed = true;
+      return Promise.reject(new Error('disk full'));
+    });
 
     const report = await sweeper.sweep();
     expect(report).toMatchObject({ claimed: 3, sent: 3, changed: 2, errors: 1 });
     expect(await fixture.store.findByOriginId(1)).toMatchObject({ status: 'CREATED', leaseOwner: null });
     expect(await fixture.store.findByOriginId(3)).toMatchObject({ status: 'CREATED', leaseOwner: null });
-    // Sent, answer not recorded: PENDING with the send counted, free for the next sweep to look it up.
-    expect(await fixture.store.findByOriginId(2)).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null });
+    // Sent, answer not recorded: PENDING with the send counted, free for a later sweep to look it up, once the
+    // polling rule allows whatever the bank answered (DELAYED's, the longest), not at the next sweep.
+    expect(await fixture.store.findByOriginId(2)).toMatchObject({
+      status: 'PENDING',
+      attempts: 1,
+      leaseOwner: null,
+      nextQueryAt: fixture.schedule.policy.earliestQueryAt('DELAYED', clock.now()),
+    });
   });
 
   it('keeps the lease of a movement whose work met the database out, and says the outage once', async () => {
