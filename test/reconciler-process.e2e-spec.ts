@@ -142,7 +142,7 @@ describe('reconciler processes on SQLite', () => {
     expect(leasedCount()).toBe(0);
     expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
     expect(once.output).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
-  });
+  }, 90_000); // four node processes started one after the other: over 30 s on a loaded machine
 
   it('`migrate` applies the migrations of DATABASE_URL and exits; `--help` and `--version` answer', async () => {
     const database = { DATABASE_URL: `sqlite:${join(dir, 'migrated.sqlite')}` };
@@ -165,5 +165,5 @@ describe('reconciler processes on SQLite', () => {
     expect(help.output).toContain('giro-reconciler sweep --once');
     const version = await runReconcilerCommand(dir, {}, ['--version']);
     expect(version.output.trim()).toBe(reconcilerPackage.version);
-  });
+  }, 90_000);
 });
