@@ -81,15 +81,17 @@ describe('reconciler processes on SQLite', () => {
     // Every movement due (interval + at most 10 % of it in jitter), then a slow bank: the sweep claims all 20 and
     // works on 8 at a time.
     await sleep(POLLING.minIntervalMs + 1_100);
-    bank.configure({ faults: { latencyMs: 1_500 } });
+    bank.configure({ faults: { latencyMs: 2_500 } });
     const sweep = reconciler.admin('POST', '/admin/reconcile').catch(() => undefined);
     await waitUntil(
       () => leasedCount() === 20,
       20_000,
       () => ({ leased: leasedCount() }),
     );
+    // The stop comes once the first lookups are at the bank, answered slowly: on a loaded machine it may reach the
+    // process seconds later, and still the second wave (two answers later) is the last that can start.
     await waitUntil(
-      () => bank.counters().requests['get-movement'] !== undefined,
+      () => bank.counters().faults.latency > 0,
       20_000,
       () => 'no lookup reached the bank',
     );
@@ -140,7 +142,7 @@ describe('reconciler processes on SQLite', () => {
     expect(leasedCount()).toBe(0);
     expect(bank.counters()).toMatchObject({ pollsTooEarly: 0, processedTwice: 0 });
     expect(once.output).not.toMatch(/sandbox-token|sandbox-hmac-secret/);
-  });
+  }, 90_000); // four node processes started one after the other: over 30 s on a loaded machine
 
   it('`migrate` applies the migrations of DATABASE_URL and exits; `--help` and `--version` answer', async () => {
     const database = { DATABASE_URL: `sqlite:${join(dir, 'migrated.sqlite')}` };
@@ -163,5 +165,5 @@ describe('reconciler processes on SQLite', () => {
     expect(help.output).toContain('giro-reconciler sweep --once');
     const version = await runReconcilerCommand(dir, {}, ['--version']);
     expect(version.output.trim()).toBe(reconcilerPackage.version);
-  });
+  }, 90_000);
 });

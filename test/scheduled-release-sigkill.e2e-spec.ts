@@ -48,22 +48,28 @@ describe('a reconciler killed mid-release and started again', () => {
   });
 
   it('sends every transfer once, none before its moment', async () => {
-    const first = await startReconcilerProcess(dir, env);
+    // Two calls at a time: its sends go out slowly (below).
+    const first = await startReconcilerProcess(dir, { ...env, BANK_MAX_IN_FLIGHT: '2' });
     processes.push(first);
-    const moment = Date.now() + 6_000;
+    // Far enough ahead for a loaded machine to create them all before it (all at once: the writes group).
+    const moment = Date.now() + 15_000;
     const executeAt = new Date(moment).toISOString();
     const originIds = Array.from({ length: TRANSFERS }, (_, n) => 9301 + n);
-    for (const originId of originIds) {
-      const created = await first.admin('POST', '/admin/transfers', {
-        ...transferRequest({ originId, description: `payroll ${originId}` }),
-        executeAt,
-      });
-      expect(created).toMatchObject({ status: 201, json: { status: 'SCHEDULED' } });
-    }
+    const created = await Promise.all(
+      originIds.map((originId) =>
+        first.admin('POST', '/admin/transfers', {
+          ...transferRequest({ originId, description: `payroll ${originId}` }),
+          executeAt,
+        }),
+      ),
+    );
+    for (const answer of created) expect(answer).toMatchObject({ status: 201, json: { status: 'SCHEDULED' } });
     expect(Date.now()).toBeLessThan(moment); // created ahead of the moment, or the test proves nothing
-    // A slow bank: the sends of the first batches are in flight when the process dies.
+    // A slow bank, two calls at a time: the sends of the first batches are in flight when the process dies, long
+    // before the last one even when this test notices late on a loaded machine.
     bank.configure({ faults: { latencyMs: 600 } });
-    for (let wait = 0; bank.ledger.size < 3 && wait < 1000; wait++) await sleep(20);
+    const sendsDeadline = moment + 30_000;
+    while (bank.ledger.size < 3 && Date.now() < sendsDeadline) await sleep(20);
     expect(bank.ledger.size).toBeGreaterThan(0);
     expect(bank.ledger.size).toBeLessThan(TRANSFERS);
     first.running.child.kill('SIGKILL');
@@ -74,7 +80,8 @@ describe('a reconciler killed mid-release and started again', () => {
     processes.push(second);
     const statusOf = async (originId: number) => (await second.admin('GET', `/admin/transfers/${originId}`)).json;
     let pending = originIds;
-    for (let wait = 0; pending.length > 0 && wait < 600; wait++) {
+    const finalDeadline = Date.now() + 60_000;
+    while (pending.length > 0 && Date.now() < finalDeadline) {
       const views = await Promise.all(pending.map(statusOf));
       pending = views.filter((view) => view.status !== 'COMPLETED').map((view) => view.originId);
       if (pending.length > 0) await sleep(100);
@@ -90,5 +97,5 @@ describe('a reconciler killed mid-release and started again', () => {
       expect(view.history.filter((row: { source: string }) => row.source === 'release')).toHaveLength(1);
     }
     expect(await second.stop()).toEqual({ code: 0, signal: null });
-  }, 120_000);
+  }, 180_000);
 });

@@ -101,7 +101,7 @@ describeOnEachEngine('webhook delivery under faults', (engine) => {
 
   it('a receiver that fails in every way, then is down for a while, gets every event in order, signed', async () => {
     // Events in turn: no fault; 500; 429 (Retry-After) then a hang; a closed connection, one closed mid-answer,
-    // then 503. While the transfers are written the receiver also goes down for 1.5 s.
+    // then 503. While the transfers are written the receiver also goes down, until an attempt was refused.
     const faults: ReceiverAnswer[][] = [
       [],
       [{ status: 500, body: 'oops' }],
@@ -120,10 +120,19 @@ describeOnEachEngine('webhook delivery under faults', (engine) => {
     const { endpoint, secret } = await webhooks.createEndpoint({ url: hooks.url });
     giro.app.get(WebhookDispatcher).start();
 
+    // Every error an attempt met so far, over the deliveries.
+    const errorsSoFar = async () => {
+      const errors = new Set<string>();
+      for (const delivery of await allDeliveries(webhooks, endpoint.id)) {
+        for (const attempt of await webhooks.listAttempts(delivery.id)) errors.add(attempt.error ?? 'none');
+      }
+      return errors;
+    };
     for (let originId = 1; originId <= 12; originId++) {
       await writeTransfer(giro.store, systemClock, originId);
       if (originId === 4) await hooks.down();
-      if (originId === 8) await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // Down until an attempt was refused (at once, or later on a loaded machine), then up again.
+      if (originId === 8) await waitUntil(async () => (await errorsSoFar()).has('connection refused'), 20_000);
       if (originId === 8) await hooks.up();
     }
 
@@ -138,10 +147,7 @@ describeOnEachEngine('webhook delivery under faults', (engine) => {
     expect(hooks.concurrentDuplicates).toEqual([]);
     // The faults happened: attempts beyond one per event, and connections refused while the receiver was down.
     expect(hooks.requests.length).toBeGreaterThan(36);
-    const errors = new Set<string>();
-    for (const delivery of deliveries) {
-      for (const attempt of await webhooks.listAttempts(delivery.id)) errors.add(attempt.error ?? 'none');
-    }
+    const errors = await errorsSoFar();
     expect([...errors].sort()).toEqual(
       expect.arrayContaining([
         'HTTP 429',

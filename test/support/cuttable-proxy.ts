@@ -9,6 +9,8 @@ export class CuttableProxy {
   private readonly sockets = new Set<Socket>();
   private readonly server: Server;
   private cut = false;
+  /** Connections refused while cut off, since the start. */
+  refused = 0;
 
   private constructor(private readonly target: { host: string; port: number }) {
     this.server = createServer((client) => this.accept(client));
@@ -41,6 +43,7 @@ export class CuttableProxy {
 
   private accept(client: Socket): void {
     if (this.cut) {
+      this.refused += 1;
       client.destroy();
       return;
     }

@@ -53,8 +53,9 @@ async function startSandbox(clock: ManualClock) {
   return { bank, bankOptions };
 }
 
+/** Waits (bounded, real time: generous, as a loaded machine can be slow) for `condition`. */
 async function waitFor(condition: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 2_000;
+  const deadline = Date.now() + 20_000;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));

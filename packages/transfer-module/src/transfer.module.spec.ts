@@ -96,8 +96,8 @@ class Listener {
 
 const RANK: Record<string, number> = { PENDING: 0, CREATED: 1, IN_PROGRESS: 2, DELAYED: 2, COMPLETED: 3, FAILED: 3 };
 
-/** Waits (bounded, real time) for `condition`. */
-async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {
+/** Waits (bounded, real time: generous, as a loaded machine can be slow) for `condition`. */
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -86,15 +86,17 @@ describeEachEngine('ApiKeyService', (engine) => {
     expect((await keys.revokeKey('ops')).revokedAt).toBe(new Date(T0).toISOString());
   });
 
-  it('refuses a key revoked through another data source within its cache time, without a restart', async () => {
+  it('refuses a key revoked through another data source once its cache time passes, without a restart', async () => {
     const { database, keys } = await setup(200);
     const { key } = await keys.createKey({ name: 'ops', role: 'operator' });
     expect(await keys.authenticate(key)).toBeDefined();
     const other = new ApiKeyService(await database.connect());
     await other.revokeKey('ops');
-    const deadline = Date.now() + 1_000;
+    // That it is at most the cache time is ApiKeyCache's spec, on a fake clock; here the bound is only generous
+    // (real time, on a machine that may be loaded).
+    const deadline = Date.now() + 10_000;
     while ((await keys.authenticate(key)) !== undefined) {
-      if (Date.now() > deadline) throw new Error('the revoked key was still accepted after 1 s');
+      if (Date.now() > deadline) throw new Error('the revoked key was still accepted after 10 s');
       await sleep(20);
     }
   });

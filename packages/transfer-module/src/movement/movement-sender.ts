@@ -266,6 +266,26 @@ export class MovementSender {
   }
 
   /**
+   * Gives back a claimed movement about which nothing was recorded: unworked (a sweep that already worked it in this
+   * run, or one that stops), or after its follow-up failed (`step`: what that follow-up did). It is held first, as
+   * before any query of it (holdAfterTakeover), when someone may have had an answer about it that could not be
+   * recorded: the worker its lease was taken over from (a replica gone silent while still calling the bank, or one
+   * whose lease expired mid-call), until that lease's end, or this worker, when its follow-up called the bank, until
+   * now. A bare release would leave it due at once, and a query could follow that answer within the polling rule.
+   * Otherwise its lease is just released.
+   */
+  async giveBackUnrecorded(record: ClaimedMovement, step?: FollowUpStep): Promise<void> {
+    const calledBank = step !== undefined && step.sent + step.queried > 0;
+    const now = this.options.clock.now().getTime();
+    const answeredBy = Math.max(now, record.abandonedLeaseExpiredAt?.getTime() ?? 0);
+    // A send made here counts (the claim read the attempts before it): one never sent needs no hold.
+    const held = calledBank
+      ? { ...record, attempts: record.attempts + (step?.sent ?? 0), abandonedLeaseExpiredAt: new Date(answeredBy) }
+      : record;
+    if ((await this.holdAfterTakeover(held)) === null) await this.store.releaseLease(record.originId, this.owner);
+  }
+
+  /**
    * Records an answer the bank gave about a movement this worker has claimed, to a lookup that did not name it
    * by its originId (by network or DEBIN id, before giro knew that name was this movement's): applied like a
    * refresh's answer (planAnswer: an anomaly is recorded, never applied), counted as a query, the lease given

@@ -2,7 +2,7 @@ import { inSpan } from '../domain/tracing';
 import type { ClaimedMovement, MovementStore } from '../persistence';
 
 export interface SweepPipelineOptions {
-  store: Pick<MovementStore, 'claimDue' | 'releaseLease'>;
+  store: Pick<MovementStore, 'claimDue'>;
   owner: string;
   batchSize: number;
   /** Movements worked at once. */
@@ -25,6 +25,12 @@ export interface SweepPipelineOptions {
    * due (released without progress: its nextQueryAt unchanged).
    */
   work(record: ClaimedMovement): Promise<boolean>;
+  /**
+   * Gives a claimed movement back unworked (one this sweep already worked, or one still queued when it stops). Not
+   * a bare release: a claim may have taken the lease over from a worker that is still calling the bank about it,
+   * and the movement must then wait as after any takeover (MovementSender.giveBackUnrecorded).
+   */
+  giveBack(record: ClaimedMovement): Promise<void>;
 }
 
 /**
@@ -36,7 +42,7 @@ export interface SweepPipelineOptions {
  * A movement worked in this sweep is not claimed again within it: its answer (or failure) put its nextQueryAt
  * after the sweep's start, past `dueBy` (a creation's after the claim's time: the bank's interval, or a backoff).
  * Creations that became due while it runs (released, approved) are claimed by its next batch. Only the ones released without progress are still due; those few are
- * remembered and, if a claim brings one back, released again unworked (the next sweep takes them). The sweep
+ * remembered and, if a claim brings one back, given back again unworked (the next sweep takes them). The sweep
  * ends when a claim comes back short or brings nothing new, and the queue is empty.
  */
 export class SweepPipeline {
@@ -55,6 +61,9 @@ export class SweepPipeline {
     await Promise.all(Array.from({ length: this.options.concurrency }, () => this.worker()));
     // Stopped while a claim was under way: let it finish, so stop() releases its leases after it.
     await this.claiming;
+    // Stopped with movements queued: each given back as it must be. One that cannot be (the database out) keeps
+    // its lease, which ends on its own; whoever claims it then waits as after any takeover.
+    for (const record of this.queue.splice(0)) await this.options.giveBack(record).catch(() => undefined);
     if (this.claimFailure) throw this.claimFailure.error;
     return this.claimedCount;
   }
@@ -91,7 +100,7 @@ export class SweepPipeline {
 
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
   private claimBatch(): Promise<void> {
-    const { store, owner, batchSize, leaseMs, dueBy, creations, accountWeights } = this.options;
+    const { store, owner, batchSize, leaseMs, dueBy, creations, accountWeights, giveBack } = this.options;
     return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': batchSize } }, async (span) => {
       await this.options.beforeClaim();
       const creationsDueBy = this.options.now();
@@ -103,7 +112,7 @@ export class SweepPipeline {
       this.queue.push(...fresh);
       this.claimedCount += fresh.length;
       if (batch.length < batchSize || fresh.length === 0) this.exhausted = true;
-      for (const record of again) await store.releaseLease(record.originId, owner);
+      for (const record of again) await giveBack(record);
     });
   }
 }

@@ -5,10 +5,10 @@ import type { TransferRequestWire } from '../domain';
 import type { BankPort } from '../movement';
 import { type SenderFixture, senderFixture } from '../movement/testing/sender-fixture';
 import { resolveTransferModuleOptions } from '../options';
-import type { MovementRecord } from '../persistence';
+import { type MovementRecord, MovementUpdateRejectedError } from '../persistence';
 import { sampleIntent } from '../persistence/testing/sample-intent';
 import { storeFixture, T0 } from '../persistence/testing/store-fixture';
-import { describeEachEngine, type TestEngine } from '../persistence/testing/test-engines';
+import { describeEachEngine, describeOnPostgres, type TestEngine } from '../persistence/testing/test-engines';
 import { SweepService } from './sweep.service';
 
 const MIN_INTERVAL = 100;
@@ -74,8 +74,11 @@ class ControlledBank implements BankPort {
   }
 }
 
-/** Waits (bounded, in real time: the database works meanwhile) until `condition` holds; false on timeout. */
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
+/**
+ * Waits (bounded, in real time: the database works meanwhile, on a machine that may be loaded) until `condition`
+ * holds; false on timeout.
+ */
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) return false;
@@ -84,30 +87,33 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<boole
   return true;
 }
 
+/** A sweep on a database of `engine` against the controlled bank, every claim's size recorded. */
+async function sweepFixture(engine: TestEngine, sweep: { batchSize: number; concurrency: number }) {
+  const fixture = await storeFixture(engine);
+  const options = resolveTransferModuleOptions({
+    bank: await sandboxBankOptions('https://127.0.0.1:9'), // never dialled: the controlled bank answers
+    clock: fixture.clock,
+    polling: { minIntervalMs: MIN_INTERVAL, maxJitterMs: 0, allowBelowSpec: true },
+    budget: { maxInFlight: sweep.concurrency + 4 },
+    sweep,
+  });
+  const bank = new ControlledBank();
+  const wired = senderFixture(options, fixture.dataSource, bank);
+  /** Every claim's size, in order. */
+  const claims: number[] = [];
+  const claimDue = wired.store.claimDue.bind(wired.store);
+  jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
+    const claimed = await claimDue(claimOptions);
+    claims.push(claimed.length);
+    return claimed;
+  });
+  const { store, sender, schedule, work, owner, logger, events } = wired;
+  const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger, events);
+  return { fixture, wired, bank, claims, clock: fixture.clock, sweeper };
+}
+
 describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) => {
-  async function setup(sweep: { batchSize: number; concurrency: number }) {
-    const fixture = await storeFixture(engine);
-    const options = resolveTransferModuleOptions({
-      bank: await sandboxBankOptions('https://127.0.0.1:9'), // never dialled: the controlled bank answers
-      clock: fixture.clock,
-      polling: { minIntervalMs: MIN_INTERVAL, maxJitterMs: 0, allowBelowSpec: true },
-      budget: { maxInFlight: sweep.concurrency + 4 },
-      sweep,
-    });
-    const bank = new ControlledBank();
-    const wired = senderFixture(options, fixture.dataSource, bank);
-    /** Every claim's size, in order. */
-    const claims: number[] = [];
-    const claimDue = wired.store.claimDue.bind(wired.store);
-    jest.spyOn(wired.store, 'claimDue').mockImplementation(async (claimOptions) => {
-      const claimed = await claimDue(claimOptions);
-      claims.push(claimed.length);
-      return claimed;
-    });
-    const { store, sender, schedule, work, owner, logger, events } = wired;
-    const sweeper = new SweepService(options, store, sender, schedule, work, owner, logger, events);
-    return { wired, bank, claims, clock: fixture.clock, sweeper };
-  }
+  const setup = (sweep: { batchSize: number; concurrency: number }) => sweepFixture(engine, sweep);
 
   /** Intents stored without a send (attempts 0): a sweep sends each once. */
   async function backlog(wired: SenderFixture, from: number, count: number): Promise<number[]> {
@@ -156,7 +162,7 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     // idle waiting for a batch shows as a wait that times out with fewer calls at the bank.
     const inFlightBeforeLastClaim: number[] = [];
     while (!finished) {
-      await until(() => finished || bank.waiting === concurrency || lastClaimDone(), 2_000);
+      await until(() => finished || bank.waiting === concurrency || lastClaimDone());
       if (!lastClaimDone()) inFlightBeforeLastClaim.push(bank.waiting);
       if (bank.waiting > 0) bank.answerOne();
       else await new Promise((resolve) => setTimeout(resolve, 1));
@@ -205,8 +211,10 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     expect(bank.callsPer.get(3)).toBe(1);
     expect(bank.totalCalls).toBe(7);
     const stuck = await wired.store.findByOriginId(3);
-    expect(stuck).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: new Date(T0) });
-    expect(report.nextDueAt).toEqual(new Date(T0)); // still due: the next sweep takes it
+    // Sent, and nothing about it could be written (its hold neither): it keeps its lease, as after a database
+    // outage, and is asked again only after the lease's end and DELAYED's rule, never at the next sweep.
+    expect(stuck).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: wired.owner, nextQueryAt: new Date(T0) });
+    expect(report.nextDueAt).toEqual(new Date(T0 + MIN_INTERVAL)); // the others' next queries
   });
 
   it('stops mid-sweep: no new bank call, no lease left, a claim under way included', async () => {
@@ -248,5 +256,82 @@ describeEachEngine('SweepService.sweep through a backlog', (engine: TestEngine) 
     expect(movements.filter((m) => m.leaseOwner !== null)).toEqual([]);
     expect(movements.filter((m) => m.status === 'CREATED')).toHaveLength(3);
     expect((await sweeper.sweep()).claimed).toBe(0);
+  });
+});
+
+describeOnPostgres('SweepService.sweep taking a lease over from a replica that looks silent', (engine: TestEngine) => {
+  it('gives back held a movement it worked and then claimed again from that replica, never due at once', async () => {
+    // Two live replicas can each look silent to the other (a stall longer than the takeover's silence): each may
+    // then take over the other's leases while the other is still calling the bank.
+    const { fixture, wired, bank, claims, sweeper } = await sweepFixture(engine, { batchSize: 1, concurrency: 1 });
+    const { store, owner, options, schedule } = wired;
+    const { clock, dataSource } = fixture;
+    /** Heartbeats as they would stand: `beating` without a gap for 20 s, `silent` not for 20 s. */
+    const heartbeats = async (beating: string, silent: string) => {
+      const now = clock.now().getTime();
+      const write = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms")
+        VALUES ($1, $2, $3, $4) ON CONFLICT ("owner") DO UPDATE
+        SET "heartbeat_at_ms" = excluded."heartbeat_at_ms", "beating_since_ms" = excluded."beating_since_ms"`;
+      await dataSource.query(write, [beating, now - 20_000, now, now - 20_000]);
+      await dataSource.query(write, [silent, now - 20_000, now - 20_000, now - 20_000]);
+    };
+    for (const originId of [1, 2]) {
+      const { intent, fingerprint } = sampleIntent(originId);
+      await store.recordIntent(intent, fingerprint, { sendNow: false });
+    }
+    await heartbeats(owner, 'stalled');
+    bank.hold = true;
+    const sweeping = sweeper.sweep();
+    // The sweep has sent its first movement (the answer held) and claimed the second.
+    expect(await until(() => bank.waiting === 1 && claims.length === 2)).toBe(true);
+    const [first] = [...bank.callsPer.keys()] as [number];
+
+    // The sweep's replica looks silent to the other, which takes the first movement over; then the other way round.
+    await heartbeats('stalled', owner);
+    expect(await store.claim(first, 'stalled', options.sweep.leaseMs)).not.toBeNull();
+    const stalledLeaseEnds = clock.now().getTime() + options.sweep.leaseMs;
+    await heartbeats(owner, 'stalled');
+    // The bank's answer about it cannot be written (the lease is the other's): left due, then claimed again from
+    // the silent replica by the sweep's next claim, and given back unworked.
+    bank.answerAll();
+    await sweeping;
+
+    expect(bank.callsPer.get(first)).toBe(1);
+    const given = await store.findByOriginId(first);
+    // Held as after any takeover (DELAYED's rule from the other's lease's end): a bare release would have left it
+    // due, asked again at the next sweep right after the bank's answer.
+    const held = schedule.policy.earliestQueryAt('DELAYED', new Date(stalledLeaseEnds));
+    expect(given).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null, nextQueryAt: held });
+  });
+
+  it('gives back held a movement it took over whose follow-up failed', async () => {
+    const { fixture, wired, sweeper } = await sweepFixture(engine, { batchSize: 5, concurrency: 1 });
+    const { store, owner, options, schedule } = wired;
+    const { clock, dataSource } = fixture;
+    const { intent, fingerprint } = sampleIntent(7);
+    await store.recordIntent(intent, fingerprint, { sendNow: false });
+    // Another replica claimed it and counted its send; it has gone silent since, its lease running.
+    expect(await store.claim(7, 'stalled', options.sweep.leaseMs)).not.toBeNull();
+    expect(await store.markSendAttempt(7, 'stalled')).toBe(true);
+    const stalledLeaseEnds = clock.now().getTime() + options.sweep.leaseMs;
+    const now = clock.now().getTime();
+    const write = `INSERT INTO "giro_replicas" ("owner", "started_at_ms", "heartbeat_at_ms", "beating_since_ms")
+      VALUES ($1, $2, $3, $2)`;
+    await dataSource.query(write, [owner, now - 20_000, now]);
+    await dataSource.query(write, ['stalled', now - 20_000, now - 20_000]);
+    // The sweep takes it over; its first write fails (as when the lease changed hands again meanwhile).
+    const applyUpdate = store.applyUpdate.bind(store);
+    let failed = false;
+    jest.spyOn(store, 'applyUpdate').mockImplementation((originId, by, update) => {
+      if (failed) return applyUpdate(originId, by, update);
+      failed = true;
+      return Promise.reject(new MovementUpdateRejectedError(originId, 'the movement changed during the update'));
+    });
+
+    expect(await sweeper.sweep()).toMatchObject({ claimed: 1, errors: 1, sent: 0, queried: 0 });
+
+    // Held as after any takeover, not released due at once: the silent replica may have had the bank's answer.
+    const held = schedule.policy.earliestQueryAt('DELAYED', new Date(stalledLeaseEnds));
+    expect(await store.findByOriginId(7)).toMatchObject({ leaseOwner: null, nextQueryAt: held });
   });
 });

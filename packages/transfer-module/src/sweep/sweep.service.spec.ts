@@ -10,12 +10,35 @@ import { describeEachEngine, type TestEngine } from '../persistence/testing/test
 import { TransferService } from '../transfer';
 import { SweepService } from './sweep.service';
 
-/** The bank client, with every call recorded (kind, order, concurrency). */
+/**
+ * The bank client, with every call recorded (kind, order, concurrency). A test may make calls wait for each other
+ * (together) or hold their answers (holdAnswers), so that what it checks does not depend on the machine's pace.
+ */
 class RecordingBank implements BankPort {
   readonly calls: string[] = [];
   inFlight = 0;
   peak = 0;
+  private waiting: (() => void)[] = [];
+  private toWaitFor = 0;
+  private answersHeld: Promise<void> | undefined;
   constructor(private readonly client: BankClient) {}
+
+  /** The next `count` calls wait for each other before they go to the bank: that many are in flight together. */
+  together(count: number): void {
+    this.toWaitFor = count;
+  }
+
+  /** The bank's answers wait (each call processed, not yet answered) until the returned function is called. */
+  holdAnswers(): () => void {
+    let release!: () => void;
+    this.answersHeld = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return () => {
+      this.answersHeld = undefined;
+      release();
+    };
+  }
 
   createTransferRequest(request: TransferRequestWire) {
     return this.record(`create ${request.originId}`, () => this.client.createTransferRequest(request));
@@ -30,18 +53,30 @@ class RecordingBank implements BankPort {
     this.inFlight += 1;
     this.peak = Math.max(this.peak, this.inFlight);
     try {
-      return await work();
+      if (this.toWaitFor > 0) await this.joinTheOthers();
+      const answer = await work();
+      await this.answersHeld;
+      return answer;
     } finally {
       this.inFlight -= 1;
     }
   }
+
+  private joinTheOthers(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.waiting.push(resolve);
+      if (this.waiting.length < this.toWaitFor) return;
+      this.toWaitFor = 0;
+      for (const go of this.waiting.splice(0)) go();
+    });
+  }
 }
 
-/** Waits (bounded) until the bank has a request in its latency delay. */
-async function untilAtTheBank(bank: SandboxBank): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (bank.counters().faults.latency === 0) {
-    if (Date.now() > deadline) throw new Error('no request reached the bank');
+/** Waits (bounded generously: the database works meanwhile, on a machine that may be loaded) until `condition`. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within 20 s: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -105,6 +140,8 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     bank.configure({ faults: { latencyMs: 50 } }); // calls last long enough to overlap
     const wide = await setup({ sweep: { concurrency: 3 } });
     await unsent(wide.fixture, 1, 2, 3, 4, 5, 6, 7);
+    // The first three meet before going to the bank: a slow write before each call cannot keep them apart.
+    wide.bank.together(3);
     await wide.sweeper.sweep();
     expect(wide.bank.calls).toHaveLength(7);
     expect(wide.bank.peak).toBe(3);
@@ -120,18 +157,25 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
     const { fixture, sweeper } = await setup();
     await unsent(fixture, 1, 2, 3);
     const applyUpdate = fixture.store.applyUpdate.bind(fixture.store);
-    jest
-      .spyOn(fixture.store, 'applyUpdate')
-      .mockImplementation((originId, owner, update) =>
-        originId === 2 ? Promise.reject(new Error('disk full')) : applyUpdate(originId, owner, update),
-      );
+    let failed = false;
+    jest.spyOn(fixture.store, 'applyUpdate').mockImplementation((originId, owner, update) => {
+      if (originId !== 2 || failed) return applyUpdate(originId, owner, update);
+      failed = true;
+      return Promise.reject(new Error('disk full'));
+    });
 
     const report = await sweeper.sweep();
     expect(report).toMatchObject({ claimed: 3, sent: 3, changed: 2, errors: 1 });
     expect(await fixture.store.findByOriginId(1)).toMatchObject({ status: 'CREATED', leaseOwner: null });
     expect(await fixture.store.findByOriginId(3)).toMatchObject({ status: 'CREATED', leaseOwner: null });
-    // Sent, answer not recorded: PENDING with the send counted, free for the next sweep to look it up.
-    expect(await fixture.store.findByOriginId(2)).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: null });
+    // Sent, answer not recorded: PENDING with the send counted, free for a later sweep to look it up, once the
+    // polling rule allows whatever the bank answered (DELAYED's, the longest), not at the next sweep.
+    expect(await fixture.store.findByOriginId(2)).toMatchObject({
+      status: 'PENDING',
+      attempts: 1,
+      leaseOwner: null,
+      nextQueryAt: fixture.schedule.policy.earliestQueryAt('DELAYED', clock.now()),
+    });
   });
 
   it('keeps the lease of a movement whose work met the database out, and says the outage once', async () => {
@@ -189,12 +233,14 @@ describeEachEngine('SweepService.sweep', (engine: TestEngine) => {
   });
 
   it('stops: finishes the work in flight, releases its leases, and claims nothing more', async () => {
-    bank.configure({ faults: { latencyMs: 150 } });
-    const { fixture, sweeper } = await setup({ sweep: { concurrency: 1 } });
+    const { fixture, sweeper, bank: calls } = await setup({ sweep: { concurrency: 1 } });
     await unsent(fixture, 1, 2, 3);
+    const answer = calls.holdAnswers();
     const sweeping = sweeper.sweep();
-    await untilAtTheBank(bank); // the first send is being answered (slowly)
-    await sweeper.stop();
+    await until(() => calls.calls.length === 1, 'the first send under way'); // its answer held until the stop
+    const stopping = sweeper.stop();
+    answer();
+    await stopping;
     const report = await sweeping;
     expect(report).toMatchObject({ claimed: 3, sent: 1 }); // the one in flight finished; no new call started
     const { items } = await fixture.store.list({ limit: 10 });

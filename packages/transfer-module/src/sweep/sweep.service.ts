@@ -118,6 +118,7 @@ export class SweepService implements OnModuleDestroy {
       },
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
+      giveBack: (record) => this.sender.giveBackUnrecorded(record),
     });
     report.claimed = await pipeline.workAllDue();
     const nowMs = clock.now().getTime();
@@ -191,7 +192,11 @@ export class SweepService implements OnModuleDestroy {
       report.errors += 1;
       if (!isDatabaseUnavailable(error)) {
         this.logger.error(movementLogLine(record.originId, `follow-up failed, retried later: ${describeError(error)}`));
-        await this.store.releaseLease(record.originId, this.owner).catch(() => undefined);
+        // Given back held when an answer about it may have gone unrecorded (this follow-up called the bank, or it
+        // was taken over from a worker that may still be calling), as the outage below keeps its lease: a bare
+        // release would let it be asked again sooner than the polling rule allows. Should the hold fail too, the
+        // lease ends on its own.
+        await this.sender.giveBackUnrecorded(record, step).catch(() => undefined);
         return false;
       }
       // The database out fails every movement's follow-up alike: said once per outage, not once per movement.

@@ -69,14 +69,17 @@ describeEachEngine('transactions', (engine) => {
   });
 });
 
-// A plain better-sqlite3 connection in another process, as a second writer on the same file would be.
+// A plain better-sqlite3 connection in another process, as a second writer on the same file would be. It holds
+// the write lock until its input ends (`until-input-ends`), or for a number of milliseconds.
 const otherProcessScript = `
   const Database = require(process.argv[1]);
   const db = new Database(process.argv[2], { timeout: Number(process.argv[3]) });
   try {
     db.exec('BEGIN IMMEDIATE');
     process.stdout.write('locked\\n');
-    setTimeout(() => { db.exec('COMMIT'); process.stdout.write('released\\n'); }, Number(process.argv[4]));
+    const release = () => { db.exec('COMMIT'); process.stdout.write('released\\n'); };
+    if (process.argv[4] === 'until-input-ends') process.stdin.on('end', release).resume();
+    else setTimeout(release, Number(process.argv[4]));
   } catch (error) {
     process.stdout.write(error.code + '\\n');
   }`;
@@ -107,7 +110,7 @@ describeOnSqlite('transactions against another process', (engine) => {
       require.resolve('better-sqlite3'),
       file,
       '0',
-      '300',
+      'until-input-ends',
     ]);
     // Listened for from the start: the lock is waited for on the event loop, so the holder may exit before the
     // write resolves.
@@ -120,9 +123,20 @@ describeOnSqlite('transactions against another process', (engine) => {
       });
       holder.on('error', reject);
     });
-    const started = Date.now();
-    await transactionsFor(dataSource).write(insertCounter('after-wait'));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    const logQuery = jest.spyOn(dataSource.logger, 'logQuery');
+    const begins = () => logQuery.mock.calls.filter(([sql]) => sql === 'BEGIN IMMEDIATE').length;
+    let settled = false;
+    const write = transactionsFor(dataSource)
+      .write(insertCounter('after-wait'))
+      .finally(() => {
+        settled = true;
+      });
+    // Bounded wait on state: the write met the lock and tries again, still waiting while the other holds it.
+    for (let turn = 0; begins() < 2 && turn < 2_000; turn++) await sleep(1);
+    expect(begins()).toBeGreaterThanOrEqual(2);
+    expect(settled).toBe(false);
+    holder.stdin.end();
+    await write;
     await exited;
     expect(output).toEqual(['locked', 'released']);
     expect(await counterNames(dataSource)).toEqual(['after-wait']);
