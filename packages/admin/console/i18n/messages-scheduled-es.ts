@@ -27,7 +27,8 @@ export const SCHEDULED_ES = {
   'scheduled.keep': 'No, dejarlas',
   'scheduled.canceled': 'Anuladas: {count}.',
   'scheduled.totals': 'Totales por día y cuenta (todas las que el filtro toma, no solo esta página)',
-  'scheduled.totalsTruncated': 'Hay más días y cuentas: se muestran los primeros. Filtrá por día o por cuenta para ver el resto.',
+  'scheduled.totalsTruncated':
+    'Hay más días y cuentas: se muestran los primeros. Filtrá por día o por cuenta para ver el resto.',
 
   'scheduled.more': 'Ver más',
   'scheduled.count': '{count} transferencias',

@@ -60,8 +60,7 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
     [query.toString()],
   );
   const totals = useLoad(
-    () =>
-      api.get<ScheduledTotals>('admin/transfers/scheduled-totals', { executeFrom: day, executeTo: day, from }),
+    () => api.get<ScheduledTotals>('admin/transfers/scheduled-totals', { executeFrom: day, executeTo: day, from }),
     [day, from],
   );
   const accounts = useLoad(() => fetchSendingOptions(api), []).data?.accounts ?? null;

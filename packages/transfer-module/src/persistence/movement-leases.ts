@@ -1,11 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import {
-  AWAITING_APPROVAL_STATUS,
-  FINAL_STATUSES,
-  isUnsentStatus,
-  PENDING_STATUS,
-  SCHEDULED_STATUS,
-} from '../domain';
+import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
 import {
   type ClaimTimes,
   inClaimOrder,
@@ -133,7 +127,13 @@ export class MovementLeases {
       const shared = await selectFairShares(manager, engine, queue, times, limit, weights, cursor);
       if (shared === null) return plain(limit, []);
       if (shared.length >= limit) return shared;
-      return [...shared, ...(await plain(limit - shared.length, shared.map((row) => row.originId)))];
+      return [
+        ...shared,
+        ...(await plain(
+          limit - shared.length,
+          shared.map((row) => row.originId),
+        )),
+      ];
     };
     const pending = await fair(PENDING_QUEUE, this.creationsCursor, (count, taken) =>
       selectDue(manager, engine, 'pending', times, count, taken),

@@ -1,4 +1,10 @@
-import { type DecimalAmount, type MovementStatus, PENDING_STATUS, SCHEDULED_STATUS, type TransferIntent } from '../domain';
+import {
+  type DecimalAmount,
+  type MovementStatus,
+  PENDING_STATUS,
+  SCHEDULED_STATUS,
+  type TransferIntent,
+} from '../domain';
 import type {
   AnomalyResolutionEntity,
   CancellationEntity,

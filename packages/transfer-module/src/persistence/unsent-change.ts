@@ -120,7 +120,16 @@ export async function writeReleaseRecords(
     context.engine.sql(`INSERT INTO "giro_movement_history"
       ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
       VALUES ${values} RETURNING *`),
-    released.flatMap((movement) => [movement.originId, SCHEDULED_STATUS, PENDING_STATUS, now, 'release', null, null, null]),
+    released.flatMap((movement) => [
+      movement.originId,
+      SCHEDULED_STATUS,
+      PENDING_STATUS,
+      now,
+      'release',
+      null,
+      null,
+      null,
+    ]),
   );
   const historyOf = new Map(
     (inserted.records ?? []).map((record) => {
