@@ -130,7 +130,7 @@ export class MovementListing {
    * account or all: how many and how much per sending day (Buenos Aires), account and currency, earliest day
    * first; at most `limit` of these groups.
    */
-  scheduledTotalsByDay(filter: ScheduledTotalsOptions, limit: number): Promise<ScheduledDayTotal[]> {
+  async scheduledTotalsByDay(filter: ScheduledTotalsOptions, limit: number): Promise<ScheduledDayTotal[]> {
     const checked: ScheduledTotalsFilter = {};
     if (filter.executeFrom !== undefined) checked.executeFromMs = checkDate(filter.executeFrom, 'executeFrom');
     if (filter.executeBefore !== undefined) checked.executeBeforeMs = checkDate(filter.executeBefore, 'executeBefore');

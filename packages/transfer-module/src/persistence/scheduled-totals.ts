@@ -22,9 +22,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 // One grouped query on the SCHEDULED rows' (from_address, execute_at_ms) index, whose condition the text names.
 // The day is a whole number of days since the epoch on Buenos Aires' clock (a fixed offset, no daylight saving):
-// integer division on both engines, turned into a day key here.
+// integer division on both engines (the offset in the text: SQLite binds a number as a real), turned into a day key
+// here.
 const TOTALS = (filter: ScheduledTotalsFilter) => `SELECT m."from_address" AS "fromAddress",
-    (m."execute_at_ms" + ?) / ${DAY_MS} AS "dayNumber", m."currency_id" AS "currencyId",
+    (m."execute_at_ms" + ${BUSINESS_UTC_OFFSET_MS}) / ${DAY_MS} AS "dayNumber", m."currency_id" AS "currencyId",
     COUNT(*) AS "count", SUM(m."amount_cents") AS "cents"
   FROM "giro_movements" m
   WHERE m."status" = '${SCHEDULED_STATUS}'${filter.fromAddress === undefined ? '' : ` AND m."from_address" = ?`}${
@@ -44,7 +45,7 @@ export async function selectScheduledTotals(
   filter: ScheduledTotalsFilter,
   limit: number,
 ): Promise<ScheduledDayTotal[]> {
-  const parameters: unknown[] = [BUSINESS_UTC_OFFSET_MS];
+  const parameters: unknown[] = [];
   if (filter.fromAddress !== undefined) parameters.push(filter.fromAddress);
   if (filter.executeFromMs !== undefined) parameters.push(filter.executeFromMs);
   if (filter.executeBeforeMs !== undefined) parameters.push(filter.executeBeforeMs);
