@@ -12,8 +12,8 @@ import {
   watchPage,
 } from './console-stack';
 
-// Scheduled transfers in the console, in Chromium: the "Programadas" page (by moment, by day and account, several
-// canceled at once after a dialog), the dashboard's figures for today and tomorrow, a transfer's schedule and its
+// Scheduled transfers in the console, in Chromium: the "Programadas" page (by moment, by day and account, its totals
+// per day and account for every transfer the filter takes beyond the page, several canceled at once after a dialog), the dashboard's figures for today and tomorrow, a transfer's schedule and its
 // cancel, the create form's sending day, the batch preview's day and payee flags (a first payment, a blocked
 // account) with the CUIT right under its account, and the approvals' money preview and per-row decisions.
 // Screenshots at 1366 and 1024 px in test-artifacts/console/scheduled-*.png.
@@ -353,6 +353,44 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
     expect(await page.getByRole('button', { name: /Anular/ }).count()).toBe(0);
     expect((await stack.api('POST', '/admin/transfers/8103/cancel', { key: viewer })).status).toBe(403);
     expect((await stack.api('GET', '/admin/transfers/8103', { key: ADMIN_TOKEN })).json.status).toBe('SCHEDULED');
+    await page.close();
+  });
+
+  it("totals every transfer of the filter per day and account, not only the page's, in both languages", async () => {
+    const day = '2027-02-01';
+    const count = 55;
+    for (let n = 0; n < count; n += 1) {
+      const created = await stack.api('POST', '/admin/transfers', {
+        key: operator,
+        body: scheduledRequest(8401 + n, { executeOn: day }, '10.00'),
+      });
+      expect(created.json.status).toBe('SCHEDULED');
+    }
+    const { page, seen } = await openAs(operator);
+    await goTo(page, `scheduled?day=${day}`);
+    const rows = page.locator('table.scheduled-rows tbody tr[data-origin-id]');
+    await waitShown(rows.first());
+    const totals = page.locator(`table.scheduled-totals tr[data-day="${day}"]`);
+    await waitShown(totals);
+    // A page of 50; the totals count all 55.
+    expect(await rows.count()).toBe(50);
+    expect(await totals.locator('td').allTextContents()).toEqual(['01/02/2027', FROM_CVU, '55', `$${NBSP}550,00`]);
+    await waitShown(page.getByRole('heading', { name: /Totales por día y cuenta/ }));
+    await screenshot(page, 'scheduled-totals-1366');
+    await page.getByLabel('Idioma').selectOption('en');
+    await waitShown(page.getByRole('heading', { name: /Totals per day and account/ }));
+    const english = await totals.locator('td').allTextContents();
+    expect(english.slice(0, 3)).toEqual(['02/01/2027', FROM_CVU, '55']);
+    expect(english[3]).toMatch(/^ARS\s550\.00$/);
+    await page.getByLabel('Language').selectOption('es');
+    // Without a filter: each day and account, the days the page has not reached among them.
+    await goTo(page, 'scheduled');
+    await waitShown(page.locator(`table.scheduled-totals tr[data-day="${day}"]`));
+    const api = (await stack.api('GET', '/admin/transfers/scheduled-totals', { key: operator })).json;
+    expect(api.truncated).toBe(false);
+    expect(api.items).toContainEqual({ day, from: FROM_CVU, currencyId: '032', amount: '550.00', count });
+    expect((await stack.api('GET', '/admin/transfers/scheduled-totals?from=123', { key: operator })).status).toBe(400);
+    expect(seen.errors).toEqual([]);
     await page.close();
   });
 });

@@ -66,6 +66,7 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   // Calling a scheduled transfer off before its moment is an operator's, as creating it is.
   ['POST', '/admin/transfers/{originId}/cancel', 'operator'],
   ['POST', '/admin/transfers/cancel', 'operator'],
+  ['GET', '/admin/transfers/scheduled-totals', 'viewer'],
   ['GET', '/admin/transfers/{originId}/raw', 'operator'],
   ['POST', '/admin/bank/lookup', 'operator'],
   ['POST', '/admin/sub-accounts', 'admin'],
@@ -125,7 +126,7 @@ const cancellations = {
 const overviews = { overview: answer };
 const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
-const scheduled = { cancel: answer, cancelMany: async () => [] };
+const scheduled = { cancel: answer, cancelMany: async () => [], totals: async () => ({ items: [], truncated: false }) };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };
 const sweeps = { sweep: answer };
 /** The audit trail: what the guard and the interceptor hand it, kept to look at. */

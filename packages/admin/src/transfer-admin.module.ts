@@ -39,12 +39,12 @@ import { WebhooksController } from './webhooks/webhooks.controller';
 /** In the order Express tries their routes. */
 const ADMIN_CONTROLLERS = [
   OverviewController,
-  // Before TransfersController: `batch` and `export.csv` are not originIds.
+  // Before TransfersController: `batch`, `export.csv` and `scheduled-totals` are not originIds.
   TransferBatchController,
   TransferExportController,
+  ScheduledTransfersController,
   TransfersController,
   ApprovalsController,
-  ScheduledTransfersController,
   TransferRawController,
   BankLookupController,
   SubAccountsController,

@@ -254,6 +254,9 @@ export { PayeeService, type PayeeView } from './transfer/payee.service';
 export {
   type CancelBatchItem,
   MAX_CANCEL_BATCH,
+  MAX_SCHEDULED_TOTALS,
+  type ScheduledTotal,
+  type ScheduledTotalsQuery,
   ScheduledTransferService,
 } from './transfer/scheduled-transfer.service';
 export {

@@ -161,6 +161,13 @@ export interface ScheduledDay {
   totals: { currencyId: string; amount: string; count: number }[];
 }
 
+/** `GET /admin/transfers/scheduled-totals`: the scheduled transfers of a filter per sending day, account and currency. */
+export interface ScheduledTotals {
+  items: { day: string; from: string; currencyId: string; amount: string; count: number }[];
+  /** More groups than one answer holds: the earliest ones are listed. */
+  truncated: boolean;
+}
+
 /** `POST /admin/transfers/cancel`: one item per originId. */
 export interface CancelItem {
   originId: number;

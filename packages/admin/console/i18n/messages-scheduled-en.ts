@@ -26,7 +26,10 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'scheduled.confirm': 'Yes, cancel',
   'scheduled.keep': 'No, keep them',
   'scheduled.canceled': 'Canceled: {count}.',
-  'scheduled.totals': 'Totals per day and account (of the list)',
+  'scheduled.totals': 'Totals per day and account (every transfer the filter takes, not only this page)',
+  'scheduled.totalsTruncated':
+    'There are more days and accounts: the first ones are shown. Filter by day or account to see the rest.',
+
   'scheduled.more': 'Show more',
   'scheduled.count': '{count} transfers',
   'scheduled.movedFrom': 'asked for {day}, not a business day',

@@ -25,7 +25,10 @@ export const SCHEDULED_ES = {
   'scheduled.confirm': 'Sí, anular',
   'scheduled.keep': 'No, dejarlas',
   'scheduled.canceled': 'Anuladas: {count}.',
-  'scheduled.totals': 'Totales por día y cuenta (de la lista)',
+  'scheduled.totals': 'Totales por día y cuenta (todas las que el filtro toma, no solo esta página)',
+  'scheduled.totalsTruncated':
+    'Hay más días y cuentas: se muestran los primeros. Filtrá por día o por cuenta para ver el resto.',
+
   'scheduled.more': 'Ver más',
   'scheduled.count': '{count} transferencias',
   'scheduled.movedFrom': 'pedida para el {day}, día no hábil',

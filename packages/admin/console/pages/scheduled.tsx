@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { totalsByCurrency } from '../amounts';
 import { ApiError } from '../api/client';
 import { type RefusedItem, withCurrentStatus } from '../api/refused-items';
-import type { CancelItem, Movement, Page } from '../api/types';
+import type { CancelItem, Movement, Page, ScheduledTotals } from '../api/types';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { TextField } from '../components/fields';
 import { ErrorNotice, SuccessNotice } from '../components/notices';
@@ -13,7 +13,7 @@ import { DataTable } from '../components/table';
 import { TransferTabs } from '../components/transfer-tabs';
 import { Money, PartyText } from '../components/values';
 import { toApiDay, typedDay } from '../days';
-import { buenosAiresDay, formatTotals } from '../format';
+import { formatTotals } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
 import { fieldErrorText } from '../i18n/violations';
@@ -27,7 +27,8 @@ const PAGE_SIZE = 50;
 
 /**
  * The transfers waiting for their moment (`GET /admin/transfers?status=SCHEDULED&sort=executeAt`), earliest first,
- * by sending day and source account (the filters are in the address); the page's totals per day and account; and,
+ * by sending day and source account (the filters are in the address); the totals per day and account of every
+ * transfer the filter takes, not only the page's (`GET /admin/transfers/scheduled-totals`); and,
  * for an operator, canceling the ones ticked (`POST /admin/transfers/cancel`) once a dialog naming their count and
  * total was answered yes.
  */
@@ -58,6 +59,10 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       }),
     [query.toString()],
   );
+  const totals = useLoad(
+    () => api.get<ScheduledTotals>('admin/transfers/scheduled-totals', { executeFrom: day, executeTo: day, from }),
+    [day, from],
+  );
   const mayCancel = can(me.role, 'cancelScheduled');
   const items = data?.items ?? [];
   const chosen = items.filter((movement) => selected.has(movement.originId));
@@ -81,6 +86,7 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
       setOutcome({ canceled: answers.length - refused.length, refused });
       setSelected(new Set());
       void reload();
+      void totals.reload();
     } catch (failure) {
       setOutcome({ refused: [], error: failure });
     }
@@ -156,9 +162,10 @@ export function Scheduled({ query }: { query: URLSearchParams }) {
               </button>
             </div>
           )}
-          <DayTotals items={items} />
         </>
       )}
+      <ErrorNotice error={refusedFilter ? undefined : totals.error} />
+      {totals.data && totals.data.items.length > 0 && <DayTotals totals={totals.data} />}
       {confirming && (
         <ConfirmDialog
           title={t('scheduled.confirmTitle')}
@@ -256,16 +263,14 @@ function ScheduledTable({
   );
 }
 
-/** The listed transfers per sending day and source account: how many, and how much. */
-function DayTotals({ items }: { items: Movement[] }) {
+/** The filter's scheduled transfers per sending day and source account: how many, and how much (per currency). */
+function DayTotals({ totals }: { totals: ScheduledTotals }) {
   const { t, lang } = useI18n();
-  const groups = new Map<string, { day: string; from: string; movements: Movement[] }>();
-  for (const movement of items) {
-    if (movement.schedule === undefined) continue;
-    const day = buenosAiresDay(movement.schedule.executeAt);
-    const key = `${day}:${movement.from.address}`;
-    const group = groups.get(key) ?? { day, from: movement.from.address, movements: [] };
-    group.movements.push(movement);
+  const groups = new Map<string, { day: string; from: string; totals: ScheduledTotals['items'] }>();
+  for (const total of totals.items) {
+    const key = `${total.day}:${total.from}`;
+    const group = groups.get(key) ?? { day: total.day, from: total.from, totals: [] };
+    group.totals.push(total);
     groups.set(key, group);
   }
   return (
@@ -286,11 +291,12 @@ function DayTotals({ items }: { items: Movement[] }) {
             <td>
               <span class="mono account">{group.from}</span>
             </td>
-            <td class="num">{group.movements.length}</td>
-            <td class="num">{formatTotals(totalsByCurrency(group.movements), lang)}</td>
+            <td class="num">{group.totals.reduce((sum, total) => sum + total.count, 0)}</td>
+            <td class="num">{formatTotals(group.totals, lang)}</td>
           </tr>
         ))}
       </DataTable>
+      {totals.truncated && <p class="muted">{t('scheduled.totalsTruncated')}</p>}
     </>
   );
 }

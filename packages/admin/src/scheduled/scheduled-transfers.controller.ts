@@ -1,13 +1,15 @@
 import type { IncomingMessage } from 'node:http';
-import { MAX_CANCEL_BATCH, ScheduledTransferService } from '@giro/transfer-module';
+import { MAX_CANCEL_BATCH, MAX_SCHEDULED_TOTALS, ScheduledTransferService } from '@giro/transfer-module';
 import {
   Body,
   Controller,
+  Get,
   HttpCode,
   Logger,
   Optional,
   Param,
   Post,
+  Query,
   Req,
   ServiceUnavailableException,
 } from '@nestjs/common';
@@ -18,6 +20,7 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiOperation,
+  PickType,
 } from '@nestjs/swagger';
 import { recordedActorOf } from '../shared/http/admin-actor';
 import { OriginIdParams } from '../shared/http/admin-queries.dto';
@@ -25,12 +28,17 @@ import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
 import { originIdsSchema } from '../shared/http/origin-ids-schema';
+import { movementSearchOf, TransferSearchQuery } from '../transfers/transfer-search.dto';
 
 const ORIGIN_IDS = originIdsSchema(MAX_CANCEL_BATCH);
 
+/** `GET /admin/transfers/scheduled-totals`: the listing's filters of scheduled transfers (sending day, account). */
+export class ScheduledTotalsQueryDto extends PickType(TransferSearchQuery, ['executeFrom', 'executeTo', 'from']) {}
+
 /**
  * Scheduled transfers (created with `executeOn` or `executeAt`): canceling them before their moment, one or
- * several at once. The waiting ones are listed by `GET /admin/transfers?status=SCHEDULED`.
+ * several at once. The waiting ones are listed by `GET /admin/transfers?status=SCHEDULED`, and totalled per day
+ * and account here.
  */
 @AdminRoutes('scheduled transfers')
 @Controller('admin/transfers')
@@ -39,6 +47,25 @@ export class ScheduledTransfersController {
 
   // Optional: a host whose TransferModule does not provide it (a stub in tests) answers 503 here.
   constructor(@Optional() private readonly scheduled?: ScheduledTransferService) {}
+
+  @RequiresRole('viewer')
+  @Get('scheduled-totals')
+  @ApiOperation({
+    summary:
+      'The scheduled transfers a filter takes (sending day or time bounds, source account), counted and summed per sending day (Buenos Aires), source account and currency',
+  })
+  @ApiOkResponse({
+    description: `\`{ items: [{ day, from, currencyId, amount, count }], truncated }\`: earliest day first, then by account; at most ${MAX_SCHEDULED_TOTALS} groups (\`truncated\` when there are more)`,
+  })
+  @ApiBadRequestResponse({ description: 'a bad day, time or account: `violations` names it' })
+  totals(@Query() query: ScheduledTotalsQueryDto) {
+    const search = movementSearchOf(query);
+    return this.service().totals({
+      executeFrom: search.executeFrom,
+      executeBefore: search.executeBefore,
+      from: search.fromAddress,
+    });
+  }
 
   @RequiresRole('operator')
   @Audited('transfer.cancel')

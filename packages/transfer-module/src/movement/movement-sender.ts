@@ -131,8 +131,8 @@ export class MovementSender {
       else step.leftDue = true;
       return step;
     }
-    if (record.status === PENDING_STATUS && record.attempts === 0) {
-      await this.resend(record, pressure, step, false);
+    if (record.status === PENDING_STATUS && (record.attempts === 0 || record.released)) {
+      await this.resend(record, pressure, step, false, record.released);
       return step;
     }
     const call = await this.callWithinLease(record, 'query', () =>
@@ -159,11 +159,18 @@ export class MovementSender {
     return step;
   }
 
-  private async resend(record: MovementRecord, pressure: number, step: FollowUpStep, afterLookup: boolean) {
+  /** `counted`: the claim counted this send already (a released scheduled transfer's first). */
+  private async resend(
+    record: MovementRecord,
+    pressure: number,
+    step: FollowUpStep,
+    afterLookup: boolean,
+    counted = false,
+  ) {
     const outcome = await this.budget.throttle('create', async () => {
       if (!this.leaseAllowsCall(record)) return LEASE_TOO_SHORT;
       // Counted durably before the bytes go out: if this worker dies now, the next one looks it up first.
-      if (!(await this.store.markSendAttempt(record.originId, this.owner))) return LEASE_LOST;
+      if (!counted && !(await this.store.markSendAttempt(record.originId, this.owner))) return LEASE_LOST;
       return settle(() => this.bank.createTransferRequest(intentToWire(record.intent)));
     });
     if (outcome === LEASE_TOO_SHORT) return this.giveBack(record, step);
@@ -173,7 +180,7 @@ export class MovementSender {
     }
     step.sent += 1;
     if (outcome.ok) step.answer = outcome.value.movement;
-    const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > 0);
+    const plan = this.planCreation(record, outcome, 'resend', pressure, record.attempts > (counted ? 1 : 0));
     await this.write(record, plan, step, afterLookup);
     return step;
   }

@@ -1,14 +1,22 @@
 import type { EntityManager } from 'typeorm';
-import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus, SCHEDULED_STATUS } from '../domain';
+import { AWAITING_APPROVAL_STATUS, FINAL_STATUSES, isUnsentStatus, PENDING_STATUS, SCHEDULED_STATUS } from '../domain';
 import {
   type ClaimTimes,
   inClaimOrder,
   selectDue,
   selectNextDueMs,
+  selectScheduledDue,
   selectWakeUpTimes,
   type WakeUpTimes,
 } from './engine/due-claim';
-import { type AccountWeights, PENDING_QUEUE, selectFairShares } from './engine/fair-share';
+import {
+  type AccountWeights,
+  type FairQueue,
+  inRounds,
+  PENDING_QUEUE,
+  SCHEDULED_QUEUE,
+  selectFairShares,
+} from './engine/fair-share';
 import { MovementEntity } from './entities';
 import { type ClaimedMovement, toClaimedMovement } from './movement-records';
 import { UnsentMovementError } from './persistence.errors';
@@ -22,8 +30,22 @@ import {
 } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ClaimDueOptions } from './store-types';
+import { writeReleaseRecords } from './unsent-change';
 
 const NO_WEIGHTS: AccountWeights = new Map();
+
+type PlainSelect = (limit: number, excluding: number[]) => Promise<MovementEntity[]>;
+
+// One statement leases the batch and releases its SCHEDULED rows: each becomes PENDING, due since its moment, with
+// its first send counted (the lease's worker sends it at once; whoever takes it over after a crash looks it up first).
+const RELEASED = `"status" = '${SCHEDULED_STATUS}'`;
+const CLAIM = (count: number) => `UPDATE "giro_movements" SET "lease_owner" = ?, "lease_expires_at_ms" = ?,
+    "updated_at_ms" = ?, "version" = "version" + 1,
+    "attempts" = CASE WHEN ${RELEASED} THEN "attempts" + 1 ELSE "attempts" END,
+    "next_query_at_ms" = CASE WHEN ${RELEASED} THEN "execute_at_ms" ELSE "next_query_at_ms" END,
+    "approval_expires_at_ms" = CASE WHEN ${RELEASED} THEN NULL ELSE "approval_expires_at_ms" END,
+    "status" = CASE WHEN ${RELEASED} THEN '${PENDING_STATUS}' ELSE "status" END
+  WHERE "origin_id" IN (${Array(count).fill('?').join(', ')})`;
 
 /**
  * MovementStore's leases: claiming movements (due ones for a sweep, or one for a manual refresh), counting a
@@ -32,16 +54,21 @@ const NO_WEIGHTS: AccountWeights = new Map();
 export class MovementLeases {
   /** Where the next claim's walk of the accounts with due creations starts (fair-share.ts). */
   private readonly creationsCursor = { after: '' };
+  /** Where the next claim's walk of the accounts with scheduled transfers starts. */
+  private readonly scheduledCursor = { after: '' };
 
   constructor(private readonly context: StoreContext) {}
 
   /**
    * Leases up to `limit` due movements: not final, nextQueryAt ≤ dueBy (default now), lease free or expired.
-   * Never-acknowledged ones (PENDING: creations) first, shared among their source accounts (weighted round robin,
-   * `accountWeights`; the rest of the batch by nextQueryAt) and returned in that order, so that a worker sends
-   * each account's first one first; then the others by nextQueryAt. Without
-   * `creations`, no PENDING one. Concurrent claimers never get the same row (Postgres: FOR UPDATE SKIP LOCKED;
-   * SQLite: one writer at a time).
+   * Creations first: PENDING ones never acknowledged, and SCHEDULED ones whose moment is past, released by this
+   * claim in the statement that leases them (→ PENDING, due since their moment, their first send counted: the
+   * worker sends each at once, `released`), their history rows and events written in the same transaction. The
+   * creations are shared among their source accounts (weighted round robin, `accountWeights`; the rest of the
+   * batch by due time) and returned in that order, so that a worker sends each account's first one first; then
+   * the others by nextQueryAt. Without `creations`, no PENDING or SCHEDULED one. Concurrent claimers never get the
+   * same row (Postgres: FOR UPDATE SKIP LOCKED; SQLite: one writer at a time), and a cancel racing the release
+   * finds the transfer SCHEDULED or not, once.
    */
   async claimDue(options: ClaimDueOptions): Promise<ClaimedMovement[]> {
     const owner = checkLeaseOwner(options.owner);
@@ -51,45 +78,70 @@ export class MovementLeases {
     const dueByMs = options.dueBy === undefined ? now : checkDate(options.dueBy, 'dueBy');
     const times = { nowMs: now, dueByMs, claimer: owner };
     const { engine } = this.context;
-    return this.context.transactions.write(async (manager) => {
+    const claimed = await this.context.transactions.write(async (manager) => {
       const creationTimes =
         options.creationsDueBy === undefined
           ? times
           : { ...times, dueByMs: checkDate(options.creationsDueBy, 'creationsDueBy') };
-      const pending =
+      const creations =
         options.creations === false
           ? []
-          : await this.dueCreations(manager, creationTimes, limit, options.accountWeights);
+          : await this.dueCreations(manager, creationTimes, limit, options.accountWeights ?? NO_WEIGHTS);
       const others =
-        pending.length < limit ? await selectDue(manager, engine, 'others', times, limit - pending.length) : [];
-      const due = inClaimOrder(pending, others);
+        creations.length < limit ? await selectDue(manager, engine, 'others', times, limit - creations.length) : [];
+      const due = inClaimOrder(creations, others);
       if (due.length === 0) return [];
       const lease = { leaseOwner: owner, leaseExpiresAtMs: now + leaseMs, updatedAtMs: now };
       const ids = due.map((row) => row.originId);
-      await manager.query(
-        engine.sql(
-          `UPDATE "giro_movements" SET "lease_owner" = ?, "lease_expires_at_ms" = ?, "updated_at_ms" = ?,
-            "version" = "version" + 1 WHERE "origin_id" IN (${ids.map(() => '?').join(', ')})`,
-        ),
-        [lease.leaseOwner, lease.leaseExpiresAtMs, lease.updatedAtMs, ...ids],
+      await manager.query(engine.sql(CLAIM(ids.length)), [
+        lease.leaseOwner,
+        lease.leaseExpiresAtMs,
+        lease.updatedAtMs,
+        ...ids,
+      ]);
+      const records = due.map((row) => toClaimedMovement(row, lease));
+      await writeReleaseRecords(
+        manager,
+        this.context,
+        records.filter((record) => record.released),
+        now,
       );
-      return due.map((row) => toClaimedMovement(row, lease));
+      return records;
     });
+    if (claimed.some((record) => record.released)) this.context.outbox?.committed();
+    return claimed;
   }
 
-  /** Due PENDING movements, each source account its share first (fair-share.ts), the batch filled by nextQueryAt. */
+  /**
+   * Due creations: PENDING movements and SCHEDULED ones whose moment came, each queue's source accounts their
+   * share first (fair-share.ts), each queue filled by due time, then both in rounds.
+   */
   private async dueCreations(
     manager: EntityManager,
     times: ClaimTimes,
     limit: number,
-    weights: AccountWeights = NO_WEIGHTS,
+    weights: AccountWeights,
   ): Promise<MovementEntity[]> {
     const { engine } = this.context;
-    const shared = await selectFairShares(manager, engine, PENDING_QUEUE, times, limit, weights, this.creationsCursor);
-    if (shared === null) return selectDue(manager, engine, 'pending', times, limit);
-    if (shared.length >= limit) return shared;
-    const taken = shared.map((row) => row.originId);
-    return [...shared, ...(await selectDue(manager, engine, 'pending', times, limit - shared.length, taken))];
+    const fair = async (queue: FairQueue, cursor: { after: string }, plain: PlainSelect) => {
+      const shared = await selectFairShares(manager, engine, queue, times, limit, weights, cursor);
+      if (shared === null) return plain(limit, []);
+      if (shared.length >= limit) return shared;
+      return [
+        ...shared,
+        ...(await plain(
+          limit - shared.length,
+          shared.map((row) => row.originId),
+        )),
+      ];
+    };
+    const pending = await fair(PENDING_QUEUE, this.creationsCursor, (count, taken) =>
+      selectDue(manager, engine, 'pending', times, count, taken),
+    );
+    const scheduled = await fair(SCHEDULED_QUEUE, this.scheduledCursor, (count, taken) =>
+      selectScheduledDue(manager, engine, times.dueByMs, count, taken),
+    );
+    return inRounds([...pending, ...scheduled], weights).slice(0, limit);
   }
 
   /**

@@ -9,10 +9,11 @@ import {
   toHistoryRecord,
   toMovementRecord,
 } from './movement-records';
+import { type ScheduledDayTotal, type ScheduledTotalsFilter, selectScheduledTotals } from './scheduled-totals';
 import { checkedSearch, pageOf } from './search/checked-search';
 import { type MovementSearchPort, movementSearchFor } from './search/movement-search-port';
 import { statementConfirmationsOf } from './statement-book';
-import { checkDate, checkOriginId } from './store-arguments';
+import { checkAddress, checkDate, checkInteger, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListMovementsOptions, MovementPage } from './store-types';
 
@@ -22,6 +23,16 @@ export interface CurrencyTotal {
   count: number;
   cents: bigint;
 }
+
+/** Which scheduled transfers scheduledTotalsByDay totals (each filter optional). */
+export interface ScheduledTotalsOptions {
+  executeFrom?: Date;
+  executeBefore?: Date;
+  fromAddress?: string;
+}
+
+/** The most groups (day, account, currency) one scheduledTotalsByDay answers. */
+export const MAX_TOTALS_GROUPS = 1000;
 
 const NON_FINAL_STATUSES = MOVEMENT_STATUSES.filter(
   (status) => !(FINAL_STATUSES as readonly string[]).includes(status),
@@ -112,6 +123,22 @@ export class MovementListing {
   /** The SCHEDULED movements to be sent in `[from, before)`: how many and how much, per currency. */
   scheduledTotals(from: Date, before: Date): Promise<CurrencyTotal[]> {
     return this.totalsByCurrency('SCHEDULED', 'executeAtMs', from, before);
+  }
+
+  /**
+   * The SCHEDULED movements to be sent in `[executeFrom, executeBefore)` (each bound optional), from one source
+   * account or all: how many and how much per sending day (Buenos Aires), account and currency, earliest day
+   * first; at most `limit` of these groups.
+   */
+  async scheduledTotalsByDay(filter: ScheduledTotalsOptions, limit: number): Promise<ScheduledDayTotal[]> {
+    const checked: ScheduledTotalsFilter = {};
+    if (filter.executeFrom !== undefined) checked.executeFromMs = checkDate(filter.executeFrom, 'executeFrom');
+    if (filter.executeBefore !== undefined) checked.executeBeforeMs = checkDate(filter.executeBefore, 'executeBefore');
+    if (filter.fromAddress !== undefined) checked.fromAddress = checkAddress(filter.fromAddress, 'fromAddress');
+    const max = checkInteger(limit, 'limit', 1, MAX_TOTALS_GROUPS);
+    return this.context.transactions.read((manager) =>
+      selectScheduledTotals(manager, this.context.engine, checked, max),
+    );
   }
 
   /** The movements in `status` whose `time` falls in `[from, before)`, counted and summed per currency. */

@@ -1,4 +1,10 @@
-import type { DecimalAmount, MovementStatus, TransferIntent } from '../domain';
+import {
+  type DecimalAmount,
+  type MovementStatus,
+  PENDING_STATUS,
+  SCHEDULED_STATUS,
+  type TransferIntent,
+} from '../domain';
 import type {
   AnomalyResolutionEntity,
   CancellationEntity,
@@ -64,17 +70,35 @@ export interface ClaimedMovement extends MovementRecord {
    * after the bank answered a call it never recorded): when that lease expired. Null when the lease was free.
    */
   abandonedLeaseExpiredAt: Date | null;
+  /**
+   * The claim released it: SCHEDULED until then (its moment came), now PENDING with its first send counted, so
+   * the worker sends it without counting the send again.
+   */
+  released: boolean;
 }
 
-/** `entity` (as read before the claim) leased to `lease`. */
+/**
+ * `entity` (as read before the claim) leased to `lease`; a SCHEDULED one released by the claim (MovementLeases'
+ * CLAIM statement): PENDING, due since its moment, its first send counted.
+ */
 export function toClaimedMovement(
   entity: MovementEntity,
   lease: Pick<MovementEntity, 'leaseOwner' | 'leaseExpiresAtMs' | 'updatedAtMs'>,
 ): ClaimedMovement {
   const abandoned = entity.leaseOwner !== null && entity.leaseExpiresAtMs !== null;
+  const released = entity.status === SCHEDULED_STATUS;
+  const release: Partial<MovementEntity> = released
+    ? {
+        status: PENDING_STATUS,
+        nextQueryAtMs: entity.executeAtMs,
+        attempts: entity.attempts + 1,
+        approvalExpiresAtMs: null,
+      }
+    : {};
   return {
-    ...toMovementRecord({ ...entity, ...lease, version: entity.version + 1 }),
+    ...toMovementRecord({ ...entity, ...release, ...lease, version: entity.version + 1 }),
     abandonedLeaseExpiredAt: abandoned ? new Date(entity.leaseExpiresAtMs as number) : null,
+    released,
   };
 }
 

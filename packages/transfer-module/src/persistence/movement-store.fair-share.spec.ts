@@ -112,6 +112,44 @@ describeEachEngine('the fair share of the bank', (engine) => {
     expect((await claim(10)).sort()).toEqual([A, A, A, B].sort());
     expect(await claim(10)).toEqual([]);
   });
+
+  it("releases another account's scheduled transfer in the first claim after its moment, behind no backlog", async () => {
+    const { store, dataSource, claim } = await backlog([{ address: A, count: 10_000, dueFromMs: T0 - 20_000 }]);
+    // B's one transfer, scheduled: due at its moment, not before.
+    const sql = engineAdapterFor(dataSource).sql(
+      `UPDATE "giro_movements" SET "status" = 'SCHEDULED', "from_address" = ?, "execute_at_ms" = ?,
+        "next_query_at_ms" = NULL, "attempts" = 0 WHERE "origin_id" = ?`,
+    );
+    await dataSource.query(sql, [B, T0 + 1, 1]);
+    expect(await claim(8)).not.toContain(B);
+    await dataSource.query(sql, [B, T0, 1]);
+    const batch = await store.claimDue({ owner: 'sweeper', limit: 8, leaseMs: LEASE_MS });
+    const index = batch.findIndex((record) => record.originId === 1);
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(index).toBeLessThan(2);
+    // Released by the claim, its first send counted: the worker sends it at once, whoever takes it over looks first.
+    expect(batch[index]).toMatchObject({ status: 'PENDING', attempts: 1, released: true, leaseOwner: 'sweeper' });
+    expect(batch.filter((record) => record.released)).toHaveLength(1);
+    const stored = await store.findByOriginId(1);
+    expect(stored).toMatchObject({ status: 'PENDING', attempts: 1, leaseOwner: 'sweeper' });
+    expect(stored?.nextQueryAt?.getTime()).toBe(T0);
+    expect(stored?.history.at(-1)).toMatchObject({ from: 'SCHEDULED', to: 'PENDING', source: 'release' });
+    // Never sent twice: a cancel now finds it released.
+    await expect(store.cancelScheduled(1, null)).rejects.toThrow(/SCHEDULED/);
+  });
+
+  it('releases no scheduled transfer when told to claim no creation (outside the bank hours)', async () => {
+    const { store, dataSource } = await backlog([{ address: A, count: 1, dueFromMs: T0 + 60_000 }]);
+    await dataSource.query(
+      engineAdapterFor(dataSource).sql(
+        `UPDATE "giro_movements" SET "status" = 'SCHEDULED', "execute_at_ms" = ?, "next_query_at_ms" = NULL
+          WHERE "origin_id" = ?`,
+      ),
+      [T0 - 1000, 1],
+    );
+    expect(await store.claimDue({ owner: 'sweeper', limit: 10, leaseMs: LEASE_MS, creations: false })).toEqual([]);
+    expect((await store.findByOriginId(1))?.status).toBe('SCHEDULED');
+  });
 });
 
 describeOnPostgres('the fair share of the bank across replicas', (engine) => {

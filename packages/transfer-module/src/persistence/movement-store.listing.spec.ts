@@ -1,3 +1,5 @@
+import { completeCbuCvu } from '../domain';
+import { engineAdapterFor } from './engine/engine-adapter';
 import { StoreArgumentError } from './persistence.errors';
 import { storeFixture } from './testing/store-fixture';
 import { describeEachEngine } from './testing/test-engines';
@@ -75,5 +77,46 @@ describeEachEngine('MovementStore listing and counts', (engine) => {
     for (const after of ['abc', '0', '1.5', '99999999999999999']) {
       await expect(store.list({ limit: 1, after })).rejects.toMatchObject({ field: 'after', rule: 'cursor' });
     }
+  });
+
+  it('totals the scheduled transfers per sending day in Buenos Aires, source account and currency', async () => {
+    const fixture = await storeFixture(engine);
+    const A = completeCbuCvu('0170001', '0000000000012');
+    const B = completeCbuCvu('0170001', '0000000000029');
+    const schedule = engineAdapterFor(fixture.dataSource).sql(
+      `UPDATE "giro_movements" SET "status" = ?, "execute_at_ms" = ?, "from_address" = ?, "amount_cents" = ?,
+        "currency_id" = ? WHERE "origin_id" = ?`,
+    );
+    const rows = [
+      // The last millisecond of the 27th in Buenos Aires (03:00 UTC is its midnight).
+      [1, 'SCHEDULED', '2026-12-28T02:59:59.999Z', A, 100, 'ARS'],
+      [2, 'SCHEDULED', '2026-12-28T03:00:00.000Z', A, 250, 'ARS'],
+      [3, 'SCHEDULED', '2026-12-28T12:00:00.000Z', A, 1_000, 'ARS'],
+      [4, 'SCHEDULED', '2026-12-28T12:00:00.000Z', A, 7, 'USD'],
+      [5, 'SCHEDULED', '2026-12-28T12:00:00.000Z', B, 50, 'ARS'],
+      // Released already: not scheduled any more.
+      [6, 'PENDING', '2026-12-28T12:00:00.000Z', A, 9_999, 'ARS'],
+    ] as const;
+    for (const [originId, status, at, from, cents, currency] of rows) {
+      await fixture.record(originId);
+      await fixture.dataSource.query(schedule, [status, Date.parse(at), from, cents, currency, originId]);
+    }
+    const day28 = { executeFrom: new Date('2026-12-28T03:00:00Z'), executeBefore: new Date('2026-12-29T03:00:00Z') };
+    expect(await fixture.store.scheduledTotalsByDay({}, 10)).toEqual([
+      { day: '2026-12-27', fromAddress: A, currencyId: 'ARS', count: 1, cents: 100n },
+      { day: '2026-12-28', fromAddress: A, currencyId: 'ARS', count: 2, cents: 1_250n },
+      { day: '2026-12-28', fromAddress: A, currencyId: 'USD', count: 1, cents: 7n },
+      { day: '2026-12-28', fromAddress: B, currencyId: 'ARS', count: 1, cents: 50n },
+    ]);
+    expect(await fixture.store.scheduledTotalsByDay({ ...day28, fromAddress: B }, 10)).toEqual([
+      { day: '2026-12-28', fromAddress: B, currencyId: 'ARS', count: 1, cents: 50n },
+    ]);
+    expect((await fixture.store.scheduledTotalsByDay(day28, 2)).map((total) => total.currencyId)).toEqual([
+      'ARS',
+      'USD',
+    ]);
+    await expect(fixture.store.scheduledTotalsByDay({ fromAddress: '123' }, 10)).rejects.toMatchObject({
+      field: 'fromAddress',
+    });
   });
 });

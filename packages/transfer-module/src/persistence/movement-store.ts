@@ -17,7 +17,7 @@ import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from '
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
 import { MovementLeases } from './movement-leases';
-import { MovementListing } from './movement-listing';
+import { MovementListing, type ScheduledTotalsOptions } from './movement-listing';
 import { MovementQueryHolds, type UnleasedQuery } from './movement-query-holds';
 import type {
   AnomalyRecord,
@@ -26,7 +26,7 @@ import type {
   MovementDetails,
   RecordedActor,
 } from './movement-records';
-import { MovementSchedule, type ReleaseOptions, type ScheduleOutcome } from './movement-schedule';
+import { MovementSchedule, type ScheduleOutcome } from './movement-schedule';
 import { MovementUpdates } from './movement-updates';
 import type { Outbox } from './outbox';
 import { PayeeBook, type PayeeEntry, type PayeeGate, type PayeeRecord, type PayeeSearchOptions } from './payee-book';
@@ -159,10 +159,6 @@ export class MovementStore {
 
   // Scheduled transfers (movement-schedule.ts)
 
-  releaseScheduled(options: ReleaseOptions): Promise<ScheduleOutcome[]> {
-    return this.schedule.releaseDue(options);
-  }
-
   nextReleaseAt(): Promise<Date | null> {
     return this.schedule.nextReleaseAt();
   }
@@ -249,6 +245,13 @@ export class MovementStore {
 
   scheduledTotals(from: Date, before: Date): ReturnType<MovementListing['scheduledTotals']> {
     return this.listing.scheduledTotals(from, before);
+  }
+
+  scheduledTotalsByDay(
+    filter: ScheduledTotalsOptions,
+    limit: number,
+  ): ReturnType<MovementListing['scheduledTotalsByDay']> {
+    return this.listing.scheduledTotalsByDay(filter, limit);
   }
 
   // The daily close (daily-close.ts)

@@ -10,6 +10,14 @@ export function checkOriginId(value: unknown, field = 'originId'): number {
   return value as number;
 }
 
+/** A CBU or CVU: 22 digits. */
+export function checkAddress(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !/^[0-9]{22}$/.test(value)) {
+    throw new StoreArgumentError(field, 'format', 'must be 22 digits');
+  }
+  return value;
+}
+
 export function checkInteger(value: unknown, field: string, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     throw new StoreArgumentError(field, 'range', `must be an integer from ${min} to ${max}, got ${String(value)}`, {

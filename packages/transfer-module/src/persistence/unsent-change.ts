@@ -33,8 +33,8 @@ const INSERT_HISTORY = `INSERT INTO "giro_movement_history"
   VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 /**
- * Writes the end of a wait of a movement never sent (AWAITING_APPROVAL, SCHEDULED; a batch of releases is
- * writeReleases), in the caller's transaction,
+ * Writes the end of a wait of a movement never sent (AWAITING_APPROVAL, SCHEDULED; a claim's releases are
+ * writeReleaseRecords'), in the caller's transaction,
  * which holds its row: the status — PENDING is due at once (the caller or the next sweep sends it), any other is
  * not due —, its history row with who made the change, its limit share given back when it will never go out (a
  * final status, like FAILED), its events, and its audit row when an admin request made it.
@@ -102,34 +102,34 @@ export async function writeUnsentChange(
 const RELEASE_HISTORY_COLUMNS = 8;
 
 /**
- * The release of scheduled transfers whose moment came (SCHEDULED → PENDING, each due from its moment), written as
- * writeUnsentChange writes one but in three statements for the whole batch (the rows, their history rows, then
- * each one's events), in the caller's transaction, which holds the rows. The sweep releases a batch before each
- * claim: per-row statements would make the release cost more than the sends it feeds.
+ * What the release of scheduled transfers writes besides their rows (SCHEDULED → PENDING, which the claim that
+ * releases them updates in the statement that leases them): their history rows in one statement, then each one's
+ * events and audit row, as writeUnsentChange writes one, in the caller's transaction. `released`: the movements as
+ * the release left them.
  */
-export async function writeReleases(
+export async function writeReleaseRecords(
   manager: EntityManager,
   context: StoreContext,
-  rows: readonly MovementEntity[],
+  released: readonly MovementRecord[],
   now: number,
-): Promise<UnsentChangeOutcome[]> {
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.originId);
-  const list = ids.map(() => '?').join(', ');
-  // Each was selected due by a time not after `now`: its moment is its due time.
-  await manager.query(
-    context.engine.sql(`UPDATE "giro_movements" SET "status" = ?, "approval_expires_at_ms" = NULL,
-      "next_query_at_ms" = "execute_at_ms", "version" = "version" + 1, "updated_at_ms" = ?
-      WHERE "origin_id" IN (${list}) AND "status" = ?`),
-    [PENDING_STATUS, now, ...ids, SCHEDULED_STATUS],
-  );
-  const values = rows.map(() => `(${Array(RELEASE_HISTORY_COLUMNS).fill('?').join(', ')})`).join(', ');
+): Promise<void> {
+  if (released.length === 0) return;
+  const values = released.map(() => `(${Array(RELEASE_HISTORY_COLUMNS).fill('?').join(', ')})`).join(', ');
   const inserted = await queryWithCount(
     manager,
     context.engine.sql(`INSERT INTO "giro_movement_history"
       ("origin_id", "from_status", "to_status", "at_ms", "source", "detail", "actor_key_id", "actor_name")
       VALUES ${values} RETURNING *`),
-    rows.flatMap((row) => [row.originId, SCHEDULED_STATUS, PENDING_STATUS, now, 'release', null, null, null]),
+    released.flatMap((movement) => [
+      movement.originId,
+      SCHEDULED_STATUS,
+      PENDING_STATUS,
+      now,
+      'release',
+      null,
+      null,
+      null,
+    ]),
   );
   const historyOf = new Map(
     (inserted.records ?? []).map((record) => {
@@ -137,33 +137,17 @@ export async function writeReleases(
       return [history.originId, history] as const;
     }),
   );
-  const outcomes: UnsentChangeOutcome[] = [];
-  for (const row of rows) {
-    const released: MovementEntity = {
-      ...row,
-      status: PENDING_STATUS,
-      approvalExpiresAtMs: null,
-      nextQueryAtMs: row.executeAtMs ?? now,
-      version: row.version + 1,
-      updatedAtMs: now,
-    };
-    const movement = toMovementRecord(released);
-    const history = historyOf.get(row.originId) as HistoryRecord;
+  for (const movement of released) {
+    const history = historyOf.get(movement.originId) as HistoryRecord;
     if (context.outbox) {
-      await writeMovementChangeEvents(
-        manager,
-        context,
-        context.outbox,
-        { movement, appended: [history], cancellation: null },
-        now,
-      );
+      // A copy: the events' writer adds the movement's history to what it is given.
+      const change = { movement: { ...movement }, appended: [history], cancellation: null };
+      await writeMovementChangeEvents(manager, context, context.outbox, change, now);
     }
     await context.audit?.recordChange(manager, {
-      originId: row.originId,
+      originId: movement.originId,
       before: { status: SCHEDULED_STATUS },
       after: { status: PENDING_STATUS },
     });
-    outcomes.push({ movement, history });
   }
-  return outcomes;
 }

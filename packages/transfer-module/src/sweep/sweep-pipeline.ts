@@ -1,9 +1,11 @@
+import { PENDING_STATUS } from '../domain';
 import { inSpan } from '../domain/tracing';
 import type { ClaimedMovement, MovementStore } from '../persistence';
 
 export interface SweepPipelineOptions {
   store: Pick<MovementStore, 'claimDue'>;
   owner: string;
+  /** The most movements one claim takes. */
   batchSize: number;
   /** Movements worked at once. */
   concurrency: number;
@@ -16,8 +18,8 @@ export interface SweepPipelineOptions {
   creations(): boolean;
   /** Source accounts' weights in the creations' round robin. */
   accountWeights: ReadonlyMap<string, number>;
-  /** Runs before each claim (the release of a batch of scheduled transfers); a failure fails the claim. */
-  beforeClaim(): Promise<void>;
+  /** Runs after each claim with its batch (to announce the scheduled transfers it released); a failure fails the claim. */
+  claimed(batch: ClaimedMovement[]): Promise<void>;
   /** True once the service is stopping: no new claim, no new work. */
   stopping(): boolean;
   /**
@@ -34,17 +36,30 @@ export interface SweepPipelineOptions {
 }
 
 /**
+ * How long a claimed batch should last at the pace the sweep works. A transfer that becomes due while a backlog
+ * drains (another account's, which the fair share puts first in the next batch) waits for the next claim: batches
+ * of `batchSize` at a slow pace (a loaded database or bank) would hold it back by several seconds.
+ */
+export const BATCH_HORIZON_MS = 500;
+
+/**
  * One sweep's work as a continuous pipeline: `concurrency` workers take claimed movements from a local queue,
  * and whenever the queue holds fewer than `concurrency` the next batch is claimed in the background (one claim
  * at a time), so no worker waits for a whole batch to finish. The queue stays at most about one batch ahead:
- * what waits in it holds a lease.
+ * what waits in it holds a lease; a source account's first creation of a batch goes ahead of the queue when the
+ * account has none queued (enqueue). A batch is what the workers get through in BATCH_HORIZON_MS at the pace they
+ * have kept so far in this sweep (by the sweep's clock), at least `concurrency`, at most `batchSize`; the first
+ * one, before any pace is known, `batchSize`.
  *
  * A movement worked in this sweep is not claimed again within it: its answer (or failure) put its nextQueryAt
  * after the sweep's start, past `dueBy` (a creation's after the claim's time: the bank's interval, or a backoff).
- * Creations that became due while it runs (released, approved) are claimed by its next batch. Only the ones released without progress are still due; those few are
+ * Creations that became due while it runs (approved, or scheduled for a moment that came) are claimed by its next batch. Only the ones released without progress are still due; those few are
  * remembered and, if a claim brings one back, given back again unworked (the next sweep takes them). The sweep
  * ends when a claim comes back short or brings nothing new, and the queue is empty.
  */
+const isCreation = (record: ClaimedMovement) => record.status === PENDING_STATUS;
+const accountOf = (record: ClaimedMovement) => record.intent.from.address;
+
 export class SweepPipeline {
   private readonly queue: ClaimedMovement[] = [];
   /** OriginIds released without progress in this sweep (small: failures, lost leases). */
@@ -53,6 +68,9 @@ export class SweepPipeline {
   private exhausted = false;
   private claimFailure: { error: unknown } | undefined;
   private claimedCount = 0;
+  /** Movements worked in this sweep, and since when (the first claim's time, by the sweep's clock). */
+  private workedCount = 0;
+  private firstClaimAtMs: number | undefined;
 
   constructor(private readonly options: SweepPipelineOptions) {}
 
@@ -75,6 +93,7 @@ export class SweepPipeline {
       this.refill();
       if (record) {
         if (!(await this.options.work(record))) this.leftDue.add(record.originId);
+        this.workedCount += 1;
         continue;
       }
       // Nothing queued and no claim under way although refill ran: the backlog is done.
@@ -98,20 +117,49 @@ export class SweepPipeline {
       });
   }
 
+  /**
+   * Queues a claimed batch. The queue keeps the claim's fair share: the batch's first creation of a source account
+   * with no creation queued goes ahead of what is queued (one account's backlog fills the queue between claims).
+   */
+  private enqueue(batch: ClaimedMovement[]): void {
+    const queued = new Set(this.queue.filter(isCreation).map(accountOf));
+    const ahead: ClaimedMovement[] = [];
+    for (const record of batch) {
+      if (!isCreation(record) || queued.has(accountOf(record))) continue;
+      queued.add(accountOf(record));
+      ahead.push(record);
+    }
+    const behind = batch.filter((record) => !ahead.includes(record));
+    this.queue.unshift(...ahead);
+    this.queue.push(...behind);
+  }
+
+  /** How many the next claim takes: BATCH_HORIZON_MS's worth at the pace kept so far, within its bounds. */
+  private claimSize(): number {
+    const { batchSize, concurrency } = this.options;
+    const nowMs = this.options.now().getTime();
+    this.firstClaimAtMs ??= nowMs;
+    const elapsedMs = nowMs - this.firstClaimAtMs;
+    if (elapsedMs <= 0 || this.workedCount === 0) return batchSize;
+    const perHorizon = Math.ceil((this.workedCount / elapsedMs) * BATCH_HORIZON_MS);
+    return Math.min(batchSize, Math.max(concurrency, perHorizon));
+  }
+
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
   private claimBatch(): Promise<void> {
-    const { store, owner, batchSize, leaseMs, dueBy, creations, accountWeights, giveBack } = this.options;
-    return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': batchSize } }, async (span) => {
-      await this.options.beforeClaim();
+    const { store, owner, leaseMs, dueBy, creations, accountWeights, giveBack } = this.options;
+    const limit = this.claimSize();
+    return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': limit } }, async (span) => {
       const creationsDueBy = this.options.now();
-      const claim = { owner, limit: batchSize, leaseMs, dueBy, creations: creations(), creationsDueBy, accountWeights };
+      const claim = { owner, limit, leaseMs, dueBy, creations: creations(), creationsDueBy, accountWeights };
       const batch = await store.claimDue(claim);
+      await this.options.claimed(batch);
       const again = batch.filter((record) => this.leftDue.has(record.originId));
       const fresh = batch.filter((record) => !this.leftDue.has(record.originId));
       span.setAttribute('giro.sweep.claimed', fresh.length);
-      this.queue.push(...fresh);
+      this.enqueue(fresh);
       this.claimedCount += fresh.length;
-      if (batch.length < batchSize || fresh.length === 0) this.exhausted = true;
+      if (batch.length < limit || fresh.length === 0) this.exhausted = true;
       for (const record of again) await giveBack(record);
     });
   }

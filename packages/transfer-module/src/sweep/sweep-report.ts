@@ -16,7 +16,7 @@ export interface SweepReport {
   anomalies: number;
   /** Transfers whose approval expired, ended REJECTED (never sent). */
   expired: number;
-  /** Scheduled transfers whose moment came, released to be sent (PENDING, due). */
+  /** Scheduled transfers whose moment came, released by this sweep's claims (PENDING, leased to it, sent at once). */
   released: number;
   /** The day whose close this sweep announced (`report.daily_closed`); null when none. */
   closedDay: string | null;

@@ -91,8 +91,8 @@ export class SweepService implements OnModuleDestroy {
 
   /**
    * Claims and works the movements due at the sweep's start, and the creations that become due while it runs.
-   * While the bank is open, the scheduled transfers whose moment came are released a batch before each claim, so
-   * they go out at the pace of the sends, each source account its share (fair-share.ts); outside its hours
+   * While the bank is open, the scheduled transfers whose moment came are released by the claims that take them,
+   * so they go out at the pace of the sends, each source account its share (fair-share.ts); outside its hours
    * (`schedule.operatingHours`, judged at each claim) nothing is released and no creation is claimed: only the
    * movements the bank has are followed up, and the sweep wakes at the opening.
    */
@@ -113,9 +113,7 @@ export class SweepService implements OnModuleDestroy {
       now: () => clock.now(),
       creations: open,
       accountWeights: this.accountWeights,
-      beforeClaim: async () => {
-        if (open()) await this.releaseScheduled(report);
-      },
+      claimed: (batch) => this.announceReleases(batch, report),
       stopping: () => this.stopped !== undefined,
       work: (record) => this.followUpOne(record, pressure, report),
       giveBack: (record) => this.sender.giveBackUnrecorded(record),
@@ -150,17 +148,16 @@ export class SweepService implements OnModuleDestroy {
   }
 
   /**
-   * Releases a batch of the scheduled transfers whose moment came and announces each: PENDING and due since their
-   * moment, so the claim that follows sends them (creations first), through the bank budget like any new transfer.
+   * Announces the scheduled transfers a claim released (their moment came): PENDING, leased to this sweep, which
+   * sends them through the bank budget like any new transfer.
    */
-  private async releaseScheduled(report: SweepReport): Promise<void> {
-    const { batchSize } = this.options.sweep;
-    const batch = await this.store.releaseScheduled({ limit: batchSize, accountWeights: this.accountWeights });
-    for (const { movement, history } of batch) {
-      const announcement = { kind: 'changed', from: 'SCHEDULED', to: history.to, source: history.source } as const;
-      await this.events.publish(movement.originId, announcement);
+  private async announceReleases(batch: ClaimedMovement[], report: SweepReport): Promise<void> {
+    for (const record of batch) {
+      if (!record.released) continue;
+      const announcement = { kind: 'changed', from: 'SCHEDULED', to: 'PENDING', source: 'release' } as const;
+      await this.events.publish(record.originId, announcement);
+      report.released += 1;
     }
-    report.released += batch.length;
   }
 
   /**

@@ -6,7 +6,14 @@ export { CancellationService } from './cancellation.service';
 export { type DailyCloseRequest, DailyCloseService } from './daily-close.service';
 export { MovementService } from './movement.service';
 export { PayeeService, type PayeeView, toPayeeView } from './payee.service';
-export { type CancelBatchItem, MAX_CANCEL_BATCH, ScheduledTransferService } from './scheduled-transfer.service';
+export {
+  type CancelBatchItem,
+  MAX_CANCEL_BATCH,
+  MAX_SCHEDULED_TOTALS,
+  type ScheduledTotal,
+  type ScheduledTotalsQuery,
+  ScheduledTransferService,
+} from './scheduled-transfer.service';
 export { type StatementImportView, type StatementReportView, StatementService } from './statement.service';
 export { SubAccountService, type SubAccountView } from './sub-account.service';
 export {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type ErrorCode, GiroError } from '../domain';
+import { amountFromCents, type ErrorCode, GiroError } from '../domain';
 import { InFlightWork, MovementEvents, type MovementView, toMovementView } from '../movement';
 import { MovementNotFoundError, MovementStore, type RecordedActor, type ScheduleOutcome } from '../persistence';
 import { readOriginIdList } from './origin-id-list';
@@ -13,6 +13,27 @@ export type CancelBatchItem =
 
 /** The most transfers one bulk cancel takes. */
 export const MAX_CANCEL_BATCH = 100;
+
+/** Which scheduled transfers are totalled: sent in `[executeFrom, executeBefore)` (each optional), from `from`. */
+export interface ScheduledTotalsQuery {
+  executeFrom?: Date;
+  executeBefore?: Date;
+  /** One source account (CBU or CVU); all of them without it. */
+  from?: string;
+}
+
+/** The scheduled transfers of one sending day (Buenos Aires) and source account, in one currency. */
+export interface ScheduledTotal {
+  day: string;
+  from: string;
+  currencyId: string;
+  /** Their amounts added up, a decimal string (`1234.50`). */
+  amount: string;
+  count: number;
+}
+
+/** The most groups (day, account, currency) one answer of `totals` holds. */
+export const MAX_SCHEDULED_TOTALS = 500;
 
 /**
  * Scheduled transfers (requests with `executeOn` or `executeAt`): calling one off before its moment. A canceled
@@ -42,6 +63,26 @@ export class ScheduledTransferService {
   cancelMany(input: unknown, by?: RecordedActor): Promise<CancelBatchItem[]> {
     const originIds = readOriginIdList(input, MAX_CANCEL_BATCH);
     return this.work.track(this.cancelEach(originIds, by));
+  }
+
+  /**
+   * The SCHEDULED transfers `query` takes, counted and summed per sending day, source account and currency,
+   * earliest day first, then by account: at most MAX_SCHEDULED_TOTALS groups (`truncated` when there are more).
+   * Throws TransferValidationError for a bad bound or account.
+   */
+  async totals(query: ScheduledTotalsQuery = {}): Promise<{ items: ScheduledTotal[]; truncated: boolean }> {
+    const filter = { executeFrom: query.executeFrom, executeBefore: query.executeBefore, fromAddress: query.from };
+    const groups = await asValidation(() => this.store.scheduledTotalsByDay(filter, MAX_SCHEDULED_TOTALS + 1));
+    return {
+      items: groups.slice(0, MAX_SCHEDULED_TOTALS).map((group) => ({
+        day: group.day,
+        from: group.fromAddress,
+        currencyId: group.currencyId,
+        amount: amountFromCents(group.cents),
+        count: group.count,
+      })),
+      truncated: groups.length > MAX_SCHEDULED_TOTALS,
+    };
   }
 
   private async cancelOne(originId: number, by: RecordedActor | undefined): Promise<MovementView> {

@@ -78,9 +78,33 @@ export async function selectDue(
   return rows.map(movementFromRow);
 }
 
+// SCHEDULED rows hold no lease and no next_query_at_ms: due by their moment, on the partial index of their moments.
+const SCHEDULED_DUE = (excluding: number) => `SELECT * FROM "giro_movements" m WHERE m."status" = '${SCHEDULED_STATUS}'
+  AND m."execute_at_ms" <= ?${excluding === 0 ? '' : ` AND m."origin_id" NOT IN (${Array(excluding).fill('?').join(', ')})`}
+  ORDER BY m."execute_at_ms", m."origin_id" LIMIT ?`;
+
 /**
- * A claimed batch in the order the store promises: the creations (PENDING) first, in the order their claim chose
- * (each source account its share in turn, fair-share.ts), then the others by nextQueryAt, then by originId.
+ * The scheduled transfers whose moment is at or before `dueByMs`, earliest first, at most `limit`, none of
+ * `excluding`; on Postgres locked as they are read, skipping what another transaction holds.
+ */
+export async function selectScheduledDue(
+  manager: EntityManager,
+  engine: ClaimEngine,
+  dueByMs: number,
+  limit: number,
+  excluding: readonly number[] = [],
+): Promise<MovementEntity[]> {
+  const rows: Record<string, unknown>[] = await manager.query(
+    engine.sql(`${SCHEDULED_DUE(excluding.length)}${engine.skipLocked('m')}`),
+    [dueByMs, ...excluding, limit],
+  );
+  return rows.map(movementFromRow);
+}
+
+/**
+ * A claimed batch in the order the store promises: the creations (PENDING, and SCHEDULED ones whose moment came)
+ * first, in the order their claim chose (each source account its share in turn, fair-share.ts), then the others by
+ * nextQueryAt, then by originId.
  */
 export function inClaimOrder(creations: MovementEntity[], others: MovementEntity[]): MovementEntity[] {
   const byTime = [...others].sort((a, b) => (a.nextQueryAtMs ?? 0) - (b.nextQueryAtMs ?? 0) || a.originId - b.originId);

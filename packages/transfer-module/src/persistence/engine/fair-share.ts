@@ -5,14 +5,16 @@ import type { EngineAdapter } from './engine-adapter';
 import { movementFromRow } from './raw-rows';
 
 // A fair share of the bank for every source account. Due work waits in two queues: PENDING transfers (creations a
-// sweep sends, by next_query_at_ms) and SCHEDULED ones (released at execute_at_ms). Taking a batch from either
-// by its time alone would hand one account's backlog every slot. Instead a batch is taken account by account:
+// sweep sends, by next_query_at_ms) and SCHEDULED ones (due at execute_at_ms, released by the claim that takes
+// them). Taking a batch from either by its time alone would hand one account's backlog every slot. Instead a batch is
+// taken account by account:
 //  1. the accounts with work in the queue, walked on the queue's (from_address, time) index one account at a
 //     time (a loose index scan: one index probe per account, whatever each account's backlog), starting after the
 //     account the previous batch stopped at, so that more accounts than a batch holds are served in turn;
 //  2. from each, its share of the batch (its weight × the rounds needed), read in time order on the same index;
 //  3. the batch made round by round (weighted round robin: an account of weight w gives w rows a round), each
-//     round in time order; what the shares left unused is filled by the caller, in time order.
+//     round in time order; what the shares left unused is filled by the caller, in time order. A claim takes
+//     both queues' shares and makes its batch of them in rounds again (inRounds).
 
 /** One queue of due work: its status (named in the text, so that the partial index applies) and time column. */
 export interface FairQueue {
@@ -20,7 +22,7 @@ export interface FairQueue {
   time: 'next_query_at_ms' | 'execute_at_ms';
   /** Its partial index on (from_address, time) (migration AccountQueues1797796800000). */
   index: string;
-  /** Whether the queue's rows carry a lease to respect (a claim's) or not (a release's). */
+  /** Whether the queue's rows carry a lease to respect (PENDING ones) or not (SCHEDULED ones hold none). */
   leased: boolean;
 }
 
@@ -183,7 +185,7 @@ export async function selectFairShares(
   const rounds = Math.ceil(limit / accounts.reduce((sum, address) => sum + weightOf(address), 0));
   const shares = accounts.map((address) => ({ address, quota: Math.min(limit, weightOf(address) * rounds) }));
   const rows = await engine.selectShares(manager, queue, shares, times);
-  return inRounds(rows, queue, weightOf).slice(0, limit);
+  return inRounds(rows, weights).slice(0, limit);
 }
 
 async function dueAccounts(
@@ -209,10 +211,15 @@ async function dueAccounts(
   return accounts;
 }
 
-/** Rows in rounds: an account's first w rows (its weight) in the first round, the next w in the second… */
-function inRounds(rows: MovementEntity[], queue: FairQueue, weightOf: (address: string) => number): MovementEntity[] {
+/**
+ * Rows of either queue in rounds: an account's first w rows (its weight) in the first round, the next w in the
+ * second…, each account's rows and each round in the order they became due (a scheduled transfer at its moment, a
+ * creation at its nextQueryAt).
+ */
+export function inRounds(rows: MovementEntity[], weights: AccountWeights): MovementEntity[] {
+  const weightOf = (address: string) => weights.get(address) ?? 1;
   const timeOf = (row: MovementEntity) =>
-    (queue.time === 'execute_at_ms' ? row.executeAtMs : row.nextQueryAtMs) ?? Number.MAX_SAFE_INTEGER;
+    (row.status === SCHEDULED_STATUS ? row.executeAtMs : row.nextQueryAtMs) ?? Number.MAX_SAFE_INTEGER;
   const byTime = [...rows].sort((a, b) => timeOf(a) - timeOf(b) || a.originId - b.originId);
   const seen = new Map<string, number>();
   const round = new Map<number, number>();
