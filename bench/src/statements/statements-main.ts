@@ -14,7 +14,7 @@ import { SOURCE_ACCOUNTS_ENV, transferRequest } from '../workload/transfer-reque
 import { importInProcess } from './statements-in-process';
 
 /**
- * `pnpm bench:statements [--lines N] [--transfers M] [--via in-process|http]`: a bank statement of N lines
+ * `pnpm bench:statements [--lines N] [--transfers M] [--via in-process|http] [--cpu-prof DIR]`: a bank statement of N lines
  * (1 000 000 by default) imported on Postgres, never whole in memory: `in-process` (the default) spools it and reads
  * it with the admin API's reader into the store in this process (its CPU, the database's backends' CPU, its peak
  * resident set); `http` sends it to `POST /admin/statements` of the reconciler as deployed (its own process),
@@ -35,6 +35,8 @@ interface Plan {
   lines: number;
   transfers: number;
   via: 'in-process' | 'http';
+  /** Where the reconciler writes its CPU profile (node --cpu-prof), when asked. */
+  cpuProfileDir: string | undefined;
   postgresUrl: string;
 }
 
@@ -51,7 +53,13 @@ function planFromArgs(args: string[]): Plan {
   }
   const via = value('--via') ?? 'in-process';
   if (via !== 'in-process' && via !== 'http') throw new Error('--via must be in-process or http');
-  return { lines, transfers, via, postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL };
+  return {
+    lines,
+    transfers,
+    via,
+    cpuProfileDir: value('--cpu-prof'),
+    postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL,
+  };
 }
 
 /** The statement's CSV, made a chunk of lines at a time as the request body asks for it. */
@@ -94,6 +102,7 @@ async function main(args: string[]): Promise<void> {
       cwd: workDir,
       readyEvent: 'reconciler-ready',
       timeoutMs: 120_000,
+      ...(plan.cpuProfileDir !== undefined && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${plan.cpuProfileDir}`] }),
       env: {
         BANK_BASE_URL: bank.url,
         ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
