@@ -3,7 +3,6 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
-import { SERVER_TIMEOUTS } from '../../apps/reconciler/src/http/server-timeouts';
 import {
   ADMIN_TOKEN,
   FROM_CVU,
@@ -13,6 +12,7 @@ import {
 } from '@test-support/reconciler-harness';
 import { reconcilerScript } from '@test-support/reconciler-process';
 import { Agent, request } from 'undici';
+import { SERVER_TIMEOUTS } from '../../apps/reconciler/src/http/server-timeouts';
 
 // The HTTP server the admin API, /health, /metrics and /docs share: security headers everywhere (a CSP the
 // Swagger UI works under), /metrics behind METRICS_TOKEN when set, slow clients cut off in seconds, readiness

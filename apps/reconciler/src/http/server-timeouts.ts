@@ -44,7 +44,9 @@ export function applyServerTimeouts(server: Server, uploads: UploadLimits): void
   // The option of http.createServer, which Nest creates without options; Node reads it when the server listens.
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
     SERVER_TIMEOUTS.checkIntervalMs;
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => watchArrival(request, response, uploads));
+  server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+    watchArrival(request, response, uploads),
+  );
 }
 
 function watchArrival(request: IncomingMessage, response: ServerResponse, uploads: UploadLimits): void {
