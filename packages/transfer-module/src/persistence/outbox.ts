@@ -80,14 +80,7 @@ export async function writeOutboxEvents(
   // thousand in a statement, which as one row of placeholders each cost the server a plan of six thousand.
   const rows = engine.rowSource(
     EVENT_COLUMNS,
-    events.map((event) => [
-      event.id,
-      event.type,
-      event.originId,
-      event.payload,
-      nowMs,
-      event.traceParent ?? null,
-    ]),
+    events.map((event) => [event.id, event.type, event.originId, event.payload, nowMs, event.traceParent ?? null]),
   );
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms",
     "trace_parent") ${rows.text}`;
