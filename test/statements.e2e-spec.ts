@@ -107,6 +107,37 @@ describeOnEachEngine('a bank statement matched against a day of transfers', (eng
     });
     expect((await r.request('GET', '/admin/transfers/3801')).json.statement).toBeUndefined();
 
+    // The debit no transfer explains is an anomaly: listed, counted open, closed by an operator's note.
+    const anomalies = await r.request('GET', '/admin/anomalies?resolved=false');
+    const unknown = anomalies.json.items.find((item: { kind?: string }) => item.kind === 'unknown_debit');
+    expect(unknown).toEqual({
+      id: expect.any(Number),
+      kind: 'unknown_debit',
+      at: expect.any(String),
+      reason: "the bank's statement debited 999.99 that no transfer explains",
+      statement: {
+        importId: imported.json.id,
+        account: FROM_CVU,
+        line: 5,
+        date: day,
+        amount: '-999.99',
+        reference: 'CARGO-77',
+        description: 'comisión',
+      },
+      resolution: null,
+    });
+    const openBefore = (await r.request('GET', '/admin/overview')).json.anomaliesOpen;
+    const resolved = await r.request('POST', `/admin/anomalies/unknown-debits/${unknown.id}/resolve`, {
+      body: { note: 'bank fee' },
+    });
+    expect(resolved.status).toBe(200);
+    expect(resolved.json.resolution).toMatchObject({ note: 'bank fee' });
+    expect((await r.request('GET', '/admin/overview')).json.anomaliesOpen).toBe(openBefore - 1);
+    const twice = await r.request('POST', `/admin/anomalies/unknown-debits/${unknown.id}/resolve`, {
+      body: { note: 'again' },
+    });
+    expect(twice.json).toMatchObject({ code: 'ANOMALY_ALREADY_RESOLVED' });
+
     const again = await post();
     expect(again.status).toBe(200);
     expect(again.json).toEqual(imported.json);

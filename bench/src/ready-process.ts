@@ -10,15 +10,15 @@ export interface ReadyProcess {
 }
 
 /**
- * Runs `script` with exactly `env` (plus PATH) in `cwd` and waits for the JSON line of stdout whose `event`
+ * Runs `script` (after `nodeArgs`, node's own flags) with exactly `env` (plus PATH) in `cwd` and waits for the JSON line of stdout whose `event`
  * is `readyEvent` (the convention of the sandbox and the reconciler). Its output is kept for the error message
  * if it never gets ready, and drained afterwards.
  */
 export function startReadyProcess(
   script: string,
-  options: { cwd: string; env: Record<string, string>; readyEvent: string; timeoutMs?: number },
+  options: { cwd: string; env: Record<string, string>; readyEvent: string; timeoutMs?: number; nodeArgs?: string[] },
 ): Promise<ReadyProcess> {
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? '', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

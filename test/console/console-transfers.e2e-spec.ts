@@ -15,7 +15,8 @@ import {
 // The console in Chromium, for an operator: a transfer created from its form (the API's field errors beside the
 // fields, a 409 explained in Spanish) and watched to its final status without a reload; a CSV batch previewed,
 // confirmed, and sent again to no effect; the current search exported as CSV, a formula in a description
-// neutralised; an anomaly found from the dashboard and closed with a note.
+// neutralised; an anomaly found from the dashboard and closed with a note, and a statement's debit no transfer
+// explains listed with the anomalies and closed the same way.
 
 /** The Buenos Aires day holding `atMs` (`YYYY-MM-DD`), and as a person in Argentina types it (`dd/mm/aaaa`). */
 const buenosAiresDay = (atMs: number) => new Date(atMs - 3 * 3_600_000).toISOString().slice(0, 10);
@@ -267,6 +268,38 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     expect(anomaly.resolution).toMatchObject({ by: { name: 'ops' }, note: 'el banco confirmó que falló' });
     // Closing it changed nothing about the transfer.
     expect((await stack.api('GET', '/admin/transfers/5401')).json.status).toBe('FAILED');
+    expect(seen.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("lists a statement's debit no transfer explains among the anomalies, naming its line, and closes it", async () => {
+    const imported = await stack.api('POST', `/admin/statements?account=${FROM_CVU}`, {
+      csv: 'date,amount,reference,description\n2026-11-23,-1234.50,CARGO-88,comisión\n',
+    });
+    expect(imported.json.counts).toMatchObject({ onlyInStatement: 1 });
+    const page = await browser.context.newPage();
+    const seen = watchPage(page);
+    await signIn(page, stack.url, operator);
+    await page.getByRole('link', { name: 'Anomalías', exact: true }).click();
+    const row = page.locator('tr[data-unknown-debit-id]');
+    await waitShown(row);
+    const cells = await row.locator('td').allTextContents();
+    expect(cells.slice(1, 4)).toEqual(['Extracto, línea 2', '', '']);
+    expect(cells[4]).toMatch(
+      /^El extracto del banco muestra un débito de \$\s1\.234,50 del 2026-11-23 \(referencia CARGO-88\) que ninguna transferencia explica\.$/,
+    );
+    await screenshot(page, 'anomalies-unknown-debit');
+
+    await row.getByLabel('Nota para cerrarla').fill('comisión del banco');
+    await row.getByRole('button', { name: 'Cerrar anomalía' }).click();
+    await waitShown(page.getByText('No hay anomalías para mostrar.'));
+    const resolved: { kind?: string }[] = (await stack.api('GET', '/admin/anomalies?resolved=true')).json.items;
+    const debit = resolved.find((anomaly) => anomaly.kind === 'unknown_debit');
+    expect(debit).toMatchObject({
+      kind: 'unknown_debit',
+      statement: { importId: imported.json.id, line: 2, reference: 'CARGO-88' },
+      resolution: { by: { name: 'ops' }, note: 'comisión del banco' },
+    });
     expect(seen.errors).toEqual([]);
     await page.close();
   });

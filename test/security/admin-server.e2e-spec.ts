@@ -6,12 +6,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startNode, waitForEvent } from '@giro/sandbox-bank/testing/child-process';
 import {
   ADMIN_TOKEN,
+  FROM_CVU,
   startTestReconciler,
   type TestReconciler,
   testCertificates,
 } from '@test-support/reconciler-harness';
 import { reconcilerScript } from '@test-support/reconciler-process';
 import { Agent, request } from 'undici';
+import { SERVER_TIMEOUTS } from '../../apps/reconciler/src/http/server-timeouts';
 import { READINESS_CACHE_MS } from '../../apps/reconciler/src/ops/health.controller';
 
 // The HTTP server the admin API, /health, /metrics and /docs share: security headers everywhere (a CSP the
@@ -23,7 +25,9 @@ describe('the admin server', () => {
     const metricsToken = 'metrics-token-0123456789abcdef';
     let r: TestReconciler;
     beforeAll(async () => {
-      r = await startTestReconciler({ server: { metricsToken } });
+      r = await startTestReconciler({
+        server: { metricsToken, uploads: { timeoutMs: 60_000, minBytesPerSecond: 1_024 } },
+      });
     });
     afterAll(() => r?.close());
 
@@ -120,6 +124,53 @@ describe('the admin server', () => {
       expect(headers.ms).toBeLessThan(20_000);
       console.log(`slow clients: body cut off after ${body.ms} ms, headers after ${headers.ms} ms`);
     }, 75_000);
+
+    it('lets an upload arrive slowly but steadily past the 10 s of a request, and still cuts a trickle', async () => {
+      const { port } = new URL(r.url);
+      const day = '2026-11-23';
+      /** Sends `head`, then `chunks` one every `everyMs`; the server's answer, and when the connection closed. */
+      const upload = (chunks: string[], everyMs: number) =>
+        new Promise<{ answer: string; ms: number }>((resolve, reject) => {
+          const started = Date.now();
+          const socket = connect(Number(port), '127.0.0.1');
+          let answer = '';
+          let sent = 0;
+          const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+          const timer = setInterval(() => {
+            if (sent < chunks.length) socket.write(chunks[sent++]);
+          }, everyMs);
+          socket.on('data', (chunk) => {
+            answer += chunk.toString('utf8');
+          });
+          socket.on('close', () => {
+            clearInterval(timer);
+            resolve({ answer, ms: Date.now() - started });
+          });
+          socket.on('error', reject);
+          socket.write(
+            `POST /admin/statements?account=${FROM_CVU} HTTP/1.1\r\nHost: giro\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n` +
+              `Content-Type: text/csv\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`,
+          );
+          setTimeout(() => {
+            clearInterval(timer);
+            socket.destroy();
+            reject(new Error('the server still held the connection after 40 s'));
+          }, 40_000).unref();
+        });
+      // 2 KiB a second for 14 s: above the allowance's 1 KiB a second (this server's), however long it takes.
+      const lines = (from: number) =>
+        Array.from({ length: 32 }, (_, at) => `${day},-1.00,SLOW-${from + at},"${'x'.repeat(40)}"\n`).join('');
+      const steady = ['date,amount,reference,description\n', ...Array.from({ length: 28 }, (_, at) => lines(at * 32))];
+      // One byte a second: never enough.
+      const trickle = Array.from({ length: 30 }, () => ' ');
+      const [slow, trickled] = await Promise.all([upload(steady, 500), upload(trickle, 1_000)]);
+      expect(slow.ms).toBeGreaterThan(SERVER_TIMEOUTS.requestTimeoutMs);
+      expect(slow.answer).toMatch(/^HTTP\/1\.1 200/);
+      expect(slow.answer).toContain('"lines":896');
+      expect(trickled.answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(trickled.ms).toBeLessThan(SERVER_TIMEOUTS.requestTimeoutMs + 3_000);
+      console.log(`uploads: a steady one answered after ${slow.ms} ms, a trickle cut off after ${trickled.ms} ms`);
+    }, 60_000);
 
     it('keeps liveness apart, and answers readiness from a check at most 5 s old: no handshake per call', async () => {
       expect((await r.request('GET', '/health/ready', { token: null })).json).toMatchObject({

@@ -32,7 +32,7 @@ export async function createReconcilerApp(options: ReconcilerModuleOptions): Pro
   );
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  applyServerTimeouts(app.getHttpServer());
+  applyServerTimeouts(app.getHttpServer(), server.uploads);
   app.set('trust proxy', server.trustProxy);
   app.disable('x-powered-by');
   // Before /docs is mounted, so that its answers carry the headers too.

@@ -5,6 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { BankCalendar, dataSourceOptionsFromUrl, type StatementLineInput, systemClock } from '@giro/transfer-module';
 import { DataSource } from 'typeorm';
 import { MovementStore } from '../lookup-index/lookup-index-store';
+
+// The webhook outbox the reconciler gives its store, from the workspace's build by path as well.
+const { TransferEventOutbox, WebhookWakeUp } = require(
+  join(dirname(require.resolve('@giro/transfer-module/package.json')), 'dist', 'webhooks'),
+) as typeof import('@giro/transfer-module/webhooks');
+
 import { ProcessGroupCpu } from '../process-group-cpu';
 import { ownPeakRssMiB } from '../process-stats';
 
@@ -34,18 +40,21 @@ export interface InProcessImport {
 /**
  * The statement file imported as `POST /admin/statements` imports it, in this process: spooled from a stream
  * (its sha-256), read back in batches by the admin API's reader, matched and stored by the store on `databaseUrl`.
- * Its wall time, this process's CPU time, the database's backends' CPU time (`database`), and this process's peak
- * resident set before and after.
+ * With `events`, the store writes the webhook events as the reconciler's does (one `statement.unknown_debit` per
+ * debit no transfer explains). Its wall time, this process's CPU time, the database's backends' CPU time
+ * (`database`), and this process's peak resident set before and after.
  */
 export async function importInProcess(
   file: string,
   account: string,
   databaseUrl: string,
   database: string,
+  events: boolean,
 ): Promise<InProcessImport> {
   const dataSource = await new DataSource(dataSourceOptionsFromUrl(databaseUrl)).initialize();
   try {
-    const store = new MovementStore(dataSource, systemClock);
+    const outbox = events ? new TransferEventOutbox(new WebhookWakeUp()) : undefined;
+    const store = new MovementStore(dataSource, systemClock, { outbox });
     const peakRssBeforeMiB = ownPeakRssMiB();
     const postgres = new ProcessGroupCpu('postgres', 500, database);
     postgres.start();

@@ -14,12 +14,13 @@ import { SOURCE_ACCOUNTS_ENV, transferRequest } from '../workload/transfer-reque
 import { importInProcess } from './statements-in-process';
 
 /**
- * `pnpm bench:statements [--lines N] [--transfers M] [--via in-process|http]`: a bank statement of N lines
- * (1 000 000 by default) imported on Postgres, never whole in memory: `in-process` (the default) spools it and reads
- * it with the admin API's reader into the store in this process (its CPU, the database's backends' CPU, its peak
- * resident set); `http` sends it to `POST /admin/statements` of the reconciler as deployed (its own process),
- * which must receive a request within 10 s (server-timeouts.ts): a file too large for the machine to send in that
- * time is cut there. M transfers (1 000 by default) are created first through
+ * `pnpm bench:statements [--lines N] [--transfers M] [--via in-process|http] [--events] [--cpu-prof DIR]`: a bank
+ * statement of N lines (1 000 000 by default) imported on Postgres, never whole in memory: `in-process` (the
+ * default) spools it and reads it with the admin API's reader into the store in this process (its CPU, the
+ * database's backends' CPU, its peak resident set), with `--events` writing the webhook events as the reconciler's
+ * store does; `http` sends it to `POST /admin/statements` of the reconciler as deployed (its own process; an upload,
+ * server-timeouts.ts), with `--cpu-prof` writing the reconciler's CPU profile there. M transfers (1 000 by default)
+ * are created first through
  * the API and their lines put first in the statement (matched); the other lines are debits no transfer explains.
  * Reports the import's seconds, the reconciler's peak resident set before and after (VmHWM) and its CPU time, then
  * the same file again (answered as the same import). Goal: 60 s on Postgres, memory flat. Prints a markdown
@@ -35,6 +36,10 @@ interface Plan {
   lines: number;
   transfers: number;
   via: 'in-process' | 'http';
+  /** In process: the store writes the webhook events as the reconciler's does. */
+  events: boolean;
+  /** Where the reconciler writes its CPU profile (node --cpu-prof), when asked. */
+  cpuProfileDir: string | undefined;
   postgresUrl: string;
 }
 
@@ -51,7 +56,14 @@ function planFromArgs(args: string[]): Plan {
   }
   const via = value('--via') ?? 'in-process';
   if (via !== 'in-process' && via !== 'http') throw new Error('--via must be in-process or http');
-  return { lines, transfers, via, postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL };
+  return {
+    lines,
+    transfers,
+    via,
+    events: args.includes('--events'),
+    cpuProfileDir: value('--cpu-prof'),
+    postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL,
+  };
 }
 
 /** The statement's CSV, made a chunk of lines at a time as the request body asks for it. */
@@ -94,6 +106,7 @@ async function main(args: string[]): Promise<void> {
       cwd: workDir,
       readyEvent: 'reconciler-ready',
       timeoutMs: 120_000,
+      ...(plan.cpuProfileDir !== undefined && { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${plan.cpuProfileDir}`] }),
       env: {
         BANK_BASE_URL: bank.url,
         ENCRYPTION_KEY: 'Z2lybyB0ZXN0IGVuY3J5cHRpb24ga2V5IDMyIGJ5dGU=',
@@ -132,8 +145,8 @@ async function main(args: string[]): Promise<void> {
     }
     log(`${matched.length} transfers created with a networkId`);
     const day = businessDayOf(new Date());
-    // Written to a file first, as an operator uploads one: the reconciler receives a request within 10 s
-    // (server-timeouts.ts), which a file generated while sent would not keep on a busy machine.
+    // Written to a file first, as an operator uploads one: an upload must keep a minimum rate (server-timeouts.ts),
+    // which a file generated while sent may not keep on a busy machine.
     const file = join(workDir, 'statement.csv');
     await pipeline(statementBody(day, plan.lines, matched), createWriteStream(file));
     log(`statement written: ${(statSync(file).size / 2 ** 20).toFixed(1)} MiB`);
@@ -158,7 +171,7 @@ async function main(args: string[]): Promise<void> {
       return seconds;
     };
     const inProcess = async (label: string) => {
-      const result = await importInProcess(file, ACCOUNT, databaseUrl, BENCH_DATABASE);
+      const result = await importInProcess(file, ACCOUNT, databaseUrl, BENCH_DATABASE, plan.events);
       log(`${label}: ${result.seconds.toFixed(1)} s, ${JSON.stringify(result)}`);
       const postgresCpu = result.postgresCpuSeconds?.toFixed(1) ?? '–';
       rows.push(
@@ -179,7 +192,7 @@ async function main(args: string[]): Promise<void> {
   const where =
     plan.via === 'http'
       ? 'through POST /admin/statements (the reconciler)'
-      : 'in process (the admin reader and the store)';
+      : `in process (the admin reader and the store${plan.events ? ', its webhook events written' : ''})`;
   console.log(
     `Statement import on Postgres ${where}, ${plan.lines} lines (${plan.transfers} of them the API's transfers):\n`,
   );

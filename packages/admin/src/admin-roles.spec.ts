@@ -87,6 +87,7 @@ const ROUTE_ROLES: [method: string, path: string, role: Role][] = [
   // Anomalies: reading them is a viewer's; closing one (with a note) an operator's.
   ['GET', '/admin/anomalies', 'viewer'],
   ['POST', '/admin/anomalies/{id}/resolve', 'operator'],
+  ['POST', '/admin/anomalies/unknown-debits/{id}/resolve', 'operator'],
   ['POST', '/admin/statements', 'operator'],
   ['GET', '/admin/statements', 'viewer'],
   ['GET', '/admin/statements/{id}', 'viewer'],
@@ -124,7 +125,11 @@ const cancellations = {
   acknowledgeCancellation: answer,
 };
 const overviews = { overview: answer };
-const anomalies = { listAnomalies: async () => ({ items: [], nextCursor: null }), resolveAnomaly: answer };
+const anomalies = {
+  listAnomalies: async () => ({ items: [], nextCursor: null }),
+  resolveAnomaly: answer,
+  resolveUnknownDebit: answer,
+};
 const approvals = { approve: answer, reject: answer, approveMany: async () => [], rejectMany: async () => [] };
 const scheduled = { cancel: answer, cancelMany: async () => [], totals: async () => ({ items: [], truncated: false }) };
 const subAccounts = { registerSubAccount: answer, listSubAccounts: async () => [], disableSubAccount: answer };

@@ -165,6 +165,7 @@ export type {
   HistoryView,
   MovementView,
   ScheduleView,
+  UnknownDebitView,
 } from './movement/movement-view';
 // The module's options (the bank client's are above).
 export {

@@ -25,6 +25,8 @@ export interface ServerSettings {
   metricsToken: string | undefined;
   /** Requests without a valid admin token one client address may make per minute. */
   unauthenticatedRateLimitPerMinute: number;
+  /** How long an upload may take to arrive, and how slowly (UPLOAD_TIMEOUT_MS, UPLOAD_MIN_BYTES_PER_SECOND). */
+  uploads: { timeoutMs: number; minBytesPerSecond: number };
 }
 
 /** The settings when no server variable is set: loopback only (exposing the admin API is a decision), plain HTTP. */
@@ -34,13 +36,17 @@ export const DEFAULT_SERVER_SETTINGS: ServerSettings = {
   tls: undefined,
   metricsToken: undefined,
   unauthenticatedRateLimitPerMinute: VARIABLES.ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE.default,
+  uploads: {
+    timeoutMs: VARIABLES.UPLOAD_TIMEOUT_MS.default,
+    minBytesPerSecond: VARIABLES.UPLOAD_MIN_BYTES_PER_SECOND.default,
+  },
 };
 /** Express's names for address ranges (proxy-addr). */
 const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /**
- * The server settings from HOST, TRUST_PROXY, ADMIN_TLS_CERT_FILE / ADMIN_TLS_KEY_FILE, METRICS_TOKEN and
- * ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE. Problems are pushed to `problems`, naming the variable, never a value.
+ * The server settings from HOST, TRUST_PROXY, ADMIN_TLS_CERT_FILE / ADMIN_TLS_KEY_FILE, METRICS_TOKEN,
+ * ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE, UPLOAD_TIMEOUT_MS and UPLOAD_MIN_BYTES_PER_SECOND. Problems are pushed to `problems`, naming the variable, never a value.
  */
 export function serverSettingsFromEnvironment(vars: ReconcilerEnvironment, problems: string[]): ServerSettings {
   return {
@@ -49,6 +55,7 @@ export function serverSettingsFromEnvironment(vars: ReconcilerEnvironment, probl
     tls: tlsFilesFromEnvironment(vars, problems),
     metricsToken: vars.METRICS_TOKEN,
     unauthenticatedRateLimitPerMinute: vars.ADMIN_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE,
+    uploads: { timeoutMs: vars.UPLOAD_TIMEOUT_MS, minBytesPerSecond: vars.UPLOAD_MIN_BYTES_PER_SECOND },
   };
 }
 

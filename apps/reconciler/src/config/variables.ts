@@ -412,6 +412,21 @@ export const VARIABLES = {
     unset: '`/metrics` open',
     doc: '`/metrics` then needs `Authorization: Bearer $METRICS_TOKEN`',
   }),
+  UPLOAD_TIMEOUT_MS: ms({
+    topic: 'server',
+    min: 10_000,
+    max: 3_600_000,
+    default: 900_000,
+    doc: 'the longest an upload (`POST /admin/statements`, `POST /admin/transfers/batch`) may take to arrive; every other request must arrive within 10 s (against clients trickling bodies)',
+  }),
+  UPLOAD_MIN_BYTES_PER_SECOND: integer({
+    topic: 'server',
+    unit: 'bytes/s',
+    min: 1,
+    max: 1_073_741_824,
+    default: 65_536,
+    doc: 'past its first 10 s, an upload must bring at least this many bytes a second over the last 10 s, or it is answered 408 and its connection closed: a slow but steady upload goes on, a trickle is cut',
+  }),
   ADMIN_RATE_LIMIT_PER_MINUTE: integer({
     topic: 'server',
     unit: 'requests',

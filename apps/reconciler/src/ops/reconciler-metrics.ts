@@ -102,7 +102,7 @@ export class ReconcilerMetrics {
     });
     new Gauge({
       name: 'giro_anomalies_unresolved',
-      help: 'Anomalies (bank answers contradicting a final status, never applied) no operator has resolved yet',
+      help: "Anomalies (bank answers contradicting a final status, never applied; statements' debits no transfer explains) no operator has resolved yet",
       registers,
       async collect() {
         this.set(await counts.countUnresolvedAnomalies());

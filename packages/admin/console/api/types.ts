@@ -88,11 +88,31 @@ export interface BankDetails {
 
 export interface Anomaly {
   id: number;
+  kind?: string;
   at: string;
   status: Status | null;
   claimed: Status;
   reason: string | null;
   bank: BankDetails | null;
+  resolution: { at: string; by: Who; note: string } | null;
+}
+
+/** A debit of the bank's statement no transfer explains, in the anomaly list: about a statement line. */
+export interface UnknownDebit {
+  /** Among the unknown debits' ids, not the transfers' anomalies'. */
+  id: number;
+  kind: 'unknown_debit';
+  at: string;
+  reason: string;
+  statement: {
+    importId: string;
+    account: string;
+    line: number;
+    date: string;
+    amount: string;
+    reference: string;
+    description: string;
+  };
   resolution: { at: string; by: Who; note: string } | null;
 }
 

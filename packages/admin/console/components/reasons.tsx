@@ -1,4 +1,5 @@
-import type { Anomaly, Cancellation } from '../api/types';
+import type { Anomaly, Cancellation, UnknownDebit } from '../api/types';
+import { formatMoney } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { statusKey } from './values';
 
@@ -34,4 +35,15 @@ export function AnomalyReason({ anomaly }: { anomaly: Pick<Anomaly, 'status' | '
         : t('anomaly.explain', { ...said, kept: t(statusKey(anomaly.status)) })}
     </span>
   );
+}
+
+/** The peso (ISO 4217 numeric): a statement is of a CBU or CVU, and names no currency. */
+const PESOS = '032';
+
+/** What a debit no transfer explains is: the statement's line said in the page's language (giro's English on hover). */
+export function UnknownDebitReason({ debit }: { debit: UnknownDebit }) {
+  const { t, lang } = useI18n();
+  const { amount, date, reference } = debit.statement;
+  const debited = formatMoney(amount.replace(/^-/, ''), PESOS, lang);
+  return <span title={debit.reason}>{t('anomaly.unknownDebit', { amount: debited, date, reference })}</span>;
 }

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Anomaly } from '../api/types';
+import type { Anomaly, UnknownDebit } from '../api/types';
 import { useI18n } from '../i18n/i18n';
 import { fieldErrorText } from '../i18n/violations';
 import { can } from '../permissions';
@@ -7,17 +7,27 @@ import { useSession } from '../session';
 import { TextField } from './fields';
 import { ErrorNotice } from './notices';
 
-/** An open anomaly closed with a note (operator): on a transfer's page and on the anomalies page. */
-export function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onResolved(): void }) {
+/**
+ * An open anomaly closed with a note (operator): on a transfer's page and on the anomalies page, where a debit of a
+ * statement no transfer explains is closed the same way (its ids are its own).
+ */
+export function ResolveAnomaly({
+  anomaly,
+  onResolved,
+}: {
+  anomaly: Pick<Anomaly, 'id' | 'kind'> | UnknownDebit;
+  onResolved(): void;
+}) {
   const { t, lang } = useI18n();
   const { api, me } = useSession();
   const [note, setNote] = useState('');
   const [error, setError] = useState<unknown>();
+  const isUnknownDebit = anomaly.kind === 'unknown_debit';
   if (!can(me.role, 'resolve')) return <p class="muted">{t('anomaly.open')}</p>;
   const submit = async (event: Event) => {
     event.preventDefault();
     try {
-      await api.post(`admin/anomalies/${anomaly.id}/resolve`, { note });
+      await api.post(`admin/anomalies/${isUnknownDebit ? 'unknown-debits/' : ''}${anomaly.id}/resolve`, { note });
       onResolved();
     } catch (failure) {
       setError(failure);
@@ -27,7 +37,7 @@ export function ResolveAnomaly({ anomaly, onResolved }: { anomaly: Anomaly; onRe
   return (
     <form onSubmit={submit} class="inline-form" noValidate>
       <TextField
-        id={`anomaly-note-${anomaly.id}`}
+        id={`${isUnknownDebit ? 'unknown-debit' : 'anomaly'}-note-${anomaly.id}`}
         label={t('anomaly.note')}
         value={note}
         onInput={setNote}

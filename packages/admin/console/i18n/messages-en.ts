@@ -147,7 +147,7 @@ export const EN: Record<MessageKey, string> = {
   'approval.expired': 'Expired',
   'anomalies.title': 'Anomalies',
   'anomalies.explain':
-    'Bank answers that contradicted a final status: giro kept them and did not apply them. Check each with the bank and close it with a note; closing it does not change the transfer.',
+    'Bank answers that contradicted a final status (giro kept them and did not apply them), and debits of the bank’s statement that no transfer explains. Check each with the bank and close it with a note; closing it changes neither the transfer nor the statement.',
   'anomalies.shown': 'Show',
   'anomalies.shown.false': 'Open',
   'anomalies.shown.true': 'Closed',
@@ -157,6 +157,7 @@ export const EN: Record<MessageKey, string> = {
   'anomalies.kept': 'Status kept',
   'anomalies.claimed': 'The bank said',
   'anomalies.reason': 'Reason',
+  'anomalies.statementLine': 'Statement, line {line}',
   'anomalies.closing': 'Closing',
   'anomaly.claimed': 'the bank claimed',
   'anomaly.bankSaid': 'What that answer said',
@@ -338,6 +339,8 @@ export const EN: Record<MessageKey, string> = {
   'cancellation.failed': 'The bank reported the transfer as failed.',
   'cancellation.refused': 'The bank refused the transfer request.',
   'anomaly.explain': 'The bank answered “{claimed}”, but the transfer was “{kept}” already: not applied.',
+  'anomaly.unknownDebit':
+    'The bank’s statement shows a debit of {amount} on {date} (reference {reference}) that no transfer explains.',
   'anomaly.explainClaimed': 'The bank answered “{claimed}”: not applied.',
   'bank.failedAt': 'Failed at',
   'detail.approve': 'Approve this transfer',

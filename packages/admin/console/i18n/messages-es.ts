@@ -147,7 +147,7 @@ export const ES = {
   'approval.expired': 'Venció',
   'anomalies.title': 'Anomalías',
   'anomalies.explain':
-    'Respuestas del banco que contradijeron un estado final: giro las guardó y no las aplicó. Revisá cada una con el banco y cerrala con una nota; cerrarla no cambia la transferencia.',
+    'Respuestas del banco que contradijeron un estado final (giro las guardó y no las aplicó) y débitos del extracto bancario que ninguna transferencia explica. Revisá cada una con el banco y cerrala con una nota; cerrarla no cambia la transferencia ni el extracto.',
   'anomalies.shown': 'Mostrar',
   'anomalies.shown.false': 'Abiertas',
   'anomalies.shown.true': 'Cerradas',
@@ -157,6 +157,7 @@ export const ES = {
   'anomalies.kept': 'Estado que quedó',
   'anomalies.claimed': 'El banco dijo',
   'anomalies.reason': 'Motivo',
+  'anomalies.statementLine': 'Extracto, línea {line}',
   'anomalies.closing': 'Cierre',
   'anomaly.claimed': 'el banco dijo',
   'anomaly.bankSaid': 'Lo que dijo esa respuesta',
@@ -339,6 +340,8 @@ export const ES = {
   'cancellation.failed': 'El banco informó la transferencia como fallida.',
   'cancellation.refused': 'El banco rechazó el pedido de transferencia.',
   'anomaly.explain': 'El banco respondió «{claimed}», pero la transferencia ya estaba «{kept}»: no se aplicó.',
+  'anomaly.unknownDebit':
+    'El extracto del banco muestra un débito de {amount} del {date} (referencia {reference}) que ninguna transferencia explica.',
   'anomaly.explainClaimed': 'El banco respondió «{claimed}»: no se aplicó.',
   'bank.failedAt': 'Falló',
   'detail.approve': 'Aprobar esta transferencia',

@@ -1,8 +1,8 @@
-import type { Anomaly, Page } from '../api/types';
+import type { Anomaly, Page, UnknownDebit } from '../api/types';
 import { SelectField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { Pager } from '../components/pager';
-import { AnomalyReason } from '../components/reasons';
+import { AnomalyReason, UnknownDebitReason } from '../components/reasons';
 import { ResolveAnomaly } from '../components/resolve-anomaly';
 import { DataTable } from '../components/table';
 import { StatusBadge, Time } from '../components/values';
@@ -15,9 +15,13 @@ const PAGE_SIZE = 50;
 /** Which anomalies are listed (`?resolved=`): the open ones by default, the work still to do. */
 const SHOWN = ['false', 'true', 'all'] as const;
 
+/** An item of the list: a transfer's anomaly, or a statement's debit no transfer explains. */
+type ListedAnomaly = (Anomaly & { originId: number }) | UnknownDebit;
+
 /**
  * Every transfer's anomalies, the open ones first (bank answers that contradicted a final status, recorded and
- * never applied); each open one closed here with a note, as on its transfer's page.
+ * never applied), and the bank statements' debits no transfer explains; each open one closed here with a note, as
+ * on its transfer's page.
  */
 export function Anomalies({ query }: { query: URLSearchParams }) {
   const { t } = useI18n();
@@ -26,7 +30,7 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
   const after = query.get('after') ?? undefined;
   const { data, error, reload } = useLoad(
     () =>
-      api.get<Page<Anomaly & { originId: number }>>('admin/anomalies', {
+      api.get<Page<ListedAnomaly>>('admin/anomalies', {
         resolved: shown === 'all' ? undefined : shown,
         after,
         limit: PAGE_SIZE,
@@ -61,37 +65,82 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
               t('anomalies.closing'),
             ]}
           >
-            {data.items.map((anomaly) => (
-              <tr key={anomaly.id} data-anomaly-id={anomaly.id}>
-                <td>
-                  <Time at={anomaly.at} />
-                </td>
-                <td>
-                  <a href={href(`transfers/${anomaly.originId}`)}>{anomaly.originId}</a>
-                </td>
-                <td>{anomaly.status && <StatusBadge status={anomaly.status} />}</td>
-                <td>
-                  <StatusBadge status={anomaly.claimed} />
-                </td>
-                <td class="description">
-                  <AnomalyReason anomaly={anomaly} />
-                </td>
-                <td>
-                  {anomaly.resolution ? (
-                    <span class="muted">
-                      {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })}{' '}
-                      <Time at={anomaly.resolution.at} /> — <q translate={false}>{anomaly.resolution.note}</q>
-                    </span>
-                  ) : (
-                    <ResolveAnomaly anomaly={anomaly} onResolved={reload} />
-                  )}
-                </td>
-              </tr>
-            ))}
+            {data.items.map((anomaly) =>
+              anomaly.kind === 'unknown_debit' ? (
+                <UnknownDebitRow
+                  key={`unknown-debit-${anomaly.id}`}
+                  debit={anomaly as UnknownDebit}
+                  onResolved={reload}
+                />
+              ) : (
+                <TransferAnomalyRow
+                  key={anomaly.id}
+                  anomaly={anomaly as Anomaly & { originId: number }}
+                  onResolved={reload}
+                />
+              ),
+            )}
           </DataTable>
           <Pager path="anomalies" query={{ resolved: shown }} after={after} nextCursor={data.nextCursor} />
         </>
       )}
     </section>
+  );
+}
+
+function TransferAnomalyRow({ anomaly, onResolved }: { anomaly: Anomaly & { originId: number }; onResolved(): void }) {
+  return (
+    <tr data-anomaly-id={anomaly.id}>
+      <td>
+        <Time at={anomaly.at} />
+      </td>
+      <td>
+        <a href={href(`transfers/${anomaly.originId}`)}>{anomaly.originId}</a>
+      </td>
+      <td>{anomaly.status && <StatusBadge status={anomaly.status} />}</td>
+      <td>
+        <StatusBadge status={anomaly.claimed} />
+      </td>
+      <td class="description">
+        <AnomalyReason anomaly={anomaly} />
+      </td>
+      <td>
+        <Closing anomaly={anomaly} onResolved={onResolved} />
+      </td>
+    </tr>
+  );
+}
+
+/** A debit no transfer explains: the statement's line in place of a transfer, no statuses. */
+function UnknownDebitRow({ debit, onResolved }: { debit: UnknownDebit; onResolved(): void }) {
+  const { t } = useI18n();
+  return (
+    <tr data-unknown-debit-id={debit.id}>
+      <td>
+        <Time at={debit.at} />
+      </td>
+      <td>
+        <span title={debit.statement.importId}>{t('anomalies.statementLine', { line: debit.statement.line })}</span>
+      </td>
+      <td />
+      <td />
+      <td class="description">
+        <UnknownDebitReason debit={debit} />
+      </td>
+      <td>
+        <Closing anomaly={debit} onResolved={onResolved} />
+      </td>
+    </tr>
+  );
+}
+
+function Closing({ anomaly, onResolved }: { anomaly: Anomaly | UnknownDebit; onResolved(): void }) {
+  const { t } = useI18n();
+  if (!anomaly.resolution) return <ResolveAnomaly anomaly={anomaly} onResolved={onResolved} />;
+  return (
+    <span class="muted">
+      {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
+      <q translate={false}>{anomaly.resolution.note}</q>
+    </span>
   );
 }

@@ -28,8 +28,9 @@ import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
 
 /**
- * The anomalies giro raised (bank answers that contradicted a final status, recorded and never applied), and
- * their closing by an operator: who, when and why. Closing one changes nothing about its movement.
+ * The anomalies giro raised (bank answers that contradicted a final status, recorded and never applied; debits of
+ * the bank's statements no transfer explains), and their closing by an operator: who, when and why. Closing one
+ * changes nothing about its movement or its statement.
  */
 @AdminRoutes('anomalies')
 @Controller('admin/anomalies')
@@ -42,10 +43,12 @@ export class AnomaliesController {
   @RequiresRole('viewer')
   @Get()
   @ApiOperation({
-    summary: 'Anomalies, unresolved first, then newest; cursor-paginated; filter by resolved or originId',
+    summary:
+      "Anomalies (a transfer's, and a statement's debit no transfer explains), unresolved first, then newest; cursor-paginated; filter by resolved or originId",
   })
   @ApiOkResponse({
-    description: '`{ items, nextCursor }`, each `{ id, originId, at, status, claimed, reason, resolution }`',
+    description:
+      "`{ items, nextCursor }`: a transfer's `{ id, originId, at, status, claimed, kind?, reason, bank, resolution }`, or a debit no transfer explains `{ id, kind: 'unknown_debit', at, reason, statement: { importId, account, line, date, amount, reference, description }, resolution }` (its `id` among the unknown debits')",
   })
   list(@Query() query: ListAnomaliesQuery) {
     return this.service().listAnomalies(
@@ -83,6 +86,39 @@ export class AnomaliesController {
     // Ids only: the note is the operator's text, kept in the database.
     this.logger.log({ anomalyId: anomaly.id, originId: anomaly.originId, keyId: actor.keyId }, 'anomaly resolved');
     return anomaly;
+  }
+
+  @RequiresRole('operator')
+  @Audited('anomaly.resolve')
+  @Post('unknown-debits/:id/resolve')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Resolve a debit of a statement no transfer explains with a note; records who and when. The statement is not changed',
+  })
+  @ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['note'],
+      properties: { note: { type: 'string', minLength: 1, maxLength: 500, description: 'why it is closed' } },
+    },
+  })
+  @ApiBadRequestResponse({ description: 'a missing or bad `note`, or an unknown field: `violations` names it' })
+  @ApiNotFoundResponse({ description: 'no unknown debit has this id' })
+  @ApiConflictResponse({ description: 'already resolved: `resolution` is the first one, which stays' })
+  async resolveUnknownDebit(
+    @Param() params: AnomalyIdParams,
+    @Body() body: Record<string, unknown>,
+    @Req() request: IncomingMessage,
+  ) {
+    const actor = recordedActorOf(request);
+    const debit = await this.service().resolveUnknownDebit(params.id, body, actor);
+    this.logger.log(
+      { unknownDebitId: debit.id, statementId: debit.statement.importId, keyId: actor.keyId },
+      'unknown debit resolved',
+    );
+    return debit;
   }
 
   private service(): AnomalyService {

@@ -46,6 +46,8 @@ export {
   toAnomalyListItemView,
   toCancellationView,
   toMovementView,
+  toUnknownDebitView,
+  type UnknownDebitView,
 } from './movement-view';
 export { QuerySchedule } from './query-schedule';
 export { HEARTBEAT_INTERVAL_MS, REPLICA_LIVE_WITHIN_MS, ReplicaHeartbeat } from './replica-heartbeat';

@@ -8,6 +8,7 @@ import {
   type HistoryRecord,
   type HistorySource,
   type MovementDetails,
+  type UnknownDebitRecord,
 } from '../persistence';
 import { type BankDetailsView, toBankDetailsView } from './bank-details-view';
 import { COUNTERPARTY_MISMATCH } from './counterparty-check';
@@ -117,6 +118,29 @@ export interface AnomalyView {
 /** An anomaly in the list of every movement's (`GET /admin/anomalies`): the anomaly and its movement's originId. */
 export interface AnomalyListItemView extends AnomalyView {
   originId: number;
+}
+
+/**
+ * A debit of the bank's statement no transfer explains, in the anomaly list (`kind` `unknown_debit`): about a
+ * statement line, not a transfer — the line that first showed it instead of an originId.
+ */
+export interface UnknownDebitView {
+  /** Its id among the unknown debits (`POST /admin/anomalies/unknown-debits/:id/resolve`), not a history row's. */
+  id: number;
+  kind: 'unknown_debit';
+  at: string;
+  reason: string;
+  statement: {
+    importId: string;
+    account: string;
+    line: number;
+    date: string;
+    /** Signed as the statement wrote it: a debit is negative. */
+    amount: string;
+    reference: string;
+    description: string;
+  };
+  resolution: AnomalyResolutionView | null;
 }
 
 export interface MovementView {
@@ -310,7 +334,19 @@ export function toAnomalyListItemView(record: AnomalyRecord): AnomalyListItemVie
   };
 }
 
-function toResolutionView(resolution: AnomalyResolutionRecord): AnomalyResolutionView {
+/** A debit no transfer explains as the anomaly list shows it. */
+export function toUnknownDebitView(record: UnknownDebitRecord): UnknownDebitView {
+  return {
+    id: record.id,
+    kind: record.kind,
+    at: isoString(record.at),
+    reason: `the bank's statement debited ${record.statement.amount.replace(/^-/, '')} that no transfer explains`,
+    statement: { ...record.statement },
+    resolution: record.resolution && toResolutionView(record.resolution),
+  };
+}
+
+function toResolutionView(resolution: Omit<AnomalyResolutionRecord, 'historyId'>): AnomalyResolutionView {
   return {
     at: isoString(resolution.at),
     by: { keyId: resolution.by.keyId, name: resolution.by.name },

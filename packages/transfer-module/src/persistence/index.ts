@@ -30,6 +30,7 @@ export { type EngineAdapter, engineAdapterFor, engineCapabilitiesOf } from './en
 export * from './entities';
 export type { LimitUsageRecord } from './limit-usage';
 export * from './migrations';
+export type { AnomalyListRecord } from './movement-anomalies';
 export type { ApprovalDecision, ApprovalOutcome } from './movement-approvals';
 export type {
   AnomalyRecord,
@@ -121,6 +122,7 @@ export type {
 } from './store-types';
 export { APPROVAL_HOLDS, approvalHoldsOf, MOVEMENT_SORTS } from './store-types';
 export type { SubAccountRecord, SubAccountRegistration } from './sub-account-registry';
+export type { UnknownDebitRecord } from './unknown-debits';
 export type { DeliveryResult, ListDeliveriesOptions, WebhookDeliveryCounts } from './webhook-deliveries';
 export type { WebhookEndpointChanges, WebhookEndpointRegistration } from './webhook-endpoints';
 export type {

@@ -71,6 +71,7 @@ const ALL_MIGRATIONS = [
   'DailyClose1797710400000',
   'AccountQueues1797796800000',
   'TextIndexWithoutPositions1797969600000',
+  'UnknownDebits1798056000000',
   'AmountFromStatusIndex1798315200000',
 ];
 

@@ -1,4 +1,12 @@
 import type { EntityManager } from 'typeorm';
+import {
+  ANOMALY_RANKS,
+  type AnomalyCursor,
+  afterCursor,
+  comesBefore,
+  formatAnomalyCursor,
+  parseAnomalyCursor,
+} from './anomaly-order';
 import { AnomalyResolutionEntity } from './entities';
 import { bigintAsNumber } from './entities/column-transformers';
 import {
@@ -12,51 +20,53 @@ import { AnomalyAlreadyResolvedError, AnomalyNotFoundError, StoreArgumentError }
 import { checkActor, checkInteger, checkOriginId, checkText, MAX_BATCH_SIZE, MAX_NOTE_LENGTH } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { ListAnomaliesOptions, MovementPage } from './store-types';
+import { type UnknownDebitRecord, UnknownDebits } from './unknown-debits';
 
-// An anomaly is a history row with source `anomaly` (append-only); its resolution, when an operator closed it, is
-// a row of giro_anomaly_resolutions keyed by that history row's id. The statements name `'anomaly'` as a literal so
-// that Postgres reads the history's partial index of anomaly rows; every value is a placeholder.
+// A transfer's anomaly is a history row with source `anomaly` (append-only); its resolution, when an operator closed
+// it, is a row of giro_anomaly_resolutions keyed by that history row's id. The statements name `'anomaly'` as a
+// literal so that Postgres reads the history's partial index of anomaly rows; every value is a placeholder. A debit
+// of a statement no transfer explains is an anomaly too, of its own tables (unknown-debits.ts).
+
+/** An item of the anomaly list: a transfer's anomaly, or a statement's debit no transfer explains. */
+export type AnomalyListRecord = AnomalyRecord | UnknownDebitRecord;
 
 const HISTORY_COLUMNS = `h."id", h."origin_id", h."from_status", h."to_status", h."at_ms", h."source", h."detail"`;
 const RESOLUTION_COLUMNS = `r."history_id", r."resolved_at_ms", r."resolved_by_key_id", r."resolved_by_name", r."note"`;
 const UNRESOLVED = `NOT EXISTS (SELECT 1 FROM "giro_anomaly_resolutions" r WHERE r."history_id" = h."id")`;
 
-/** `<group>.<id>`: 0 unresolved, 1 resolved; then the anomaly id (newest first within a group). */
-const CURSOR = /^([01])\.([1-9][0-9]{0,15})$/;
-
-interface Cursor {
-  resolved: boolean;
-  id: number;
-}
-
 /** MovementStore's anomalies: the list an operator works from, their resolutions, and how many are open. */
 export class MovementAnomalies {
-  constructor(private readonly context: StoreContext) {}
+  private readonly unknownDebits: UnknownDebits;
+
+  constructor(private readonly context: StoreContext) {
+    this.unknownDebits = new UnknownDebits(context);
+  }
 
   /**
-   * A page of anomalies: unresolved ones first, then resolved ones, each newest first (by id, the order they were
-   * recorded in); only resolved or unresolved ones, or one movement's, when asked.
+   * A page of anomalies of both kinds — a transfer's (a history row) and a statement's debit no transfer explains
+   * — in one order (anomaly-order.ts): unresolved ones first, then resolved ones, each newest first; only resolved
+   * or unresolved ones, or one movement's (no unknown debit is), when asked.
    */
-  async listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyRecord>> {
+  async listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyListRecord>> {
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
     if (options.resolved !== undefined && typeof options.resolved !== 'boolean') {
       throw new StoreArgumentError('resolved', 'type', 'must be a boolean');
     }
     const originId = options.originId === undefined ? undefined : checkOriginId(options.originId);
-    const after = options.after === undefined ? undefined : parseCursor(options.after);
+    const cursor = options.after === undefined ? undefined : parseAnomalyCursor(options.after);
     const wanted = limit + 1;
     return this.context.transactions.read(async (manager) => {
-      const rows: AnomalyRecord[] = [];
-      if (options.resolved !== true && (after === undefined || !after.resolved)) {
-        rows.push(...(await this.unresolved(manager, { originId, beforeId: after?.id, limit: wanted })));
-      }
-      if (options.resolved !== false && rows.length < wanted) {
-        const beforeId = after?.resolved ? after.id : undefined;
-        rows.push(...(await this.resolved(manager, { originId, beforeId, limit: wanted - rows.length })));
+      const rows: AnomalyListRecord[] = [];
+      for (const resolved of [false, true]) {
+        if (options.resolved === !resolved || rows.length >= wanted || (cursor?.resolved && !resolved)) continue;
+        const page = { resolved, cursor, limit: wanted - rows.length };
+        const ofTransfers = await this.transferAnomalies(manager, { ...page, originId });
+        const unknownDebits = originId === undefined ? await this.unknownDebits.page(manager, page) : [];
+        rows.push(...merged(ofTransfers, unknownDebits).slice(0, page.limit));
       }
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
-      const nextCursor = rows.length > limit ? `${last.resolution === null ? 0 : 1}.${last.id}` : null;
+      const nextCursor = rows.length > limit ? formatAnomalyCursor(cursorAt(last)) : null;
       return { items, nextCursor };
     });
   }
@@ -99,78 +109,58 @@ export class MovementAnomalies {
     });
   }
 
-  /** Anomalies no operator has resolved yet (for metrics). */
+  /**
+   * Closes an unknown debit, as resolveAnomaly a transfer's anomaly (the same checks and errors); its id is among
+   * the unknown debits'.
+   */
+  async resolveUnknownDebit(id: number, resolution: { note: string; by: RecordedActor }): Promise<UnknownDebitRecord> {
+    const unknownDebitId = checkInteger(id, 'id', 1, Number.MAX_SAFE_INTEGER);
+    const note = checkText(resolution?.note, 'note', MAX_NOTE_LENGTH, { lineBreaks: true });
+    const by = checkActor(resolution?.by, 'by');
+    return this.unknownDebits.resolve(unknownDebitId, { note, by });
+  }
+
+  /** Anomalies of both kinds no operator has resolved yet (the dashboard's, and the metrics'). */
   async countUnresolvedAnomalies(): Promise<number> {
     return this.context.transactions.read(async (manager) => {
       const [row] = await manager.query(
         `SELECT COUNT(*) AS "count" FROM "giro_movement_history" h WHERE h."source" = 'anomaly' AND ${UNRESOLVED}`,
       );
-      return Number(row.count);
+      return Number(row.count) + (await this.unknownDebits.countOpen(manager));
     });
   }
 
-  private async unresolved(
+  /** A transfer's anomalies of one group after `cursor`, in the anomalies' order. */
+  private async transferAnomalies(
     manager: EntityManager,
-    options: { originId?: number; beforeId?: number; limit: number },
+    options: { resolved: boolean; cursor?: AnomalyCursor; originId?: number; limit: number },
   ): Promise<AnomalyRecord[]> {
-    const { text, parameters } = filtered(
-      `SELECT ${HISTORY_COLUMNS} FROM "giro_movement_history" h
-  WHERE h."source" = 'anomaly' AND ${UNRESOLVED}`,
-      'h."id"',
-      options,
-    );
+    const position = afterCursor('h', ANOMALY_RANKS.transfer, options.resolved, options.cursor);
+    const byOrigin = options.originId === undefined ? '' : ' AND h."origin_id" = ?';
     const rows: Record<string, unknown>[] = await manager.query(
-      this.context.engine.sql(`${text} ORDER BY h."id" DESC LIMIT ?`),
-      [...parameters, options.limit],
+      this.context.engine.sql(`SELECT ${HISTORY_COLUMNS}, ${RESOLUTION_COLUMNS}
+  FROM "giro_movement_history" h LEFT JOIN "giro_anomaly_resolutions" r ON r."history_id" = h."id"
+  WHERE h."source" = 'anomaly' AND r."history_id" IS ${options.resolved ? 'NOT NULL' : 'NULL'}${byOrigin}${position.text}
+  ORDER BY h."at_ms" DESC, h."id" DESC LIMIT ?`),
+      [...(options.originId === undefined ? [] : [options.originId]), ...position.parameters, options.limit],
     );
-    return rows.map((row) => toAnomalyRecord(historyOf(row), null));
-  }
-
-  private async resolved(
-    manager: EntityManager,
-    options: { originId?: number; beforeId?: number; limit: number },
-  ): Promise<AnomalyRecord[]> {
-    // Read from the resolutions (their primary key gives the order), each with its history row.
-    const { text, parameters } = filtered(
-      `SELECT ${HISTORY_COLUMNS}, ${RESOLUTION_COLUMNS}
-  FROM "giro_anomaly_resolutions" r JOIN "giro_movement_history" h ON h."id" = r."history_id"
-  WHERE h."source" = 'anomaly'`,
-      'r."history_id"',
-      options,
-    );
-    const rows: Record<string, unknown>[] = await manager.query(
-      this.context.engine.sql(`${text} ORDER BY r."history_id" DESC LIMIT ?`),
-      [...parameters, options.limit],
-    );
-    return rows.map((row) => toAnomalyRecord(historyOf(row), resolutionOf(row)));
+    return rows.map((row) => toAnomalyRecord(historyOf(row), options.resolved ? resolutionOf(row) : null));
   }
 }
 
-/** The statement with the optional conditions (fixed text) and their values (placeholders). */
-function filtered(
-  text: string,
-  idColumn: string,
-  options: { originId?: number; beforeId?: number },
-): { text: string; parameters: number[] } {
-  const parameters: number[] = [];
-  let statement = text;
-  if (options.originId !== undefined) {
-    statement += ' AND h."origin_id" = ?';
-    parameters.push(options.originId);
-  }
-  if (options.beforeId !== undefined) {
-    statement += ` AND ${idColumn} < ?`;
-    parameters.push(options.beforeId);
-  }
-  return { text: statement, parameters };
+/** Two lists, each in the anomalies' order, as one. */
+function merged(ofTransfers: AnomalyRecord[], unknownDebits: UnknownDebitRecord[]): AnomalyListRecord[] {
+  const all: AnomalyListRecord[] = [...ofTransfers, ...unknownDebits];
+  return all.sort((a, b) => (comesBefore(cursorAt(a), cursorAt(b)) ? -1 : 1));
 }
 
-function parseCursor(after: unknown): Cursor {
-  const match = typeof after === 'string' ? CURSOR.exec(after) : null;
-  if (!match || !Number.isSafeInteger(Number(match[2]))) {
-    throw new StoreArgumentError('after', 'cursor', 'must be the nextCursor of a previous page');
-  }
-  return { resolved: match[1] === '1', id: Number(match[2]) };
+function cursorAt(record: AnomalyListRecord): AnomalyCursor {
+  return {
+    resolved: record.resolution !== null,
+    atMs: record.at.getTime(),
+    rank: 'statement' in record ? ANOMALY_RANKS.unknownDebit : ANOMALY_RANKS.transfer,
+    id: record.id,
+  };
 }
 
 const bigint = bigintAsNumber.from;

@@ -13,6 +13,7 @@ import {
   MovementWords1797019200000,
   SearchOnEngineIndexes1797192000000,
   TextIndexWithoutPositions1797969600000,
+  UnknownDebits1798056000000,
 } from './migrations';
 import { StoreArgumentError } from './persistence.errors';
 import { checkedSearch } from './search/checked-search';
@@ -198,6 +199,7 @@ describeEachEngine('MovementStore search', (engine) => {
     try {
       // Down to before the search columns: the later indexes on them go first.
       await new AmountFromStatusIndex1798315200000().down(runner);
+      await new UnknownDebits1798056000000().down(runner);
       await new TextIndexWithoutPositions1797969600000().down(runner);
       await new AccountQueues1797796800000().down(runner);
       await new DailyClose1797710400000().down(runner);
@@ -218,6 +220,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new DailyClose1797710400000().up(runner);
       await new AccountQueues1797796800000().up(runner);
       await new TextIndexWithoutPositions1797969600000().up(runner);
+      await new UnknownDebits1798056000000().up(runner);
       await new AmountFromStatusIndex1798315200000().up(runner);
     } finally {
       await runner.release();

@@ -44,6 +44,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'DailyClose1797710400000',
       'AccountQueues1797796800000',
       'TextIndexWithoutPositions1797969600000',
+      'UnknownDebits1798056000000',
       'AmountFromStatusIndex1798315200000',
     ]);
     await runTransferMigrations(dataSource);

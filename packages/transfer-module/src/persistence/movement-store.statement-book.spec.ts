@@ -54,11 +54,32 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
     };
   }
 
+  /** The transfers' anomalies (an unknown debit is about a line: unknownDebits). */
   async function anomalyKinds(fixture: StoreFixture) {
     const page = await fixture.store.listAnomalies({ limit: 100 });
     return page.items
-      .map((anomaly) => ({ originId: anomaly.originId, kind: (anomaly.detail as { kind?: string }).kind }))
+      .flatMap((anomaly) =>
+        'statement' in anomaly
+          ? []
+          : [{ originId: anomaly.originId, kind: (anomaly.detail as { kind?: string }).kind }],
+      )
       .sort((a, b) => a.originId - b.originId);
+  }
+
+  /** The unknown debits in the anomaly list: the line that showed each, and whether it is resolved. */
+  async function unknownDebits(fixture: StoreFixture) {
+    const page = await fixture.store.listAnomalies({ limit: 100 });
+    return page.items.flatMap((anomaly) =>
+      'statement' in anomaly
+        ? [
+            {
+              importId: anomaly.statement.importId,
+              line: anomaly.statement.line,
+              resolved: anomaly.resolution !== null,
+            },
+          ]
+        : [],
+    );
   }
 
   it('matches a debit by the transfer networkId, and by its originId when the bank gave none', async () => {
@@ -165,10 +186,89 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
     const movement = await fixture.store.findByOriginId(33);
     expect(movement?.status).toBe('COMPLETED');
 
-    // Another statement of the same day: the same line again raises nothing new; 33 is raised once.
+    expect(await unknownDebits(fixture)).toEqual([{ importId: report.id, line: 4, resolved: false }]);
+    expect(await fixture.store.countUnresolvedAnomalies()).toBe(3);
+
+    // Another statement of the same day: the same lines again raise nothing new; 33 is raised once.
     fixture.clock.advance(1_000);
-    await fixture.store.importStatement(request('e'.repeat(64)), batches([lines[1]]));
+    await fixture.store.importStatement(request('e'.repeat(64)), batches([lines[1], line(2, '-77.00', 'NOT-OURS')]));
     expect(await anomalyKinds(fixture)).toHaveLength(2);
+    expect(await unknownDebits(fixture)).toEqual([{ importId: report.id, line: 4, resolved: false }]);
+  });
+
+  it('lists an unknown debit with the anomalies, naming its line, and resolves it once', async () => {
+    const fixture = await storeFixture(engine);
+    await completed(fixture, 35, 'NET-35');
+    fixture.clock.advance(5 * DAY_MS);
+    const report = await fixture.store.importStatement(
+      request('3'.repeat(64)),
+      batches([line(2, '-1000.00', 'NET-35'), line(3, '-77.25', 'CARGO-9')]),
+    );
+    const [mismatch, unknown] = (await fixture.store.listAnomalies({ limit: 10 })).items;
+    // Raised at the same moment: the transfer's first, then the line's.
+    expect(mismatch).toMatchObject({ originId: 35 });
+    expect(unknown).toEqual({
+      id: expect.any(Number),
+      kind: 'unknown_debit',
+      at: new Date(fixture.clock.now().getTime()),
+      statement: {
+        importId: report.id,
+        account: ACCOUNT,
+        line: 3,
+        date: DAY,
+        amount: '-77.25',
+        reference: 'CARGO-9',
+        description: '',
+      },
+      resolution: null,
+    });
+    // One movement's anomalies: never an unknown debit.
+    expect((await fixture.store.listAnomalies({ limit: 10, originId: 35 })).items).toEqual([mismatch]);
+
+    fixture.clock.advance(1_000);
+    const resolved = await fixture.store.resolveUnknownDebit(unknown.id, { note: 'bank fee', by: OPS });
+    expect(resolved.resolution).toEqual({ at: fixture.clock.now(), by: OPS, note: 'bank fee' });
+    await expect(fixture.store.resolveUnknownDebit(unknown.id, { note: 'again', by: OPS })).rejects.toMatchObject({
+      name: 'AnomalyAlreadyResolvedError',
+      resolution: { note: 'bank fee' },
+    });
+    await expect(fixture.store.resolveUnknownDebit(unknown.id + 1000, { note: 'x', by: OPS })).rejects.toMatchObject({
+      name: 'AnomalyNotFoundError',
+    });
+    expect(await fixture.store.countUnresolvedAnomalies()).toBe(1);
+    expect((await fixture.store.listAnomalies({ limit: 10, resolved: true })).items).toEqual([resolved]);
+    expect((await fixture.store.listAnomalies({ limit: 10, resolved: false })).items).toEqual([mismatch]);
+  });
+
+  it('pages the anomalies of both kinds in one order, open ones first', async () => {
+    const fixture = await storeFixture(engine);
+    for (const originId of [61, 62, 63]) await completed(fixture, originId, `NET-${originId}`);
+    fixture.clock.advance(5 * DAY_MS);
+    // Each import at its own moment: a transfer's mismatch and an unknown debit at each, the last one resolved.
+    for (const [at, originId] of [61, 62, 63].entries()) {
+      fixture.clock.advance(1_000);
+      await fixture.store.importStatement(
+        // A long grace: the transfers not in a statement yet raise nothing here.
+        request(String(at).repeat(64), 30),
+        batches([line(2, '-1.00', `NET-${originId}`), line(3, '-5.00', `CARGO-${originId}`)]),
+      );
+    }
+    const open = (await fixture.store.listAnomalies({ limit: 10, resolved: false })).items;
+    const last = open.find((anomaly) => 'statement' in anomaly && anomaly.statement.reference === 'CARGO-63');
+    await fixture.store.resolveUnknownDebit(last?.id as number, { note: 'known', by: OPS });
+    const all = [];
+    let after: string | undefined;
+    do {
+      const page = await fixture.store.listAnomalies({ limit: 2, ...(after !== undefined && { after }) });
+      all.push(...page.items);
+      after = page.nextCursor ?? undefined;
+    } while (after !== undefined);
+    const names = all.map((anomaly) =>
+      'statement' in anomaly
+        ? `${anomaly.statement.reference}${anomaly.resolution ? ' resolved' : ''}`
+        : anomaly.originId,
+    );
+    expect(names).toEqual([63, 62, 'CARGO-62', 61, 'CARGO-61', 'CARGO-63 resolved']);
   });
 
   it('raises no missing_in_statement within the grace', async () => {
@@ -213,6 +313,32 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
       [52, second.id],
     ]);
     expect((await fixture.store.getStatementImport(second.id))?.counts).toEqual(second.counts);
+  });
+
+  it('matches each line once when two overlapping statements of an account are imported at once', async () => {
+    const fixture = await storeFixture(engine);
+    for (const originId of [71, 72, 73]) await completed(fixture, originId, `NET-${originId}`);
+    const monday = [line(2, '-1234.50', 'NET-71'), line(3, '-1234.50', 'NET-72'), line(4, '-8.00', 'FEE-1')];
+    // Another cut of the bank's lines: 72's line and the fee again, 73's, and a second line naming 71.
+    const week = [
+      line(2, '-1234.50', 'NET-72'),
+      line(3, '-8.00', 'FEE-1'),
+      line(4, '-1234.50', 'NET-73'),
+      line(5, '-1234.50', 'NET-71', '2026-11-20'),
+    ];
+    const [one, other] = await Promise.all([
+      fixture.store.importStatement(request('4'.repeat(64)), batches(monday)),
+      fixture.store.importStatement(request('5'.repeat(64)), batches(week)),
+    ]);
+    expect(one.id).not.toBe(other.id);
+    const rows: { matched_origin_id: unknown }[] = await fixture.dataSource.query(
+      'SELECT "matched_origin_id" FROM "giro_statement_lines" WHERE "matched_origin_id" IS NOT NULL ORDER BY "matched_origin_id"',
+    );
+    expect(rows.map((row) => Number(row.matched_origin_id))).toEqual([71, 72, 73]);
+    // Whichever went first: 71's, 72's (in both, the same bank line) and 73's lines match, 71's other line does not.
+    expect(one.counts.matched + other.counts.matched).toBe(4);
+    expect(one.counts.onlyInStatement + other.counts.onlyInStatement).toBe(3);
+    expect(await unknownDebits(fixture)).toHaveLength(1);
   });
 
   it('pages the imports newest first', async () => {

@@ -12,7 +12,7 @@ import type { AuditTrail } from './audit-trail';
 import { type AccountCloseFigures, DailyClose, type DailyCloseQuery } from './daily-close';
 import type { WakeUpTimes } from './engine/due-claim';
 import { LimitUsage, type LimitUsageRecord } from './limit-usage';
-import { MovementAnomalies } from './movement-anomalies';
+import { type AnomalyListRecord, MovementAnomalies } from './movement-anomalies';
 import { type ApprovalDecision, type ApprovalOutcome, MovementApprovals } from './movement-approvals';
 import { MovementCancellations } from './movement-cancellations';
 import { MovementIntents } from './movement-intents';
@@ -46,6 +46,7 @@ import type {
   RecordIntentResult,
 } from './store-types';
 import { type SubAccountRecord, type SubAccountRegistration, SubAccountRegistry } from './sub-account-registry';
+import type { UnknownDebitRecord } from './unknown-debits';
 
 export interface MovementStoreOptions {
   /** OriginIds taken per allocator commit and handed out from memory (default DEFAULT_ORIGIN_ID_BLOCK_SIZE). */
@@ -295,12 +296,16 @@ export class MovementStore {
 
   // Anomalies and their resolutions (movement-anomalies.ts)
 
-  listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyRecord>> {
+  listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyListRecord>> {
     return this.anomalies.listAnomalies(options);
   }
 
   resolveAnomaly(id: number, resolution: { note: string; by: RecordedActor }): Promise<AnomalyRecord> {
     return this.anomalies.resolveAnomaly(id, resolution);
+  }
+
+  resolveUnknownDebit(id: number, resolution: { note: string; by: RecordedActor }): Promise<UnknownDebitRecord> {
+    return this.anomalies.resolveUnknownDebit(id, resolution);
   }
 
   countUnresolvedAnomalies(): Promise<number> {

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { AccountCloseFigures } from './daily-close';
-import type { EngineAdapter } from './engine/engine-adapter';
+import type { BulkColumn, EngineAdapter } from './engine/engine-adapter';
 import type { HistoryRecord, MovementDetails } from './movement-records';
 
 // The transactional outbox of webhooks. The store writes a movement's events in the same transaction as the
@@ -52,6 +52,15 @@ export interface Outbox {
 const matchingEndpoint = (engine: EngineAdapter) =>
   `e."disabled_at_ms" IS NULL AND (e."event_types" = '*' OR ${engine.position('e."event_types"', `',' || ev."type" || ','`)} > 0)`;
 
+const EVENT_COLUMNS: readonly BulkColumn[] = [
+  { name: 'id', type: 'text' },
+  { name: 'type', type: 'text' },
+  { name: 'origin_id', type: 'bigint' },
+  { name: 'payload', type: 'text' },
+  { name: 'created_at_ms', type: 'bigint' },
+  { name: 'trace_parent', type: 'text' },
+];
+
 const DELIVERY_COLUMNS = `"event_seq", "endpoint_id", "origin_id", "state", "attempts", "next_attempt_at_ms", "created_at_ms"`;
 
 /**
@@ -67,17 +76,14 @@ export async function writeOutboxEvents(
   only: { endpointId?: string } = {},
 ): Promise<void> {
   if (events.length === 0) return;
-  const values = events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-  const parameters = events.flatMap((event) => [
-    event.id,
-    event.type,
-    event.originId,
-    event.payload,
-    nowMs,
-    event.traceParent ?? null,
-  ]);
+  // On Postgres an array per column: an import of a statement writes an event per debit no transfer explains, a
+  // thousand in a statement, which as one row of placeholders each cost the server a plan of six thousand.
+  const rows = engine.rowSource(
+    EVENT_COLUMNS,
+    events.map((event) => [event.id, event.type, event.originId, event.payload, nowMs, event.traceParent ?? null]),
+  );
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms",
-    "trace_parent") VALUES ${values}`;
+    "trace_parent") ${rows.text}`;
   const endpoints = only.endpointId === undefined ? matchingEndpoint(engine) : 'e."id" = ?';
   const endpointParameters = only.endpointId === undefined ? [] : [only.endpointId];
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})
@@ -85,7 +91,7 @@ export async function writeOutboxEvents(
     JOIN "giro_webhook_endpoints" e ON ${endpoints} ${where} ORDER BY ev."seq"`;
   await engine.writeOutboxRows(manager, {
     insertEvents,
-    eventParameters: parameters,
+    eventParameters: rows.parameters,
     deliveries,
     deliveryParameters: [nowMs, nowMs, ...endpointParameters],
   });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import {
   amountFromCents,
@@ -29,11 +29,15 @@ import {
 import { checkInteger, MAX_BATCH_SIZE } from './store-arguments';
 import type { StoreContext } from './store-context';
 import type { MovementPage } from './store-types';
+import { UnknownDebits } from './unknown-debits';
 
 // The bank's statements matched against the transfers (migration Statements1797624000000 says how the tables
 // keep one confirming line per transfer). An import is one transaction: its lines are read in batches from the
 // caller's stream, each batch matched with a few queries and inserted with one statement, so memory stays flat
 // whatever the file's size. Every value is a placeholder.
+
+/** The high bits of an account's import lock key ('st'), apart from the store's other advisory locks. */
+const STATEMENT_LOCK_PREFIX = 0x7374;
 
 /** Lines matched and inserted together: 10 values each on SQLite, under its limit on placeholders. */
 const LINES_PER_INSERT = 1000;
@@ -88,7 +92,11 @@ export interface StatementImportRequest {
 
 /** MovementStore's statements: imports, their lines, the transfers they confirm, and the anomalies they raise. */
 export class StatementBook {
-  constructor(private readonly context: StoreContext) {}
+  private readonly unknownDebits: UnknownDebits;
+
+  constructor(private readonly context: StoreContext) {
+    this.unknownDebits = new UnknownDebits(context);
+  }
 
   /** The import of this file for this account, if it was imported already. */
   async findImport(account: string, sha256: string): Promise<StatementReport | null> {
@@ -167,6 +175,10 @@ export class StatementBook {
   ): Promise<{ record: StatementImportRecord; announced: number }> {
     return this.context.transactions.write(async (manager) => {
       const sql = (text: string) => this.context.engine.sql(text);
+      // One import of an account at a time: two statements that overlap, imported at once, would each find a
+      // transfer unconfirmed and both claim it (the unique index refusing the second); in turn, the second sees
+      // the first's lines and matches each bank line once.
+      await this.context.engine.serialize(manager, accountLockKey(request.account));
       await manager.query(
         sql(`INSERT INTO "giro_statement_imports" ("id", "account", "sha256", "line_count", "matched_count",
   "only_in_statement_count", "only_in_giro_count", "amount_mismatch_count", "created_at_ms", "created_by_key_id",
@@ -355,8 +367,8 @@ export class StatementBook {
 
   /**
    * An amount that differs raises `amount_mismatch` on the transfer, once: with the line that confirms it; a debit no
-   * transfer explains raises `unknown_debit` (its event, `statement.unknown_debit`), once per bank line. Answers how
-   * many events were written.
+   * transfer explains raises `unknown_debit` (an anomaly of its own, and its event `statement.unknown_debit`), once
+   * per bank line. Answers how many events were written.
    */
   private async raiseLineAnomalies(
     manager: EntityManager,
@@ -373,19 +385,24 @@ export class StatementBook {
         statement: { importId: statement.id, line: line.line, date: line.date, amount: signedAmount(line.cents) },
       });
     }
-    const unknown: UnknownDebit[] = lines
-      .filter((line) => line.firstUnknown)
-      .map((line) => ({
-        statementId: statement.id,
-        account: statement.account,
-        line: {
-          number: line.line,
-          date: line.date,
-          amount: signedAmount(line.cents),
-          reference: line.reference,
-          description: line.description,
-        },
-      }));
+    const firstUnknown = lines.filter((line) => line.firstUnknown);
+    await this.unknownDebits.record(
+      manager,
+      statement.id,
+      firstUnknown.map((line) => line.line),
+      now,
+    );
+    const unknown: UnknownDebit[] = firstUnknown.map((line) => ({
+      statementId: statement.id,
+      account: statement.account,
+      line: {
+        number: line.line,
+        date: line.date,
+        amount: signedAmount(line.cents),
+        reference: line.reference,
+        description: line.description,
+      },
+    }));
     if (unknown.length === 0 || !this.context.outbox) return raised;
     const events = this.context.outbox.renderUnknownDebits(unknown, now);
     await writeOutboxEvents(manager, this.context.engine, events, now);
@@ -630,6 +647,11 @@ function lineOf(row: Record<string, unknown>): StoredLine {
     matchedOriginId:
       row.matched_origin_id === null || row.matched_origin_id === undefined ? null : bigint(row.matched_origin_id),
   };
+}
+
+/** Statement imports' advisory lock of an account: a fixed prefix, then 32 bits of the account's digest. */
+function accountLockKey(account: string): number {
+  return STATEMENT_LOCK_PREFIX * 2 ** 32 + createHash('sha256').update(account).digest().readUInt32BE(0);
 }
 
 /** What makes two statement lines the same bank line: its date, amount and reference (the account aside). */

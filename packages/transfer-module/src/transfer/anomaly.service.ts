@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { typeProblem, type Violation } from '../domain';
-import { type AnomalyListItemView, toAnomalyListItemView } from '../movement';
+import {
+  type AnomalyListItemView,
+  toAnomalyListItemView,
+  toUnknownDebitView,
+  type UnknownDebitView,
+} from '../movement';
 import { MAX_NOTE_LENGTH, MovementStore, type RecordedActor } from '../persistence';
 import { asValidation } from './store-argument-errors';
 import { TransferValidationError } from './transfer.errors';
@@ -17,13 +22,14 @@ export class AnomalyService {
   constructor(@Inject(MovementStore) private readonly store: MovementStore) {}
 
   /**
-   * Anomalies of every movement, unresolved first, then newest first, a page at a time (`after` = the previous
-   * page's `nextCursor`); only resolved or unresolved ones, or one movement's, when asked.
+   * Anomalies of every movement and the statements' debits no transfer explains, unresolved first, then newest
+   * first, a page at a time (`after` = the previous page's `nextCursor`); only resolved or unresolved ones, or one
+   * movement's, when asked.
    */
   async listAnomalies(
     filter: { resolved?: boolean; originId?: number },
     page: { limit: number; after?: string },
-  ): Promise<{ items: AnomalyListItemView[]; nextCursor: string | null }> {
+  ): Promise<{ items: (AnomalyListItemView | UnknownDebitView)[]; nextCursor: string | null }> {
     const result = await asValidation(() =>
       this.store.listAnomalies({
         ...(filter.resolved !== undefined && { resolved: filter.resolved }),
@@ -32,7 +38,10 @@ export class AnomalyService {
         ...(page.after !== undefined && { after: page.after }),
       }),
     );
-    return { items: result.items.map(toAnomalyListItemView), nextCursor: result.nextCursor };
+    return {
+      items: result.items.map((item) => ('statement' in item ? toUnknownDebitView(item) : toAnomalyListItemView(item))),
+      nextCursor: result.nextCursor,
+    };
   }
 
   /**
@@ -45,6 +54,13 @@ export class AnomalyService {
     const note = readNote(input);
     const record = await asValidation(() => this.store.resolveAnomaly(id, { note, by }));
     return toAnomalyListItemView(record);
+  }
+
+  /** Closes the unknown debit `id` (a statement's debit no transfer explains), as resolveAnomaly an anomaly. */
+  async resolveUnknownDebit(id: number, input: unknown, by: RecordedActor): Promise<UnknownDebitView> {
+    const note = readNote(input);
+    const record = await asValidation(() => this.store.resolveUnknownDebit(id, { note, by }));
+    return toUnknownDebitView(record);
   }
 }
 

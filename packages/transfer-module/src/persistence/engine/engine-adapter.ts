@@ -70,6 +70,12 @@ export interface EngineAdapter {
    * array per column (`unnest`, a handful of parameters whatever the rows), SQLite a row of placeholders each.
    */
   insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]): Promise<void>;
+  /**
+   * Rows as what follows an `INSERT INTO t (columns)`, `?` placeholders: Postgres `SELECT * FROM unnest(…)`, an
+   * array per column (a handful of parameters whatever the rows, one statement text for any count), SQLite
+   * `VALUES (…), …`. Inserted in the rows' order.
+   */
+  rowSource(columns: readonly BulkColumn[], rows: unknown[][]): { text: string; parameters: unknown[] };
   /** The query locking the rows it reads until the transaction ends (SQLite: the write lock excludes others). */
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
   /**

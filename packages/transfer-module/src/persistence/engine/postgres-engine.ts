@@ -61,11 +61,15 @@ export class PostgresEngine implements EngineAdapter {
   async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {
     if (rows.length === 0) return;
     const names = columns.map((column) => `"${column.name}"`).join(', ');
-    const arrays = columns.map((column, index) => `$${index + 1}::${column.type}[]`).join(', ');
-    await manager.query(
-      `INSERT INTO "${table}" (${names}) SELECT * FROM unnest(${arrays})`,
-      columns.map((_column, index) => rows.map((row) => row[index])),
-    );
+    const source = this.rowSource(columns, rows);
+    await manager.query(this.sql(`INSERT INTO "${table}" (${names}) ${source.text}`), source.parameters);
+  }
+
+  rowSource(columns: readonly BulkColumn[], rows: unknown[][]): { text: string; parameters: unknown[] } {
+    return {
+      text: `SELECT * FROM unnest(${columns.map((column) => `?::${column.type}[]`).join(', ')})`,
+      parameters: columns.map((_column, index) => rows.map((row) => row[index])),
+    };
   }
 
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {

@@ -43,8 +43,13 @@ export class SqliteEngine implements EngineAdapter {
   async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {
     if (rows.length === 0) return;
     const names = columns.map((column) => `"${column.name}"`).join(', ');
+    const source = this.rowSource(columns, rows);
+    await manager.query(`INSERT INTO "${table}" (${names}) ${source.text}`, source.parameters);
+  }
+
+  rowSource(columns: readonly BulkColumn[], rows: unknown[][]): { text: string; parameters: unknown[] } {
     const row = `(${columns.map(() => '?').join(', ')})`;
-    await manager.query(`INSERT INTO "${table}" (${names}) VALUES ${rows.map(() => row).join(', ')}`, rows.flat());
+    return { text: `VALUES ${rows.map(() => row).join(', ')}`, parameters: rows.flat() };
   }
 
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {

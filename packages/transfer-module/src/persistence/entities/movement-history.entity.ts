@@ -30,7 +30,7 @@ export type HistorySource = (typeof HISTORY_SOURCES)[number];
 /** Append-only: the database refuses updates and deletes of these rows (triggers in the migration). */
 @Entity({ name: 'giro_movement_history' })
 @Index('IDX_giro_movement_history_origin_id', ['originId'])
-@Index('IDX_giro_movement_history_anomalies', ['id'], { where: `"source" = 'anomaly'` })
+@Index('IDX_giro_movement_history_anomalies_at', ['atMs', 'id'], { where: `"source" = 'anomaly'` })
 export class MovementHistoryEntity {
   @PrimaryGeneratedColumn('increment', {
     name: 'id',

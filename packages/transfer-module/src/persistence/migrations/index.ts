@@ -30,6 +30,7 @@ import { Statements1797624000000 } from './1797624000000-statements';
 import { DailyClose1797710400000 } from './1797710400000-daily-close';
 import { AccountQueues1797796800000 } from './1797796800000-account-queues';
 import { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
+import { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 import { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
 import { coveredByBaseline } from './after-baseline';
 
@@ -65,6 +66,7 @@ export { Statements1797624000000 } from './1797624000000-statements';
 export { DailyClose1797710400000 } from './1797710400000-daily-close';
 export { AccountQueues1797796800000 } from './1797796800000-account-queues';
 export { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
+export { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 export { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
@@ -107,6 +109,7 @@ export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
   DailyClose1797710400000,
   AccountQueues1797796800000,
   TextIndexWithoutPositions1797969600000,
+  UnknownDebits1798056000000,
   AmountFromStatusIndex1798315200000,
 ];
 
