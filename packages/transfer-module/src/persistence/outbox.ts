@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AccountCloseFigures } from './daily-close';
 import type { EngineAdapter } from './engine/engine-adapter';
+import type { OutboxStatements } from './engine/outbox-write';
 import type { HistoryRecord, MovementDetails } from './movement-records';
 
 // The transactional outbox of webhooks. The store writes a movement's events in the same transaction as the
@@ -66,9 +67,19 @@ export async function writeOutboxEvents(
   nowMs: number,
   only: { endpointId?: string } = {},
 ): Promise<void> {
-  if (events.length === 0) return;
-  const values = events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
-  const parameters = events.flatMap((event) => [
+  const statements = outboxStatements(engine, events, nowMs, only);
+  if (statements !== undefined) await engine.writeOutboxRows(manager, statements);
+}
+
+/** The statements writing `events` and their deliveries (see writeOutboxEvents); undefined for no event. */
+export function outboxStatements(
+  engine: EngineAdapter,
+  events: readonly OutboxEvent[],
+  nowMs: number,
+  only: { endpointId?: string } = {},
+): OutboxStatements | undefined {
+  if (events.length === 0) return undefined;
+  const eventRows = events.map((event) => [
     event.id,
     event.type,
     event.originId,
@@ -76,6 +87,7 @@ export async function writeOutboxEvents(
     nowMs,
     event.traceParent ?? null,
   ]);
+  const values = events.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms",
     "trace_parent") VALUES ${values}`;
   const endpoints = only.endpointId === undefined ? matchingEndpoint(engine) : 'e."id" = ?';
@@ -83,10 +95,11 @@ export async function writeOutboxEvents(
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})
     SELECT ev."seq", e."id", ev."origin_id", 'pending', 0, ?, ? FROM ${events}
     JOIN "giro_webhook_endpoints" e ON ${endpoints} ${where} ORDER BY ev."seq"`;
-  await engine.writeOutboxRows(manager, {
+  return {
     insertEvents,
-    eventParameters: parameters,
+    eventParameters: eventRows.flat(),
+    eventRows,
     deliveries,
     deliveryParameters: [nowMs, nowMs, ...endpointParameters],
-  });
+  };
 }

@@ -123,7 +123,8 @@ export class PayeeBook {
 
   /** Whether transfers to `address` are refused, and whether it was paid or approved before. */
   async gate(address: string): Promise<PayeeGate> {
-    return this.context.transactions.read(async (manager) => gateOf(await this.selectGate(manager, address)));
+    // Every create reads it: one statement, without a transaction around it.
+    return this.context.transactions.readStatement(async (manager) => gateOf(await this.selectGate(manager, address)));
   }
 
   /** In the caller's transaction (an approval's): `address` is approved as a payee, by `by`, unless it was already. */

@@ -129,11 +129,15 @@ export interface EngineAdapter {
   writesWithoutHistory(
     alone: (write: FencedWrite) => Promise<MovementEntity | null>,
   ): (write: FencedWrite) => Promise<MovementEntity | null>;
-  /** Inserts a new movement and its first history row; null when its originId is already stored (nothing written). */
+  /**
+   * Inserts a new movement and its first history row, and with `outbox` its events and their deliveries (Postgres:
+   * all in one statement); null when its originId is already stored (nothing written, no event).
+   */
   insertMovement(
     manager: EntityManager,
     row: MovementEntity,
     history: NewMovementHistory,
+    outbox?: OutboxStatements,
   ): Promise<MovementHistoryEntity | null>;
   /** Moves the originId counter `name` past `size` new ids (see OriginIdAllocator); the counter's new value, as text. */
   advanceOriginIdCounter(manager: EntityManager, name: string, timeFloor: number, size: number): Promise<string>;

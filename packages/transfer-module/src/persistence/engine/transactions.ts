@@ -18,22 +18,29 @@ export interface Transactions {
    * shares its commit with the transactions queued beside it.
    */
   writeStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work`, which issues exactly ONE read statement (a snapshot of its own), as cheaply as the engine
+   * allows: on Postgres without BEGIN and COMMIT (two round trips less); on SQLite like `read`.
+   */
+  readStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
 }
 
 /** Postgres: each transaction on a connection of the pool. */
 export function postgresTransactions(dataSource: DataSource): Transactions {
+  // A query runner of its own (for results with a row count); autocommit: no BEGIN, no COMMIT.
+  const oneStatement = async <T>(work: (manager: EntityManager) => Promise<T>): Promise<T> => {
+    const runner = dataSource.createQueryRunner();
+    try {
+      return await work(runner.manager);
+    } finally {
+      await runner.release();
+    }
+  };
   return {
     read: (work) => postgresTransaction(dataSource, work),
     write: (work) => postgresTransaction(dataSource, work),
-    writeStatement: async (work) => {
-      // A query runner of its own, for results with a row count; autocommit: no BEGIN, no COMMIT.
-      const runner = dataSource.createQueryRunner();
-      try {
-        return await work(runner.manager);
-      } finally {
-        await runner.release();
-      }
-    },
+    writeStatement: oneStatement,
+    readStatement: oneStatement,
   };
 }
 
@@ -82,5 +89,6 @@ export function sqliteTransactions(dataSource: DataSource): Transactions {
     read: (work) => group.enqueue('read', work),
     write: (work) => group.enqueue('write', work),
     writeStatement: (work) => group.enqueue('write', work),
+    readStatement: (work) => group.enqueue('read', work),
   };
 }
