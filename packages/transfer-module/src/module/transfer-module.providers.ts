@@ -183,7 +183,10 @@ const replicaHeartbeat: Provider = {
     logger: LoggerService,
   ) => {
     const shared = engineAdapterFor(database.dataSource).capabilities.sharedByReplicas;
-    const registry = shared ? new ReplicaRegistry(database.dataSource, options.clock) : undefined;
+    // Its own connection: a heartbeat queued behind the writers would make a busy replica look silent.
+    const registry = shared
+      ? new ReplicaRegistry(database.dataSource, options.clock, { ownConnection: true })
+      : undefined;
     return new ReplicaHeartbeat(registry, budget, owner, logger);
   },
   inject: [TRANSFER_DATA_SOURCE, RESOLVED_TRANSFER_OPTIONS, BankCallBudget, LEASE_OWNER, MOVEMENT_LOGGER],

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { QueryRunner } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { BankCallBudget, BankRateLimitedError } from '../bank';
 import { HEARTBEAT_LOCK_KEY, ReplicaRegistry } from '../persistence';
-import { storeFixture } from '../persistence/testing/store-fixture';
+import { storeFixture, T0 } from '../persistence/testing/store-fixture';
 import { describeEachEngine, describeOnPostgres } from '../persistence/testing/test-engines';
 import { HEARTBEAT_INTERVAL_MS, REPLICA_LIVE_WITHIN_MS, ReplicaHeartbeat } from './replica-heartbeat';
 import { silentLogger } from './testing/sender-fixture';
@@ -133,6 +133,80 @@ describeOnPostgres('ReplicaRegistry heartbeats', (engine) => {
       await runner.release();
       await other.dataSource.destroy();
     }
+  });
+});
+
+describeOnPostgres('ReplicaRegistry on its own connection', (engine) => {
+  /** Every connection of the data source's pool, taken and held (the writers of a busy replica). */
+  async function saturatePool(dataSource: DataSource): Promise<QueryRunner[]> {
+    const pool = (dataSource.driver as unknown as { master: { options: { max: number } } }).master;
+    return Promise.all(
+      Array.from({ length: pool.options.max }, async () => {
+        const runner = dataSource.createQueryRunner();
+        await runner.connect();
+        return runner;
+      }),
+    );
+  }
+
+  it('writes the heartbeat while the writers hold every connection of the pool', async () => {
+    const fixture = await storeFixture(engine);
+    const pooled = new ReplicaRegistry(fixture.dataSource, fixture.clock);
+    const own = new ReplicaRegistry(fixture.dataSource, fixture.clock, { ownConnection: true });
+    const writers = await saturatePool(fixture.dataSource);
+    let pooledBeat: Promise<unknown> = Promise.resolve();
+    try {
+      let pooledDone = false;
+      pooledBeat = pooled.beat('replica-pooled', REPLICA_LIVE_WITHIN_MS).finally(() => {
+        pooledDone = true;
+      });
+      await expect(own.beat('replica-own', REPLICA_LIVE_WITHIN_MS)).resolves.toMatchObject({ live: 1, rank: 0 });
+      const rows = await writers[0].query(`SELECT "heartbeat_at_ms" FROM "giro_replicas" WHERE "owner" = $1`, [
+        'replica-own',
+      ]);
+      expect(rows.map((row: { heartbeat_at_ms: string }) => Number(row.heartbeat_at_ms))).toEqual([T0]);
+      // Through the pool, the same beat is still waiting for a connection.
+      expect(pooledDone).toBe(false);
+    } finally {
+      for (const writer of writers) await writer.release();
+      await pooledBeat;
+      await own.close();
+    }
+    await fixture.dataSource.destroy();
+  });
+
+  it('opens its connection again after the server ended it', async () => {
+    const fixture = await storeFixture(engine);
+    const own = new ReplicaRegistry(fixture.dataSource, fixture.clock, { ownConnection: true });
+    const backends = () =>
+      fixture.dataSource.query(
+        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+        ['giro replica heartbeat'],
+      ) as Promise<{ pid: number }[]>;
+    try {
+      await own.beat('replica-own', REPLICA_LIVE_WITHIN_MS);
+      const [first] = await backends();
+      await fixture.dataSource.query('SELECT pg_terminate_backend($1)', [first.pid]);
+      // The beats that find the connection gone fail; one on a connection opened again is written.
+      fixture.clock.advance(1_000);
+      let written = false;
+      for (let tries = 0; tries < 100 && !written; tries++) {
+        written = await own.beat('replica-own', REPLICA_LIVE_WITHIN_MS).then(
+          () => true,
+          () => false,
+        );
+        if (!written) await sleep(50);
+      }
+      expect(written).toBe(true);
+      const [row] = await fixture.dataSource.query(
+        `SELECT "heartbeat_at_ms" FROM "giro_replicas" WHERE "owner" = 'replica-own'`,
+      );
+      expect(Number(row.heartbeat_at_ms)).toBe(T0 + 1_000);
+      expect((await backends()).map(({ pid }) => pid)).not.toContain(first.pid);
+    } finally {
+      await own.close();
+    }
+    await fixture.dataSource.destroy();
   });
 });
 

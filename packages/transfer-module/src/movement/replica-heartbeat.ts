@@ -56,13 +56,14 @@ export class ReplicaHeartbeat implements OnApplicationBootstrap, OnModuleDestroy
     void this.beat();
   }
 
-  /** Stops beating and removes this replica, so the others take its share at once. */
+  /** Stops beating and removes this replica, so the others take its share at once; then ends the registry's connection. */
   async onModuleDestroy(): Promise<void> {
     if (this.timer === undefined) return;
     clearInterval(this.timer);
     this.timer = undefined;
     await this.beating;
     await this.registry?.leave(this.owner).catch(() => undefined);
+    await this.registry?.close();
   }
 
   /** One heartbeat: write this replica's, read the census, set the budget's share and pause. Never throws. */

@@ -10,11 +10,13 @@ import {
   SCHEDULED_STATUS,
   type TransferIntent,
 } from '../domain';
+import type { NewMovementHistory } from './engine/movement-insert';
+import type { OutboxStatements } from './engine/outbox-write';
 import type { MovementEntity, MovementHistoryEntity } from './entities';
 import type { LimitUsage } from './limit-usage';
-import { type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
+import { type HistoryRecord, type RecordedActor, toHistoryRecord, toMovementRecord } from './movement-records';
 import { OriginIdAllocator } from './origin-id-allocator';
-import { writeOutboxEvents } from './outbox';
+import { type Outbox, type OutboxEvent, outboxStatements, writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
 import { checkActor, checkInteger, checkLeaseMs, checkLeaseOwner, checkOriginId } from './store-arguments';
 import type { StoreContext } from './store-context';
@@ -135,17 +137,20 @@ export class MovementIntents {
       updatedAtMs: now,
     };
     const { outbox, audit } = this.context;
-    // The movement and its first history row are one statement where the engine allows it (oneStatementWrites):
-    // alone, without BEGIN and COMMIT, unless a limit's share, the outbox's events or an audit row must be written
+    // The movement, its first history row and the outbox's events are one statement where the engine allows it
+    // (oneStatementWrites): alone, without BEGIN and COMMIT, unless a limit's share or an audit row must be written
     // in the same transaction.
-    if (this.context.engine.capabilities.oneStatementWrites && !limits && !outbox && !audit?.isRecording()) {
+    if (this.context.engine.capabilities.oneStatementWrites && !limits && !audit?.isRecording()) {
+      const events =
+        outbox && outboxStatements(this.context.engine, this.intentEvents(outbox, row, by, intentDetail), now);
       const first = await this.context.transactions.writeStatement((manager) =>
-        this.insertWithHistory(manager, row, by, intentDetail),
+        this.insertWithHistory(manager, row, by, intentDetail, events),
       );
       if (first === null) {
         const stored = await this.context.transactions.read((manager) => this.context.getMovement(manager, originId));
         return { movement: toMovementRecord(stored), created: false };
       }
+      if (events !== undefined) outbox?.committed();
       return { created: true, movement: toMovementRecord(row), history: [toHistoryRecord(first)] };
     }
     const result: RecordIntentResult = await this.context.transactions.write(async (manager) => {
@@ -177,22 +182,54 @@ export class MovementIntents {
   }
 
   /**
-   * Inserts a new movement and its first history row (null → its status), and returns that row; null when its
-   * originId is already stored (nothing written).
+   * Inserts a new movement and its first history row (null → its status), and with `events` the outbox's rows, and
+   * returns that history row; null when its originId is already stored (nothing written).
    */
   private insertWithHistory(
     manager: EntityManager,
     row: MovementEntity,
     by: RecordedActor | null,
     detail: string | null,
+    events?: OutboxStatements,
   ): Promise<MovementHistoryEntity | null> {
-    return this.context.engine.insertMovement(manager, row, {
+    return this.context.engine.insertMovement(manager, row, this.firstHistory(row, by, detail), events);
+  }
+
+  private firstHistory(row: MovementEntity, by: RecordedActor | null, detail: string | null): NewMovementHistory {
+    return {
       status: row.status,
       atMs: row.createdAtMs,
       source: 'intent',
       detail,
       actorKeyId: by?.keyId ?? null,
       actorName: by?.name ?? null,
-    });
+    };
+  }
+
+  /**
+   * The events of a new intent, rendered before the statement that writes them with it: from its first history
+   * row as that statement writes it, whose id, which no event carries, the database gives.
+   */
+  private intentEvents(
+    outbox: Outbox,
+    row: MovementEntity,
+    by: RecordedActor | null,
+    detail: string | null,
+  ): OutboxEvent[] {
+    const history: HistoryRecord = {
+      id: 0,
+      originId: row.originId,
+      from: null,
+      to: row.status,
+      at: new Date(row.createdAtMs),
+      source: 'intent',
+      detail: detail === null ? null : JSON.parse(detail),
+      by: by === null ? null : { keyId: by.keyId, name: by.name },
+    };
+    const change = {
+      movement: { ...toMovementRecord(row), history: [history], cancellation: null },
+      appended: [history],
+    };
+    return outbox.render(change, row.createdAtMs);
   }
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { AccountCloseFigures } from './daily-close';
-import type { BulkColumn, EngineAdapter } from './engine/engine-adapter';
+import type { EngineAdapter } from './engine/engine-adapter';
+import { OUTBOX_EVENT_COLUMNS, type OutboxStatements } from './engine/outbox-write';
 import type { HistoryRecord, MovementDetails } from './movement-records';
 
 // The transactional outbox of webhooks. The store writes a movement's events in the same transaction as the
@@ -52,15 +53,6 @@ export interface Outbox {
 const matchingEndpoint = (engine: EngineAdapter) =>
   `e."disabled_at_ms" IS NULL AND (e."event_types" = '*' OR ${engine.position('e."event_types"', `',' || ev."type" || ','`)} > 0)`;
 
-const EVENT_COLUMNS: readonly BulkColumn[] = [
-  { name: 'id', type: 'text' },
-  { name: 'type', type: 'text' },
-  { name: 'origin_id', type: 'bigint' },
-  { name: 'payload', type: 'text' },
-  { name: 'created_at_ms', type: 'bigint' },
-  { name: 'trace_parent', type: 'text' },
-];
-
 const DELIVERY_COLUMNS = `"event_seq", "endpoint_id", "origin_id", "state", "attempts", "next_attempt_at_ms", "created_at_ms"`;
 
 /**
@@ -75,13 +67,29 @@ export async function writeOutboxEvents(
   nowMs: number,
   only: { endpointId?: string } = {},
 ): Promise<void> {
-  if (events.length === 0) return;
+  const statements = outboxStatements(engine, events, nowMs, only);
+  if (statements !== undefined) await engine.writeOutboxRows(manager, statements);
+}
+
+/** The statements writing `events` and their deliveries (see writeOutboxEvents); undefined for no event. */
+export function outboxStatements(
+  engine: EngineAdapter,
+  events: readonly OutboxEvent[],
+  nowMs: number,
+  only: { endpointId?: string } = {},
+): OutboxStatements | undefined {
+  if (events.length === 0) return undefined;
+  const eventRows = events.map((event) => [
+    event.id,
+    event.type,
+    event.originId,
+    event.payload,
+    nowMs,
+    event.traceParent ?? null,
+  ]);
   // On Postgres an array per column: an import of a statement writes an event per debit no transfer explains, a
   // thousand in a statement, which as one row of placeholders each cost the server a plan of six thousand.
-  const rows = engine.rowSource(
-    EVENT_COLUMNS,
-    events.map((event) => [event.id, event.type, event.originId, event.payload, nowMs, event.traceParent ?? null]),
-  );
+  const rows = engine.rowSource(OUTBOX_EVENT_COLUMNS, eventRows);
   const insertEvents = `INSERT INTO "giro_webhook_events" ("id", "type", "origin_id", "payload", "created_at_ms",
     "trace_parent") ${rows.text}`;
   const endpoints = only.endpointId === undefined ? matchingEndpoint(engine) : 'e."id" = ?';
@@ -89,10 +97,11 @@ export async function writeOutboxEvents(
   const deliveries = (events: string, where: string) => `INSERT INTO "giro_webhook_deliveries" (${DELIVERY_COLUMNS})
     SELECT ev."seq", e."id", ev."origin_id", 'pending', 0, ?, ? FROM ${events}
     JOIN "giro_webhook_endpoints" e ON ${endpoints} ${where} ORDER BY ev."seq"`;
-  await engine.writeOutboxRows(manager, {
+  return {
     insertEvents,
     eventParameters: rows.parameters,
+    eventRows,
     deliveries,
     deliveryParameters: [nowMs, nowMs, ...endpointParameters],
-  });
+  };
 }

@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Clock } from '../domain';
-import { type EngineAdapter, engineAdapterFor } from './engine/engine-adapter';
-import type { Transactions } from './engine/transactions';
+import {
+  type EngineAdapter,
+  engineAdapterFor,
+  type HeartbeatConnection,
+  type RunStatement,
+} from './engine/engine-adapter';
 import { checkInteger, checkLeaseOwner } from './store-arguments';
 
 /** What a heartbeat learns of the deployment. */
@@ -46,14 +50,21 @@ const PRUNE = `DELETE FROM "giro_replicas" WHERE "heartbeat_at_ms" < ?`;
  */
 export class ReplicaRegistry {
   private readonly engine: EngineAdapter;
-  private readonly transactions: Transactions;
+  /** The heartbeat's own connection, opened at the first write (`ownConnection`; none on SQLite). */
+  private connection: HeartbeatConnection | undefined;
+  private closed = false;
 
+  /**
+   * `ownConnection`: the registry writes through a connection of its own (EngineAdapter.openHeartbeatConnection),
+   * not the data source's pool, whose writers could keep a heartbeat waiting past the takeover's silence; close()
+   * ends it. Without it (or on SQLite) the data source's transactions.
+   */
   constructor(
     dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly options: { ownConnection?: boolean } = {},
   ) {
     this.engine = engineAdapterFor(dataSource);
-    this.transactions = this.engine.transactions;
   }
 
   /**
@@ -65,31 +76,53 @@ export class ReplicaRegistry {
     checkInteger(liveWithinMs, 'liveWithinMs', 1, 24 * 3_600_000);
     const now = this.clock.now().getTime();
     const sql = (text: string) => this.engine.sql(text);
-    return this.transactions.write(async (manager) => {
-      await this.engine.serialize(manager, HEARTBEAT_LOCK_KEY);
+    return this.write(async (run) => {
       // A gap longer than the live window starts a new run of beats (beating_since_ms).
-      await manager.query(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
-      const [census] = await manager.query(sql(CENSUS), [owner, owner, now - liveWithinMs]);
-      const [own] = await manager.query(sql(OWN_PAUSE), [owner]);
+      await run(sql(BEAT), [owner, now, now, now, report.bankPausedUntilMs ?? null, now - liveWithinMs]);
+      const [census] = await run(sql(CENSUS), [owner, owner, now - liveWithinMs]);
+      const [own] = await run(sql(OWN_PAUSE), [owner]);
       const paused = [census?.paused, own?.paused].filter((value) => value !== null && value !== undefined).map(Number);
       return {
         live: Number(census?.others ?? 0) + 1,
         rank: Number(census?.before ?? 0),
         bankPausedUntilMs: paused.length === 0 ? null : Math.max(...paused),
       };
-    });
+    }, HEARTBEAT_LOCK_KEY);
   }
 
   /** Removes `owner`'s row (a graceful stop): the others take its share at their next heartbeat. */
   async leave(owner: string): Promise<void> {
     checkLeaseOwner(owner);
-    await this.transactions.write((manager) => manager.query(this.engine.sql(LEAVE), [owner]));
+    await this.write((run) => run(this.engine.sql(LEAVE), [owner]));
   }
 
   /** Deletes the rows of replicas silent for `silentForMs` (crashed long ago); returns nothing. */
   async prune(silentForMs: number): Promise<void> {
     checkInteger(silentForMs, 'silentForMs', 1, Number.MAX_SAFE_INTEGER);
     const before = this.clock.now().getTime() - silentForMs;
-    await this.transactions.write((manager) => manager.query(this.engine.sql(PRUNE), [before]));
+    await this.write((run) => run(this.engine.sql(PRUNE), [before]));
+  }
+
+  /**
+   * Ends the registry's own connection, if it has one (it writes no more then); a registry writing through the
+   * data source's transactions has nothing to end.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.connection?.close();
+    this.connection = undefined;
+  }
+
+  /** `work` in one write transaction, serialised on `serializeKey` when given: on the own connection if any. */
+  private write<T>(work: (run: RunStatement) => Promise<T>, serializeKey?: number): Promise<T> {
+    if (this.options.ownConnection) {
+      if (this.closed) return Promise.reject(new Error('the replica registry is closed'));
+      this.connection ??= this.engine.openHeartbeatConnection();
+    }
+    if (this.connection !== undefined) return this.connection.write(work, serializeKey);
+    return this.engine.transactions.write(async (manager) => {
+      if (serializeKey !== undefined) await this.engine.serialize(manager, serializeKey);
+      return work((sql, parameters) => manager.query(sql, parameters));
+    });
   }
 }

@@ -74,7 +74,8 @@ export class SubAccountRegistry {
 
   /** The sub-account with this address, disabled or not; null when none is registered. */
   async find(address: string): Promise<SubAccountRecord | null> {
-    return this.context.transactions.read(async (manager) => {
+    // A PSP's every create reads it: one statement, without a transaction around it.
+    return this.context.transactions.readStatement(async (manager) => {
       const row = await manager.findOneBy(SubAccountEntity, { address });
       return row === null ? null : toSubAccountRecord(row);
     });

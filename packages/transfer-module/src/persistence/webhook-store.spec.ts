@@ -94,6 +94,26 @@ describeEachEngine('the webhook outbox and WebhookStore', (engine) => {
     expect((await fixture.webhooks.listDeliveries({ endpointId: 'ep_off', limit: 10 })).items).toEqual([]);
   });
 
+  it('writes an intent’s events with it once: a replay of its originId writes none', async () => {
+    const fixture = await webhookFixture(engine);
+    await fixture.endpoint('ep_all');
+    await fixture.endpoint('ep_created', ['transfer.created']);
+    const first = await fixture.record(1);
+    const replay = await fixture.record(1);
+    expect([first.created, replay.created]).toEqual([true, false]);
+    expect(fixture.outbox.commits).toBe(1);
+    // Rendered from the first history row as it was written.
+    const [change] = fixture.outbox.changes;
+    const { id: _id, ...written } = first.created ? first.history[0] : { id: 0 };
+    const { id: _renderedId, ...rendered } = change.appended[0];
+    expect(rendered).toEqual(written);
+    expect(rendered).toMatchObject({ from: null, to: 'PENDING', source: 'intent', at: new Date(T0) });
+    for (const endpointId of ['ep_all', 'ep_created']) {
+      const page = await fixture.webhooks.listDeliveries({ endpointId, limit: 10 });
+      expect(page.items.map((delivery) => [delivery.eventType, delivery.originId])).toEqual([['transfer.created', 1]]);
+    }
+  });
+
   it('writes nothing for an update that changes no status, nor for one the store refuses', async () => {
     const fixture = await webhookFixture(engine);
     await fixture.endpoint('ep_all');

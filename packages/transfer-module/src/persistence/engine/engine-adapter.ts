@@ -18,6 +18,20 @@ export interface DeliveryConnection {
   close(): Promise<void>;
 }
 
+/** Runs one statement on a connection; its rows. */
+export type RunStatement = (sql: string, parameters: unknown[]) => Promise<Record<string, unknown>[]>;
+
+/** A replica's heartbeat's own connection (EngineAdapter.openHeartbeatConnection). */
+export interface HeartbeatConnection {
+  /**
+   * Runs `work` in one transaction on this connection (committed when it resolves, rolled back when it throws),
+   * with `serializeKey` serialised like EngineAdapter.serialize.
+   */
+  write<T>(work: (run: RunStatement) => Promise<T>, serializeKey?: number): Promise<T>;
+  /** Ends the connection (the heartbeat stopped). */
+  close(): Promise<void>;
+}
+
 /** What an engine can do that decides how giro uses it, known from the data source's type alone. */
 export interface EngineCapabilities {
   /**
@@ -121,11 +135,15 @@ export interface EngineAdapter {
   writesWithoutHistory(
     alone: (write: FencedWrite) => Promise<MovementEntity | null>,
   ): (write: FencedWrite) => Promise<MovementEntity | null>;
-  /** Inserts a new movement and its first history row; null when its originId is already stored (nothing written). */
+  /**
+   * Inserts a new movement and its first history row, and with `outbox` its events and their deliveries (Postgres:
+   * all in one statement); null when its originId is already stored (nothing written, no event).
+   */
   insertMovement(
     manager: EntityManager,
     row: MovementEntity,
     history: NewMovementHistory,
+    outbox?: OutboxStatements,
   ): Promise<MovementHistoryEntity | null>;
   /** Moves the originId counter `name` past `size` new ids (see OriginIdAllocator); the counter's new value, as text. */
   advanceOriginIdCounter(manager: EntityManager, name: string, timeFloor: number, size: number): Promise<string>;
@@ -156,6 +174,12 @@ export interface EngineAdapter {
    * already take turns and whose commits wake the dispatcher in process.
    */
   openDeliveryConnection(onNews: () => void): DeliveryConnection | undefined;
+  /**
+   * A replica heartbeat's own connection (Postgres: outside the pool, so a beat does not wait behind the writers'
+   * transactions and the replica is not taken for silent while it works); undefined on SQLite, which has no
+   * replicas.
+   */
+  openHeartbeatConnection(): HeartbeatConnection | undefined;
   /**
    * Tells the dispatchers of other processes that webhook events were committed (Postgres: NOTIFY, after the
    * commit); nothing on SQLite.

@@ -1,5 +1,6 @@
 import type { EntityManager, EntityMetadata } from 'typeorm';
 import { MovementEntity, type MovementHistoryEntity } from '../entities';
+import { OUTBOX_EVENT_COLUMNS, type OutboxStatements, writeSqliteOutboxRows } from './outbox-write';
 import { queryPrepared } from './prepared-statement';
 import { queryWithCount } from './query-with-count';
 import { HISTORY_COLUMNS, historyFromRow, numberedPlaceholders } from './raw-rows';
@@ -65,39 +66,82 @@ const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history" (${INTENT_HIS
   VALUES (?, NULL, ?, ?, ?, ?, ?, ?) RETURNING *`;
 
 /**
- * SQLite, which has no DML in a CTE: the movement's INSERT, then its history row, two statements in the caller's
- * write transaction. Null when the originId is already stored.
+ * SQLite, which has no DML in a CTE: the movement's INSERT, then its history row (then the outbox's rows), in the
+ * caller's write transaction. Null when the originId is already stored.
  */
 export async function insertSqliteMovement(
   manager: EntityManager,
   row: MovementEntity,
   history: NewMovementHistory,
+  outbox?: OutboxStatements,
 ): Promise<MovementHistoryEntity | null> {
   const insert = cachedInsert(sqliteInserts, manager.connection.getMetadata(MovementEntity), (sql) => sql);
   const movementValues = insert.properties.map((property) => row[property]);
   if ((await queryWithCount(manager, insert.sql, movementValues)).affected !== 1) return null;
   const [first] =
     (await queryWithCount(manager, INSERT_INTENT_HISTORY, [row.originId, ...historyValuesOf(history)])).records ?? [];
+  if (outbox !== undefined) await writeSqliteOutboxRows(manager, outbox);
   return historyFromRow(first);
 }
 
 const postgresInserts = new WeakMap<EntityMetadata, MovementInsert>();
 
+const historyInsert = (movementSql: string) => `WITH movement AS (${movementSql} RETURNING "origin_id"),
+  history AS (INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
+    SELECT movement."origin_id", NULL, ?, ?::bigint, ?, ?, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS})`;
+
+/** The movement's, its history row's and the outbox's INSERT, per deliveries' text (one for the intents' events). */
+const postgresOutboxInserts = new Map<string, WeakMap<EntityMetadata, MovementInsert>>();
+
+const outboxEventsInsert = () => {
+  const names = OUTBOX_EVENT_COLUMNS.map((column) => `"${column.name}"`).join(', ');
+  const arrays = OUTBOX_EVENT_COLUMNS.map((column) => `?::${column.type}[]`).join(', ');
+  return `INSERT INTO "giro_webhook_events" (${names}) SELECT * FROM unnest(${arrays})
+    WHERE EXISTS (SELECT 1 FROM movement) RETURNING "seq", "type", "origin_id"`;
+};
+
 /**
  * Postgres: the movement's INSERT feeding its history row, one prepared statement, which returns that row when
- * the movement was inserted and nothing when its originId was already stored (then null).
+ * the movement was inserted and nothing when its originId was already stored (then null). With `outbox`, the same
+ * statement writes its events (only when the movement was inserted: a replay announces nothing) and their
+ * deliveries, the events' values as one array per column, so its text does not change with their number.
  */
 export async function insertPostgresMovement(
   manager: EntityManager,
   row: MovementEntity,
   history: NewMovementHistory,
+  outbox?: OutboxStatements,
 ): Promise<MovementHistoryEntity | null> {
-  const insert = cachedInsert(postgresInserts, manager.connection.getMetadata(MovementEntity), (movementSql) =>
-    numberedPlaceholders(`WITH movement AS (${movementSql} RETURNING "origin_id")
-          INSERT INTO "giro_movement_history" (${INTENT_HISTORY_COLUMNS})
-          SELECT movement."origin_id", NULL, ?, ?::bigint, ?, ?, ?, ? FROM movement RETURNING ${HISTORY_COLUMNS}`),
-  );
+  const metadata = manager.connection.getMetadata(MovementEntity);
+  let insert: MovementInsert;
+  let outboxValues: unknown[] = [];
+  if (outbox === undefined) {
+    insert = cachedInsert(postgresInserts, metadata, (movementSql) =>
+      numberedPlaceholders(`${historyInsert(movementSql)} SELECT * FROM history`),
+    );
+  } else {
+    const deliveries = outbox.deliveries('ev', '');
+    let cache = postgresOutboxInserts.get(deliveries);
+    if (cache === undefined) {
+      cache = new WeakMap();
+      postgresOutboxInserts.set(deliveries, cache);
+    }
+    insert = cachedInsert(cache, metadata, (movementSql) =>
+      numberedPlaceholders(`${historyInsert(movementSql)},
+        ev AS (${outboxEventsInsert()}),
+        delivered AS (${deliveries})
+        SELECT * FROM history`),
+    );
+    outboxValues = [
+      ...OUTBOX_EVENT_COLUMNS.map((_column, index) => outbox.eventRows.map((event) => event[index])),
+      ...outbox.deliveryParameters,
+    ];
+  }
   const movementValues = insert.properties.map((property) => row[property]);
-  const [first] = await queryPrepared(manager, insert.sql, [...movementValues, ...historyValuesOf(history)]);
+  const [first] = await queryPrepared(manager, insert.sql, [
+    ...movementValues,
+    ...historyValuesOf(history),
+    ...outboxValues,
+  ]);
   return first === undefined ? null : historyFromRow(first);
 }

@@ -7,6 +7,8 @@ export interface OutboxStatements {
   /** The events' INSERT, without RETURNING; its parameters: eventParameters. */
   insertEvents: string;
   eventParameters: unknown[];
+  /** The same events' values, a row each, in the order of OUTBOX_EVENT_COLUMNS (for a statement of arrays). */
+  eventRows: unknown[][];
   /**
    * The deliveries' INSERT … SELECT from `events` (the events just inserted, aliased `ev`), restricted by `where`;
    * its parameters: deliveryParameters, then those of `where`.
@@ -14,6 +16,16 @@ export interface OutboxStatements {
   deliveries(events: string, where: string): string;
   deliveryParameters: unknown[];
 }
+
+/** The events' columns, in the order of OutboxStatements.eventRows, with their SQL types. */
+export const OUTBOX_EVENT_COLUMNS = [
+  { name: 'id', type: 'text' },
+  { name: 'type', type: 'text' },
+  { name: 'origin_id', type: 'bigint' },
+  { name: 'payload', type: 'text' },
+  { name: 'created_at_ms', type: 'bigint' },
+  { name: 'trace_parent', type: 'text' },
+] as const;
 
 /** Postgres: one statement, the events' INSERT feeding the deliveries' through a CTE. */
 export async function writePostgresOutboxRows(manager: EntityManager, statements: OutboxStatements): Promise<void> {

@@ -1,6 +1,12 @@
 import type { DataSource, EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { recordPostgresDeliveryResults } from './delivery-results';
-import type { BulkColumn, DeliveryConnection, EngineAdapter, EngineCapabilities } from './engine-adapter';
+import type {
+  BulkColumn,
+  DeliveryConnection,
+  EngineAdapter,
+  EngineCapabilities,
+  HeartbeatConnection,
+} from './engine-adapter';
 import { selectPostgresShares } from './fair-share';
 import { runPostgresFencedWrite } from './fenced-update';
 import { insertPostgresMovement } from './movement-insert';
@@ -8,6 +14,7 @@ import { advancePostgresCounter } from './origin-id-counter';
 import { writePostgresOutboxRows } from './outbox-write';
 import { keepPostgresClientErrorsHandled } from './postgres-client-errors';
 import { PostgresDeliveryConnection, PostgresEventsAnnouncer } from './postgres-delivery-connection';
+import { PostgresHeartbeatConnection } from './postgres-heartbeat-connection';
 import { updateBatchFor } from './postgres-update-batch';
 import { queryWithCount } from './query-with-count';
 import { numberedPlaceholders } from './raw-rows';
@@ -144,6 +151,10 @@ export class PostgresEngine implements EngineAdapter {
 
   openDeliveryConnection(onNews: () => void): DeliveryConnection {
     return new PostgresDeliveryConnection(this.dataSource, onNews);
+  }
+
+  openHeartbeatConnection(): HeartbeatConnection {
+    return new PostgresHeartbeatConnection(this.dataSource);
   }
 
   announceEventsCommitted(): void {

@@ -113,6 +113,10 @@ export class SqliteEngine implements EngineAdapter {
     return undefined;
   }
 
+  openHeartbeatConnection(): undefined {
+    return undefined;
+  }
+
   announceEventsCommitted(): void {}
 
   /** Other processes are kept out by SQLite's own file lock; this process's transactions by the in-process one. */
