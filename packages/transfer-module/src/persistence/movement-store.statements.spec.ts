@@ -92,20 +92,26 @@ describeEachEngine('MovementStore statements on the hot paths', (engine) => {
     expect(quiet[0]).toMatch(/^UPDATE .* RETURNING (m\.)?"origin_id", .*(m\.)?"updated_at_ms"$/s);
   });
 
-  it('claims a batch in at most four statements, the same text for every batch of the same size', async () => {
+  it('claims a batch in at most five statements, the same text for every batch of the same size', async () => {
     const fixture = await storeFixture(engine);
     for (let originId = 1; originId <= 4; originId += 1) await fixture.record(originId);
     const claim = (owner: string) =>
       statementsOf(fixture.dataSource, () => fixture.store.claimDue({ owner, limit: 2, leaseMs: 30_000 }));
     const first = await claim('a');
     const second = await claim('b');
-    // The walk of the accounts with due creations (one account: no shares to take), the PENDING ones filling the
-    // batch (no second step), then the lease UPDATE.
-    expect(first).toHaveLength(3);
+    // For each queue, creations then scheduled transfers: the walk of its accounts with due rows and, with fewer
+    // than two accounts (no shares to take), its plain time-ordered select; then the lease UPDATE.
+    expect(first).toHaveLength(5);
     expect(first[0]).toMatch(/^WITH RECURSIVE "accounts"/);
+    expect(first[1]).toMatch(/"status" = 'PENDING'/);
+    expect(first[2]).toMatch(/^WITH RECURSIVE "accounts"/);
+    expect(first[3]).toMatch(/"status" = 'SCHEDULED'/);
+    expect(first[4]).toMatch(/^UPDATE "giro_movements"/);
     expect(second).toEqual(first);
     fixture.clock.advance(1);
-    expect(await claim('c')).toHaveLength(3); // all leased: the walk and both steps find nothing, no UPDATE
+    // All leased: both walks and both selects find nothing, then the follow-ups' select (the batch is not full), no
+    // UPDATE.
+    expect(await claim('c')).toHaveLength(5);
   });
 });
 
