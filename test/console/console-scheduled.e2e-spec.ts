@@ -380,7 +380,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
     await page.getByLabel('Idioma').selectOption('en');
     await waitShown(page.getByRole('heading', { name: /Totals per day and account/ }));
     const english = await totals.locator('td').allTextContents();
-    expect(english.slice(0, 3)).toEqual(['02/01/2027', FROM_CVU, '55']);
+    expect(english.slice(0, 3)).toEqual(['01/02/2027', FROM_CVU, '55']);
     expect(english[3]).toMatch(/^ARS\s550\.00$/);
     await page.getByLabel('Language').selectOption('es');
     // Without a filter: each day and account, the days the page has not reached among them.
