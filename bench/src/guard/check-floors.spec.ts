@@ -75,7 +75,7 @@ describe('checkFloors', () => {
       'create c=64, giro ÷ limit',
     ]);
     const [peerMessage, limitMessage] = failureMessages(verdicts);
-    expect(peerMessage).toMatch(/^create c=64, giro ÷ naive peer: 1\.10× is below its floor 1\.80× \(goal 4\.00×\): /);
+    expect(peerMessage).toMatch(/^create c=64, giro ÷ naive peer: 1\.10× is below its floor 1\.50× \(goal 4\.00×\): /);
     expect(limitMessage).toMatch(/^create c=64, giro ÷ limit: 0\.43× is below its floor 0\.60× \(goal 1\.50×\): /);
   });
 
@@ -94,7 +94,7 @@ describe('checkFloors', () => {
     const skipped = checkFloors(resultsFile({ ...healthy, postgres: null }));
     expect(skipped.map(({ passed }) => passed)).toEqual([true, true, true, false]);
     expect(failureMessages(skipped)).toEqual([
-      'sweep Postgres, 4 processes ÷ 1: missing from the results (not measured), floor 2.20×, goal 3.00×',
+      'sweep Postgres, 4 processes ÷ 1: missing from the results (not measured), floor 1.70×, goal 3.00×',
     ]);
 
     const noSweep = checkFloors({ create: resultsFile(healthy).create });
@@ -109,7 +109,7 @@ describe('checkFloors', () => {
     const table = renderVerdicts(checkFloors(resultsFile({ ...healthy, postgres: { 1: 600, 4: 630 } })));
     const rows = table.split('\n').slice(2);
     expect(rows).toHaveLength(GUARD_FLOORS.length);
-    expect(rows[0]).toMatch(/create c=64, giro ÷ naive peer +\| +5\.00× \| +1\.80× \| +4\.00× \| pass/);
-    expect(rows[3]).toMatch(/sweep Postgres, 4 processes ÷ 1 +\| +1\.05× \| +2\.20× \| +3\.00× \| \*\*FAIL\*\*/);
+    expect(rows[0]).toMatch(/create c=64, giro ÷ naive peer +\| +5\.00× \| +1\.50× \| +4\.00× \| pass/);
+    expect(rows[3]).toMatch(/sweep Postgres, 4 processes ÷ 1 +\| +1\.05× \| +1\.70× \| +3\.00× \| \*\*FAIL\*\*/);
   });
 });

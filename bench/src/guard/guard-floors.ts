@@ -1,7 +1,8 @@
 /**
  * The figures CI's bench guard checks, each a ratio of two rates measured on the same machine in the same run, so
  * that the machine's speed cancels out. A figure fails below its floor. Each floor is set well under the goal, so
- * that the run-to-run spread of a quick run on a quiet machine does not fail it, and well above half of what
+ * that the run-to-run spread of a quick run does not fail it on any machine CI may get (unchanged code measured on
+ * two hosts of the same model differs by a third), and well above half of what
  * giro does, so that a halving of the rate on giro's side does; BENCHMARKS.md ("The CI guard") gives the runs
  * each floor was chosen from.
  */
@@ -27,7 +28,7 @@ export const GUARD_FLOORS: readonly GuardFloor[] = [
   {
     figure: 'create c=64, giro ÷ naive peer',
     read: (results) => results.create?.ratioToPeer,
-    floor: 1.8,
+    floor: 1.5,
     goal: 4,
     why: "giro's create path costs more per transfer than it did (`pnpm bench --quick --only create --profile`)",
   },
@@ -41,14 +42,14 @@ export const GUARD_FLOORS: readonly GuardFloor[] = [
   {
     figure: 'sweep SQLite, 100 000 due, giro ÷ limit',
     read: (results) => results.sweep?.sqlite?.ratioToLimit,
-    floor: 1,
+    floor: 0.8,
     goal: 0.5,
     why: 'giro sweeps slower than a client that commits every answer on its own: its commits shared less, or each query costing more',
   },
   {
     figure: 'sweep Postgres, 4 processes ÷ 1',
     read: (results) => results.sweep?.postgres?.scaling,
-    floor: 2.2,
+    floor: 1.7,
     goal: 3,
     why: 'replicas wait on each other (leases taken over, a budget divided) or each query costs more; it also reads low when other work takes the CPU',
   },
