@@ -76,7 +76,7 @@ describe('checkFloors', () => {
     ]);
     const [peerMessage, limitMessage] = failureMessages(verdicts);
     expect(peerMessage).toMatch(/^create c=64, giro ÷ naive peer: 1\.10× is below its floor 1\.50× \(goal 4\.00×\): /);
-    expect(limitMessage).toMatch(/^create c=64, giro ÷ limit: 0\.43× is below its floor 0\.60× \(goal 1\.50×\): /);
+    expect(limitMessage).toMatch(/^create c=64, giro ÷ limit: 0\.43× is below its floor 0\.50× \(goal 1\.50×\): /);
   });
 
   it('fails a halved sweep on either engine', () => {

@@ -35,7 +35,7 @@ export const GUARD_FLOORS: readonly GuardFloor[] = [
   {
     figure: 'create c=64, giro ÷ limit',
     read: (results) => results.create?.ratioToLimit,
-    floor: 0.6,
+    floor: 0.5,
     goal: 1.5,
     why: 'giro is slower than a client that commits every statement on its own: its commits shared less, or each transfer costing more',
   },
