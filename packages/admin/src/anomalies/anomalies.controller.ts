@@ -27,6 +27,17 @@ import { RequiresRole } from '../shared/http/admin-role.decorator';
 import { AdminRoutes } from '../shared/http/admin-routes.decorator';
 import { Audited } from '../shared/http/audited.decorator';
 
+/** The body of a resolution: the operator's note. */
+const ResolutionNoteBody = () =>
+  ApiBody({
+    schema: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['note'],
+      properties: { note: { type: 'string', minLength: 1, maxLength: 500, description: 'why it is closed' } },
+    },
+  });
+
 /**
  * The anomalies giro raised (bank answers that contradicted a final status, recorded and never applied; debits of
  * the bank's statements no transfer explains), and their closing by an operator: who, when and why. Closing one
@@ -65,14 +76,7 @@ export class AnomaliesController {
   @Post(':id/resolve')
   @HttpCode(200)
   @ApiOperation({ summary: 'Resolve an anomaly with a note; records who and when. The movement is not changed' })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['note'],
-      properties: { note: { type: 'string', minLength: 1, maxLength: 500, description: 'why it is closed' } },
-    },
-  })
+  @ResolutionNoteBody()
   @ApiBadRequestResponse({ description: 'a missing or bad `note`, or an unknown field: `violations` names it' })
   @ApiNotFoundResponse({ description: 'no anomaly has this id' })
   @ApiConflictResponse({ description: 'already resolved: `resolution` is the first one, which stays' })
@@ -96,14 +100,7 @@ export class AnomaliesController {
     summary:
       'Resolve a debit of a statement no transfer explains with a note; records who and when. The statement is not changed',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['note'],
-      properties: { note: { type: 'string', minLength: 1, maxLength: 500, description: 'why it is closed' } },
-    },
-  })
+  @ResolutionNoteBody()
   @ApiBadRequestResponse({ description: 'a missing or bad `note`, or an unknown field: `violations` names it' })
   @ApiNotFoundResponse({ description: 'no unknown debit has this id' })
   @ApiConflictResponse({ description: 'already resolved: `resolution` is the first one, which stays' })
