@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { TransferIntent } from '@giro/transfer-module/domain';
 import { percentile } from '../stats';
 import type { BenchDatabase } from './lookup-index-engines';
-import { bankAnswerOf, intentWithOriginId, networkIdOf } from './lookup-index-store';
+import { bankAnswerOf, intentWithOriginId, networkIdOf, writeCreatePath } from './lookup-index-store';
 
 const OWNER = 'lookup-index-bench';
 const LEASE_MS = 600_000;
@@ -61,25 +61,7 @@ export async function measureCreates(
   const last = firstOriginId + count - 1;
   const one = async (originId: number) => {
     const { intent, fingerprint } = intentWithOriginId(template, originId);
-    await store.recordIntent(intent, fingerprint, { sendNow: true, owner: OWNER, leaseMs: LEASE_MS });
-    const answer = bankAnswerOf(intent, 'CREATED');
-    const now = new Date();
-    const written = await store.applyUpdate(originId, OWNER, {
-      patch: {
-        lastBankAnswer: answer,
-        lastAnswerAt: now,
-        lastError: null,
-        bankMovementId: answer.id as string,
-        networkId: networkIdOf(originId),
-        network: 'COELSA',
-        postingDatetime: '2026-11-24T10:00:00.000Z',
-        status: 'CREATED',
-        nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
-      },
-      history: [{ to: 'CREATED', source: 'create' }],
-      releaseLease: true,
-    });
-    if (!written.applied) throw new Error(`the answer of ${originId} was not written`);
+    await writeCreatePath(store, OWNER, intent, fingerprint);
   };
   return timed(database, count, concurrency, async () => {
     while (next <= last) await one(next++);

@@ -59,3 +59,39 @@ export function intentWithOriginId(template: Omit<TransferIntent, 'originId'>, o
   const intent: TransferIntent = { ...template, originId };
   return { intent, fingerprint: intentFingerprint(intent) };
 }
+
+const LEASE_MS = 600_000;
+/** Far enough that a movement answered here is not claimed again in the same run. */
+const ANSWERED_DUE_IN_MS = 3_600_000;
+
+/**
+ * The create path's writes for `intent` as `owner`: `recordIntent`, then the bank's first answer (CREATED), as
+ * MovementSender writes them.
+ */
+export async function writeCreatePath(
+  store: MovementStoreInstance,
+  owner: string,
+  intent: TransferIntent,
+  fingerprint: string,
+): Promise<void> {
+  const { originId } = intent;
+  await store.recordIntent(intent, fingerprint, { sendNow: true, owner, leaseMs: LEASE_MS });
+  const answer = bankAnswerOf(intent, 'CREATED');
+  const now = new Date();
+  const written = await store.applyUpdate(originId, owner, {
+    patch: {
+      lastBankAnswer: answer,
+      lastAnswerAt: now,
+      lastError: null,
+      bankMovementId: answer.id as string,
+      networkId: networkIdOf(originId),
+      network: 'COELSA',
+      postingDatetime: '2026-11-24T10:00:00.000Z',
+      status: 'CREATED',
+      nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
+    },
+    history: [{ to: 'CREATED', source: 'create' }],
+    releaseLease: true,
+  });
+  if (!written.applied) throw new Error(`the answer of ${originId} was not written`);
+}

@@ -14,11 +14,10 @@ import {
 import type { TransferIntent } from '@giro/transfer-module/domain';
 import { DataSource } from 'typeorm';
 import {
-  bankAnswerOf,
   intentWithOriginId,
   MovementStore,
   type MovementStoreInstance,
-  networkIdOf,
+  writeCreatePath,
 } from '../lookup-index/lookup-index-store';
 import { percentile } from '../stats';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
@@ -35,8 +34,6 @@ import { type PayeeSeedEngine, payeeSeedSql } from './payees-seed-sql';
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const BENCH_DATABASE = 'giro_bench_payee_gate';
 const OWNER = 'payee-gate-bench';
-const LEASE_MS = 600_000;
-const ANSWERED_DUE_IN_MS = 3_600_000;
 const WARMUP_CREATES = 100;
 
 interface Plan {
@@ -112,25 +109,7 @@ async function createBlock(
   for (let originId = firstOriginId; originId < firstOriginId + count; originId++) {
     if (withRead && (await store.payeeGate(template.to.address)).blocked) throw new Error('the payee is blocked');
     const { intent, fingerprint } = intentWithOriginId(template, originId);
-    await store.recordIntent(intent, fingerprint, { sendNow: true, owner: OWNER, leaseMs: LEASE_MS });
-    const answer = bankAnswerOf(intent, 'CREATED');
-    const now = new Date();
-    const written = await store.applyUpdate(originId, OWNER, {
-      patch: {
-        lastBankAnswer: answer,
-        lastAnswerAt: now,
-        lastError: null,
-        bankMovementId: answer.id as string,
-        networkId: networkIdOf(originId),
-        network: 'COELSA',
-        postingDatetime: '2026-11-24T10:00:00.000Z',
-        status: 'CREATED',
-        nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
-      },
-      history: [{ to: 'CREATED', source: 'create' }],
-      releaseLease: true,
-    });
-    if (!written.applied) throw new Error(`the answer of ${originId} was not written`);
+    await writeCreatePath(store, OWNER, intent, fingerprint);
   }
   return (performance.now() - started) / count;
 }

@@ -4,7 +4,7 @@ import {
   bankAnswerOf,
   intentWithOriginId,
   type MovementStoreInstance,
-  networkIdOf,
+  writeCreatePath,
 } from '../lookup-index/lookup-index-store';
 import type { parties } from './search-seed';
 import { DESCRIPTION_WORDS, invoiceOf } from './search-seed-sql';
@@ -44,25 +44,7 @@ export async function createPath(store: MovementStoreInstance, originId: number,
   const validated = validateTransferIntent(requestOf(originId, people), {});
   if (!validated.ok) throw new Error(`transfer ${originId} is invalid`);
   const { intent, fingerprint } = intentWithOriginId(validated.intent, originId);
-  await store.recordIntent(intent, fingerprint, { sendNow: true, owner: OWNER, leaseMs: LEASE_MS });
-  const answer = bankAnswerOf(intent, 'CREATED');
-  const now = new Date();
-  const written = await store.applyUpdate(originId, OWNER, {
-    patch: {
-      lastBankAnswer: answer,
-      lastAnswerAt: now,
-      lastError: null,
-      bankMovementId: answer.id as string,
-      networkId: networkIdOf(originId),
-      network: 'COELSA',
-      postingDatetime: '2026-11-24T10:00:00.000Z',
-      status: 'CREATED',
-      nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
-    },
-    history: [{ to: 'CREATED', source: 'create' }],
-    releaseLease: true,
-  });
-  if (!written.applied) throw new Error(`the answer of ${originId} was not written`);
+  await writeCreatePath(store, OWNER, intent, fingerprint);
 }
 
 /** Claims up to `count` due movements (in batches of 100, as a sweep does); their ids. */
