@@ -130,16 +130,8 @@ export interface UnknownDebitView {
   kind: 'unknown_debit';
   at: string;
   reason: string;
-  statement: {
-    importId: string;
-    account: string;
-    line: number;
-    date: string;
-    /** Signed as the statement wrote it: a debit is negative. */
-    amount: string;
-    reference: string;
-    description: string;
-  };
+  /** The line that showed it, as the store reads it (its amount signed: a debit is negative). */
+  statement: UnknownDebitRecord['statement'];
   resolution: AnomalyResolutionView | null;
 }
 
