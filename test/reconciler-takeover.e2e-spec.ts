@@ -128,7 +128,15 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
 
     // The survivor took them (a sweep claimed each), and since the killed one may still have had an answer for
     // each it sent, put off the first query of those until DELAYED's rule has passed since the old lease's expiry.
-    // One it never sent goes at once (QuerySchedule.afterTakeover).
+    // One it never sent goes at once (QuerySchedule.afterTakeover). The claim takes the lease, then the hold writes
+    // the schedule and gives the lease back: read the rows once none of them is held.
+    const heldBySurvivor = async () =>
+      (
+        await db.query('SELECT 1 FROM giro_movements WHERE origin_id = ANY($1) AND lease_owner IS NOT NULL', [sent])
+      ).rows.length;
+    const holdDeadline = Date.now() + 30_000;
+    while ((await heldBySurvivor()) > 0 && Date.now() < holdDeadline) await sleep(100);
+    expect(await heldBySurvivor()).toBe(0);
     const after = await db.query<{ origin_id: string; next_query_at_ms: string; status: string }>(
       'SELECT origin_id, next_query_at_ms, status FROM giro_movements WHERE origin_id = ANY($1)',
       [sent],
