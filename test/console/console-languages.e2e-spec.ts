@@ -11,7 +11,14 @@ import {
   waitShown,
   watchPage,
 } from './console-stack';
-import { brokenAccounts, foreignWords, headerOnOneLine, monthFirstDays, overflowingTables } from './page-checks';
+import {
+  brokenAccounts,
+  cutIdentity,
+  foreignWords,
+  headerOnOneLine,
+  monthFirstDays,
+  overflowingTables,
+} from './page-checks';
 
 // Every page of the console in Spanish and in English, with the refusals each can show (a transfer that does not
 // exist, a filter the API refuses, a form's field errors, a name taken, a page the role may not use): no word of
@@ -286,6 +293,8 @@ async function check(page: Page, lang: Lang, name: string): Promise<string[]> {
     for (const table of await overflowingTables(page)) problems.push(`${name} at ${width}: table too wide: ${table}`);
     for (const account of await brokenAccounts(page)) problems.push(`${name} at ${width}: account broken: ${account}`);
     if (!(await headerOnOneLine(page))) problems.push(`${name} at ${width}: the header wraps`);
+    const cut = await cutIdentity(page);
+    if (cut !== undefined) problems.push(`${name} at ${width}: who is signed in is cut: ${cut}`);
     await screenshot(page, `languages-${lang}-${name}-${width}`);
   }
   await page.setViewportSize({ width: WIDTHS[0], height: 768 });

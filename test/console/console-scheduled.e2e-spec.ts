@@ -293,7 +293,10 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
       `${TO_CBU}CUIT ${sample.to.owner.personId}`,
       'factura 8302',
     ]);
-    expect(await preview.locator('tr[data-total="selected"] td').first().textContent()).toBe(`$${NBSP}12.345,00`);
+    expect(await preview.locator('tr[data-total="selected"] td').allTextContents()).toEqual([
+      `$${NBSP}12.345,00`,
+      '2 transferencias',
+    ]);
     await screenshot(page, 'scheduled-approvals-preview-1366');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'scheduled-approvals-preview-1024');
@@ -307,6 +310,11 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
       body: { reason: 'duplicada' },
     });
     expect(rejected.status).toBe(200);
+    // One ticked: its total says so in the singular.
+    expect(await preview.locator('tr[data-total="selected"] td').allTextContents()).toEqual([
+      `$${NBSP}8.000,00`,
+      '1 transferencia',
+    ]);
     await page.getByRole('button', { name: `Aprobar 1 transferencia por $${NBSP}8.000,00` }).click();
     await waitShown(page.getByText('#8304: Esta transferencia no espera aprobación (está rechazada).'));
 

@@ -284,11 +284,24 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const row = page.locator('tr[data-unknown-debit-id]');
     await waitShown(row);
     const cells = await row.locator('td').allTextContents();
-    expect(cells.slice(1, 4)).toEqual(['Extracto, línea 2', '', '']);
+    // No transfer to go to, said so (not a link): the statement's line and account on hover.
+    expect(cells.slice(1, 4)).toEqual(['Sin transferencia', '', '']);
+    expect(await row.locator('a').count()).toBe(0);
+    expect(await row.locator('td').nth(1).locator('[title]').getAttribute('title')).toBe(
+      `Línea 2 del extracto de la cuenta ${FROM_CVU}`,
+    );
+    // The statement's day written as every other day, dd/mm/aaaa.
     expect(cells[4]).toMatch(
-      /^El extracto del banco muestra un débito de \$\s1\.234,50 del 2026-11-23 \(referencia CARGO-88\) que ninguna transferencia explica\.$/,
+      /^El extracto del banco muestra un débito de \$\s1\.234,50 del 23\/11\/2026 \(referencia CARGO-88\) que ninguna transferencia explica\.$/,
     );
     await screenshot(page, 'anomalies-unknown-debit');
+    await page.getByLabel('Idioma').selectOption('en');
+    await waitShown(row.getByText('No transfer'));
+    expect(await row.locator('td').nth(4).textContent()).toMatch(
+      /^The bank’s statement shows a debit of ARS\s1,234\.50 on 23\/11\/2026 \(reference CARGO-88\) that no transfer explains\.$/,
+    );
+    await screenshot(page, 'anomalies-unknown-debit-en');
+    await page.getByLabel('Language').selectOption('es');
 
     await row.getByLabel('Nota para cerrarla').fill('comisión del banco');
     await row.getByRole('button', { name: 'Cerrar anomalía' }).click();

@@ -93,6 +93,15 @@ export async function headerOnOneLine(page: Page): Promise<boolean> {
   })()`)) as boolean;
 }
 
+/** Who is signed in, when the header shows it and cuts it (the whole name is then only on hover). */
+export async function cutIdentity(page: Page): Promise<string | undefined> {
+  return (await page.evaluate(`(() => {
+    const who = document.querySelector('.who-name');
+    if (who === null || who.getClientRects().length === 0) return undefined;
+    return who.scrollWidth > who.clientWidth + 1 ? who.textContent : undefined;
+  })()`)) as string | undefined;
+}
+
 /** Account numbers (22 digits) drawn on more than one line. */
 export async function brokenAccounts(page: Page): Promise<string[]> {
   return (await page.evaluate(`(() =>

@@ -50,6 +50,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const page = useRoute().path[0] ?? '';
   // The scheduled transfers are a view of the transfers (a tab of their page): the header keeps its one line.
   const current = page === 'scheduled' ? 'transfers' : page;
+  const identity = `${me.name} · ${t(`role.${me.role}`)}`;
   return (
     <div class="shell">
       {/* The page's address is its hash route: the skip link moves the focus, not the address. */}
@@ -70,11 +71,13 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </ul>
         </nav>
         <div class="who">
-          <span class="who-name" data-testid="signed-in-as" title={me.name}>
-            <span translate={false}>{me.name}</span> · {t(`role.${me.role}`)}
+          {/* The name only, the role on hover (and for screen readers): both together were cut at a laptop's width. */}
+          <span class="who-name" data-testid="signed-in-as" title={identity}>
+            <span translate={false}>{me.name}</span>
+            <span class="visually-hidden"> · {t(`role.${me.role}`)}</span>
           </span>
           <LanguageSwitch />
-          <button type="button" onClick={signOut} title={`${me.name} · ${t(`role.${me.role}`)}`}>
+          <button type="button" onClick={signOut} title={identity}>
             {t('signOut')}
           </button>
         </div>

@@ -1,4 +1,5 @@
 import type { Anomaly, Cancellation, UnknownDebit } from '../api/types';
+import { typedDay } from '../days';
 import { formatMoney } from '../format';
 import { useI18n } from '../i18n/i18n';
 import { statusKey } from './values';
@@ -45,5 +46,7 @@ export function UnknownDebitReason({ debit }: { debit: UnknownDebit }) {
   const { t, lang } = useI18n();
   const { amount, date, reference } = debit.statement;
   const debited = formatMoney(amount.replace(/^-/, ''), PESOS, lang);
-  return <span title={debit.reason}>{t('anomaly.unknownDebit', { amount: debited, date, reference })}</span>;
+  return (
+    <span title={debit.reason}>{t('anomaly.unknownDebit', { amount: debited, date: typedDay(date), reference })}</span>
+  );
 }

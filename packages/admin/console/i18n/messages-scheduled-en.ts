@@ -30,8 +30,6 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'scheduled.totalsTruncated':
     'There are more days and accounts: the first ones are shown. Filter by day or account to see the rest.',
 
-  'scheduled.more': 'Show more',
-  'scheduled.count': '{count} transfers',
   'scheduled.movedFrom': 'asked for {day}, not a business day',
   'scheduled.askedAt': 'asked for {moment}',
 
@@ -69,6 +67,8 @@ export const SCHEDULED_EN: Record<keyof typeof SCHEDULED_ES, string> = {
   'approvals.chooseSome': 'Select transfers to decide on several at once.',
   'approvals.selectedTitle': 'What you are deciding',
   'approvals.selectedTotal': 'Total selected',
+  'approvals.selectedCount': '{count} transfers',
+  'approvals.selectedCountOne': '1 transfer',
   'approvals.actions': 'Decide',
   'approvals.approveRow': 'Approve',
   'approvals.rejectRow': 'Reject',

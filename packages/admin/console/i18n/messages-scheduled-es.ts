@@ -29,8 +29,6 @@ export const SCHEDULED_ES = {
   'scheduled.totalsTruncated':
     'Hay más días y cuentas: se muestran los primeros. Filtrá por día o por cuenta para ver el resto.',
 
-  'scheduled.more': 'Ver más',
-  'scheduled.count': '{count} transferencias',
   'scheduled.movedFrom': 'pedida para el {day}, día no hábil',
   'scheduled.askedAt': 'pedida para {moment}',
 
@@ -69,6 +67,8 @@ export const SCHEDULED_ES = {
   'approvals.chooseSome': 'Elegí transferencias para decidir varias a la vez.',
   'approvals.selectedTitle': 'Lo que vas a decidir',
   'approvals.selectedTotal': 'Total elegido',
+  'approvals.selectedCount': '{count} transferencias',
+  'approvals.selectedCountOne': '1 transferencia',
   'approvals.actions': 'Decidir',
   'approvals.approveRow': 'Aprobar',
   'approvals.rejectRow': 'Rechazar',

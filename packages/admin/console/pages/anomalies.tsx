@@ -120,7 +120,13 @@ function UnknownDebitRow({ debit, onResolved }: { debit: UnknownDebit; onResolve
         <Time at={debit.at} />
       </td>
       <td>
-        <span title={debit.statement.importId}>{t('anomalies.statementLine', { line: debit.statement.line })}</span>
+        {/* No transfer to link to: which line of which account's statement it is, on hover. */}
+        <span
+          class="muted"
+          title={t('anomalies.statementLine', { line: debit.statement.line, account: debit.statement.account })}
+        >
+          {t('anomalies.noTransfer')}
+        </span>
       </td>
       <td />
       <td />

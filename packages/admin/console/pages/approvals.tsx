@@ -279,7 +279,11 @@ function SelectedPreview({ movements }: { movements: Movement[] }) {
           <td class="num">
             <strong>{formatTotals(totalsByCurrency(movements), lang)}</strong>
           </td>
-          <td colSpan={2}>{t('scheduled.count', { count: movements.length })}</td>
+          <td colSpan={2}>
+            {t(movements.length === 1 ? 'approvals.selectedCountOne' : 'approvals.selectedCount', {
+              count: movements.length,
+            })}
+          </td>
         </tr>
       </DataTable>
     </>
