@@ -202,7 +202,9 @@ describeWithChromium('the operator console by role (Chromium)', () => {
     await signIn(page, stack.url, admin);
     // The long name is cut in the header (its title holds it all), not wrapped into the navigation.
     const name = page.getByTestId('signed-in-as');
-    await expect(name.getAttribute('title')).resolves.toBe('head-of-payouts-with-a-very-long-key-name-2026 · administrador');
+    await expect(name.getAttribute('title')).resolves.toBe(
+      'head-of-payouts-with-a-very-long-key-name-2026 · administrador',
+    );
     const cut = await name.evaluate((element) => element.scrollWidth > element.clientWidth);
     expect(cut).toBe(true);
 

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { ApiError } from '../api/client';
 import { type I18n, useI18n } from '../i18n/i18n';
 import { refusalText } from '../i18n/refusals';
@@ -39,7 +40,17 @@ export function SuccessNotice({ text }: { text: string | undefined }) {
 }
 
 /** A secret the API shows this once (a new key, a webhook's signing secret): said so, and selected on focus. */
-export function ShownOnce({ id, text, label, secret }: { id: string; text: string; label: string; secret: string }) {
+export function ShownOnce({
+  id,
+  text,
+  label,
+  secret,
+}: {
+  id: string;
+  text: ComponentChildren;
+  label: string;
+  secret: string;
+}) {
   return (
     <div class="notice notice-ok" role="status">
       <p>{text}</p>

@@ -25,15 +25,42 @@ export function translate(lang: Lang, key: MessageKey, values: Record<string, st
   );
 }
 
+/**
+ * The message in the language as page content, each value in it marked as not to be translated: what people typed
+ * or the API made up (a key's name, a URL, an endpoint's random id) is in no language, whatever letters it holds.
+ */
+export function translateMarked(
+  lang: Lang,
+  key: MessageKey,
+  values: Record<string, string | number>,
+): ComponentChildren[] {
+  return DICTIONARIES[lang][key]
+    .split(/(\{\w+\})/)
+    .filter((part) => part !== '')
+    .map((part, index) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      return name !== undefined && name in values ? (
+        <span key={index} translate={false}>
+          {String(values[name])}
+        </span>
+      ) : (
+        part
+      );
+    });
+}
+
 export interface I18n {
   lang: Lang;
   t: Translate;
+  /** `t` as page content, its values marked as in no language. */
+  tm(key: MessageKey, values: Record<string, string | number>): ComponentChildren[];
   setLang(lang: Lang): void;
 }
 
 const I18nContext = createContext<I18n>({
   lang: 'es',
   t: (key, values) => translate('es', key, values),
+  tm: (key, values) => translateMarked('es', key, values),
   setLang: () => undefined,
 });
 
@@ -47,7 +74,8 @@ export function I18nProvider({ children }: { children: ComponentChildren }) {
     setLangState(next);
   };
   const t: Translate = (key, values) => translate(lang, key, values);
-  return <I18nContext.Provider value={{ lang, t, setLang }}>{children}</I18nContext.Provider>;
+  const tm: I18n['tm'] = (key, values) => translateMarked(lang, key, values);
+  return <I18nContext.Provider value={{ lang, t, tm, setLang }}>{children}</I18nContext.Provider>;
 }
 
 export const useI18n = (): I18n => useContext(I18nContext);

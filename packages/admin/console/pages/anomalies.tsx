@@ -141,11 +141,11 @@ function UnknownDebitRow({ debit, onResolved }: { debit: UnknownDebit; onResolve
 }
 
 function Closing({ anomaly, onResolved }: { anomaly: Anomaly | UnknownDebit; onResolved(): void }) {
-  const { t } = useI18n();
+  const { tm } = useI18n();
   if (!anomaly.resolution) return <ResolveAnomaly anomaly={anomaly} onResolved={onResolved} />;
   return (
     <span class="muted">
-      {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
+      {tm('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
       <q translate={false}>{anomaly.resolution.note}</q>
     </span>
   );

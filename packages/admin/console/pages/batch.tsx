@@ -31,7 +31,7 @@ const STORED_OUTCOMES = ['exists', 'created', 'replayed', 'conflict'];
  * nothing twice.
  */
 export function Batch() {
-  const { t, lang } = useI18n();
+  const { t, tm, lang } = useI18n();
   const { api } = useSession();
   const [file, setFile] = useState<File>();
   const [preview, setPreview] = useState<BatchAnswer>();
@@ -111,7 +111,7 @@ export function Batch() {
       <ErrorNotice error={error} />
       {preview && result === undefined && (
         <>
-          <h2>{t('batch.previewTitle', { name: file?.name ?? '' })}</h2>
+          <h2>{tm('batch.previewTitle', { name: file?.name ?? '' })}</h2>
           <p role="status">
             {t('batch.previewSummary', {
               valid: toCreate,

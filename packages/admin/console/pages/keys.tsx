@@ -12,7 +12,7 @@ import { useLoad } from '../use-load';
 
 /** API keys (admin): listed without secrets, created (the key shown this once), revoked. */
 export function Keys() {
-  const { t, lang } = useI18n();
+  const { t, tm, lang } = useI18n();
   const { api } = useSession();
   const { data, error, reload } = useLoad(() => api.get<ApiKey[]>('admin/keys'), []);
   const [name, setName] = useState('');
@@ -79,7 +79,7 @@ export function Keys() {
       {created && (
         <ShownOnce
           id="created-key"
-          text={t('keys.createdOnce', { name: created.name })}
+          text={tm('keys.createdOnce', { name: created.name })}
           label={t('keys.theKey')}
           secret={created.key}
         />
@@ -122,7 +122,7 @@ export function Keys() {
                 )}
                 {key.active && confirming === key.name && (
                   <fieldset class="confirm">
-                    <legend>{t('keys.confirmRevoke', { name: key.name })}</legend>
+                    <legend>{tm('keys.confirmRevoke', { name: key.name })}</legend>
                     <button type="button" class="danger" onClick={() => revoke(key)}>
                       {t('keys.confirmRevokeYes')}
                     </button>

@@ -342,7 +342,7 @@ function BankSection({ bank, title, failed = false }: { bank: BankDetails | null
 }
 
 function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved(): void }) {
-  const { t } = useI18n();
+  const { t, tm } = useI18n();
   if (anomalies.length === 0) return null;
   return (
     <article class="card">
@@ -357,7 +357,7 @@ function Anomalies({ anomalies, onResolved }: { anomalies: Anomaly[]; onResolved
             {anomaly.bank && <BankSection bank={anomaly.bank} title={t('anomaly.bankSaid')} />}
             {anomaly.resolution ? (
               <p class="muted">
-                {t('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
+                {tm('anomaly.resolvedBy', { name: anomaly.resolution.by.name })} <Time at={anomaly.resolution.at} /> —{' '}
                 <q translate={false}>{anomaly.resolution.note}</q>
               </p>
             ) : (

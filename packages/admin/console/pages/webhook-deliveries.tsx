@@ -16,7 +16,7 @@ const LIVE_MS = 2_000;
 
 /** An endpoint's deliveries, newest first, by state; one sent again (admin). */
 export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
-  const { t } = useI18n();
+  const { t, tm } = useI18n();
   const { api, me } = useSession();
   const [state, setState] = useState('');
   const [before, setBefore] = useState<string>();
@@ -46,7 +46,7 @@ export function WebhookDeliveries({ endpointId }: { endpointId: string }) {
 
   return (
     <article class="card" aria-labelledby="deliveries-title">
-      <h2 id="deliveries-title">{t('webhooks.deliveriesOf', { id: endpointId })}</h2>
+      <h2 id="deliveries-title">{tm('webhooks.deliveriesOf', { id: endpointId })}</h2>
       <SelectField
         id="delivery-state"
         label={t('webhooks.state')}

@@ -22,7 +22,7 @@ export function WebhookEndpointForm({
   onSaved(endpoint: WebhookEndpoint): void | Promise<void>;
   onCancel?(): void;
 }) {
-  const { t, lang } = useI18n();
+  const { t, tm, lang } = useI18n();
   const { api } = useSession();
   const [url, setUrl] = useState(endpoint?.url ?? '');
   const [description, setDescription] = useState(endpoint?.description ?? '');
@@ -115,7 +115,7 @@ export function WebhookEndpointForm({
       {created && (
         <ShownOnce
           id="created-secret"
-          text={t('webhooks.createdOnce', { url: created.endpoint.url })}
+          text={tm('webhooks.createdOnce', { url: created.endpoint.url })}
           label={t('webhooks.secret')}
           secret={created.secret}
         />

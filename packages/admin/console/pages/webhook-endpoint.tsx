@@ -27,7 +27,7 @@ export function WebhookEndpointCard({
   onChanged(): Promise<void>;
   onDeleted(): void;
 }) {
-  const { t } = useI18n();
+  const { t, tm } = useI18n();
   const { api, me } = useSession();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState<'rotate' | 'delete'>();
@@ -86,7 +86,7 @@ export function WebhookEndpointCard({
   return (
     <>
       <article class="card" aria-labelledby="endpoint-title">
-        <h2 id="endpoint-title">{t('webhooks.endpointTitle', { url: endpoint.url })}</h2>
+        <h2 id="endpoint-title">{tm('webhooks.endpointTitle', { url: endpoint.url })}</h2>
         <dl>
           <dt>{t('webhooks.id')}</dt>
           <dd class="mono" translate={false}>
