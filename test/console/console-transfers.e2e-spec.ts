@@ -184,7 +184,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     const page = await browser.context.newPage();
     await signIn(page, stack.url, operator);
     await goTo(page, 'transfers');
-    await page.getByLabel('Texto en la descripción').fill('factura');
+    await page.getByLabel('En la descripción').fill('factura');
     // Days are typed day first, whatever the browser's locale; a day that does not exist is named under its field.
     const to = page.getByLabel('Creada hasta (día)');
     await to.fill('31/02/2026');
@@ -296,7 +296,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     );
     await screenshot(page, 'anomalies-unknown-debit');
     await page.getByLabel('Idioma').selectOption('en');
-    await waitShown(row.getByText('No transfer'));
+    await waitShown(row.getByText('No transfer', { exact: true }));
     expect(await row.locator('td').nth(4).textContent()).toMatch(
       /^The bank’s statement shows a debit of ARS\s1,234\.50 on 23\/11\/2026 \(reference CARGO-88\) that no transfer explains\.$/,
     );

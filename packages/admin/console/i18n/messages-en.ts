@@ -113,7 +113,7 @@ export const EN: Record<MessageKey, string> = {
   'filter.cuit': "Either party's CUIT/CUIL",
   'filter.originId': 'originId',
   'filter.networkId': 'Network id',
-  'filter.text': 'Text in the description',
+  'filter.text': 'In the description',
   'pager.label': 'Pages',
   'pager.first': 'First page',
   'pager.next': 'Next page',

@@ -113,7 +113,7 @@ export const ES = {
   'filter.cuit': 'CUIT/CUIL de una de las partes',
   'filter.originId': 'originId',
   'filter.networkId': 'Id de red',
-  'filter.text': 'Texto en la descripción',
+  'filter.text': 'En la descripción',
   'pager.label': 'Páginas',
   'pager.first': 'Primera página',
   'pager.next': 'Página siguiente',
