@@ -11,6 +11,7 @@ import {
   waitShown,
   watchPage,
 } from './console-stack';
+import { foreignWords, overflowingTables } from './page-checks';
 
 // Scheduled transfers in the console, in Chromium: the "Programadas" page (by moment, by day and account, its totals
 // per day and account for every transfer the filter takes beyond the page, several canceled at once after a dialog), the dashboard's figures for today and tomorrow, a transfer's schedule and its
@@ -298,8 +299,10 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
       '2 transferencias',
     ]);
     await screenshot(page, 'scheduled-approvals-preview-1366');
+    expect([...(await foreignWords(page, 'es')), ...(await overflowingTables(page))]).toEqual([]);
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'scheduled-approvals-preview-1024');
+    expect(await overflowingTables(page)).toEqual([]);
     await page.getByRole('button', { name: `Aprobar 2 transferencias por $${NBSP}12.345,00` }).click();
     await waitShown(page.getByText('Aprobadas: 2.'));
 
