@@ -237,7 +237,7 @@ export const EN: Record<MessageKey, string> = {
   'batch.resultSummary': 'Created: {created} · existed already: {replayed} · not created: {bad}.',
   'batchOutcome.valid': 'will be created',
   'batchOutcome.exists': 'exists already',
-  'batchOutcome.created': 'created',
+  'batchOutcome.created': 'created now',
   'batchOutcome.replayed': 'existed already',
   'batchOutcome.conflict': 'in conflict: this originId holds another payment',
   'batchOutcome.invalid': 'has errors',

@@ -238,7 +238,7 @@ export const ES = {
   'batch.resultSummary': 'Creadas: {created} · ya existían: {replayed} · no creadas: {bad}.',
   'batchOutcome.valid': 'se creará',
   'batchOutcome.exists': 'ya existe',
-  'batchOutcome.created': 'creada',
+  'batchOutcome.created': 'creada ahora',
   'batchOutcome.replayed': 'ya existía',
   'batchOutcome.conflict': 'en conflicto: ese originId ya tiene otro pago',
   'batchOutcome.invalid': 'con errores',

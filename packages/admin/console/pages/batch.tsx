@@ -100,7 +100,13 @@ export function Batch() {
           <label for="batch-file" class="button">
             {t('batch.chooseFile')}
           </label>
-          <span class="muted">{file?.name ?? t('batch.noFile')}</span>
+          {file ? (
+            <span class="muted" translate={false}>
+              {file.name}
+            </span>
+          ) : (
+            <span class="muted">{t('batch.noFile')}</span>
+          )}
         </div>
       </div>
       <div class="actions">
