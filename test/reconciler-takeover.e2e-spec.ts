@@ -131,9 +131,8 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
     // One it never sent goes at once (QuerySchedule.afterTakeover). The claim takes the lease, then the hold writes
     // the schedule and gives the lease back: read the rows once none of them is held.
     const heldBySurvivor = async () =>
-      (
-        await db.query('SELECT 1 FROM giro_movements WHERE origin_id = ANY($1) AND lease_owner IS NOT NULL', [sent])
-      ).rows.length;
+      (await db.query('SELECT 1 FROM giro_movements WHERE origin_id = ANY($1) AND lease_owner IS NOT NULL', [sent]))
+        .rows.length;
     const holdDeadline = Date.now() + 30_000;
     while ((await heldBySurvivor()) > 0 && Date.now() < holdDeadline) await sleep(100);
     expect(await heldBySurvivor()).toBe(0);

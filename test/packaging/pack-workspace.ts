@@ -45,14 +45,26 @@ export async function packWorkspacePackages(
   mkdirSync(destination, { recursive: true });
   try {
     stageWorkspace(stage, [...workspace.values()]);
+    const packages = withWorkspaceDependencies(names, workspace);
+    // One pnpm for all of them (each npx start of pnpm costs seconds of CPU), packing in the order of their
+    // dependencies and one at a time: a prepack also writes the declarations of the packages it references.
+    const filters = packages.map((pkg) => `--filter=${pkg.name}`);
+    const packed = await runCommand(
+      'npx',
+      [
+        '-y',
+        'pnpm@10',
+        '--recursive',
+        '--workspace-concurrency=1',
+        ...filters,
+        'pack',
+        '--pack-destination',
+        destination,
+      ],
+      { cwd: stage, signal, lowPriority: true },
+    );
     const tarballs = new Map<string, string>();
-    // One at a time: a prepack also writes the declarations of the packages it references.
-    for (const pkg of withWorkspaceDependencies(names, workspace)) {
-      const packed = await runCommand('npx', ['-y', 'pnpm@10', 'pack', '--pack-destination', destination], {
-        cwd: join(stage, pkg.dir),
-        signal,
-        lowPriority: true,
-      });
+    for (const pkg of packages) {
       const tarball = join(destination, `${pkg.name.replace('@', '').replace('/', '-')}-${pkg.version}.tgz`);
       if (packed.code !== 0 || !existsSync(tarball)) {
         throw new Error(`pnpm pack of ${pkg.name} failed (exit ${packed.code}):\n${packed.output}`);
