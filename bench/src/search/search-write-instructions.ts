@@ -25,8 +25,8 @@ import { claimOpen, completingAnswer, createPath, intentOnly, quietAnswer, reope
  * callgrind on the copy: the create path of `--writes` new transfers (`recordIntent`, then the first answer, as
  * MovementSender writes them; parties, amounts and descriptions drawn like the history's), and where the variant
  * asks for them (`--phases`: all three unless told) its insert alone, a sweep's quiet answers to as many open
- * movements and its answers that move them to COMPLETED (each with its claim). Prints a table with the bytes each index takes; writes
- * bench/results/search-write-instructions.json.
+ * movements and its answers that move them to COMPLETED (each with its claim). Prints a table with the bytes each
+ * index takes; writes bench/results/search-write-instructions.json.
  *
  * The warm-up: the seeding builds each index after the rows, and a built index's leaves are full, so the first
  * write to each leaf splits it; a few thousand writes split most of them once, and the counts are then those of an
