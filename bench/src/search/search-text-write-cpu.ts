@@ -107,7 +107,7 @@ function main(args: string[]): void {
     }
     // The variants' windows alternated, so that the machine's drift falls on all of them alike.
     for (let written = 0; written < commits; written += window) {
-      committers.forEach((each, index) => results[index].microsPerCommit.push(each.cpuPerCommit(window)));
+      for (const [index, each] of committers.entries()) results[index].microsPerCommit.push(each.cpuPerCommit(window));
       process.stderr.write(`[search-text-write-cpu] ${written + window} commits each\n`);
     }
   } finally {
