@@ -12,30 +12,41 @@ import { formatNumber, markdownTable } from '../report/markdown-table';
 import { writeResultsJson } from '../report/write-results';
 import { parties, seedSqlite } from './search-seed';
 import { SEARCH_WRITE_VARIANTS, type WriteVariant } from './search-write-variants';
-import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workload';
+import { claimOpen, completingAnswer, createPath, intentOnly, quietAnswer, reopen } from './search-write-workload';
 
 /**
- * `node bench/dist/search/search-write-instructions.js [--movements N] [--writes N] [--file F] [--variants a,b]`:
+ * `node bench/dist/search/search-write-instructions.js [--movements N] [--writes N] [--warm N] [--file F] [--variants a,b]
+ * [--phases intent,answer,complete]`:
  * what each of the search's indexes costs SQLite's writes, in instructions (valgrind's callgrind, counted inside
  * `sqlite3_step` only: the statements' own work, the same from run to run whatever else the machine does). A
- * history of N movements as the search bench seeds it (default 100 000; `--file` keeps and reuses it), then for
- * each variant (search-write-variants.ts) a copy of it changed by the variant's statements, and two child
- * processes under callgrind on the copy: one writes the create path of `--writes` new transfers (`recordIntent`,
- * then the first answer, as MovementSender writes them; parties, amounts and descriptions drawn like the history's),
- * the other claims and answers as many open movements (a sweep's quiet answer). Prints a table with the bytes
- * each index takes; writes bench/results/search-write-instructions.json. FTS5 merges its segments every so many
- * commits, so a short run counts the text's index by where those merges fall: the B-trees are counted against
- * variants without it.
+ * history of N movements as the search bench seeds it (default 100 000; `--file` keeps and reuses it), then
+ * `--warm` created transfers (default 3 000) written on a copy of it outside callgrind, then for each variant
+ * (search-write-variants.ts) a copy of that changed by the variant's statements, and child processes under
+ * callgrind on the copy: the create path of `--writes` new transfers (`recordIntent`, then the first answer, as
+ * MovementSender writes them; parties, amounts and descriptions drawn like the history's), and where the variant
+ * asks for them (`--phases`: all three unless told) its insert alone, a sweep's quiet answers to as many open
+ * movements and its answers that move them to COMPLETED (each with its claim). Prints a table with the bytes each
+ * index takes; writes bench/results/search-write-instructions.json.
+ *
+ * The warm-up: the seeding builds each index after the rows, and a built index's leaves are full, so the first
+ * write to each leaf splits it; a few thousand writes split most of them once, and the counts are then those of an
+ * index grown by its writes. No VACUUM after a variant's DROP for the same reason (it would pack the others again).
+ * FTS5 merges its segments every so many commits, so a short run counts the text's index by where those merges
+ * fall: the B-trees are counted against variants without it.
  */
 
 const FIRST_NEW_ORIGIN_ID = 900_000_000;
+const FIRST_WARM_ORIGIN_ID = 800_000_000;
 
-type Mode = 'create' | 'answer';
+/** The create path, its insert alone, a sweep's quiet answer, and the sweep's answer that moves the status. */
+type Mode = 'create' | 'intent' | 'answer' | 'complete';
 
 interface VariantResult {
   variant: string;
   createInstructions: number;
+  intentInstructions: number | null;
   answerInstructions: number | null;
+  completeInstructions: number | null;
 }
 
 function argument(args: string[], name: string): string | undefined {
@@ -57,13 +68,15 @@ async function child(mode: Mode, file: string, writes: number): Promise<void> {
   const store = new MovementStore(dataSource, systemClock);
   const people = parties();
   try {
-    if (mode === 'create') {
+    if (mode === 'create' || mode === 'intent') {
+      const write = mode === 'create' ? createPath : intentOnly;
       for (let originId = FIRST_NEW_ORIGIN_ID; originId < FIRST_NEW_ORIGIN_ID + writes; originId++) {
-        await createPath(store, originId, people);
+        await write(store, originId, people);
       }
       return;
     }
-    for (const movement of await claimOpen(store, writes)) await quietAnswer(store, movement);
+    const answer = mode === 'answer' ? quietAnswer : completingAnswer;
+    for (const movement of await claimOpen(store, writes)) await answer(store, movement);
   } finally {
     await dataSource.destroy();
   }
@@ -95,9 +108,15 @@ function instructionsOf(mode: Mode, file: string, writes: number, outFile: strin
   return Number(totals[1]);
 }
 
-async function reopenIn(file: string, count: number): Promise<void> {
+/** `warm` transfers created on `file`, then `count` of its movements reopened for the answers to claim. */
+async function warmedIn(file: string, warm: number, count: number): Promise<void> {
   const dataSource = await new DataSource(dataSourceOptionsFromUrl(`sqlite:${file}`)).initialize();
   try {
+    const store = new MovementStore(dataSource, systemClock);
+    const people = parties();
+    for (let originId = FIRST_WARM_ORIGIN_ID; originId < FIRST_WARM_ORIGIN_ID + warm; originId++) {
+      await createPath(store, originId, people);
+    }
     await reopen(dataSource, count, false);
     await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
@@ -111,7 +130,6 @@ function prepared(seeded: string, variant: WriteVariant, copy: string): void {
   const db = new Database(copy);
   try {
     for (const statement of variant.statements) db.exec(statement);
-    db.exec('VACUUM');
   } finally {
     db.close();
   }
@@ -143,6 +161,8 @@ async function main(args: string[]): Promise<void> {
   }
   const movements = positive(args, '--movements', 100_000);
   const writes = positive(args, '--writes', 400);
+  const warm = positive(args, '--warm', 3_000);
+  const phases = argument(args, '--phases')?.split(',') ?? ['intent', 'answer', 'complete'];
   const chosen = argument(args, '--variants')?.split(',');
   const variants = SEARCH_WRITE_VARIANTS.filter((variant) => chosen === undefined || chosen.includes(variant.key));
   const log = (message: string) => process.stderr.write(`[search-write-instructions] ${message}\n`);
@@ -154,7 +174,8 @@ async function main(args: string[]): Promise<void> {
     await seedSqlite(seeded, movements, { reuse: true, analyze: false, log });
     const base = join(workDir, 'base.sqlite');
     copyFileSync(seeded, base);
-    await reopenIn(base, writes);
+    log(`warming a copy up: ${warm} created transfers`);
+    await warmedIn(base, warm, writes);
     const results: VariantResult[] = [];
     const storage: Record<string, { name: string; bytes: number }[]> = {};
     for (const variant of variants) {
@@ -162,18 +183,23 @@ async function main(args: string[]): Promise<void> {
       prepared(base, variant, copy);
       storage[variant.key] = indexBytes(copy);
       const create = instructionsOf('create', copy, writes, join(workDir, 'create.out'));
-      prepared(base, variant, copy);
-      const answer = variant.answers ? instructionsOf('answer', copy, writes, join(workDir, 'answer.out')) : null;
+      const perWrite = (mode: Mode) => {
+        if (!variant.answers || !phases.includes(mode)) return null;
+        prepared(base, variant, copy);
+        return instructionsOf(mode, copy, writes, join(workDir, `${mode}.out`)) / writes;
+      };
       results.push({
         variant: variant.label,
         createInstructions: create / writes,
-        answerInstructions: answer === null ? null : answer / writes,
+        intentInstructions: perWrite('intent'),
+        answerInstructions: perWrite('answer'),
+        completeInstructions: perWrite('complete'),
       });
       log(`${variant.label}: create ${formatNumber(create / writes)} instructions`);
     }
     const machine = machineInfo();
-    writeResultsJson('search-write-instructions', { machine, movements, writes, results, storage });
-    console.log(render(results, storage, { movements, writes, machine }));
+    writeResultsJson('search-write-instructions', { machine, movements, warm, writes, results, storage });
+    console.log(render(results, storage, { movements, warm, writes, machine }));
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
@@ -182,20 +208,23 @@ async function main(args: string[]): Promise<void> {
 function render(
   results: VariantResult[],
   storage: Record<string, { name: string; bytes: number }[]>,
-  plan: { movements: number; writes: number; machine: ReturnType<typeof machineInfo> },
+  plan: { movements: number; warm: number; writes: number; machine: ReturnType<typeof machineInfo> },
 ): string {
   const asMigrated = storage.migrated ?? Object.values(storage)[0] ?? [];
+  const optional = (value: number | null) => (value === null ? '—' : formatNumber(value));
   return [
-    `SQLite instructions per write (callgrind, inside sqlite3_step), ${formatNumber(plan.movements)} movements, ${formatNumber(plan.writes)} writes per run; ${plan.machine.date}.`,
+    `SQLite instructions per write (callgrind, inside sqlite3_step; an answer with its claim), ${formatNumber(plan.movements)} movements and ${formatNumber(plan.warm)} created after them, ${formatNumber(plan.writes)} writes per run; ${plan.machine.date}.`,
     '',
     markdownTable(
-      ['variant', 'create path, instructions each', 'sweep answer, instructions each'],
+      ['variant', 'create path', 'its insert (recordIntent)', 'quiet answer', 'answer to COMPLETED'],
       results.map((result) => [
         result.variant,
         formatNumber(result.createInstructions),
-        result.answerInstructions === null ? '—' : formatNumber(result.answerInstructions),
+        optional(result.intentInstructions),
+        optional(result.answerInstructions),
+        optional(result.completeInstructions),
       ]),
-      ['l', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r'],
     ),
     '',
     markdownTable(

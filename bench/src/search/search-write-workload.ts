@@ -39,12 +39,22 @@ function requestOf(originId: number, people: Parties) {
   };
 }
 
-/** The create path's writes for transfer `originId`: `recordIntent`, then the first answer, as MovementSender writes them. */
-export async function createPath(store: MovementStoreInstance, originId: number, people: Parties): Promise<void> {
+function intentOf(originId: number, people: Parties) {
   const validated = validateTransferIntent(requestOf(originId, people), {});
   if (!validated.ok) throw new Error(`transfer ${originId} is invalid`);
-  const { intent, fingerprint } = intentWithOriginId(validated.intent, originId);
+  return intentWithOriginId(validated.intent, originId);
+}
+
+/** The create path's writes for transfer `originId`: `recordIntent`, then the first answer, as MovementSender writes them. */
+export async function createPath(store: MovementStoreInstance, originId: number, people: Parties): Promise<void> {
+  const { intent, fingerprint } = intentOf(originId, people);
   await writeCreatePath(store, OWNER, intent, fingerprint);
+}
+
+/** The create path's first write alone: `recordIntent` (the insert; the first answer is the rest of the path). */
+export async function intentOnly(store: MovementStoreInstance, originId: number, people: Parties): Promise<void> {
+  const { intent, fingerprint } = intentOf(originId, people);
+  await store.recordIntent(intent, fingerprint, { sendNow: true, owner: OWNER, leaseMs: LEASE_MS });
 }
 
 /** Claims up to `count` due movements (in batches of 100, as a sweep does); their ids. */
@@ -75,6 +85,25 @@ export async function quietAnswer(
       lastError: null,
       nextQueryAt: new Date(now.getTime() + ANSWERED_DUE_IN_MS),
     },
+    countQuery: true,
+    releaseLease: true,
+  });
+  if (!written.applied) throw new Error(`the answer of ${movement.originId} was not written`);
+}
+
+/** A sweep's answer that ends a claimed movement: COMPLETED, with its history row, fenced by the lease. */
+export async function completingAnswer(
+  store: MovementStoreInstance,
+  movement: Awaited<ReturnType<MovementStoreInstance['claimDue']>>[number],
+): Promise<void> {
+  const written = await store.applyUpdate(movement.originId, OWNER, {
+    patch: {
+      lastBankAnswer: bankAnswerOf(movement.intent, 'COMPLETED'),
+      lastAnswerAt: new Date(),
+      lastError: null,
+      status: 'COMPLETED',
+    },
+    history: [{ to: 'COMPLETED', source: 'query' }],
     countQuery: true,
     releaseLease: true,
   });
