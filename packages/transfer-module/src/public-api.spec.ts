@@ -511,6 +511,7 @@ const PERSISTENCE = [
   'StatementLineInput',
   'StatementNotFoundError',
   'StatementReport',
+  'StatementRowsUncheckedKeys1798660800000',
   'Statements1797624000000',
   'StoreArgumentError',
   'SubAccountConflictError',
