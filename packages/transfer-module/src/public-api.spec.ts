@@ -9,6 +9,7 @@ import { exportedNames } from '@test-support/exported-names';
 // (`exports`, `typesVersions`).
 
 const ROOT = [
+  'ANOMALY_KIND_NAMES',
   'API_KEY_PREFIX',
   'AWAITING_APPROVAL_STATUS',
   'AccountCloseView',
@@ -17,6 +18,7 @@ const ROOT = [
   'Actor',
   'AmountRules',
   'AnomalyAlreadyResolvedError',
+  'AnomalyKind',
   'AnomalyListItemView',
   'AnomalyNotFoundError',
   'AnomalyResolutionEntity',
