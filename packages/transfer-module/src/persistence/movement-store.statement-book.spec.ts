@@ -320,7 +320,7 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
       return seen;
     };
     const all = await pages();
-    expect(all).toHaveLength(9);
+    expect(all).toHaveLength(8);
     const counts: Record<string, number> = {};
     for (const kind of ANOMALY_KIND_NAMES) {
       const only = await pages(kind);
