@@ -4,7 +4,7 @@ import { engineOf } from '../engine/database-engine';
 // A statement's lines and its unknown debits are written by its import only, in the transaction that writes the
 // rows they name (the import's row, then each line before its unknown debit), and nothing deletes either. On Postgres
 // their foreign keys checked that again for every row: a probe of the parent's index and a lock on the parent row
-// (`FOR KEY SHARE`), a quarter of the server's CPU for an import of a statement's lines. Dropped there. SQLite keeps
+// (`FOR KEY SHARE`), a large share of the server's work for an import (BENCHMARKS.md). Dropped there. SQLite keeps
 // them: its check is a probe of a B-tree the same connection just wrote, without a row lock, and dropping a
 // constraint there means rebuilding the table.
 
