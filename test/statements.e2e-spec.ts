@@ -126,6 +126,24 @@ describeOnEachEngine('a bank statement matched against a day of transfers', (eng
       },
       resolution: null,
     });
+    // One kind's anomalies: the debit alone (3801 is within its grace: not missing yet); a kind giro does not know is
+    // refused, naming the field, its rule and the kinds it takes.
+    const ofKind = async (kind: string) =>
+      (await r.request('GET', `/admin/anomalies?kind=${kind}&limit=1`)).json as { items: unknown[]; nextCursor: null };
+    expect(await ofKind('unknown_debit')).toEqual({ items: [unknown], nextCursor: null });
+    expect(await ofKind('missing_in_statement')).toEqual({ items: [], nextCursor: null });
+    const badKind = await r.request('GET', '/admin/anomalies?kind=late');
+    expect(badKind.status).toBe(400);
+    expect(badKind.json).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      violations: [
+        {
+          field: 'kind',
+          rule: 'isIn',
+          params: { allowed: ['counterparty_mismatch', 'amount_mismatch', 'missing_in_statement', 'unknown_debit'] },
+        },
+      ],
+    });
     const openBefore = (await r.request('GET', '/admin/overview')).json.anomaliesOpen;
     const resolved = await r.request('POST', `/admin/anomalies/unknown-debits/${unknown.id}/resolve`, {
       body: { note: 'bank fee' },

@@ -303,6 +303,22 @@ describeWithChromium('the operator console at work (Chromium)', () => {
     await screenshot(page, 'anomalies-unknown-debit-en');
     await page.getByLabel('Language').selectOption('es');
 
+    // One kind at a time: nothing names another counterparty; the debit is the one without a transfer.
+    const kind = page.getByLabel('Tipo');
+    expect(await kind.locator('option').allTextContents()).toEqual([
+      'Todos los tipos',
+      'Otro destinatario',
+      'Otro importe en el extracto',
+      'Falta en el extracto',
+      'Débito sin transferencia',
+    ]);
+    await kind.selectOption('counterparty_mismatch');
+    await waitShown(page.getByText('No hay anomalías para mostrar.'));
+    await kind.selectOption('unknown_debit');
+    await waitShown(row);
+    expect(page.url()).toContain('kind=unknown_debit');
+    expect(await page.locator('tr[data-anomaly-id], tr[data-unknown-debit-id]').count()).toBe(1);
+
     await row.getByLabel('Nota para cerrarla').fill('comisión del banco');
     await row.getByRole('button', { name: 'Cerrar anomalía' }).click();
     await waitShown(page.getByText('No hay anomalías para mostrar.'));

@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { businessDayOf } from '@giro/transfer-module';
+import { ProcessGroupCpu } from '../process-group-cpu';
 import { cpuTimeMs, peakRssMiB } from '../process-stats';
 import { startReadyProcess } from '../ready-process';
 import { startSandboxProcess } from '../sandbox/sandbox-process';
@@ -22,7 +23,8 @@ import { importInProcess } from './statements-in-process';
  * server-timeouts.ts), with `--cpu-prof` writing the reconciler's CPU profile there. M transfers (1 000 by default)
  * are created first through
  * the API and their lines put first in the statement (matched); the other lines are debits no transfer explains.
- * Reports the import's seconds, the reconciler's peak resident set before and after (VmHWM) and its CPU time, then
+ * Reports the import's seconds, the reconciler's peak resident set before and after (VmHWM), its CPU time and the
+ * database's backends' (both paths), then
  * the same file again (answered as the same import). Goal: 60 s on Postgres, memory flat. Prints a markdown
  * table on stdout, progress on stderr.
  */
@@ -153,6 +155,8 @@ async function main(args: string[]): Promise<void> {
     const importOnce = async (label: string) => {
       const rssBefore = peakRssMiB(pid);
       const cpuBefore = cpuTimeMs(pid) ?? 0;
+      const postgres = new ProcessGroupCpu('postgres', 500, BENCH_DATABASE);
+      postgres.start();
       const at = performance.now();
       const answer = await fetch(`${url}/admin/statements?account=${ACCOUNT}`, {
         method: 'POST',
@@ -162,11 +166,13 @@ async function main(args: string[]): Promise<void> {
       } as RequestInit);
       const report = (await answer.json()) as { id: string; lines: number; counts: Record<string, number> };
       const seconds = (performance.now() - at) / 1000;
+      const postgresMs = postgres.stop();
       if (answer.status !== 200) throw new Error(`POST /admin/statements answered ${answer.status}`);
       const cpu = ((cpuTimeMs(pid) ?? 0) - cpuBefore) / 1000;
+      const postgresCpu = postgresMs === undefined ? '–' : (postgresMs / 1000).toFixed(1);
       log(`${label}: ${seconds.toFixed(1)} s, ${JSON.stringify(report.counts)}`);
       rows.push(
-        `| ${label} | ${report.lines} | ${report.counts.matched} | ${seconds.toFixed(1)} | ${cpu.toFixed(1)} | – | ${rssBefore} | ${peakRssMiB(pid)} |`,
+        `| ${label} | ${report.lines} | ${report.counts.matched} | ${seconds.toFixed(1)} | ${cpu.toFixed(1)} | ${postgresCpu} | ${rssBefore} | ${peakRssMiB(pid)} |`,
       );
       return seconds;
     };

@@ -9,6 +9,7 @@ import { exportedNames } from '@test-support/exported-names';
 // (`exports`, `typesVersions`).
 
 const ROOT = [
+  'ANOMALY_KIND_NAMES',
   'API_KEY_PREFIX',
   'AWAITING_APPROVAL_STATUS',
   'AccountCloseView',
@@ -17,6 +18,7 @@ const ROOT = [
   'Actor',
   'AmountRules',
   'AnomalyAlreadyResolvedError',
+  'AnomalyKind',
   'AnomalyListItemView',
   'AnomalyNotFoundError',
   'AnomalyResolutionEntity',
@@ -511,6 +513,7 @@ const PERSISTENCE = [
   'StatementLineInput',
   'StatementNotFoundError',
   'StatementReport',
+  'StatementRowsUncheckedKeys1798660800000',
   'Statements1797624000000',
   'StoreArgumentError',
   'SubAccountConflictError',

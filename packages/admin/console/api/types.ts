@@ -86,6 +86,14 @@ export interface BankDetails {
   };
 }
 
+/** The anomalies that have a name (`kind`), as `GET /admin/anomalies?kind=` takes them. */
+export const ANOMALY_KINDS = [
+  'counterparty_mismatch',
+  'amount_mismatch',
+  'missing_in_statement',
+  'unknown_debit',
+] as const;
+
 export interface Anomaly {
   id: number;
   kind?: string;

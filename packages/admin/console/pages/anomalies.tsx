@@ -1,4 +1,4 @@
-import type { Anomaly, Page, UnknownDebit } from '../api/types';
+import { ANOMALY_KINDS, type Anomaly, type Page, type UnknownDebit } from '../api/types';
 import { SelectField } from '../components/fields';
 import { ErrorNotice } from '../components/notices';
 import { Pager } from '../components/pager';
@@ -14,6 +14,8 @@ import { useLoad } from '../use-load';
 const PAGE_SIZE = 50;
 /** Which anomalies are listed (`?resolved=`): the open ones by default, the work still to do. */
 const SHOWN = ['false', 'true', 'all'] as const;
+/** Which kind is listed (`?kind=`): every kind by default. */
+const KINDS = ['all', ...ANOMALY_KINDS] as const;
 
 /** An item of the list: a transfer's anomaly, or a statement's debit no transfer explains. */
 type ListedAnomaly = (Anomaly & { originId: number }) | UnknownDebit;
@@ -27,11 +29,13 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
   const { t } = useI18n();
   const { api } = useSession();
   const shown = SHOWN.find((value) => value === query.get('resolved')) ?? 'false';
+  const kind = KINDS.find((value) => value === query.get('kind')) ?? 'all';
   const after = query.get('after') ?? undefined;
   const { data, error, reload } = useLoad(
     () =>
       api.get<Page<ListedAnomaly>>('admin/anomalies', {
         resolved: shown === 'all' ? undefined : shown,
+        kind: kind === 'all' ? undefined : kind,
         after,
         limit: PAGE_SIZE,
       }),
@@ -47,8 +51,15 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
           id="anomalies-shown"
           label={t('anomalies.shown')}
           value={shown}
-          onChange={(resolved) => navigate('anomalies', { resolved })}
+          onChange={(resolved) => navigate('anomalies', { resolved, kind })}
           options={SHOWN.map((value) => ({ value, label: t(`anomalies.shown.${value}`) }))}
+        />
+        <SelectField
+          id="anomalies-kind"
+          label={t('anomalies.kind')}
+          value={kind}
+          onChange={(chosen) => navigate('anomalies', { resolved: shown, kind: chosen })}
+          options={KINDS.map((value) => ({ value, label: t(`anomalies.kind.${value}`) }))}
         />
       </div>
       <ErrorNotice error={error} />
@@ -81,7 +92,7 @@ export function Anomalies({ query }: { query: URLSearchParams }) {
               ),
             )}
           </DataTable>
-          <Pager path="anomalies" query={{ resolved: shown }} after={after} nextCursor={data.nextCursor} />
+          <Pager path="anomalies" query={{ resolved: shown, kind }} after={after} nextCursor={data.nextCursor} />
         </>
       )}
     </section>

@@ -55,8 +55,9 @@ export class AnomaliesController {
   @Get()
   @ApiOperation({
     summary:
-      "Anomalies (a transfer's, and a statement's debit no transfer explains), unresolved first, then newest; cursor-paginated; filter by resolved or originId",
+      "Anomalies (a transfer's, and a statement's debit no transfer explains), unresolved first, then newest; cursor-paginated; filter by resolved, originId or kind",
   })
+  @ApiBadRequestResponse({ description: 'a bad filter or page: `violations` names it (`kind`: rule `isIn`)' })
   @ApiOkResponse({
     description:
       "`{ items, nextCursor }`: a transfer's `{ id, originId, at, status, claimed, kind?, reason, bank, resolution }`, or a debit no transfer explains `{ id, kind: 'unknown_debit', at, reason, statement: { importId, account, line, date, amount, reference, description }, resolution }` (its `id` among the unknown debits')",
@@ -66,6 +67,7 @@ export class AnomaliesController {
       {
         ...(query.resolved !== undefined && { resolved: query.resolved }),
         ...(query.originId !== undefined && { originId: query.originId }),
+        ...(query.kind !== undefined && { kind: query.kind }),
       },
       { limit: query.limit ?? DEFAULT_PAGE_SIZE, ...(query.after !== undefined && { after: query.after }) },
     );

@@ -1,4 +1,5 @@
 export * from './account-limits';
+export * from './anomaly-kinds';
 export * from './api-key';
 export * from './approval-policy';
 export * from './argentine-calendar';

@@ -1,4 +1,5 @@
 import type { BankMovement } from '../bank';
+import { ANOMALY_KINDS } from '../domain';
 import type { HistoryEntry, HistorySource, MovementRecord, PayeePayment } from '../persistence';
 
 // Who the bank says was paid, against who giro asked to pay. The bank cannot check a payee before paying, so giro
@@ -6,7 +7,7 @@ import type { HistoryEntry, HistorySource, MovementRecord, PayeePayment } from '
 // and its webhook), the status still the bank's; a COMPLETED answer teaches the payee book the holder's name.
 
 /** The anomaly kind of an answer naming a counterparty other than the one asked for. */
-export const COUNTERPARTY_MISMATCH = 'counterparty_mismatch';
+export const COUNTERPARTY_MISMATCH = ANOMALY_KINDS.counterpartyMismatch;
 
 /** What an answer's counterparty names, and what the transfer asked for, side by side. */
 export interface CounterpartyMismatch {

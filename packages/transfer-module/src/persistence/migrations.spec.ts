@@ -73,6 +73,7 @@ const ALL_MIGRATIONS = [
   'TextIndexWithoutPositions1797969600000',
   'UnknownDebits1798056000000',
   'AmountFromStatusIndex1798315200000',
+  'StatementRowsUncheckedKeys1798660800000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { ANOMALY_KIND_NAMES, ANOMALY_KINDS, type AnomalyKind } from '../domain';
 import {
   ANOMALY_RANKS,
   type AnomalyCursor,
@@ -45,7 +46,7 @@ export class MovementAnomalies {
   /**
    * A page of anomalies of both kinds — a transfer's (a history row) and a statement's debit no transfer explains
    * — in one order (anomaly-order.ts): unresolved ones first, then resolved ones, each newest first; only resolved
-   * or unresolved ones, or one movement's (no unknown debit is), when asked.
+   * or unresolved ones, one movement's (no unknown debit is), or one kind's, when asked.
    */
   async listAnomalies(options: ListAnomaliesOptions): Promise<MovementPage<AnomalyListRecord>> {
     const limit = checkInteger(options.limit, 'limit', 1, MAX_BATCH_SIZE);
@@ -53,6 +54,7 @@ export class MovementAnomalies {
       throw new StoreArgumentError('resolved', 'type', 'must be a boolean');
     }
     const originId = options.originId === undefined ? undefined : checkOriginId(options.originId);
+    const kind = options.kind === undefined ? undefined : checkAnomalyKind(options.kind);
     const cursor = options.after === undefined ? undefined : parseAnomalyCursor(options.after);
     const wanted = limit + 1;
     return this.context.transactions.read(async (manager) => {
@@ -60,8 +62,12 @@ export class MovementAnomalies {
       for (const resolved of [false, true]) {
         if (options.resolved === !resolved || rows.length >= wanted || (cursor?.resolved && !resolved)) continue;
         const page = { resolved, cursor, limit: wanted - rows.length };
-        const ofTransfers = await this.transferAnomalies(manager, { ...page, originId });
-        const unknownDebits = originId === undefined ? await this.unknownDebits.page(manager, page) : [];
+        const ofTransfers =
+          kind === ANOMALY_KINDS.unknownDebit ? [] : await this.transferAnomalies(manager, { ...page, originId, kind });
+        const unknownDebits =
+          originId === undefined && (kind === undefined || kind === ANOMALY_KINDS.unknownDebit)
+            ? await this.unknownDebits.page(manager, page)
+            : [];
         rows.push(...merged(ofTransfers, unknownDebits).slice(0, page.limit));
       }
       const items = rows.slice(0, limit);
@@ -133,16 +139,23 @@ export class MovementAnomalies {
   /** A transfer's anomalies of one group after `cursor`, in the anomalies' order. */
   private async transferAnomalies(
     manager: EntityManager,
-    options: { resolved: boolean; cursor?: AnomalyCursor; originId?: number; limit: number },
+    options: { resolved: boolean; cursor?: AnomalyCursor; originId?: number; kind?: AnomalyKind; limit: number },
   ): Promise<AnomalyRecord[]> {
     const position = afterCursor('h', ANOMALY_RANKS.transfer, options.resolved, options.cursor);
     const byOrigin = options.originId === undefined ? '' : ' AND h."origin_id" = ?';
+    // A named anomaly's detail is the JSON of an object whose first member is its kind.
+    const byKind = options.kind === undefined ? '' : ' AND h."detail" LIKE ?';
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(`SELECT ${HISTORY_COLUMNS}, ${RESOLUTION_COLUMNS}
   FROM "giro_movement_history" h LEFT JOIN "giro_anomaly_resolutions" r ON r."history_id" = h."id"
-  WHERE h."source" = 'anomaly' AND r."history_id" IS ${options.resolved ? 'NOT NULL' : 'NULL'}${byOrigin}${position.text}
+  WHERE h."source" = 'anomaly' AND r."history_id" IS ${options.resolved ? 'NOT NULL' : 'NULL'}${byOrigin}${byKind}${position.text}
   ORDER BY h."at_ms" DESC, h."id" DESC LIMIT ?`),
-      [...(options.originId === undefined ? [] : [options.originId]), ...position.parameters, options.limit],
+      [
+        ...(options.originId === undefined ? [] : [options.originId]),
+        ...(options.kind === undefined ? [] : [`{"kind":${JSON.stringify(options.kind)}%`]),
+        ...position.parameters,
+        options.limit,
+      ],
     );
     return rows.map((row) => toAnomalyRecord(historyOf(row), options.resolved ? resolutionOf(row) : null));
   }
@@ -164,6 +177,15 @@ function cursorAt(record: AnomalyListRecord): AnomalyCursor {
 }
 
 const bigint = bigintAsNumber.from;
+
+function checkAnomalyKind(kind: unknown): AnomalyKind {
+  if (!ANOMALY_KIND_NAMES.includes(kind as AnomalyKind)) {
+    throw new StoreArgumentError('kind', 'enum', `must be one of ${ANOMALY_KIND_NAMES.join(', ')}`, {
+      allowed: ANOMALY_KIND_NAMES,
+    });
+  }
+  return kind as AnomalyKind;
+}
 
 function historyOf(row: Record<string, unknown>) {
   return {

@@ -12,6 +12,7 @@ import {
   MovementText1796760000000,
   MovementWords1797019200000,
   SearchOnEngineIndexes1797192000000,
+  StatementRowsUncheckedKeys1798660800000,
   TextIndexWithoutPositions1797969600000,
   UnknownDebits1798056000000,
 } from './migrations';
@@ -198,6 +199,7 @@ describeEachEngine('MovementStore search', (engine) => {
     const runner = fixture.dataSource.createQueryRunner();
     try {
       // Down to before the search columns: the later indexes on them go first.
+      await new StatementRowsUncheckedKeys1798660800000().down(runner);
       await new AmountFromStatusIndex1798315200000().down(runner);
       await new UnknownDebits1798056000000().down(runner);
       await new TextIndexWithoutPositions1797969600000().down(runner);
@@ -222,6 +224,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new TextIndexWithoutPositions1797969600000().up(runner);
       await new UnknownDebits1798056000000().up(runner);
       await new AmountFromStatusIndex1798315200000().up(runner);
+      await new StatementRowsUncheckedKeys1798660800000().up(runner);
     } finally {
       await runner.release();
     }

@@ -46,6 +46,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'TextIndexWithoutPositions1797969600000',
       'UnknownDebits1798056000000',
       'AmountFromStatusIndex1798315200000',
+      'StatementRowsUncheckedKeys1798660800000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

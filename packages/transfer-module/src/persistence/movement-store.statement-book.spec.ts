@@ -1,4 +1,5 @@
-import { BankCalendar, businessDayOf } from '../domain';
+import { ANOMALY_KIND_NAMES, type AnomalyKind, BankCalendar, businessDayOf } from '../domain';
+import type { AnomalyListRecord } from './movement-anomalies';
 import type { StatementImportRequest } from './statement-book';
 import type { StatementLineInput, StatementReport } from './statement-records';
 import { sampleIntent } from './testing/sample-intent';
@@ -269,6 +270,78 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
         : anomaly.originId,
     );
     expect(names).toEqual([63, 62, 'CARGO-62', 61, 'CARGO-61', 'CARGO-63 resolved']);
+  });
+
+  it('filters the anomaly list by kind, each kind paged in the one order across open and resolved ones', async () => {
+    const fixture = await storeFixture(engine);
+    const { store, clock } = fixture;
+    for (const originId of [81, 82, 83, 84]) await completed(fixture, originId, `NET-${originId}`);
+    // An answer naming another counterparty, recorded as the sender records it; a contradiction of the status, which
+    // has no kind (its raw answer happens to hold the word of one).
+    for (const [originId, detail] of [
+      [81, { kind: 'counterparty_mismatch', reason: 'another CUIT', via: 'query', answer: { status: 'COMPLETED' } }],
+      [82, { reason: 'FAILED after COMPLETED', via: 'query', answer: { kind: 'amount_mismatch' } }],
+    ] as const) {
+      await store.claim(originId, 'w', LEASE);
+      await store.applyUpdate(originId, 'w', {
+        patch: {},
+        history: [{ to: 'FAILED', source: 'anomaly', detail }],
+        releaseLease: true,
+      });
+    }
+    // Five days later: 83 and 84 debited with other amounts, two debits no transfer explains, 81 and 82 missing.
+    clock.advance(5 * DAY_MS);
+    await store.importStatement(
+      request('a'.repeat(64)),
+      batches([line(2, '-1.00', 'NET-83'), line(3, '-2.00', 'CARGO-1'), line(4, '-3.00', 'NET-84')]),
+    );
+    clock.advance(1_000);
+    await store.importStatement(request('b'.repeat(64)), batches([line(2, '-4.00', 'CARGO-2')]));
+    const kindOf = (anomaly: AnomalyListRecord) =>
+      'statement' in anomaly ? anomaly.kind : ((anomaly.detail as { kind?: string } | null)?.kind ?? null);
+    const open = (await store.listAnomalies({ limit: 100 })).items;
+    await store.resolveAnomaly(open.find((anomaly) => kindOf(anomaly) === 'amount_mismatch')?.id as number, {
+      note: 'the bank corrected it',
+      by: OPS,
+    });
+    await store.resolveUnknownDebit(open.find((anomaly) => kindOf(anomaly) === 'unknown_debit')?.id as number, {
+      note: 'a fee',
+      by: OPS,
+    });
+
+    const pages = async (kind?: AnomalyKind) => {
+      const seen: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = await store.listAnomalies({ limit: 1, ...(kind && { kind }), ...(after && { after }) });
+        seen.push(...page.items.map((anomaly) => `${kindOf(anomaly)}:${anomaly.id}:${anomaly.resolution !== null}`));
+        after = page.nextCursor ?? undefined;
+      } while (after !== undefined);
+      return seen;
+    };
+    const all = await pages();
+    expect(all).toHaveLength(8);
+    const counts: Record<string, number> = {};
+    for (const kind of ANOMALY_KIND_NAMES) {
+      const only = await pages(kind);
+      // The same items as the whole list's of that kind, in its order, without a gap or a repeat.
+      expect(only).toEqual(all.filter((item) => item.startsWith(`${kind}:`)));
+      counts[kind] = only.length;
+    }
+    expect(counts).toEqual({ counterparty_mismatch: 1, amount_mismatch: 2, missing_in_statement: 2, unknown_debit: 2 });
+    // With the other filters: the resolved ones of a kind; one movement's (never an unknown debit).
+    const resolvedMismatches = await store.listAnomalies({ limit: 10, kind: 'amount_mismatch', resolved: true });
+    expect(resolvedMismatches.items.map(kindOf)).toEqual(['amount_mismatch']);
+    expect((await store.listAnomalies({ limit: 10, kind: 'missing_in_statement', originId: 81 })).items).toEqual([
+      expect.objectContaining({ originId: 81, detail: expect.objectContaining({ kind: 'missing_in_statement' }) }),
+    ]);
+    expect((await store.listAnomalies({ limit: 10, kind: 'unknown_debit', originId: 81 })).items).toEqual([]);
+
+    await expect(store.listAnomalies({ limit: 10, kind: 'late' as AnomalyKind })).rejects.toMatchObject({
+      field: 'kind',
+      rule: 'enum',
+      params: { allowed: ANOMALY_KIND_NAMES },
+    });
   });
 
   it('raises no missing_in_statement within the grace', async () => {

@@ -189,7 +189,7 @@ export class StatementBook {
       let announced = 0;
       let from: string | null = null;
       let to: string | null = null;
-      for await (const batch of batches) {
+      for await (const batch of readAhead(batches)) {
         for (let at = 0; at < batch.length; at += LINES_PER_INSERT) {
           const lines = await this.matchLines(manager, request.account, batch.slice(at, at + LINES_PER_INSERT));
           await this.insertLines(manager, id, request.account, lines);
@@ -288,14 +288,14 @@ export class StatementBook {
     const named = new Map<string, Candidate[]>();
     if (references.length === 0) return named;
     const originIds = references.filter((reference) => /^[1-9][0-9]{0,15}$/.test(reference)).map(Number);
-    const marks = (values: unknown[]) => values.map(() => '?').join(', ');
-    const byOriginId = originIds.length > 0 ? ` OR "origin_id" IN (${marks(originIds)})` : '';
+    const networkIds = this.context.engine.oneOf('text', references);
+    const byOriginId = originIds.length > 0 ? this.context.engine.oneOf('bigint', originIds) : undefined;
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(
         `SELECT "origin_id", "network_id", "amount", "status" FROM "giro_movements"
-  WHERE "from_address" = ? AND ("network_id" IN (${marks(references)})${byOriginId})`,
+  WHERE "from_address" = ? AND ("network_id" ${networkIds.text}${byOriginId ? ` OR "origin_id" ${byOriginId.text}` : ''})`,
       ),
-      [account, ...references, ...originIds],
+      [account, ...networkIds.parameters, ...(byOriginId?.parameters ?? [])],
     );
     for (const row of rows) {
       if (NEVER_SENT.includes(String(row.status))) continue;
@@ -320,12 +320,13 @@ export class StatementBook {
   private async unknownDebitKeys(manager: EntityManager, account: string, references: string[]): Promise<Set<string>> {
     const distinct = [...new Set(references)];
     if (distinct.length === 0) return new Set();
+    const named = this.context.engine.oneOf('text', distinct);
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(
         `SELECT ${LINE_COLUMNS} FROM "giro_statement_lines"
-  WHERE "account" = ? AND "reference" IN (${distinct.map(() => '?').join(', ')}) AND "outcome" = 'unknown_debit'`,
+  WHERE "account" = ? AND "reference" ${named.text} AND "outcome" = 'unknown_debit'`,
       ),
-      [account, ...distinct],
+      [account, ...named.parameters],
     );
     return new Set(rows.map((row) => bankLineKey(lineOf(row))));
   }
@@ -334,12 +335,12 @@ export class StatementBook {
   private async confirmingLines(manager: EntityManager, originIds: number[]): Promise<Map<number, StoredLine>> {
     const found = new Map<number, StoredLine>();
     if (originIds.length === 0) return found;
+    const transfers = this.context.engine.oneOf('bigint', originIds);
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(
-        `SELECT ${LINE_COLUMNS} FROM "giro_statement_lines"
-  WHERE "matched_origin_id" IN (${originIds.map(() => '?').join(', ')})`,
+        `SELECT ${LINE_COLUMNS} FROM "giro_statement_lines" WHERE "matched_origin_id" ${transfers.text}`,
       ),
-      originIds,
+      transfers.parameters,
     );
     for (const row of rows) found.set(bigint(row.matched_origin_id), lineOf(row));
     return found;
@@ -647,6 +648,32 @@ function lineOf(row: Record<string, unknown>): StoredLine {
     matchedOriginId:
       row.matched_origin_id === null || row.matched_origin_id === undefined ? null : bigint(row.matched_origin_id),
   };
+}
+
+/**
+ * The batches, the next one read while the caller works on the one it has: reading a statement (decoding and
+ * parsing the file) then runs while the database matches and stores the batch before, not after it. A failure of
+ * the read ahead is the caller's when it asks for that batch.
+ */
+async function* readAhead<T>(batches: AsyncIterable<T>): AsyncGenerator<T> {
+  const iterator = batches[Symbol.asyncIterator]();
+  let done = false;
+  try {
+    let next = iterator.next();
+    for (;;) {
+      const result = await next;
+      if (result.done) {
+        done = true;
+        return;
+      }
+      next = iterator.next();
+      // Awaited on the next turn; meanwhile its rejection is not an unhandled one.
+      next.catch(() => undefined);
+      yield result.value;
+    }
+  } finally {
+    if (!done) await iterator.return?.();
+  }
 }
 
 /** Statement imports' advisory lock of an account: a fixed prefix, then 32 bits of the account's digest. */

@@ -1,10 +1,11 @@
+import { ANOMALY_KINDS } from '../domain';
 import type { RecordedActor } from './movement-records';
 
 /** The anomaly kinds a statement raises on a transfer (`unknown_debit` names a line, no transfer). */
 export const STATEMENT_ANOMALIES = {
-  unknownDebit: 'unknown_debit',
-  amountMismatch: 'amount_mismatch',
-  missingInStatement: 'missing_in_statement',
+  unknownDebit: ANOMALY_KINDS.unknownDebit,
+  amountMismatch: ANOMALY_KINDS.amountMismatch,
+  missingInStatement: ANOMALY_KINDS.missingInStatement,
 } as const;
 
 /** Items of each list an import's answer gives (its counts give them all). */

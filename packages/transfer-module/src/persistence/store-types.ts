@@ -1,4 +1,4 @@
-import type { DecimalAmount, MovementStatus } from '../domain';
+import type { AnomalyKind, DecimalAmount, MovementStatus } from '../domain';
 import type { HistorySource } from './entities';
 import type { CancellationRecord, HistoryRecord, MovementRecord, RecordedActor } from './movement-records';
 import type { PayeePayment } from './payee-book';
@@ -188,6 +188,8 @@ export interface ListAnomaliesOptions {
   resolved?: boolean;
   /** Only this movement's. */
   originId?: number;
+  /** Only anomalies of this kind (domain/anomaly-kinds.ts). */
+  kind?: AnomalyKind;
   limit: number;
   /** The `nextCursor` of the previous page. */
   after?: string;

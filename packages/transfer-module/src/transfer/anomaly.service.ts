@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { typeProblem, type Violation } from '../domain';
+import { type AnomalyKind, typeProblem, type Violation } from '../domain';
 import {
   type AnomalyListItemView,
   toAnomalyListItemView,
@@ -23,17 +23,18 @@ export class AnomalyService {
 
   /**
    * Anomalies of every movement and the statements' debits no transfer explains, unresolved first, then newest
-   * first, a page at a time (`after` = the previous page's `nextCursor`); only resolved or unresolved ones, or one
-   * movement's, when asked.
+   * first, a page at a time (`after` = the previous page's `nextCursor`); only resolved or unresolved ones, one
+   * movement's, or one kind's, when asked.
    */
   async listAnomalies(
-    filter: { resolved?: boolean; originId?: number },
+    filter: { resolved?: boolean; originId?: number; kind?: AnomalyKind },
     page: { limit: number; after?: string },
   ): Promise<{ items: (AnomalyListItemView | UnknownDebitView)[]; nextCursor: string | null }> {
     const result = await asValidation(() =>
       this.store.listAnomalies({
         ...(filter.resolved !== undefined && { resolved: filter.resolved }),
         ...(filter.originId !== undefined && { originId: filter.originId }),
+        ...(filter.kind !== undefined && { kind: filter.kind }),
         limit: page.limit,
         ...(page.after !== undefined && { after: page.after }),
       }),

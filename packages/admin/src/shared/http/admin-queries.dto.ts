@@ -1,7 +1,7 @@
-import { explainOriginId, isValidOriginId } from '@giro/transfer-module';
+import { ANOMALY_KIND_NAMES, type AnomalyKind, explainOriginId, isValidOriginId } from '@giro/transfer-module';
 import { ApiProperty, ApiPropertyOptional, IntersectionType } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Length, Max, MaxLength, Min, ValidateBy } from 'class-validator';
 import { TransferSearchQuery } from '../../transfers/transfer-search.dto';
 
 export const DEFAULT_PAGE_SIZE = 50;
@@ -58,7 +58,7 @@ export class ListCancellationsQuery extends PageQuery {
   acknowledged?: boolean;
 }
 
-/** `GET /admin/anomalies?resolved=&originId=&limit=&after=` */
+/** `GET /admin/anomalies?resolved=&originId=&kind=&limit=&after=` */
 export class ListAnomaliesQuery extends PageQuery {
   @ApiPropertyOptional({ type: Boolean, description: 'false: the ones still open; true: the resolved ones' })
   @IsOptional()
@@ -77,6 +77,11 @@ export class ListAnomaliesQuery extends PageQuery {
     },
   })
   originId?: number;
+
+  @ApiPropertyOptional({ enum: ANOMALY_KIND_NAMES, description: 'only anomalies of this kind' })
+  @IsOptional()
+  @IsIn(ANOMALY_KIND_NAMES, { message: `kind must be one of ${ANOMALY_KIND_NAMES.join(', ')}` })
+  kind?: AnomalyKind;
 }
 
 /** `:id` of an anomaly in a path: a positive integer (its history row's id). */

@@ -60,4 +60,14 @@ describe('the engines spell the same statement each their way', () => {
     expect(postgres.unleasedParameters(20_000, 'me')).toEqual([20_000, 10_000, 'me', 10_000, 'me']);
     expect(postgres.unleasedParameters(20_000, undefined)).toEqual([20_000, 10_000, null, 10_000, null]);
   });
+
+  it("a batch's values as one array on Postgres, a placeholder each on SQLite", () => {
+    expect(sqlite.oneOf('text', ['a', 'b', 'c'])).toEqual({ text: 'IN (?, ?, ?)', parameters: ['a', 'b', 'c'] });
+    expect(postgres.oneOf('text', ['a', 'b', 'c'])).toEqual({
+      text: '= ANY(?::text[])',
+      parameters: [['a', 'b', 'c']],
+    });
+    // One parameter and the same text whatever the count: nothing for the server to parse per value.
+    expect(postgres.oneOf('bigint', [1]).text).toBe(postgres.oneOf('bigint', [1, 2, 3]).text);
+  });
 });

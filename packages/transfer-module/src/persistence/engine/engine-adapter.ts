@@ -90,6 +90,12 @@ export interface EngineAdapter {
    * `VALUES (…), …`. Inserted in the rows' order.
    */
   rowSource(columns: readonly BulkColumn[], rows: unknown[][]): { text: string; parameters: unknown[] };
+  /**
+   * `column`'s membership in `values`, as what follows the column in a condition, `?` placeholders: Postgres
+   * `= ANY(?::type[])`, one array (one parameter, one statement text whatever the count, read by the column's
+   * index as an IN list is); SQLite `IN (?, …)`. At least one value.
+   */
+  oneOf(type: BulkColumn['type'], values: readonly unknown[]): { text: string; parameters: unknown[] };
   /** The query locking the rows it reads until the transaction ends (SQLite: the write lock excludes others). */
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T>;
   /**

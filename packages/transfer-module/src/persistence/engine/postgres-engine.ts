@@ -79,6 +79,10 @@ export class PostgresEngine implements EngineAdapter {
     };
   }
 
+  oneOf(type: BulkColumn['type'], values: readonly unknown[]): { text: string; parameters: unknown[] } {
+    return { text: `= ANY(?::${type}[])`, parameters: [values] };
+  }
+
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
     return query.setLock('pessimistic_write');
   }

@@ -52,6 +52,10 @@ export class SqliteEngine implements EngineAdapter {
     return { text: `VALUES ${rows.map(() => row).join(', ')}`, parameters: rows.flat() };
   }
 
+  oneOf(_type: BulkColumn['type'], values: readonly unknown[]): { text: string; parameters: unknown[] } {
+    return { text: `IN (${values.map(() => '?').join(', ')})`, parameters: [...values] };
+  }
+
   lockRows<T extends ObjectLiteral>(query: SelectQueryBuilder<T>): SelectQueryBuilder<T> {
     return query;
   }

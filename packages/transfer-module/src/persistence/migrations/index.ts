@@ -32,6 +32,7 @@ import { AccountQueues1797796800000 } from './1797796800000-account-queues';
 import { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
 import { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 import { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
+import { StatementRowsUncheckedKeys1798660800000 } from './1798660800000-statement-rows-unchecked-keys';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -68,6 +69,7 @@ export { AccountQueues1797796800000 } from './1797796800000-account-queues';
 export { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-index-without-positions';
 export { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 export { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
+export { StatementRowsUncheckedKeys1798660800000 } from './1798660800000-statement-rows-unchecked-keys';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -111,6 +113,7 @@ export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
   TextIndexWithoutPositions1797969600000,
   UnknownDebits1798056000000,
   AmountFromStatusIndex1798315200000,
+  StatementRowsUncheckedKeys1798660800000,
 ];
 
 /**
