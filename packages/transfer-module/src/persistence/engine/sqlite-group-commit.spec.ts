@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { DataSource, EntityManager } from 'typeorm';
+import { currentAuditScope, runInAuditScope } from '../audit-scope';
 import { OriginIdCounterEntity } from '../entities';
 import { describeOnSqlite } from '../testing/test-engines';
 import { transactionsFor } from './engine-adapter';
@@ -63,6 +64,21 @@ describeOnSqlite('SQLite group commit', (engine) => {
     expect(count('COMMIT')).toBe(1);
     expect(count('SAVEPOINT "giro_work"')).toBe(20);
     expect(await storedNames(dataSource)).toEqual(names(20));
+  });
+
+  it("runs each work of a group in its own caller's audit scope, not in that of the caller that started the group", async () => {
+    const transactions = transactionsFor(dataSource);
+    const write = (action: string) =>
+      runInAuditScope({ who: null, action, requestId: action, clientAddress: null }, () =>
+        transactions.write(async (manager) => {
+          await insertCounter(action)(manager);
+          return currentAuditScope()?.action;
+        }),
+      );
+    const seen = await Promise.all(names(5).map(write));
+    expect(seen).toEqual(names(5));
+    expect(count('COMMIT')).toBe(1);
+    expect(currentAuditScope()).toBeUndefined();
   });
 
   it('works on after its DataSource was destroyed and initialized again (a new connection)', async () => {
