@@ -304,6 +304,7 @@ const BANK = [
   'BankAuthOptions',
   'BankCallBudget',
   'BankCallBudgetOptions',
+  'BankCallOptions',
   'BankCallPriority',
   'BankClient',
   'BankClientOptions',
