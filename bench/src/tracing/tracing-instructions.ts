@@ -14,7 +14,7 @@ import { startSandboxProcess } from '../sandbox/sandbox-process';
 import { startWorkerTracing } from './worker-tracing';
 
 /**
- * `node bench/dist/tracing/tracing-instructions.js [--transfers N] [--warmup N] [--repeats N] [--protocol P]`:
+ * `node bench/dist/tracing/tracing-instructions.js [--transfers N] [--warmup N] [--repeats N] [--protocol P] [--together]`:
  * what tracing costs a created transfer in instructions (valgrind's callgrind), which whatever else the machine
  * runs does not change the way it changes CPU time. For each side, off and on in turn, `--repeats` times: a child
  * process under callgrind runs `pnpm bench`'s giro create path (TransferService.requestTransfer on a fresh SQLite
@@ -23,7 +23,8 @@ import { startWorkerTracing } from './worker-tracing';
  * to the tracing bench's receiver, also a process of its own) before counting stops. The batch processor's
  * timer is pushed out of the run, so that batches are exported full as at full speed, not by the clock of a
  * process slowed down many times. Prints a markdown table; every instruction of the child's threads is counted
- * (V8's compiler and collector included).
+ * (V8's compiler and collector included). `--together` runs a repeat's two children at the same time: callgrind's
+ * counts do not depend on what else runs, and a busy machine gives two processes more of its time than one.
  */
 
 const CONCURRENCY = 16;
@@ -121,6 +122,7 @@ async function main(args: string[]): Promise<void> {
   const warmup = positive(args, '--warmup', 1_500);
   const repeats = positive(args, '--repeats', 2);
   const protocol = argument(args, '--protocol', 'http/protobuf');
+  const together = args.includes('--together');
   const machine = machineInfo();
   const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-tracing-instructions-'));
   const receiver = await startReadyProcess(join(__dirname, 'otlp-receiver-process.js'), {
@@ -140,7 +142,7 @@ async function main(args: string[]): Promise<void> {
   try {
     for (let repeat = 0; repeat < repeats; repeat++) {
       const order = repeat % 2 === 0 ? [false, true] : [true, false];
-      for (const traced of order) {
+      const measure = async (traced: boolean) => {
         const side = traced ? 'on' : 'off';
         const plan: ChildPlan = {
           traced,
@@ -151,13 +153,14 @@ async function main(args: string[]): Promise<void> {
           otelEnv,
         };
         const run = await instructionsOf(plan, join(workDir, `callgrind-${repeat}-${side}.out`));
-        const instructions = run.instructions;
         errors += run.errors;
-        counts[side].push(instructions / transfers);
+        counts[side].push(run.instructions / transfers);
         process.stderr.write(
-          `[tracing-instructions] ${side} ${repeat + 1}: ${formatNumber(instructions / transfers)} instructions per transfer\n`,
+          `[tracing-instructions] ${side} ${repeat + 1}: ${formatNumber(run.instructions / transfers)} instructions per transfer\n`,
         );
-      }
+      };
+      if (together) await Promise.all(order.map(measure));
+      else for (const traced of order) await measure(traced);
     }
   } finally {
     await sandbox.stop();
