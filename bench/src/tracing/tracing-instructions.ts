@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -14,7 +14,7 @@ import { startSandboxProcess } from '../sandbox/sandbox-process';
 import { startWorkerTracing } from './worker-tracing';
 
 /**
- * `node bench/dist/tracing/tracing-instructions.js [--transfers N] [--warmup N] [--repeats N] [--protocol P] [--together]`:
+ * `node bench/dist/tracing/tracing-instructions.js [--transfers N] [--warmup N] [--repeats N] [--protocol P] [--together] [--out DIR]`:
  * what tracing costs a created transfer in instructions (valgrind's callgrind), which whatever else the machine
  * runs does not change the way it changes CPU time. For each side, off and on in turn, `--repeats` times: a child
  * process under callgrind runs `pnpm bench`'s giro create path (TransferService.requestTransfer on a fresh SQLite
@@ -25,6 +25,7 @@ import { startWorkerTracing } from './worker-tracing';
  * process slowed down many times. Prints a markdown table; every instruction of the child's threads is counted
  * (V8's compiler and collector included). `--together` runs a repeat's two children at the same time: callgrind's
  * counts do not depend on what else runs, and a busy machine gives two processes more of its time than one.
+ * `--out` keeps callgrind's files there (per function: `callgrind_annotate`); by default they go with the run.
  */
 
 const CONCURRENCY = 16;
@@ -123,6 +124,8 @@ async function main(args: string[]): Promise<void> {
   const repeats = positive(args, '--repeats', 2);
   const protocol = argument(args, '--protocol', 'http/protobuf');
   const together = args.includes('--together');
+  const outDir = args.includes('--out') ? argument(args, '--out', '') : undefined;
+  if (outDir !== undefined) mkdirSync(outDir, { recursive: true });
   const machine = machineInfo();
   const workDir = mkdtempSync(join(tmpdir(), 'giro-bench-tracing-instructions-'));
   const receiver = await startReadyProcess(join(__dirname, 'otlp-receiver-process.js'), {
@@ -152,7 +155,7 @@ async function main(args: string[]): Promise<void> {
           transfers,
           otelEnv,
         };
-        const run = await instructionsOf(plan, join(workDir, `callgrind-${repeat}-${side}.out`));
+        const run = await instructionsOf(plan, join(outDir ?? workDir, `callgrind-${repeat}-${side}.out`));
         errors += run.errors;
         counts[side].push(run.instructions / transfers);
         process.stderr.write(
