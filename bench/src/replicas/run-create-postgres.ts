@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { BenchContext } from '../context';
 import type { CreateResult, CreateSystem, CreateTask } from '../create/create-task';
-import { checkProcessedOnce } from '../create/run-create';
+import { awaitProcessedOnce } from '../create/processed-once';
 import { BENCH_DATABASE, createBenchDatabase, dropBenchDatabase } from '../sweep/seed-postgres';
 import { runWorkersTogether } from '../workers/run-together';
 import { freshOriginIdRange } from '../workload/transfer-request';
@@ -106,8 +106,10 @@ async function createRun(
       tasks,
       { alsoMeasure: POSTGRES_COMMAND, alsoMeasureWord: BENCH_DATABASE },
     );
-    await checkProcessedOnce(context, processes * (plan.warmup + plan.transfers));
     const results = together.outcomes.map(({ result }) => result);
+    await awaitProcessedOnce(() => context.sandbox.control.counters(), processes * (plan.warmup + plan.transfers), {
+      unanswered: sum(results.map((result) => result.errors)),
+    });
     const completed = sum(results.map((result) => result.completed));
     const run: CreatePostgresRun = {
       system,

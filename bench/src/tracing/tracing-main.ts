@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from '../context';
 import type { CreateResult, CreateTask } from '../create/create-task';
-import { checkProcessedOnce } from '../create/run-create';
+import { awaitProcessedOnce } from '../create/processed-once';
 import { machineInfo } from '../machine';
 import { planFromArgs } from '../options';
 import { startReadyProcess } from '../ready-process';
@@ -38,6 +38,8 @@ const PLANS = {
   standard: { warmup: 6_000, transfers: { 16: 4_000, 64: 6_000 } as Record<number, number> },
 };
 const MAX_CONNECTIONS = 64;
+/** The share of a run's transfers that may end without an answer before the run is refused. */
+const MAX_UNANSWERED_SHARE = 0.01;
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 const BENCH_DATABASE = 'giro_bench_tracing';
 const PROTOCOLS = ['http/protobuf', 'http/json'];
@@ -192,12 +194,21 @@ async function main(args: string[]): Promise<void> {
             tasks,
           );
           const transfers = sizes.warmup + sizes.transfers[concurrency];
-          await checkProcessedOnce(context, transfers * tasks.length);
+          const unanswered = outcomes.reduce((sum, { result }) => sum + result.errors, 0);
+          const { missing } = await awaitProcessedOnce(() => sandbox.control.counters(), transfers * tasks.length, {
+            unanswered,
+          });
           const { spans } = await receiverReport(receiverUrl);
           for (const [index, traced] of sides.entries()) {
             const { result } = outcomes[index];
-            if (result.errors > 0)
+            // A few calls may end unanswered on a busy machine (a keep-alive connection the sandbox closed as a
+            // request went out): said, and the run kept; more than that is a broken system, not a busy machine.
+            if (result.errors > transfers * MAX_UNANSWERED_SHARE)
               throw new Error(`${label}: ${result.errors} errors, the first: ${result.firstError}`);
+            if (result.errors > 0)
+              log(
+                `${label}: ${result.errors} transfers ended without an answer (${missing} never reached the sandbox), the first: ${result.firstError}`,
+              );
             const spansPerTransfer = traced ? spans / transfers : 0;
             runs.push({ round, concurrency, traced, result, spansPerTransfer, machineBusy });
             const paired = result.paired

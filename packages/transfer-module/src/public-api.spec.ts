@@ -306,6 +306,7 @@ const BANK = [
   'BankAuthOptions',
   'BankCallBudget',
   'BankCallBudgetOptions',
+  'BankCallOptions',
   'BankCallPriority',
   'BankClient',
   'BankClientOptions',

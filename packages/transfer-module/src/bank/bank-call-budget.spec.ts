@@ -1,7 +1,5 @@
-import type { Dispatcher } from 'undici';
 import { BankRateLimitedError } from './bank.errors';
 import { BankCallBudget, BudgetTimers } from './bank-call-budget';
-import { sentInterceptor } from './bank-call-sent';
 
 /** Manual time: `advance` fires due timers in order. */
 class ManualTimers implements BudgetTimers {
@@ -205,26 +203,22 @@ describe('BankCallBudget', () => {
     it('counts a call in the rate from when its request is written, holding a place for it until then', async () => {
       const timers = new ManualTimers();
       const budget = new BankCallBudget({ maxInFlight: 10, ratePerSecond: 2 }, timers);
-      // The bank's connection as the interceptor sees it: a request is written (and answered at once) when the
-      // test says so; its call is in flight until then.
-      const unwritten: Dispatcher.DispatchHandler[] = [];
-      const dispatch = sentInterceptor()((_options, handler) => {
-        unwritten.push(handler);
-        return true;
-      });
+      // The bank's connection as a call sees it: its request is written (and answered at once) when the test says
+      // so; the call is in flight until then.
+      const unwritten: { written: () => void; answered: () => void }[] = [];
       const write = () => {
-        const handler = unwritten.shift();
-        handler?.onRequestStart?.({} as Dispatcher.DispatchController, {});
-        handler?.onResponseEnd?.({} as Dispatcher.DispatchController, {});
+        const request = unwritten.shift();
+        request?.written();
+        request?.answered();
       };
       const started: number[] = [];
       const call = () =>
         budget.throttle(
           'query',
-          () =>
+          (written) =>
             new Promise<void>((answered) => {
               started.push(timers.now());
-              dispatch({ path: '/', method: 'POST' }, { onResponseEnd: () => answered() });
+              unwritten.push({ written, answered });
             }),
         );
 

@@ -1,5 +1,4 @@
 import { BankRateLimitedError } from './bank.errors';
-import { runBankCall } from './bank-call-sent';
 
 /**
  * One budget for every call this process makes to the bank: a rate limit plus
@@ -12,7 +11,8 @@ import { runBankCall } from './bank-call-sent';
  * 50 ms — which is how banks state their limits. A token bucket would allow
  * its burst on top of its rate within one second: up to twice the rate at the
  * bank. The price is 5 % of the rate. A call is counted from when undici
- * writes it (runBankCall): a call waiting for a new TLS connection can be
+ * writes it (the `written` it is given, which it hands to BankClient as
+ * `onWritten`): a call waiting for a new TLS connection can be
  * written 100 ms or more after it started, together with later ones. Until
  * then it takes a place in every window, as it may be written at any moment.
  *
@@ -176,8 +176,12 @@ export class BankCallBudget {
     return this.pausedUntilMs > this.timers.now() ? this.pausedUntilMs : null;
   }
 
-  /** Runs `call` when the budget allows; its result or error passes through. */
-  throttle<T>(priority: BankCallPriority, call: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `call` when the budget allows; its result or error passes through. `call` is given `written`, to be told
+   * each time one of its requests is written to the bank (BankClient's `onWritten`); a call that never tells is
+   * counted from its end.
+   */
+  throttle<T>(priority: BankCallPriority, call: (written: () => void) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queues[priority].push({
         start: () => {
@@ -193,7 +197,7 @@ export class BankCallBudget {
             queueMicrotask(() => this.dispatch());
           };
           // A call that throws before returning its promise must still free its slot.
-          new Promise<T>((settle) => settle(runBankCall(countSend, call)))
+          new Promise<T>((settle) => settle(call(countSend)))
             .then(resolve, (error: unknown) => {
               // The bank asked everyone to wait: no call of this budget starts before then.
               if (error instanceof BankRateLimitedError && error.retryAfterMs !== undefined) {

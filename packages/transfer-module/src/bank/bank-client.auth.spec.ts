@@ -2,7 +2,6 @@ import { createHash, createHmac } from 'node:crypto';
 import { createDevCertificates, type DevCertificates } from '@giro/sandbox-bank/certs/dev-certificates';
 import { ManualClock } from '../domain';
 import { BankAuthError, BankNotSentError } from './bank.errors';
-import { runBankCall } from './bank-call-sent';
 import { BankClient } from './bank-client';
 import type { BankClientOptions } from './bank-client.options';
 import { API, clientOptions, movementAnswer, transferRequest } from './testing/bank-fixtures';
@@ -241,17 +240,17 @@ describe('BankClient signing and authentication', () => {
       const client = newClient(oauth2());
       const writes: number[] = [];
       // Each write is told before the bank has the request: it has recorded only the ones before.
-      const written = () => writes.push(apiRequests().length);
-      await runBankCall(written, () => client.getMovement({ originId: 1001 }));
+      const onWritten = () => writes.push(apiRequests().length);
+      await client.getMovement({ originId: 1001 }, { onWritten });
       expect(writes).toEqual([0]);
       bank.expire();
 
-      await runBankCall(written, () => client.getMovement({ originId: 1001 }));
+      await client.getMovement({ originId: 1001 }, { onWritten });
 
       // The refused request and its retry reach the bank; the token requests (2 in all) are not bank calls.
       expect(tokenRequests()).toHaveLength(2);
       expect(writes).toEqual([0, 1, 2]);
-      // A request made outside a budgeted call tells no one.
+      // A call not asking to be told tells no one.
       await client.getMovement({ originId: 1001 });
       expect(writes).toHaveLength(3);
     });

@@ -3,7 +3,6 @@ import type { Dispatcher } from 'undici';
 import { explainOriginId, type TransferRequestWire } from '../domain';
 import { httpClientAttributes, inSpan, markFailed } from '../domain/tracing';
 import { BankMalformedAnswerError, type BankOperation } from './bank.errors';
-import { sentInterceptor } from './bank-call-sent';
 import {
   type BankClientOptions,
   type ResolvedBankClientOptions,
@@ -34,7 +33,16 @@ export interface CreateTransferResult {
   warning?: string;
 }
 
-export interface GetMovementOptions {
+/** What a caller of one bank call may ask to be told about it. */
+export interface BankCallOptions {
+  /**
+   * Told each time a request of this call is written to the bank (a retry after a 401 too; never its token
+   * requests): the bank budget counts a call's place in its rate from then (BankCallBudget).
+   */
+  onWritten?: () => void;
+}
+
+export interface GetMovementOptions extends BankCallOptions {
   /** Ask for the network's own format (docs/bank-api.md#get-a-movement); the answer is then returned unparsed. */
   getRawData?: boolean;
 }
@@ -72,10 +80,9 @@ export class BankClient {
           ),
         ]
       : [];
-    // compose() wraps in order: the token interceptor is outermost, signing next, and next to the wire what tells
-    // the bank budget when a request is written (its token fetch, on the transport alone, is not a bank call).
+    // compose() wraps in order: the token interceptor is outermost, signing next to the wire (its token fetch, on
+    // the transport alone, is not a bank call).
     this.#api = this.#transport.compose(
-      sentInterceptor(),
       ...signing,
       authHeaderInterceptor(this.#tokens, resolved.auth.scheme, this.#redactor),
     );
@@ -85,11 +92,15 @@ export class BankClient {
    * Create a transfer request (docs/bank-api.md#create-a-transfer-request). A repeated originId comes back as
    * `duplicate: true` (200 + warning) or a `BankConflictError` (409): see docs/bank-api.md#repeated-originids.
    */
-  async createTransferRequest(request: TransferRequestWire): Promise<CreateTransferResult> {
+  async createTransferRequest(
+    request: TransferRequestWire,
+    options: BankCallOptions = {},
+  ): Promise<CreateTransferResult> {
     const problem = isRecord(request) ? explainOriginId(request.originId) : 'is missing (request is not an object)';
     if (problem) throw new TypeError(`createTransferRequest request.originId ${problem}`);
     const operation = 'create-transfer-request';
-    const answer = this.#json(operation, await this.#post(operation, this.#options.paths.transferRequest, request));
+    const response = await this.#post(operation, this.#options.paths.transferRequest, request, options.onWritten);
+    const answer = this.#json(operation, response);
     const movement = this.#movement(operation, answer, { originId: request.originId });
     const warning = isRecord(answer) ? findDuplicateWarning(answer, this.#options.duplicateWarningFields) : undefined;
     return warning === undefined
@@ -101,9 +112,9 @@ export class BankClient {
    * Get a movement (docs/bank-api.md#get-a-movement) by exactly one of originId, networkId, debinId. "Not found"
    * is a `BankMovementNotFoundError`.
    */
-  getMovement(lookup: MovementLookup, options?: { getRawData?: false }): Promise<BankMovement>;
+  getMovement(lookup: MovementLookup, options?: BankCallOptions & { getRawData?: false }): Promise<BankMovement>;
   /** With `getRawData`, the answer is in the network's own shape: returned as parsed JSON, not checked. */
-  getMovement(lookup: MovementLookup, options: { getRawData: true }): Promise<unknown>;
+  getMovement(lookup: MovementLookup, options: BankCallOptions & { getRawData: true }): Promise<unknown>;
   getMovement(lookup: MovementLookup, options?: GetMovementOptions): Promise<BankMovement | unknown>;
   async getMovement(lookup: MovementLookup, options: GetMovementOptions = {}): Promise<BankMovement | unknown> {
     const fields = lookupFields(lookup, this.#options.debinIdField);
@@ -111,7 +122,7 @@ export class BankClient {
     const operation = 'get-movement';
     // Added to this call's own `fields`, not to a spread copy: see answerPatch (movement/movement-plan.ts).
     const payload = Object.assign(fields, { getRawData });
-    const response = await this.#post(operation, this.#options.paths.getMovement, payload);
+    const response = await this.#post(operation, this.#options.paths.getMovement, payload, options.onWritten);
     const answer = this.#json(operation, response);
     if (getRawData) return answer;
     const expected: MovementExpectation = {};
@@ -151,17 +162,28 @@ export class BankClient {
    * both interceptors again (new token, new signature timestamp). A provider that cannot refresh
    * (a static token) gets no retry.
    */
-  async #post(operation: BankOperation, path: string, payload: object): Promise<ExchangeResponse> {
+  async #post(
+    operation: BankOperation,
+    path: string,
+    payload: object,
+    onWritten: (() => void) | undefined,
+  ): Promise<ExchangeResponse> {
     const body = Buffer.from(JSON.stringify(payload), 'utf8');
-    let response = await this.#send(operation, path, body);
-    if (response.status === 401 && this.#tokens.invalidate) response = await this.#send(operation, path, body);
+    let response = await this.#send(operation, path, body, onWritten);
+    if (response.status === 401 && this.#tokens.invalidate)
+      response = await this.#send(operation, path, body, onWritten);
     if (response.status < 200 || response.status > 299)
       throw errorFromStatus(response, this.#failureContext(operation));
     return response;
   }
 
   /** One request, as an HTTP client span (method, server, the URL without its query, the status; never a body). */
-  #send(operation: BankOperation, path: string, body: Buffer): Promise<ExchangeResponse> {
+  #send(
+    operation: BankOperation,
+    path: string,
+    body: Buffer,
+    onWritten: (() => void) | undefined,
+  ): Promise<ExchangeResponse> {
     const { origin } = this.#options;
     return inSpan(
       'POST',
@@ -172,6 +194,7 @@ export class BankClient {
             this.#api,
             { origin, path, headers: { ...JSON_HEADERS }, body },
             this.#options.maxResponseBytes,
+            onWritten,
           );
           span.setAttribute('http.response.status_code', response.status);
           if (response.status >= 400) markFailed(span, undefined, { 'error.type': String(response.status) });

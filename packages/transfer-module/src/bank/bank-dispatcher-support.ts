@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 
 // Shared by the undici dispatcher interceptors composed onto the bank's dispatcher (`bank-dispatcher-auth.ts`,
-// `bank-dispatcher-hmac.ts`, `bank-call-sent.ts`).
+// `bank-dispatcher-hmac.ts`).
 
 type HeaderRecord = Record<string, string | string[]>;
 

@@ -37,12 +37,15 @@ class ResponseTooLarge extends Error {}
 
 /**
  * One POST through `dispatcher`, answered with a bounded body. Not a retrying call: a POST is written at
- * most once (`idempotent: false` also keeps undici from pipelining it behind another request).
+ * most once (`idempotent: false` also keeps undici from pipelining it behind another request). `onWritten` is
+ * told when undici starts writing the request to a connection (the handler's request start, which every
+ * interceptor passes on).
  */
 export function exchange(
   dispatcher: Dispatcher,
   request: ExchangeRequest,
   maxBodyBytes: number,
+  onWritten?: () => void,
 ): Promise<ExchangeResponse> {
   return new Promise((resolve, reject) => {
     let requestStarted = false;
@@ -56,6 +59,7 @@ export function exchange(
     const handler: Dispatcher.DispatchHandler = {
       onRequestStart() {
         requestStarted = true;
+        onWritten?.();
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
         status = statusCode;

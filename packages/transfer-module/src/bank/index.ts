@@ -1,6 +1,6 @@
 export * from './bank.errors';
 export { BankCallBudget, type BankCallBudgetOptions, type BankCallPriority } from './bank-call-budget';
-export { BankClient, type CreateTransferResult, type GetMovementOptions } from './bank-client';
+export { type BankCallOptions, BankClient, type CreateTransferResult, type GetMovementOptions } from './bank-client';
 export {
   BANK_CLIENT_DEFAULTS,
   type BankAuthOptions,

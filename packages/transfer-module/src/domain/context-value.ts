@@ -3,9 +3,10 @@ import { type Context, context, createContextKey, ROOT_CONTEXT } from '@opentele
 
 // Node 20 runs the hook of every enabled AsyncLocalStorage on every promise the process creates, whatever the
 // storage holds: each storage beside the tracing SDK's context manager would cost every promise of every query
-// and request again. So giro keeps whatever one call carries through its async work (a request's audit scope, a
-// bank call's "request written" callback) in one context: OpenTelemetry's where a context manager is registered
-// (a tracing SDK's), and otherwise one storage of giro's, holding a context of the same kind.
+// and request again. So giro keeps what one call carries through its async work (a request's audit scope) in one
+// context: OpenTelemetry's where a context manager is registered (a tracing SDK's), and otherwise one storage of
+// giro's, holding a context of the same kind, enabled by its first use. What a callee can be handed as an argument
+// (the bank budget's "request written" callback) is handed so, which costs no storage at all.
 
 const giroContexts = new AsyncLocalStorage<Context>();
 /** Made once: without a context manager the probe runs on every `runWith`, and a context is a copied map. */

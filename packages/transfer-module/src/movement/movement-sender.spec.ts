@@ -97,3 +97,55 @@ describeEachEngine('MovementSender with a contradicting bank', (engine) => {
     expect(events.emit).not.toHaveBeenCalled();
   });
 });
+
+describeEachEngine('MovementSender and the bank budget', (engine) => {
+  it('hands each bank call the budget’s own “written” callback, so the budget counts it from its write', async () => {
+    const fixture = await storeFixture(engine);
+    const told: unknown[] = [];
+    const movement = (originId: number) => {
+      const parsed = parseMovement(movementAnswer(originId, 'IN_PROGRESS'));
+      if (!parsed.ok) throw new Error('fixture answer must parse');
+      return parsed.movement as BankMovement;
+    };
+    const bank: BankPort = {
+      createTransferRequest: async (request, options) => {
+        told.push(options?.onWritten);
+        return { movement: movement(request.originId), duplicate: false };
+      },
+      getMovement: async ({ originId }, options) => {
+        told.push(options?.onWritten);
+        return movement(originId);
+      },
+    };
+    const budget = new BankCallBudget({ maxInFlight: 1 });
+    const given: unknown[] = [];
+    const throttle = budget.throttle.bind(budget);
+    jest.spyOn(budget, 'throttle').mockImplementation((priority, call) =>
+      throttle(priority, (written) => {
+        given.push(written);
+        return call(written);
+      }),
+    );
+    const sender = new MovementSender(
+      { clock: fixture.clock, sweep: { leaseMs: LEASE_MS }, callGuardMs: 1_000 },
+      fixture.store,
+      bank,
+      budget,
+      new QuerySchedule(new PollingPolicy({ maxJitterMs: 0 })),
+      new FailureCounts(),
+      new MovementEvents(undefined, fixture.store, silentLogger),
+      OWNER,
+      silentLogger,
+    );
+    const { intent, fingerprint } = sampleIntent(42);
+
+    await sender.sendFirst(intent, fingerprint);
+    const claimed = await fixture.store.claim(42, OWNER, LEASE_MS);
+    if (!claimed) throw new Error('claim expected');
+    await sender.followUp(claimed, 'query', 0);
+
+    expect(given).toHaveLength(2);
+    expect(told).toEqual(given);
+    for (const written of told) expect(written).toBeInstanceOf(Function);
+  });
+});

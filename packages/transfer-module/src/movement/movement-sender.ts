@@ -85,10 +85,13 @@ export class MovementSender {
       leaseMs: this.options.sweep.leaseMs,
       ...(by !== undefined && { by }),
     } as const;
-    const outcome = await this.budget.throttle('create', async () => {
+    const outcome = await this.budget.throttle('create', async (onWritten) => {
       const recorded = await this.store.recordIntent(intent, fingerprint, lease);
       if (!recorded.created) return { recorded, call: undefined };
-      return { recorded, call: await settle(() => this.bank.createTransferRequest(intentToWire(intent))) };
+      return {
+        recorded,
+        call: await settle(() => this.bank.createTransferRequest(intentToWire(intent), { onWritten })),
+      };
     });
     const { recorded, call } = outcome;
     if (!recorded.created || call === undefined) return { created: false, movement: recorded.movement };
@@ -135,8 +138,8 @@ export class MovementSender {
       await this.resend(record, pressure, step, false, record.released);
       return step;
     }
-    const call = await this.callWithinLease(record, 'query', () =>
-      this.bank.getMovement({ originId: record.originId }),
+    const call = await this.callWithinLease(record, 'query', (onWritten) =>
+      this.bank.getMovement({ originId: record.originId }, { onWritten }),
     );
     if (call === LEASE_TOO_SHORT) return this.giveBack(record, step);
     step.queried += 1;
@@ -167,11 +170,11 @@ export class MovementSender {
     afterLookup: boolean,
     counted = false,
   ) {
-    const outcome = await this.budget.throttle('create', async () => {
+    const outcome = await this.budget.throttle('create', async (onWritten) => {
       if (!this.leaseAllowsCall(record)) return LEASE_TOO_SHORT;
       // Counted durably before the bytes go out: if this worker dies now, the next one looks it up first.
       if (!counted && !(await this.store.markSendAttempt(record.originId, this.owner))) return LEASE_LOST;
-      return settle(() => this.bank.createTransferRequest(intentToWire(record.intent)));
+      return settle(() => this.bank.createTransferRequest(intentToWire(record.intent), { onWritten }));
     });
     if (outcome === LEASE_TOO_SHORT) return this.giveBack(record, step);
     if (outcome === LEASE_LOST) {
@@ -238,9 +241,11 @@ export class MovementSender {
   private async callWithinLease<T>(
     record: MovementRecord,
     priority: BankCallPriority,
-    call: () => Promise<T>,
+    call: (onWritten: () => void) => Promise<T>,
   ): Promise<Settled<T> | typeof LEASE_TOO_SHORT> {
-    return this.budget.throttle(priority, async () => (this.leaseAllowsCall(record) ? settle(call) : LEASE_TOO_SHORT));
+    return this.budget.throttle(priority, async (onWritten) =>
+      this.leaseAllowsCall(record) ? settle(() => call(onWritten)) : LEASE_TOO_SHORT,
+    );
   }
 
   private leaseAllowsCall(record: MovementRecord): boolean {

@@ -75,7 +75,7 @@ export class BankLookups {
    * same, so it is recorded as that movement's query (recordNamedAnswer) and the next one waits for it.
    */
   async askAbout(lookup: MovementLookup): Promise<BankLookupView> {
-    const movement = await this.budget.throttle('query', () => this.bank.getMovement(lookup));
+    const movement = await this.budget.throttle('query', (onWritten) => this.bank.getMovement(lookup, { onWritten }));
     if ('originId' in lookup || movement.originId === undefined) return bankLookupView(movement, false);
     const named = await this.store.findByOriginId(movement.originId);
     if (named === null || !answerNamesMovement(movement, named)) return bankLookupView(movement, false);
@@ -129,8 +129,8 @@ export class BankLookups {
       const held = await this.sender.holdAfterTakeover(claimed);
       if (held !== null) throw new PollTooSoonError(originId, held.until, this.options.clock.now());
       assertQueryAllowed(claimed, policy, this.options.clock.now());
-      outcome = await this.budget.throttle('query', () =>
-        settle(() => this.bank.getMovement({ originId }, { getRawData: true })),
+      outcome = await this.budget.throttle('query', (onWritten) =>
+        settle(() => this.bank.getMovement({ originId }, { getRawData: true, onWritten })),
       );
     } catch (error) {
       await this.store.releaseLease(originId, this.owner);
