@@ -13,7 +13,8 @@ import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sw
 import { transferRequestBody } from '../workload/transfer-request';
 
 /**
- * `pnpm bench:release [--transfers N] [--engine sqlite|postgres] [--in-flight N] [--create N]`: the release of N transfers
+ * `pnpm bench:release [--transfers N] [--engine sqlite|postgres] [--in-flight N] [--create N] [--database name]`: the
+ * release of N transfers
  * scheduled for one moment (1 000 000 by default) against the issue's goals, under the same bank budget as the
  * create path it is compared with:
  *  - rate: N released and sent by the sweep ÷ the time, against the create path's rate (TransferService, as many
@@ -22,9 +23,11 @@ import { transferRequestBody } from '../workload/transfer-request';
  *    reduced run's figure, not the goal's) — goal ≤ 1.2;
  *  - fair share: while the big account drains, another account schedules a transfer every 200 ms for the next
  *    moment; the wait from each one's moment to its first send (its history's time) — goal p99 ≤ 2 s — and how
- *    long after its moment its creation returned (on a loaded database a probe may not exist yet at its moment);
+ *    long after its moment its creation returned (on a loaded database a probe may not exist yet at its moment),
+ *    and the wait split at its release (the claim that took it);
  *  - none early: no transfer sent before its moment (history against execute_at_ms).
- * The sandbox bank runs as a process of its own. Prints a markdown table on stdout, progress on stderr.
+ * The sandbox bank runs as a process of its own. Prints a markdown table on stdout, progress on stderr. On Postgres
+ * the run creates and drops a database of its own (`--database`, lowercase; two runs at once need two names).
  */
 
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -43,6 +46,7 @@ interface Plan {
   /** When the first RSS is read: after this many were sent. */
   rssCheckpoint: number;
   postgresUrl: string;
+  database: string;
 }
 
 function planFromArgs(args: string[]): Plan {
@@ -60,6 +64,8 @@ function planFromArgs(args: string[]): Plan {
   }
   if (!Number.isSafeInteger(inFlight) || inFlight < 1) throw new Error('--in-flight must be a whole number ≥ 1');
   if (!Number.isSafeInteger(createSample) || createSample < 1) throw new Error('--create must be a whole number ≥ 1');
+  const database = value('--database') ?? BENCH_DATABASE;
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error('--database must be a lowercase name');
   return {
     transfers,
     engine,
@@ -67,6 +73,7 @@ function planFromArgs(args: string[]): Plan {
     createSample,
     rssCheckpoint: Math.min(RSS_CHECKPOINT, Math.floor(transfers / 2)),
     postgresUrl: process.env.BENCH_POSTGRES_URL ?? DEFAULT_POSTGRES_URL,
+    database,
   };
 }
 
@@ -86,8 +93,8 @@ async function giroApp(sandbox: SandboxProcess, databaseUrl: string, plan: Plan)
 
 async function databaseUrlFor(plan: Plan, dir: string, name: string): Promise<string> {
   if (plan.engine === 'sqlite') return `sqlite:${join(dir, `${name}.sqlite`)}`;
-  await dropBenchDatabase(plan.postgresUrl, BENCH_DATABASE);
-  return createBenchDatabase(plan.postgresUrl, BENCH_DATABASE);
+  await dropBenchDatabase(plan.postgresUrl, plan.database);
+  return createBenchDatabase(plan.postgresUrl, plan.database);
 }
 
 /** The create path's rate: `createSample` transfers, `inFlight` at once, each sent before it returns. */
@@ -165,6 +172,8 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
       Number((await query(`SELECT COUNT(*) AS "n" FROM "giro_movements" WHERE ${condition}`))[0].n);
     const unsent = `"status" IN ('SCHEDULED', 'PENDING')`;
     const probes: number[] = [];
+    /** When each probe's creation returned: a probe stored after its moment was due only from then. */
+    const probesStoredAt = new Map<number, number>();
     // How long after its moment each probe's creation returned: a wait counted from the moment includes it.
     const probeCreationsLate: number[] = [];
     let draining = true;
@@ -185,6 +194,7 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
           executeAt: new Date(executeAtMs).toISOString(),
         });
         probes.push(probe.movement.originId);
+        probesStoredAt.set(probe.movement.originId, Date.now());
         probeCreationsLate.push(Date.now() - executeAtMs);
       }
     })();
@@ -214,13 +224,24 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     // A transfer's first send: the history row that took it out of PENDING.
     const firstSends = `SELECT m."origin_id", m."execute_at_ms" AS "at", MIN(h."at_ms") AS "sent" FROM "giro_movements" m
       JOIN "giro_movement_history" h ON h."origin_id" = m."origin_id" AND h."from_status" = 'PENDING'`;
+    // Its release: the history row that took it out of SCHEDULED (the claim that leased it).
+    const releases = `SELECT MIN(h."at_ms") AS "released" FROM "giro_movement_history" h
+      WHERE h."origin_id" = ? AND h."from_status" = 'SCHEDULED'`;
     const waits: number[] = [];
+    const waitsFromStored: number[] = [];
+    const untilReleased: number[] = [];
+    const releasedToSent: number[] = [];
     for (const originId of probes) {
       const [row] = await query(`${firstSends} WHERE m."origin_id" = ? GROUP BY m."origin_id", m."execute_at_ms"`, [
         originId,
       ]);
       // A probe whose moment had passed before it was stored is no scheduled transfer (sent as it is created).
-      if (row && row.at !== null) waits.push(Number(row.sent) - Number(row.at));
+      if (!row || row.at === null) continue;
+      waits.push(Number(row.sent) - Number(row.at));
+      waitsFromStored.push(Number(row.sent) - Math.max(Number(row.at), probesStoredAt.get(originId) ?? 0));
+      const [release] = await query(releases, [originId]);
+      untilReleased.push(Number(release.released) - Number(row.at));
+      releasedToSent.push(Number(row.sent) - Number(release.released));
     }
     const early = (
       await query(`SELECT COUNT(*) AS "n" FROM (${firstSends} GROUP BY m."origin_id", m."execute_at_ms") s
@@ -233,6 +254,9 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
       rssAtEnd,
       rssPeak,
       waits,
+      waitsFromStored,
+      untilReleased,
+      releasedToSent,
       probeCreationsLate,
       early: Number(early),
     };
@@ -262,24 +286,21 @@ async function main(): Promise<void> {
     const create = await createRate(sandbox, plan, dir, log);
     const released = await release(sandbox, plan, dir, log);
     const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
-    const p50 = released.waits.length === 0 ? Number.NaN : percentile(released.waits, 0.5);
-    const p99 = released.waits.length === 0 ? Number.NaN : percentile(released.waits, 0.99);
-    const late = released.probeCreationsLate;
-    const lateP50 = late.length === 0 ? Number.NaN : percentile(late, 0.5);
-    const lateP99 = late.length === 0 ? Number.NaN : percentile(late, 0.99);
+    const p50p99 = (values: number[]) =>
+      values.length === 0 ? 'n/a' : `${percentile(values, 0.5).toFixed(0)} / ${percentile(values, 0.99).toFixed(0)}`;
     process.stdout.write(
       [
         `Release of ${plan.transfers.toLocaleString('en')} transfers scheduled for one moment (${plan.engine}, ${plan.inFlight} bank calls in flight)`,
         '',
-        `| create /s | release /s | release ÷ create (goal ≥ 0.9) | RSS at ${plan.rssCheckpoint.toLocaleString('en')} / at the end / peak MiB | end ÷ ${plan.rssCheckpoint.toLocaleString('en')} (goal ≤ 1.2 from 10 000) | other account: probes, wait p50 / p99 ms (goal p99 ≤ 2 000) | probe created after its moment p50 / p99 ms | sent early |`,
-        '| --------: | ---------: | ----------------------------: | ------------------------------------: | ------------------------: | ----------------------------------------------------------: | ------------------------------------------: | ---------: |',
-        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${mib(released.rssAtFirst)} / ${mib(released.rssAtEnd)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50.toFixed(0)} / ${p99.toFixed(0)} | ${lateP50.toFixed(0)} / ${lateP99.toFixed(0)} | ${released.early} |`,
+        `| create /s | release /s | release ÷ create (goal ≥ 0.9) | RSS at ${plan.rssCheckpoint.toLocaleString('en')} / at the end / peak MiB | end ÷ ${plan.rssCheckpoint.toLocaleString('en')} (goal ≤ 1.2 from 10 000) | other account: probes, wait p50 / p99 ms (goal p99 ≤ 2 000) | from its moment or its creation's return, whichever is later, p50 / p99 ms | of which: moment to release p50 / p99 ms | release to first send p50 / p99 ms | probe created after its moment p50 / p99 ms | sent early |`,
+        '| --------: | ---------: | ----------------------------: | ------------------------------------: | ------------------------: | ----------------------------------------------------------: | -----------------------------------------------------------------------: | ---------------------------------------: | ---------------------------------: | ------------------------------------------: | ---------: |',
+        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${mib(released.rssAtFirst)} / ${mib(released.rssAtEnd)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50p99(released.waits)} | ${p50p99(released.waitsFromStored)} | ${p50p99(released.untilReleased)} | ${p50p99(released.releasedToSent)} | ${p50p99(released.probeCreationsLate)} | ${released.early} |`,
         '',
       ].join('\n'),
     );
   } finally {
     await sandbox.stop();
-    if (plan.engine === 'postgres') await dropBenchDatabase(plan.postgresUrl, BENCH_DATABASE).catch(() => undefined);
+    if (plan.engine === 'postgres') await dropBenchDatabase(plan.postgresUrl, plan.database).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }

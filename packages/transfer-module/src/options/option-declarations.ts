@@ -75,7 +75,7 @@ export const SWEEP_OPTIONS = {
     default: 100,
     min: 1,
     max: MAX_BATCH_SIZE,
-    doc: 'the most movements one claim takes (leases); a sweep that works slower claims half a second of its pace, at least `concurrency`',
+    doc: 'the most movements one claim takes (leases); a sweep that works slower claims a quarter second of its pace',
   },
   concurrency: {
     default: 8,

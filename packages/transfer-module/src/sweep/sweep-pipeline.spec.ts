@@ -68,23 +68,35 @@ describe('SweepPipeline', () => {
     expect(order).toEqual([1, 2, 5, 3, 4, 6]);
   });
 
-  it('claims half a second of the pace it keeps, at least its concurrency, at most the batch size', async () => {
+  it("claims a quarter second of the pace it keeps, or the last claim's time of it, below its concurrency too", async () => {
     let nowMs = 0;
     const batch = (first: number, count: number) => Array.from({ length: count }, (_, n) => creation(first + n, A));
-    const { pipeline: sweep, limits } = pipeline([batch(1, 100), batch(101, 100), batch(201, 2)], {
+    const batches = [batch(1, 100), batch(101, 1), batch(102, 2)];
+    // How long each claim takes, by the sweep's clock: the second one three seconds (and what the workers did).
+    const claimMs = [0, 3000];
+    const limits: number[] = [];
+    const { pipeline: sweep } = pipeline([], {
       batchSize: 100,
-      concurrency: 2,
+      concurrency: 4,
       now: () => new Date(nowMs),
+      store: {
+        claimDue: async (claim) => {
+          limits.push(claim.limit);
+          nowMs += claimMs.shift() ?? 0;
+          return batches.shift() ?? [];
+        },
+      },
       work: async () => {
-        // One movement a second: half a second's worth is less than the concurrency.
+        // One movement a second: a quarter second's worth is one.
         nowMs += 1000;
         return true;
       },
     });
     await sweep.workAllDue();
-    // The first claim knows no pace: the batch size. Then the concurrency.
-    expect(limits[0]).toBe(100);
-    expect(limits.slice(1).every((limit) => limit === 2)).toBe(true);
-    expect(limits.length).toBeGreaterThan(1);
+    // The first claim knows no pace: the batch size. Then a quarter second's worth (one), however many workers;
+    // after a claim that took three seconds or more, at least three seconds' worth.
+    expect(limits.slice(0, 2)).toEqual([100, 1]);
+    expect(limits[2]).toBeGreaterThanOrEqual(3);
+    expect(limits).toHaveLength(3);
   });
 });

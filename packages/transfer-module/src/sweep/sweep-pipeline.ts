@@ -36,20 +36,24 @@ export interface SweepPipelineOptions {
 }
 
 /**
- * How long a claimed batch should last at the pace the sweep works. A transfer that becomes due while a backlog
- * drains (another account's, which the fair share puts first in the next batch) waits for the next claim: batches
- * of `batchSize` at a slow pace (a loaded database or bank) would hold it back by several seconds.
+ * The least time a claimed batch should last at the pace the sweep works. A transfer that becomes due while a
+ * backlog drains (another account's, which the fair share puts first in the next batch) waits for the next claim,
+ * which starts about a batch's time after the previous one: batches of many seconds' work at a slow pace (a loaded
+ * database or bank) would hold it back by that much.
  */
-export const BATCH_HORIZON_MS = 500;
+export const BATCH_HORIZON_MS = 250;
 
 /**
  * One sweep's work as a continuous pipeline: `concurrency` workers take claimed movements from a local queue,
- * and whenever the queue holds fewer than `concurrency` the next batch is claimed in the background (one claim
- * at a time), so no worker waits for a whole batch to finish. The queue stays at most about one batch ahead:
- * what waits in it holds a lease; a source account's first creation of a batch goes ahead of the queue when the
- * account has none queued (enqueue). A batch is what the workers get through in BATCH_HORIZON_MS at the pace they
- * have kept so far in this sweep (by the sweep's clock), at least `concurrency`, at most `batchSize`; the first
- * one, before any pace is known, `batchSize`.
+ * and whenever the queue holds fewer than `concurrency` (or than the next batch, when that is more) the next
+ * batch is claimed in the background (one claim at a time), so no worker waits for a claim to finish. What waits
+ * in the queue holds a lease; a source account's first creation of a batch goes ahead of the queue when the
+ * account has none queued (enqueue). A batch is what the workers get through, at the pace they have kept so far
+ * in this sweep (by the sweep's clock), in BATCH_HORIZON_MS or in the time the last claim took, whichever is
+ * longer (a batch that lasts less than a claim takes would leave the workers idle while the next one is claimed),
+ * at most `batchSize`; the first one, before any pace is known, `batchSize`. So the claims start about
+ * BATCH_HORIZON_MS apart (back to back when a claim takes longer), however slow the pace: a claim of at least
+ * `concurrency` would last seconds at a few transfers a second.
  *
  * A movement worked in this sweep is not claimed again within it: its answer (or failure) put its nextQueryAt
  * after the sweep's start, past `dueBy` (a creation's after the claim's time: the bank's interval, or a backoff).
@@ -71,6 +75,8 @@ export class SweepPipeline {
   /** Movements worked in this sweep, and since when (the first claim's time, by the sweep's clock). */
   private workedCount = 0;
   private firstClaimAtMs: number | undefined;
+  /** How long the last claim took, by the sweep's clock. */
+  private lastClaimMs = 0;
 
   constructor(private readonly options: SweepPipelineOptions) {}
 
@@ -105,8 +111,12 @@ export class SweepPipeline {
   /** Starts the next claim when the queue runs low, unless one is under way or the backlog is done. */
   private refill(): void {
     if (this.claiming || this.exhausted || this.options.stopping()) return;
-    if (this.queue.length >= this.options.concurrency) return;
-    this.claiming = this.claimBatch()
+    const limit = this.claimSize();
+    // Claimed before the queue runs dry: at least what keeps every worker busy, and once the pace sizes the batch,
+    // a batch (it lasts as long as a claim takes, or longer).
+    const low = this.pacePerMs() === undefined ? this.options.concurrency : Math.max(this.options.concurrency, limit);
+    if (this.queue.length >= low) return;
+    this.claiming = this.claimBatch(limit)
       .catch((error: unknown) => {
         // The workers finish what is queued; workAllDue() then throws it.
         this.exhausted = true;
@@ -134,25 +144,29 @@ export class SweepPipeline {
     this.queue.push(...behind);
   }
 
-  /** How many the next claim takes: BATCH_HORIZON_MS's worth at the pace kept so far, within its bounds. */
+  /** How many the next claim takes: the workers' pace over BATCH_HORIZON_MS or the last claim's time, within its bounds. */
   private claimSize(): number {
-    const { batchSize, concurrency } = this.options;
+    const pace = this.pacePerMs();
+    if (pace === undefined) return this.options.batchSize;
+    return Math.min(this.options.batchSize, Math.ceil(pace * Math.max(BATCH_HORIZON_MS, this.lastClaimMs)));
+  }
+
+  /** Movements worked per millisecond since the first claim; undefined until one was worked. */
+  private pacePerMs(): number | undefined {
     const nowMs = this.options.now().getTime();
     this.firstClaimAtMs ??= nowMs;
     const elapsedMs = nowMs - this.firstClaimAtMs;
-    if (elapsedMs <= 0 || this.workedCount === 0) return batchSize;
-    const perHorizon = Math.ceil((this.workedCount / elapsedMs) * BATCH_HORIZON_MS);
-    return Math.min(batchSize, Math.max(concurrency, perHorizon));
+    return elapsedMs <= 0 || this.workedCount === 0 ? undefined : this.workedCount / elapsedMs;
   }
 
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
-  private claimBatch(): Promise<void> {
+  private claimBatch(limit: number): Promise<void> {
     const { store, owner, leaseMs, dueBy, creations, accountWeights, giveBack } = this.options;
-    const limit = this.claimSize();
     return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': limit } }, async (span) => {
       const creationsDueBy = this.options.now();
       const claim = { owner, limit, leaseMs, dueBy, creations: creations(), creationsDueBy, accountWeights };
       const batch = await store.claimDue(claim);
+      this.lastClaimMs = this.options.now().getTime() - creationsDueBy.getTime();
       await this.options.claimed(batch);
       const again = batch.filter((record) => this.leftDue.has(record.originId));
       const fresh = batch.filter((record) => !this.leftDue.has(record.originId));

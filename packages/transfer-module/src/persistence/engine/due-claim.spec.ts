@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { describeEachEngine, type TestEngine } from '../testing/test-engines';
-import { dueClaimStatement, nextDueStatement } from './due-claim';
+import { dueClaimStatement, nextDueStatement, scheduledDueStatement } from './due-claim';
 import { engineAdapterFor } from './engine-adapter';
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -45,7 +45,41 @@ async function planOf(
   return rows.map((row) => row.detail);
 }
 
+// A payroll's backlog: every transfer scheduled for one moment, beside a few final ones.
+async function seedPayroll(engine: TestEngine, dataSource: DataSource): Promise<void> {
+  const columns = `"origin_id", "intent", "fingerprint", "status", "amount", "currency_id", "execute_at_ms",
+    "created_at_ms", "updated_at_ms"`;
+  const row = `i, '{}', 'f', CASE WHEN i % 20 = 0 THEN 'COMPLETED' ELSE 'SCHEDULED' END, '1.00', 'ARS',
+    CASE WHEN i % 20 = 0 THEN NULL ELSE t0 END, t0, t0`;
+  const numbered = engine.kind === 'postgres' ? 'generate_series(1, $2::bigint) AS i, p' : 'n, p';
+  const prefix =
+    engine.kind === 'postgres'
+      ? 'WITH p(t0) AS (SELECT $1::bigint)'
+      : 'WITH RECURSIVE p(t0, total) AS (SELECT ?, ?), n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n, p WHERE i < total)';
+  await dataSource.query(`${prefix} INSERT INTO "giro_movements" (${columns}) SELECT ${row} FROM ${numbered}`, [
+    T0,
+    MOVEMENTS,
+  ]);
+  await dataSource.query(engine.kind === 'postgres' ? 'ANALYZE "giro_movements"' : 'ANALYZE');
+}
+
 describeEachEngine('the claim of due movements', (engine) => {
+  it('reads the scheduled transfers due in their index order, all at one moment: no full scan, no sort', async () => {
+    const database = await engine.createDatabase();
+    const dataSource = await database.connectMigrated();
+    await seedPayroll(engine, dataSource);
+    const plan = (await planOf(engine, dataSource, scheduledDueStatement(engineAdapterFor(dataSource), T0, 100))).join(
+      '\n',
+    );
+    if (engine.kind === 'postgres') {
+      expect(plan).toMatch(/Index Scan using "IDX_giro_movements_scheduled"/);
+      expect(plan).not.toMatch(/Seq Scan on giro_movements|Sort/);
+    } else {
+      expect(plan).toMatch(/^SEARCH m USING INDEX IDX_giro_movements_scheduled \(/m);
+      expect(plan).not.toMatch(/^SCAN|TEMP B-TREE/m);
+    }
+  });
+
   it.each(['pending', 'others'] as const)('reads the %s step in index order: no full scan, no sort', async (step) => {
     const database = await engine.createDatabase();
     const dataSource = await database.connectMigrated();

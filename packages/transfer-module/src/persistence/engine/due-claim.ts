@@ -78,10 +78,26 @@ export async function selectDue(
   return rows.map(movementFromRow);
 }
 
-// SCHEDULED rows hold no lease and no next_query_at_ms: due by their moment, on the partial index of their moments.
+// SCHEDULED rows hold no lease and no next_query_at_ms: due by their moment, on the partial index of their moments,
+// read in its order and no other. A tie-breaker the index does not hold (origin_id, on Postgres) made every claim sort
+// all the rows due at one moment — a payroll's whole backlog — to take a batch of them; the claim puts the rows it
+// takes in order itself (inRounds: by moment, then originId).
 const SCHEDULED_DUE = (excluding: number) => `SELECT * FROM "giro_movements" m WHERE m."status" = '${SCHEDULED_STATUS}'
   AND m."execute_at_ms" <= ?${excluding === 0 ? '' : ` AND m."origin_id" NOT IN (${Array(excluding).fill('?').join(', ')})`}
-  ORDER BY m."execute_at_ms", m."origin_id" LIMIT ?`;
+  ORDER BY m."execute_at_ms" LIMIT ?`;
+
+/** The statement of selectScheduledDue. */
+export function scheduledDueStatement(
+  engine: ClaimEngine,
+  dueByMs: number,
+  limit: number,
+  excluding: readonly number[] = [],
+): { sql: string; parameters: unknown[] } {
+  return {
+    sql: engine.sql(`${SCHEDULED_DUE(excluding.length)}${engine.skipLocked('m')}`),
+    parameters: [dueByMs, ...excluding, limit],
+  };
+}
 
 /**
  * The scheduled transfers whose moment is at or before `dueByMs`, earliest first, at most `limit`, none of
@@ -94,10 +110,8 @@ export async function selectScheduledDue(
   limit: number,
   excluding: readonly number[] = [],
 ): Promise<MovementEntity[]> {
-  const rows: Record<string, unknown>[] = await manager.query(
-    engine.sql(`${SCHEDULED_DUE(excluding.length)}${engine.skipLocked('m')}`),
-    [dueByMs, ...excluding, limit],
-  );
+  const { sql, parameters } = scheduledDueStatement(engine, dueByMs, limit, excluding);
+  const rows: Record<string, unknown>[] = await manager.query(sql, parameters);
   return rows.map(movementFromRow);
 }
 
