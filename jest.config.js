@@ -35,11 +35,9 @@ const shared = {
 module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30_000,
-  // Jest's default on 2 cores is 1 worker, which runs in-band: one stuck suite then blocks the rest. Most suites
-  // wait far longer than they compute (a sandbox bank's timings, a reconciler process starting, a lease running
-  // out, an npm install): with one worker per core both workers waited at once and the cores idled, so there is
-  // one worker more than the two cores CI has.
-  maxWorkers: 3,
+  // Jest's default on 2 cores is 1 worker, which runs in-band: one stuck suite then blocks the rest. Not three: the
+  // packaging suite's npm installs run at low priority, and three busy workers starved them past its setup's bound.
+  maxWorkers: 2,
   testSequencer: '<rootDir>/test/support/slowest-first-sequencer.js',
   projects: [
     {
