@@ -527,6 +527,7 @@ const PERSISTENCE = [
   'TRANSFER_MIGRATIONS',
   'TRANSFER_MIGRATIONS_SINCE_BASELINE',
   'TRANSFER_MIGRATION_STEPS',
+  'TextIndexAtCommit1798747200000',
   'TextIndexWithoutPositions1797969600000',
   'TransferDataSourceOverrides',
   'TransferNotScheduledError',

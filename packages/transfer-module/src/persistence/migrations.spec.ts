@@ -74,6 +74,7 @@ const ALL_MIGRATIONS = [
   'UnknownDebits1798056000000',
   'AmountFromStatusIndex1798315200000',
   'StatementRowsUncheckedKeys1798660800000',
+  'TextIndexAtCommit1798747200000',
 ];
 
 describeEachEngine('transfer migrations', (engine) => {

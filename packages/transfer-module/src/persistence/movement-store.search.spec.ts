@@ -13,6 +13,7 @@ import {
   MovementWords1797019200000,
   SearchOnEngineIndexes1797192000000,
   StatementRowsUncheckedKeys1798660800000,
+  TextIndexAtCommit1798747200000,
   TextIndexWithoutPositions1797969600000,
   UnknownDebits1798056000000,
 } from './migrations';
@@ -199,6 +200,7 @@ describeEachEngine('MovementStore search', (engine) => {
     const runner = fixture.dataSource.createQueryRunner();
     try {
       // Down to before the search columns: the later indexes on them go first.
+      await new TextIndexAtCommit1798747200000().down(runner);
       await new StatementRowsUncheckedKeys1798660800000().down(runner);
       await new AmountFromStatusIndex1798315200000().down(runner);
       await new UnknownDebits1798056000000().down(runner);
@@ -225,6 +227,7 @@ describeEachEngine('MovementStore search', (engine) => {
       await new UnknownDebits1798056000000().up(runner);
       await new AmountFromStatusIndex1798315200000().up(runner);
       await new StatementRowsUncheckedKeys1798660800000().up(runner);
+      await new TextIndexAtCommit1798747200000().up(runner);
     } finally {
       await runner.release();
     }

@@ -47,6 +47,7 @@ describeEachEngine('MovementStore for the services', (engine) => {
       'UnknownDebits1798056000000',
       'AmountFromStatusIndex1798315200000',
       'StatementRowsUncheckedKeys1798660800000',
+      'TextIndexAtCommit1798747200000',
     ]);
     await runTransferMigrations(dataSource);
     expect(await pendingTransferMigrations(dataSource)).toEqual([]);

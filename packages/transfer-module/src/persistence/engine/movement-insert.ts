@@ -4,6 +4,7 @@ import { OUTBOX_EVENT_COLUMNS, type OutboxStatements, writeSqliteOutboxRows } fr
 import { queryPrepared } from './prepared-statement';
 import { queryWithCount } from './query-with-count';
 import { HISTORY_COLUMNS, historyFromRow, numberedPlaceholders } from './raw-rows';
+import { sqliteTextIndexOf } from './sqlite-text-index';
 
 /** A new movement's first history row (from no status to its first one). */
 export interface NewMovementHistory {
@@ -67,7 +68,8 @@ const INSERT_INTENT_HISTORY = `INSERT INTO "giro_movement_history" (${INTENT_HIS
 
 /**
  * SQLite, which has no DML in a CTE: the movement's INSERT, then its history row (then the outbox's rows), in the
- * caller's write transaction. Null when the originId is already stored.
+ * caller's write transaction; its description's index is written before that transaction's COMMIT
+ * (SqliteTextIndexWrites). Null when the originId is already stored.
  */
 export async function insertSqliteMovement(
   manager: EntityManager,
@@ -78,6 +80,7 @@ export async function insertSqliteMovement(
   const insert = cachedInsert(sqliteInserts, manager.connection.getMetadata(MovementEntity), (sql) => sql);
   const movementValues = insert.properties.map((property) => row[property]);
   if ((await queryWithCount(manager, insert.sql, movementValues)).affected !== 1) return null;
+  await sqliteTextIndexOf(manager.connection).insert(manager, row.originId);
   const [first] =
     (await queryWithCount(manager, INSERT_INTENT_HISTORY, [row.originId, ...historyValuesOf(history)])).records ?? [];
   if (outbox !== undefined) await writeSqliteOutboxRows(manager, outbox);

@@ -2,6 +2,7 @@ import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import type { AsyncMutex } from './async-mutex';
 import { type SqliteBusyTimeout, SqliteLockWait } from './sqlite-lock-wait';
+import { type SqliteTextIndexWrites, sqliteTextIndexOf } from './sqlite-text-index';
 import type { TransactionMode } from './transactions';
 
 /** Transactions that waited together and share one COMMIT (one fsync), at most this many. */
@@ -62,12 +63,16 @@ export class SqliteGroupCommit {
     connection: SqliteConnection;
     statements: Record<keyof typeof SAVEPOINT_STATEMENTS, { run(): unknown }>;
   };
+  /** The description's index of the movements a transaction inserts, written just before its COMMIT. */
+  private readonly textIndex: SqliteTextIndexWrites;
 
   constructor(
     private readonly dataSource: DataSource,
     /** Held from BEGIN to COMMIT: shared by every DataSource of the same file in this process. */
     private readonly fileLock: AsyncMutex,
-  ) {}
+  ) {
+    this.textIndex = sqliteTextIndexOf(dataSource);
+  }
 
   /** Queues `work` for the next group; settles once the group's COMMIT made it durable (or rolled it back). */
   enqueue<T>(mode: TransactionMode, work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -109,7 +114,16 @@ export class SqliteGroupCommit {
       for (const queued of group) queued.reject(error);
       return;
     }
-    if (group.length === 1) return this.runAlone(runner, group[0]);
+    this.textIndex.begin();
+    try {
+      if (group.length === 1) await this.runAlone(runner, group[0]);
+      else await this.runTogether(runner, group);
+    } finally {
+      this.textIndex.end();
+    }
+  }
+
+  private async runTogether(runner: QueryRunner, group: QueuedWork[]): Promise<void> {
     const ran: { queued: QueuedWork; value: unknown }[] = [];
     let next = 0;
     try {
@@ -132,6 +146,7 @@ export class SqliteGroupCommit {
         }
         this.savepoint('release');
       }
+      this.textIndex.beforeCommit();
       await runner.query('COMMIT');
     } catch (error) {
       // A savepoint statement or the COMMIT failed: nothing of the group is kept.
@@ -146,6 +161,7 @@ export class SqliteGroupCommit {
   private async runAlone(runner: QueryRunner, queued: QueuedWork): Promise<void> {
     try {
       const value = await queued.work(runner.manager);
+      this.textIndex.beforeCommit();
       await runner.query('COMMIT');
       queued.resolve(value);
     } catch (error) {

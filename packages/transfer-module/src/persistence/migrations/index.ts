@@ -33,6 +33,7 @@ import { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-ind
 import { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 import { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
 import { StatementRowsUncheckedKeys1798660800000 } from './1798660800000-statement-rows-unchecked-keys';
+import { TextIndexAtCommit1798747200000 } from './1798747200000-text-index-at-commit';
 import { coveredByBaseline } from './after-baseline';
 
 export { TransferSchemaBaseline1795291100000 } from './1795291100000-transfer-schema-baseline';
@@ -70,6 +71,7 @@ export { TextIndexWithoutPositions1797969600000 } from './1797969600000-text-ind
 export { UnknownDebits1798056000000 } from './1798056000000-unknown-debits';
 export { AmountFromStatusIndex1798315200000 } from './1798315200000-amount-from-status-index';
 export { StatementRowsUncheckedKeys1798660800000 } from './1798660800000-statement-rows-unchecked-keys';
+export { TextIndexAtCommit1798747200000 } from './1798747200000-text-index-at-commit';
 
 /** The steps a database made by an earlier build went through, in order; a fresh one gets their result at once. */
 export const TRANSFER_MIGRATION_STEPS = [
@@ -114,6 +116,7 @@ export const TRANSFER_MIGRATIONS_SINCE_BASELINE = [
   UnknownDebits1798056000000,
   AmountFromStatusIndex1798315200000,
   StatementRowsUncheckedKeys1798660800000,
+  TextIndexAtCommit1798747200000,
 ];
 
 /**
