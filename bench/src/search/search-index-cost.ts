@@ -12,16 +12,18 @@ import { formatNumber, markdownTable } from '../report/markdown-table';
 import { writeResultsJson } from '../report/write-results';
 import { postgresReachable } from '../sweep/seed-postgres';
 import { dropSearchDatabase, parties, SEARCH_DATABASE, seedPostgres, seedSqlite } from './search-seed';
-import { SEARCH_BTREES } from './search-write-variants';
+import { SEARCH_BTREES, TEXT_STAND_IN } from './search-write-variants';
 import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workload';
 
 /**
- * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N] [--only sqlite|postgres] [--drop all|text|btrees|<index>]`:
+ * `node bench/dist/search/search-index-cost.js [--movements N] [--writes N] [--warm N] [--only sqlite|postgres] [--drop all|text|btrees|<index>]`:
  * what the search's indexes cost the writes of the create path and of the sweep. For each engine, a history of N
  * movements as the search bench seeds it (default 100 000), then rounds — a warm-up, then without the search's
  * indexes and with them (as the migrations make them), twice, alternated (the repeats show the drift of the
  * machine) — each timing the create path's writes (`recordIntent`, then the first answer; parties, amounts and
  * descriptions drawn like the history's) and a sweep's quiet answers to open movements of the history, 16 at once,
+ * after `--warm` creates of the same kind that are not measured (default 2 000: an index just built has every leaf
+ * full, so the first writes after it split pages a history written over time would not split as often),
  * with the CPU they took: this process's (SQLite runs in it) and, on Postgres, the server's backends of the bench's
  * database. Prints a table, the bytes each index takes and, on Postgres, how many of the rounds' updates were HOT
  * (wrote no index entry); writes bench/results/search-index-cost.json.
@@ -98,8 +100,12 @@ async function allSearchIndexStatements(database: BenchDatabase): Promise<{ drop
     );
     const text = rows.some((row) => row.name === 'giro_movement_text');
     return {
-      drop: rows.map((row) => `DROP ${row.type === 'table' ? 'TABLE' : row.type.toUpperCase()} "${row.name}"`),
+      drop: [
+        ...rows.map((row) => `DROP ${row.type === 'table' ? 'TABLE' : row.type.toUpperCase()} "${row.name}"`),
+        ...(text ? TEXT_STAND_IN : []),
+      ],
       create: [
+        ...(text ? ['DROP VIEW "giro_movement_text"'] : []),
         ...rows.map((row) => row.sql),
         ...(text ? [`INSERT INTO "giro_movement_text" ("giro_movement_text") VALUES ('rebuild')`] : []),
       ],
@@ -137,6 +143,16 @@ async function walBytes(database: BenchDatabase): Promise<number | null> {
   return Number(row.wal);
 }
 
+/** `count` operations, CONCURRENCY at once. */
+async function concurrently(count: number, operation: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < count) await operation(next++);
+    }),
+  );
+}
+
 /** `count` operations, CONCURRENCY at once, with the CPU of this process and of the bench database's backends. */
 async function costed(
   database: BenchDatabase,
@@ -148,12 +164,7 @@ async function costed(
   server?.start();
   const before = process.cpuUsage();
   const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) await operation(next++);
-    }),
-  );
+  await concurrently(count, operation);
   const elapsedMs = performance.now() - started;
   const used = process.cpuUsage(before);
   const serverMs = server?.stop();
@@ -178,6 +189,7 @@ function argument(args: string[], name: string, fallback: number): number {
 async function main(args: string[]): Promise<void> {
   const movements = argument(args, '--movements', 100_000);
   const writes = argument(args, '--writes', 4_000);
+  const warm = argument(args, '--warm', 2_000);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const dropped: Dropped = args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'all';
   const log = (message: string) => process.stderr.write(`[search-index-cost] ${message}\n`);
@@ -217,6 +229,9 @@ async function main(args: string[]): Promise<void> {
             for (const sql of round.indexes ? statements.create : statements.drop) await database.dataSource.query(sql);
             present = round.indexes;
           }
+          const warmFrom = nextOriginId;
+          await concurrently(warm, (index) => createPath(database.store, warmFrom + index, people));
+          nextOriginId += warm;
           const first = nextOriginId;
           const create = await costed(database, writes, (index) => createPath(database.store, first + index, people));
           nextOriginId += writes;
@@ -246,13 +261,14 @@ async function main(args: string[]): Promise<void> {
     machine,
     movements,
     writes,
+    warm,
     dropped,
     concurrency: CONCURRENCY,
     results,
     sizes,
     updates,
   });
-  console.log(render(results, sizes, updates, { movements, writes, dropped, machine }));
+  console.log(render(results, sizes, updates, { movements, writes, warm, dropped, machine }));
 }
 
 async function opened(engine: BenchDatabase['engine'], url: string): Promise<BenchDatabase> {
@@ -285,7 +301,7 @@ function render(
   results: RoundResult[],
   sizes: { engine: string; indexes: { name: string; bytes: number }[] }[],
   updates: ({ engine: string } & UpdateCounts)[],
-  plan: { movements: number; writes: number; dropped: Dropped; machine: ReturnType<typeof machineInfo> },
+  plan: { movements: number; writes: number; warm: number; dropped: Dropped; machine: ReturnType<typeof machineInfo> },
 ): string {
   const cpu = (cost: Costed) =>
     `${formatNumber(cost.processCpuMicros)}${cost.serverCpuMicros === null ? '' : ` + ${formatNumber(cost.serverCpuMicros)}`}`;
@@ -301,7 +317,7 @@ function render(
     optional(result.answer.walBytesPerOperation),
   ]);
   return [
-    `The search's indexes (dropped without them: ${plan.dropped}) and the writes, ${formatNumber(plan.movements)} movements; ${formatNumber(plan.writes)} creates and ${formatNumber(plan.writes)} answers per round, ${CONCURRENCY} at once.`,
+    `The search's indexes (dropped without them: ${plan.dropped}) and the writes, ${formatNumber(plan.movements)} movements; ${formatNumber(plan.writes)} creates and ${formatNumber(plan.writes)} answers per round after ${formatNumber(plan.warm)} creates not measured, ${CONCURRENCY} at once.`,
     `Machine: ${plan.machine.cpuModel}, ${plan.machine.cores} cores, Node ${plan.machine.node}, ${plan.machine.date}.`,
     '',
     markdownTable(

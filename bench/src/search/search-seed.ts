@@ -131,12 +131,16 @@ export async function seedSqlite(
         for (const row of rows) insert.run(row.idx, row.address, row.personId);
       }
       const history = db.prepare(insertHistorySql('sqlite'));
+      // The description's FTS5 index, which giro writes in the transaction that inserts the movements (no trigger).
+      const text = db.prepare(`INSERT INTO "giro_movement_text" ("rowid", "description")
+        SELECT "origin_id", "description" FROM "giro_movements" WHERE "origin_id" BETWEEN ? AND ?`);
       for (let low = 0; low < movements; low += CHUNK) {
         const high = Math.min(movements, low + CHUNK);
         db.exec(sqliteDrawsSql(low, high));
         db.exec(insertMovementsSql('sqlite', { total: movements, firstOriginId: FIRST_ORIGIN_ID, newestAtMs }));
         db.exec(`DROP TABLE ${PARTY_TABLES.draws}`);
         history.run(FIRST_ORIGIN_ID + low, FIRST_ORIGIN_ID + high - 1);
+        text.run(FIRST_ORIGIN_ID + low, FIRST_ORIGIN_ID + high - 1);
         options.log(`SQLite: ${high} movements inserted`);
       }
       for (const { sql } of indexes) db.exec(sql);
