@@ -22,8 +22,9 @@ import { claimOpen, createPath, quietAnswer, reopen } from './search-write-workl
  * indexes and with them (as the migrations make them), twice, alternated (the repeats show the drift of the
  * machine) — each timing the create path's writes (`recordIntent`, then the first answer; parties, amounts and
  * descriptions drawn like the history's) and a sweep's quiet answers to open movements of the history, 16 at once,
- * after `--warm` creates of the same kind that are not measured (default 2 000: an index just built has every leaf
- * full, so the first writes after it split pages a history written over time would not split as often),
+ * after `--warm` creates of the same kind that are not measured (default 8 000: an index just built has every leaf
+ * full, so the first writes after it split pages a history written over time would not split as often; the default
+ * is several writes for each leaf of the default history's indexes, so that nearly every leaf has split once),
  * with the CPU they took: this process's (SQLite runs in it) and, on Postgres, the server's backends of the bench's
  * database. Prints a table, the bytes each index takes and, on Postgres, how many of the rounds' updates were HOT
  * (wrote no index entry); writes bench/results/search-index-cost.json.
@@ -189,7 +190,7 @@ function argument(args: string[], name: string, fallback: number): number {
 async function main(args: string[]): Promise<void> {
   const movements = argument(args, '--movements', 100_000);
   const writes = argument(args, '--writes', 4_000);
-  const warm = argument(args, '--warm', 2_000);
+  const warm = argument(args, '--warm', 8_000);
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
   const dropped: Dropped = args.includes('--drop') ? args[args.indexOf('--drop') + 1] : 'all';
   const log = (message: string) => process.stderr.write(`[search-index-cost] ${message}\n`);
