@@ -11,6 +11,7 @@ import {
   completeCuit,
   type SourceAccountLimitsOptions,
 } from '@giro/transfer-module';
+import { DEFAULT_DATABASE_POOL_SIZE } from '@giro/transfer-module/persistence';
 import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
@@ -123,6 +124,7 @@ export async function startTestReconciler(
     port: 0,
     databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
+    databasePoolSize: DEFAULT_DATABASE_POOL_SIZE,
     adminToken: ADMIN_TOKEN,
     auditHmacKey: AUDIT_HMAC_KEY,
     bank: undefined,
