@@ -30,11 +30,11 @@ const GOALS = { deliveriesPerSecond: 2_000, lagP99Ms: 500, committedShareOfRate:
 /**
  * giro's Postgres pool in the bench (`databasePoolSize`) unless `--pool-size` says otherwise: what a deployment
  * committing this many events a second would set. Each commit waits for a flush of the WAL that the connections
- * committing at once share, so a pool commits at most about one transaction per connection per flush and a half
- * (about 6 ms with its statements on the bench's host): 10 connections, about 1 650 a second, short of the half
- * drain rate a quiet run asks; 20, about 3 300. No wider: each connection more is a backend more competing for
- * the cores with the dispatcher's own. The module's default stays 10 (every replica opens its pool against the
- * server's `max_connections`); the create bench keeps it, as its raw client does.
+ * committing at once share, so a pool commits at most about one transaction per connection per flush and a half:
+ * the module's default pool is short of the half drain rate a quiet run asks, this one is not (BENCHMARKS.md,
+ * "The lag run from the commit, and the pool"). No wider: each connection more is a backend more competing for the
+ * cores with the dispatcher's own. The module's default stays (every replica opens its pool against the server's
+ * `max_connections`); the create bench keeps it, as its raw client does.
  */
 const POSTGRES_POOL_SIZE = 20;
 
