@@ -11,6 +11,7 @@ import {
   completeCuit,
   type SourceAccountLimitsOptions,
 } from '@giro/transfer-module';
+import { DEFAULT_DATABASE_POOL_SIZE } from '@giro/transfer-module/persistence';
 import { ManualClock } from '@giro/transfer-module/testing';
 import type { INestApplication } from '@nestjs/common';
 import { type ReconcilerConfig, SPEC_POLLING } from '../../apps/reconciler/src/config/reconciler-config';
@@ -105,6 +106,8 @@ export async function startTestReconciler(
     approvals?: ApprovalOptions;
     /** DATABASE_URL (a Postgres database of the test's own); default an SQLite file of its own. */
     databaseUrl?: string;
+    /** DATABASE_POOL_SIZE; default the module's. */
+    databasePoolSize?: number;
     /** NEW_PAYEE_REQUIRES_APPROVAL; default false. */
     newPayeeRequiresApproval?: boolean;
     /** ENCRYPTION_KEY; default none (secrets stored in clear). */
@@ -123,6 +126,7 @@ export async function startTestReconciler(
     port: 0,
     databaseUrl: options.databaseUrl ?? `sqlite:${join(dir, 'giro.sqlite')}`,
     databaseStartTimeoutMs: 0,
+    databasePoolSize: options.databasePoolSize ?? DEFAULT_DATABASE_POOL_SIZE,
     adminToken: ADMIN_TOKEN,
     auditHmacKey: AUDIT_HMAC_KEY,
     bank: undefined,

@@ -52,13 +52,16 @@ function sayAtStart(message: string): void {
 }
 
 /**
- * The database of DATABASE_URL. A Postgres server still starting (containers started together) is waited for
+ * The database of DATABASE_URL (on Postgres, a pool of DATABASE_POOL_SIZE connections). A Postgres server still starting (containers started together) is waited for
  * up to DATABASE_START_TIMEOUT_MS, said once, instead of TypeOrmModule's own retries (`toRetry`), which log every
  * attempt with its stack.
  */
 function databaseModule(config: ReconcilerConfig): DynamicModule {
   return TypeOrmModule.forRootAsync({
-    useFactory: () => ({ ...dataSourceOptionsFromUrl(config.databaseUrl), toRetry: () => false }),
+    useFactory: () => ({
+      ...dataSourceOptionsFromUrl(config.databaseUrl, { poolSize: config.databasePoolSize }),
+      toRetry: () => false,
+    }),
     dataSourceFactory: (options) =>
       initializeWhenReachable(options as DataSourceOptions, {
         timeoutMs: config.databaseStartTimeoutMs,

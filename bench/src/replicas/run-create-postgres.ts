@@ -36,6 +36,8 @@ export interface CreatePostgresRun {
   databaseCpuMsPerTransfer: number | undefined;
   /** The part of it of the benchmark database's backends (other work on the server left out). */
   benchDatabaseCpuMsPerTransfer: number | undefined;
+  /** The sandbox bank's CPU (whole run), ms per transfer: the machine's share the bank's side takes. */
+  bankCpuMsPerTransfer?: number;
   machineBusy: number | undefined;
 }
 
@@ -129,6 +131,10 @@ async function createRun(
         together.alsoMeasuredWordCpuMs === undefined
           ? undefined
           : together.alsoMeasuredWordCpuMs / (processes * (plan.warmup + plan.transfers)),
+      bankCpuMsPerTransfer:
+        together.sandboxCpuMs === undefined
+          ? undefined
+          : together.sandboxCpuMs / (processes * (plan.warmup + plan.transfers)),
       machineBusy: together.machineBusy,
     };
     const firstError = results.find((result) => result.firstError)?.firstError;

@@ -2,22 +2,24 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // The receiver of the webhook benchmark, a process of its own (`node receiver-process.js`): a tiny HTTP server
-// that answers every POST 204 at once, and records when each event arrived against when it was committed (the
-// payload's `timestamp`, the time of the change that wrote it; one machine, one clock). `GET /__report` gives
-// what arrived since the last report and starts over. Prints `{"event":"webhook-receiver-ready","url":…}`.
+// that answers every POST 204 at once, and records when each event arrived, with its transfer's originId and the
+// payload's `timestamp` (the time of the change that wrote it, taken before its transaction; one machine, one
+// clock): the bench splits each lag at the event's commit, which it knows. `GET /__report` gives what arrived
+// since the last report and starts over. Prints `{"event":"webhook-receiver-ready","url":…}`.
 
 let received = 0;
 let ids = new Set<string>();
-let lagsMs: number[] = [];
+/** [originId, arrived at, the change's time] per event about a transfer (lag-split.ts's Arrival). */
+let arrivals: [number, number, number][] = [];
 let firstAtMs: number | null = null;
 let lastAtMs: number | null = null;
 
 const server = createServer((request, response) => {
   if (request.method === 'GET' && request.url === '/__report') {
-    const report = { received, unique: ids.size, lagsMs, firstAtMs, lastAtMs };
+    const report = { received, unique: ids.size, arrivals, firstAtMs, lastAtMs };
     received = 0;
     ids = new Set();
-    lagsMs = [];
+    arrivals = [];
     firstAtMs = null;
     lastAtMs = null;
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(report));
@@ -32,8 +34,11 @@ const server = createServer((request, response) => {
     ids.add(String(request.headers['webhook-id']));
     firstAtMs ??= now;
     lastAtMs = now;
-    const { timestamp } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { timestamp: string };
-    lagsMs.push(now - Date.parse(timestamp));
+    const { timestamp, data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+      timestamp: string;
+      data: { originId?: number };
+    };
+    if (data.originId !== undefined) arrivals.push([data.originId, now, Date.parse(timestamp)]);
   });
 });
 server.keepAliveTimeout = 60_000;

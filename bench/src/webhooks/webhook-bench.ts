@@ -16,6 +16,7 @@ import { NestFactory } from '@nestjs/core';
 import { summarizeLatencies } from '../stats';
 import { intentFingerprint } from '../sweep/fingerprint';
 import { transferRequest } from '../workload/transfer-request';
+import { type Arrival, splitLags } from './lag-split';
 
 // giro's side of the webhook benchmark: a Nest application with TransferModule and `webhooks` (the defaults a
 // deployment gets, loopback allowed), its outbox filled through the store's real path (MovementStore.recordIntent:
@@ -46,6 +47,8 @@ export interface WebhookBenchPlan {
   lagSeconds: number;
   /** The lag run's rate instead of half the drain rate (to compare two builds at one rate on a busy machine). */
   lagRatePerSecond?: number;
+  /** Postgres: the connections of giro's pool (the module's `databasePoolSize`; its default when absent). */
+  poolSize?: number;
 }
 
 export interface WebhookBenchResult {
@@ -58,13 +61,20 @@ export interface WebhookBenchResult {
   /** Attempts the receiver got while draining, and distinct ids among them. */
   received: number;
   unique: number;
-  /** The steady rate of the lag run (half the drain rate) and the events it committed. */
+  /** The steady rate the lag run asked (half the drain rate), the events it committed and the rate they were. */
   lagRatePerSecond: number;
   lagEvents: number;
-  /** Receive time − commit time, at the receiver. */
+  committedPerSecond: number;
+  /** Arrival at the receiver − the event's commit: the goal's lag. */
   lagP50Ms: number;
   lagP99Ms: number;
-  /** delivered_at − created_at as giro records it (the answer's arrival). */
+  /** The event's commit − the change's time (the payload's `timestamp`): the writer's part. */
+  writeP50Ms: number;
+  writeP99Ms: number;
+  /** Arrival at the receiver − the change's time: both parts. */
+  fromChangeP50Ms: number;
+  fromChangeP99Ms: number;
+  /** delivered_at − created_at as giro records it (the answer's arrival, from the change's time). */
   recordedLagP50Ms: number;
   recordedLagP99Ms: number;
 }
@@ -72,7 +82,7 @@ export interface WebhookBenchResult {
 interface ReceiverReport {
   received: number;
   unique: number;
-  lagsMs: number[];
+  arrivals: Arrival[];
 }
 
 async function receiverReport(receiverUrl: string): Promise<ReceiverReport> {
@@ -128,15 +138,22 @@ class DeliveryCounter {
 
 class EventWriter {
   private readonly template = intentTemplate();
+  /** When each event's transaction returned committed (the receiver's clock), by originId, since `forget()`. */
+  committedAtMs = new Map<number, number>();
 
   constructor(
     private readonly store: Store,
     private nextOriginId = 1,
   ) {}
 
+  forget(): void {
+    this.committedAtMs = new Map();
+  }
+
   private async writeOne(): Promise<void> {
     const intent = { ...this.template, originId: this.nextOriginId++ } as TransferIntent;
     await this.store.recordIntent(intent, intentFingerprint(intent), { sendNow: false });
+    this.committedAtMs.set(intent.originId, Date.now());
   }
 
   /** `count` events, `concurrency` transactions at once (they share commits, as concurrent requests do). */
@@ -172,7 +189,7 @@ class EventWriter {
   }
 }
 
-async function openGiro(databaseUrl: string, webhooks: TransferWebhookOptions) {
+async function openGiro(databaseUrl: string, webhooks: TransferWebhookOptions, databasePoolSize?: number) {
   const certs = await createDevCertificates();
   const bank: BankClientOptions = {
     // Never called: no transfer is sent, the intents wait for a sweep that does not run.
@@ -182,7 +199,14 @@ async function openGiro(databaseUrl: string, webhooks: TransferWebhookOptions) {
     hmac: { secret: 'webhook-bench' },
   };
   const app: INestApplicationContext = await NestFactory.createApplicationContext(
-    TransferModule.forRoot({ bank, databaseUrl, runMigrations: true, clock: systemClock, webhooks }),
+    TransferModule.forRoot({
+      bank,
+      databaseUrl,
+      runMigrations: true,
+      clock: systemClock,
+      webhooks,
+      ...(databasePoolSize !== undefined && { databasePoolSize }),
+    }),
     { logger: ['error', 'warn'] },
   );
   return app;
@@ -190,7 +214,7 @@ async function openGiro(databaseUrl: string, webhooks: TransferWebhookOptions) {
 
 /**
  * (a) The dispatcher, started, drains a pre-filled outbox of `plan.events`; (b) events are committed at half
- * that rate for `plan.lagSeconds` while it runs, each one's lag measured at the receiver.
+ * that rate for `plan.lagSeconds` while it runs, each one's lag measured from its commit to the receiver.
  */
 export async function runWebhookBench(
   engine: WebhookBenchResult['engine'],
@@ -200,7 +224,8 @@ export async function runWebhookBench(
   log: (message: string) => void,
   webhookOptions: TransferWebhookOptions = {},
 ): Promise<WebhookBenchResult> {
-  const app = await openGiro(databaseUrl, { allowLoopback: true, ...webhookOptions });
+  const poolSize = engine === 'Postgres' ? plan.poolSize : undefined;
+  const app = await openGiro(databaseUrl, { allowLoopback: true, ...webhookOptions }, poolSize);
   try {
     const service = app.get(WebhookService);
     const dispatcher = app.get(WebhookDispatcher);
@@ -229,17 +254,21 @@ export async function runWebhookBench(
     );
 
     // The lag run: events committed one by one at a steady half of that rate, in this process (as the reconciler
-    // commits the changes it makes and delivers them), while the dispatcher runs.
+    // commits the changes it makes and delivers them), while the dispatcher runs. Each event's lag is taken from
+    // its commit: its payload's time is taken before its transaction waits for a connection, and that wait is the
+    // writers' (a create's answer waits for it), not the delivery's; it is reported beside, as the write part.
     const lagRate = plan.lagRatePerSecond ?? Math.max(1, Math.round(deliveriesPerSecond / 2));
     counter.lagsMs = [];
+    filler.forget();
     const lagBefore = counter.delivered;
+    const lagStartedAtMs = Date.now();
     const lagEvents = await filler.atRate(lagRate, plan.lagSeconds * 1000);
     await counter.until(lagBefore + lagEvents, 120_000);
     const lagged = await receiverReport(receiverUrl);
-    const atReceiver = summarizeLatencies(lagged.lagsMs);
+    const split = splitLags(lagged.arrivals, filler.committedAtMs, lagStartedAtMs);
     const recorded = summarizeLatencies(counter.lagsMs);
     log(
-      `${engine}: ${lagEvents} events at ${lagRate}/s: lag p50 ${atReceiver.p50Ms} ms, p99 ${atReceiver.p99Ms} ms at the receiver`,
+      `${engine}: ${lagEvents} events asked at ${lagRate}/s, committed at ${split.committedPerSecond.toFixed(0)}/s: lag from the commit p50 ${split.delivery.p50Ms} ms, p99 ${split.delivery.p99Ms} ms at the receiver (write part p50 ${split.write.p50Ms} ms, p99 ${split.write.p99Ms} ms)`,
     );
     return {
       engine,
@@ -251,8 +280,13 @@ export async function runWebhookBench(
       unique: drained.unique,
       lagRatePerSecond: lagRate,
       lagEvents,
-      lagP50Ms: atReceiver.p50Ms,
-      lagP99Ms: atReceiver.p99Ms,
+      committedPerSecond: split.committedPerSecond,
+      lagP50Ms: split.delivery.p50Ms,
+      lagP99Ms: split.delivery.p99Ms,
+      writeP50Ms: split.write.p50Ms,
+      writeP99Ms: split.write.p99Ms,
+      fromChangeP50Ms: split.fromChange.p50Ms,
+      fromChangeP99Ms: split.fromChange.p99Ms,
       recordedLagP50Ms: recorded.p50Ms,
       recordedLagP99Ms: recorded.p99Ms,
     };

@@ -19,7 +19,9 @@ import {
   PrimaryColumn,
   type QueryRunner,
 } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ManualClock } from './domain';
+import { TRANSFER_DATA_SOURCE, type TransferDataSource } from './module/transfer-data-source';
 import {
   type MovementCompletedEvent,
   type MovementFailedEvent,
@@ -243,6 +245,31 @@ describeEachEngine('TransferModule in a host application', (engine) => {
     await expect(store.findByOriginId(movement.originId)).rejects.toThrow();
     const check = await database.connect();
     expect(await check.query('SELECT "status" FROM "giro_movements"')).toEqual([{ status: 'CREATED' }]);
+  });
+
+  it('opens its own database with a pool of databasePoolSize connections on Postgres (SQLite has one)', async () => {
+    const app = await start([
+      TransferModule.forRoot(await options({ databaseUrl: database.url, runMigrations: true, databasePoolSize: 3 })),
+    ]);
+    const { dataSource } = app.get<TransferDataSource>(TRANSFER_DATA_SOURCE);
+    if (engine.kind === 'postgres') {
+      const pool = (dataSource.driver as PostgresDriver).master as { totalCount: number; waitingCount: number };
+      const held = Array.from({ length: 3 }, () => dataSource.createQueryRunner());
+      await Promise.all(held.map((runner) => runner.connect()));
+      expect(pool.totalCount).toBe(3);
+      // A fourth waits for one of the three instead of opening a connection.
+      const fourth = dataSource.createQueryRunner();
+      const connected = fourth.connect();
+      await waitFor(() => pool.waitingCount === 1);
+      await held[0].release();
+      await connected;
+      expect(pool.totalCount).toBe(3);
+      await Promise.all([fourth, ...held.slice(1)].map((runner) => runner.release()));
+    } else {
+      expect(dataSource.options.type).toBe('better-sqlite3');
+      await expect(app.get(TransferService).requestTransfer(transferRequest('rent'))).resolves.toBeDefined();
+    }
+    await app.close();
   });
 
   it.each([

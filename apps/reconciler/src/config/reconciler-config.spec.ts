@@ -71,6 +71,7 @@ describe('reconcilerConfigFromEnv', () => {
       port: 3000,
       databaseUrl: 'sqlite:./data/giro.sqlite',
       databaseStartTimeoutMs: 60_000,
+      databasePoolSize: 10,
       adminToken: undefined,
       auditHmacKey: undefined,
       bank: undefined,
@@ -100,6 +101,7 @@ describe('reconcilerConfigFromEnv', () => {
         PORT: '8080',
         DATABASE_URL: 'postgres://giro@db/giro',
         DATABASE_START_TIMEOUT_MS: '0',
+        DATABASE_POOL_SIZE: '32',
         SWEEP_INTERVAL_MS: '2500',
         ADMIN_RATE_LIMIT_PER_MINUTE: '6000',
         LOG_LEVEL: 'debug',
@@ -110,6 +112,7 @@ describe('reconcilerConfigFromEnv', () => {
       port: 8080,
       databaseUrl: 'postgres://giro@db/giro',
       databaseStartTimeoutMs: 0,
+      databasePoolSize: 32,
       sweepIntervalMs: 2500,
       adminRateLimitPerMinute: 6000,
       logLevel: 'debug',
@@ -254,6 +257,14 @@ describe('reconcilerConfigFromEnv', () => {
     for (const value of ['-1', '1.5', '3600001']) {
       expect(problemsOf({ DATABASE_START_TIMEOUT_MS: value })).toEqual([
         'DATABASE_START_TIMEOUT_MS must be a whole number of milliseconds between 0 and 3600000',
+      ]);
+    }
+  });
+
+  it('names DATABASE_POOL_SIZE and its range for a pool that is not a whole number of connections from 1 to 200', () => {
+    for (const value of ['0', '2.5', '201', 'ten']) {
+      expect(problemsOf({ DATABASE_POOL_SIZE: value })).toEqual([
+        'DATABASE_POOL_SIZE must be a whole number of connections between 1 and 200',
       ]);
     }
   });

@@ -45,6 +45,8 @@ export interface ReconcilerConfig {
   databaseUrl: string;
   /** DATABASE_START_TIMEOUT_MS: how long the start waits for a Postgres server that cannot be reached yet. */
   databaseStartTimeoutMs: number;
+  /** Postgres: the connections of the data source's pool (ignored on SQLite). */
+  databasePoolSize: number;
   /** Undefined only in sandbox mode, where one is generated at start. */
   adminToken: string | undefined;
   /** AUDIT_HMAC_KEY; undefined in sandbox mode (audit-key.ts keeps one) and for the sweep command. */
@@ -160,6 +162,7 @@ export function reconcilerConfigFromEnv(
     port: vars.PORT,
     databaseUrl,
     databaseStartTimeoutMs: vars.DATABASE_START_TIMEOUT_MS,
+    databasePoolSize: vars.DATABASE_POOL_SIZE,
     adminToken: vars.ADMIN_TOKEN,
     auditHmacKey: vars.AUDIT_HMAC_KEY,
     bank,

@@ -96,6 +96,7 @@ describe("the variables that set the module's options", () => {
   const code = (value: number) => `\`${value}\``;
   it.each([
     ['DATABASE_START_TIMEOUT_MS', TRANSFER_MODULE_OPTIONS.databaseStartTimeoutMs],
+    ['DATABASE_POOL_SIZE', TRANSFER_MODULE_OPTIONS.databasePoolSize],
     ['SWEEP_BATCH_SIZE', SWEEP_OPTIONS.batchSize],
     ['SWEEP_CONCURRENCY', SWEEP_OPTIONS.concurrency],
     ['WEBHOOK_TIMEOUT_MS', WEBHOOK_OPTIONS.timeoutMs],

@@ -12,7 +12,7 @@ import {
   WEBHOOK_RETRY_DELAYS_MS,
 } from '@giro/transfer-module';
 import { BANK_CLIENT_DEFAULTS } from '@giro/transfer-module/bank';
-import { MAX_BATCH_SIZE } from '@giro/transfer-module/persistence';
+import { DEFAULT_DATABASE_POOL_SIZE, MAX_BATCH_SIZE } from '@giro/transfer-module/persistence';
 import { formatDuration } from './durations';
 import {
   amount,
@@ -363,6 +363,15 @@ export const VARIABLES = {
     max: 3_600_000,
     default: DEFAULT_DATABASE_START_TIMEOUT_MS,
     doc: 'how long the reconciler waits at start for a Postgres server that cannot be reached yet (containers started together), saying so once on stderr; then it starts, or exits 1 with `giro-reconciler cannot start: the database did not answer within …`. 0: exit at the first refusal. A refusal waiting cannot mend (a wrong password, no such database) exits at once',
+  }),
+
+  DATABASE_POOL_SIZE: integer({
+    topic: 'database',
+    unit: 'connections',
+    min: 1,
+    max: 200,
+    default: DEFAULT_DATABASE_POOL_SIZE,
+    doc: "Postgres: the connections of the reconciler's pool. Each transaction holds one from its `BEGIN` to its commit, and the commits of the connections committing at once share one flush of the server's WAL: widen it when the writes queue for a connection (see [BENCHMARKS.md](../../BENCHMARKS.md)). Every replica opens up to this many, and its own connections outside the pool (the heartbeat's, the webhook dispatcher's), against the server's `max_connections`. Not applicable to SQLite (one connection; its transactions share one commit)",
   }),
 
   // The HTTP server of the admin API, /health, /metrics and /docs (server-environment.ts).

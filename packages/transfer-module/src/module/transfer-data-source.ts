@@ -40,10 +40,13 @@ export async function openTransferDataSource(
       throw new TransferModuleOptionsError('databaseUrl and dataSourceName exclude each other: choose one database');
     }
     const logger = new Logger('giro');
-    const dataSource = await initializeWhenReachable(dataSourceOptionsFromUrl(options.databaseUrl), {
-      timeoutMs: options.databaseStartTimeoutMs,
-      notify: (message) => logger.warn(message),
-    });
+    const dataSource = await initializeWhenReachable(
+      dataSourceOptionsFromUrl(options.databaseUrl, { poolSize: options.databasePoolSize }),
+      {
+        timeoutMs: options.databaseStartTimeoutMs,
+        notify: (message) => logger.warn(message),
+      },
+    );
     try {
       await prepare(dataSource, options);
     } catch (error) {

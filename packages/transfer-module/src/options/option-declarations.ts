@@ -1,6 +1,6 @@
 import type { BankCallBudgetOptions } from '../bank';
 import { DEFAULT_POLLING_OPTIONS } from '../domain';
-import { DEFAULT_DATABASE_START_TIMEOUT_MS, MAX_BATCH_SIZE } from '../persistence';
+import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_START_TIMEOUT_MS, MAX_BATCH_SIZE } from '../persistence';
 import type {
   TransferModuleOptions,
   TransferPollingOptions,
@@ -187,6 +187,12 @@ export const TRANSFER_MODULE_OPTIONS = {
     min: 0,
     max: HOUR,
     doc: 'with a Postgres `databaseUrl`: how long start-up waits for a server that cannot be reached yet (refused, starting up), trying again with growing pauses up to 5 s and saying so once; 0 fails at once. Any other failure (a wrong password, a database that does not exist) fails at once. Every failure is a `DatabaseStartError` naming the cause',
+  },
+  databasePoolSize: {
+    default: DEFAULT_DATABASE_POOL_SIZE,
+    min: 1,
+    max: 200,
+    doc: "with a Postgres `databaseUrl`: the connections of the module's pool. Each transaction holds one from its `BEGIN` to its commit, and the commits of the connections committing at once share one flush of the server's WAL, so a wider pool writes more transactions per second where the flush is the bound; every replica opens up to this many, and its own connections outside the pool (the heartbeat's, the webhook dispatcher's), against the server's `max_connections`. Not applicable to SQLite (one connection, whose transactions share one commit) nor to the application's data source (set its pool there)",
   },
   runMigrations: {
     default: false,

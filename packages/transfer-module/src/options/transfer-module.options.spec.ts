@@ -37,6 +37,7 @@ describe('resolveTransferModuleOptions', () => {
     expect(resolved).toMatchObject({
       runMigrations: false,
       databaseStartTimeoutMs: 60_000,
+      databasePoolSize: 10,
       budget: { maxInFlight: 8 },
       sweep: { batchSize: 100, concurrency: 8, leaseMs: 2 * (6_000 + 5_000) },
       callGuardMs: 6_000 + 5_000, // the longest bank call + the polling interval
@@ -56,6 +57,8 @@ describe('resolveTransferModuleOptions', () => {
       /option databaseStartTimeoutMs must be an integer from 0 to 3600000, got -1/,
       () => ({ bank, databaseStartTimeoutMs: -1 }),
     ],
+    [/option databasePoolSize must be an integer from 1 to 200, got 0/, () => ({ bank, databasePoolSize: 0 })],
+    [/option databasePoolSize must be an integer from 1 to 200, got 2.5/, () => ({ bank, databasePoolSize: 2.5 })],
     [/option runMigrations must be true or false/, () => ({ bank, runMigrations: 'yes' })],
     [/option polling: .*"minIntervalMs"/, () => ({ bank, polling: { minIntervalMs: -1 } })],
     [

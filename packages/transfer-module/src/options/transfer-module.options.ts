@@ -102,6 +102,11 @@ export interface TransferModuleOptions {
    * starting up), trying again with growing pauses; 0 fails at once. Default 60000 ms (a minute).
    */
   databaseStartTimeoutMs?: number;
+  /**
+   * With a Postgres `databaseUrl`: the connections of the module's pool (default 10, 1 to 200). The commits of
+   * the connections committing at once share one flush of the server's WAL. Not applicable to SQLite.
+   */
+  databasePoolSize?: number;
   /** Run giro's pending migrations at start-up (default false: run them with runTransferMigrations). */
   runMigrations?: boolean;
   /**
@@ -194,6 +199,7 @@ export interface ResolvedTransferOptions {
   bank: BankClientOptions;
   databaseUrl?: string;
   databaseStartTimeoutMs: number;
+  databasePoolSize: number;
   runMigrations: boolean;
   polling: PollingPolicyOptions;
   budget: BankCallBudgetOptions;
@@ -267,6 +273,11 @@ export function resolveTransferModuleOptions(options: TransferModuleOptions): Re
       input.databaseStartTimeoutMs,
       'databaseStartTimeoutMs',
       TRANSFER_MODULE_OPTIONS.databaseStartTimeoutMs,
+    ),
+    databasePoolSize: checkDeclaredInteger(
+      input.databasePoolSize,
+      'databasePoolSize',
+      TRANSFER_MODULE_OPTIONS.databasePoolSize,
     ),
     runMigrations: checkBoolean(input.runMigrations, 'runMigrations', TRANSFER_MODULE_OPTIONS.runMigrations.default),
     polling: pollingOptions,

@@ -21,6 +21,7 @@ export {
 } from './daily-close';
 export { DEFAULT_DATABASE_START_TIMEOUT_MS, initializeWhenReachable } from './database-start';
 export {
+  DEFAULT_DATABASE_POOL_SIZE,
   DEFAULT_DATABASE_URL,
   DEFAULT_SQLITE_BUSY_TIMEOUT_MS,
   dataSourceOptionsFromUrl,

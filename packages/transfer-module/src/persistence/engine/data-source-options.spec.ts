@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { TRANSFER_ENTITIES } from '../entities';
 import { TRANSFER_MIGRATIONS } from '../migrations';
-import { DEFAULT_DATABASE_URL, dataSourceOptionsFromUrl } from './data-source-options';
+import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_URL, dataSourceOptionsFromUrl } from './data-source-options';
 
 describe('dataSourceOptionsFromUrl', () => {
   it('defaults to a SQLite file under ./data, with giro’s entities and migrations and no synchronize', () => {
@@ -30,6 +30,11 @@ describe('dataSourceOptionsFromUrl', () => {
       migrations: TRANSFER_MIGRATIONS,
       synchronize: false,
     });
+  });
+
+  it('gives a Postgres data source a pool of DEFAULT_DATABASE_POOL_SIZE (10) connections unless told otherwise', () => {
+    expect(DEFAULT_DATABASE_POOL_SIZE).toBe(10);
+    expect(dataSourceOptionsFromUrl('postgres://giro@db.internal/giro')).toMatchObject({ poolSize: 10 });
   });
 
   it('refuses other schemes naming DATABASE_URL, without echoing the rest of the URL', () => {

@@ -9,13 +9,16 @@ const URL_VARIABLE = 'DATABASE_URL';
 
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5000;
 
+/** Postgres: connections in a data source's pool unless told otherwise (pg's own default). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 export interface TransferDataSourceOverrides {
   /** A named data source (TypeORM and @nestjs/typeorm). */
   name?: string;
   logging?: LoggerOptions;
   /** SQLite: how long a writer waits for another process's write lock before failing (default 5000). */
   sqliteBusyTimeoutMs?: number;
-  /** Postgres: connections in the pool (pg's default 10 when absent). */
+  /** Postgres: connections in the pool (DEFAULT_DATABASE_POOL_SIZE when absent); SQLite has one connection. */
   poolSize?: number;
 }
 
@@ -42,7 +45,7 @@ export function dataSourceOptionsFromUrl(
     migrationsRun: false,
   };
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    return { ...common, type: 'postgres', url, poolSize: overrides.poolSize };
+    return { ...common, type: 'postgres', url, poolSize: overrides.poolSize ?? DEFAULT_DATABASE_POOL_SIZE };
   }
   if (url.startsWith('sqlite:')) {
     return {
