@@ -482,9 +482,10 @@ export class StatementBook {
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(
         `SELECT h."origin_id" FROM "giro_movement_history" h WHERE h."source" = 'anomaly'
-  AND h."origin_id" IN (${originIds.map(() => '?').join(', ')}) AND h."detail" LIKE ?`,
+  AND h."origin_id" IN (${originIds.map(() => '?').join(', ')})
+  AND ${this.context.engine.jsonMember('h."detail"', 'kind')} = ?`,
       ),
-      [...originIds, `%"kind":"${ANOMALY_KINDS.missingInStatement}"%`],
+      [...originIds, ANOMALY_KINDS.missingInStatement],
     );
     return new Set(rows.map((row) => bigint(row.origin_id)));
   }
