@@ -16,6 +16,7 @@ import {
   cutIdentity,
   foreignWords,
   headerOnOneLine,
+  legendsOnTheirFrame,
   monthFirstDays,
   overflowingTables,
 } from './page-checks';
@@ -292,6 +293,8 @@ async function check(page: Page, lang: Lang, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: 768 });
     for (const table of await overflowingTables(page)) problems.push(`${name} at ${width}: table too wide: ${table}`);
     for (const account of await brokenAccounts(page)) problems.push(`${name} at ${width}: account broken: ${account}`);
+    for (const legend of await legendsOnTheirFrame(page))
+      problems.push(`${name} at ${width}: legend on its frame: ${legend}`);
     if (!(await headerOnOneLine(page))) problems.push(`${name} at ${width}: the header wraps`);
     const cut = await cutIdentity(page);
     if (cut !== undefined) problems.push(`${name} at ${width}: who is signed in is cut: ${cut}`);
