@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, FROM_CVU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -183,7 +184,7 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
     );
     // A later answer contradicting a final status: an anomaly to show.
     await stack.contradict(COMPLETED, 'FAILED', 'final status contradicted');
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
