@@ -78,7 +78,7 @@ export async function startReconcilerProcess(cwd: string, env: Record<string, st
     await killIfRunning([running]);
     const exit = await running.exit;
     const printed = running.output().trimEnd().split('\n').slice(-PRINTED_LINES).join('\n');
-    const firstLine = (error as Error).message.split('\n')[0];
+    const firstLine = (error as Error).message.split('\n')[0].replace(/:$/, '');
     throw new Error(
       `the reconciler did not start (${firstLine}; exit code ${exit.code}, signal ${exit.signal}); ` +
         (printed === '' ? 'it printed nothing' : `the last of what it printed:\n${printed}`),
