@@ -10,6 +10,7 @@ import { ADMIN_TOKEN, testCertificates, transferRequest } from './support/reconc
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   reconcilerScript,
   runReconcilerCommand,
@@ -86,7 +87,7 @@ function outageSuite(setup: () => Promise<Outage>) {
       POLL_MIN_INTERVAL_MS: '500',
       DELAYED_MIN_INTERVAL_MS: '2000',
     });
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await killIfRunning([reconciler]);
     await bank?.close();
@@ -216,7 +217,7 @@ describeWithPostgres('the reconciler started before Postgres answers', () => {
     const certs = await testCertificates();
     bank = await startSandboxBank({ tls: { cert: certs.server.cert, key: certs.server.key, ca: certs.ca.cert } });
     environment = { ...bankEnvironment(dir, certs, bank.url), DATABASE_URL: throughProxy.toString(), PORT: '0' };
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await bank?.close();
     await proxy?.close();

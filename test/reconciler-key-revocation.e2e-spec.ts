@@ -8,6 +8,7 @@ import { testCertificates } from './support/reconciler-harness';
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
@@ -43,7 +44,7 @@ function revocationAcrossReplicas(database: () => Promise<{ url: string; drop():
     // One after the other: the second finds the database migrated.
     replicas.push(await startReconcilerProcess(dir, env));
     replicas.push(await startReconcilerProcess(dir, env));
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await killIfRunning(replicas);
     replicas = [];

@@ -167,3 +167,21 @@ describe('reconciler processes on SQLite', () => {
     expect(version.output.trim()).toBe(reconcilerPackage.version);
   }, 90_000);
 });
+
+describe('a reconciler process that does not start', () => {
+  it('fails the start with its exit status and what it printed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'giro-reconciler-no-start-'));
+    try {
+      const failure = await startReconcilerProcess(dir, { DATABASE_URL: 'mysql://db.internal/giro' }).then(
+        () => undefined,
+        (error: Error) => error,
+      );
+      expect(failure?.message).toMatch(
+        /^the reconciler did not start \(the process exited before reconciler-ready; exit code 1/,
+      );
+      expect(failure?.message).toContain('DATABASE_URL must be sqlite:');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -8,6 +8,7 @@ import { testCertificates, transferRequest } from './support/reconciler-harness'
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
@@ -44,7 +45,7 @@ describeWithPostgres('two reconciler processes on one Postgres database', () => 
       SWEEP_INTERVAL_MS: '100',
     };
     replicas = await Promise.all([startReconcilerProcess(dir, env), startReconcilerProcess(dir, env)]);
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await killIfRunning(replicas);
     await bank?.close();

@@ -9,6 +9,7 @@ import { testCertificates, transferRequest } from './support/reconciler-harness'
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
@@ -44,7 +45,7 @@ describeWithPostgres('a SIGKILLed replica’s leases taken over', () => {
     replicas = await Promise.all([startReconcilerProcess(dir, env), startReconcilerProcess(dir, env)]);
     db = new Client({ connectionString: database.url });
     await db.connect();
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await killIfRunning(replicas);
     await db?.end();

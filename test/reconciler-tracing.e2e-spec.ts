@@ -8,6 +8,7 @@ import { ADMIN_TOKEN, testCertificates, transferRequest } from './support/reconc
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
@@ -108,7 +109,7 @@ describe('the reconciler process exporting traces over OTLP http/json', () => {
       WEBHOOK_EVENT_TYPES: 'transfer.created',
       WEBHOOK_ALLOW_LOOPBACK: 'true',
     });
-  });
+  }, RECONCILER_HOOK_MS);
   afterEach(async () => {
     await killIfRunning([reconciler]);
     await bank.close();

@@ -8,6 +8,7 @@ import { testCertificates, transferRequest } from './support/reconciler-harness'
 import {
   bankEnvironment,
   killIfRunning,
+  RECONCILER_HOOK_MS,
   type ReconcilerProcess,
   startReconcilerProcess,
 } from './support/reconciler-process';
@@ -42,7 +43,7 @@ describeOnEachEngine('a reconciler killed mid-release and started again', (engin
       // Short bank calls, so that the killed process's leases (twice the longest call) end within seconds.
       BANK_TIMEOUT_MS: '1000',
     };
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await killIfRunning(processes);
     await bank?.close();

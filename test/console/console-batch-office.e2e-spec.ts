@@ -2,6 +2,7 @@ import { Workbook } from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -95,7 +96,7 @@ describeWithChromium('a batch from an office’s file in the console (Chromium)'
   beforeAll(async () => {
     [stack, browser] = await startStackAndBrowser();
     operator = await stack.createKey('oficina', 'operator');
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

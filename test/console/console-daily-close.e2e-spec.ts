@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { FROM_CVU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -49,7 +50,7 @@ describeWithChromium('the daily close in the console (Chromium)', () => {
       30_000,
       () => 'the transfers to reach their final statuses',
     );
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

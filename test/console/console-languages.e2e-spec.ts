@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, FROM_CVU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -16,6 +17,7 @@ import {
   cutIdentity,
   foreignWords,
   headerOnOneLine,
+  legendsOnTheirFrame,
   monthFirstDays,
   overflowingTables,
 } from './page-checks';
@@ -182,7 +184,7 @@ describeWithChromium('the console in each language, at a laptop’s widths (Chro
     );
     // A later answer contradicting a final status: an anomaly to show.
     await stack.contradict(COMPLETED, 'FAILED', 'final status contradicted');
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();
@@ -292,6 +294,8 @@ async function check(page: Page, lang: Lang, name: string): Promise<string[]> {
     await page.setViewportSize({ width, height: 768 });
     for (const table of await overflowingTables(page)) problems.push(`${name} at ${width}: table too wide: ${table}`);
     for (const account of await brokenAccounts(page)) problems.push(`${name} at ${width}: account broken: ${account}`);
+    for (const legend of await legendsOnTheirFrame(page))
+      problems.push(`${name} at ${width}: legend on its frame: ${legend}`);
     if (!(await headerOnOneLine(page))) problems.push(`${name} at ${width}: the header wraps`);
     const cut = await cutIdentity(page);
     if (cut !== undefined) problems.push(`${name} at ${width}: who is signed in is cut: ${cut}`);

@@ -1,5 +1,6 @@
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -26,7 +27,7 @@ describeWithChromium('the payee book in the console (Chromium)', () => {
     operator = await stack.createKey('ops', 'operator');
     // Another person's key: minted by an admin key of their own.
     approver = await stack.createKey('checker', 'approver', await stack.createKey('checker-lead', 'admin'));
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import {
   type ConsoleStack,
@@ -30,7 +31,7 @@ describeWithChromium('the operator console by role (Chromium)', () => {
 
   beforeAll(async () => {
     [stack, browser] = await startStackAndBrowser({ APPROVAL_REQUIRED_ABOVE: '5000', WEBHOOK_ALLOW_LOOPBACK: 'true' });
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

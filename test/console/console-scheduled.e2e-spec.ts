@@ -2,6 +2,7 @@ import { businessDayBounds, businessDayOf, completeCbuCvu } from '@giro/transfer
 import type { Page } from 'playwright-core';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { ADMIN_TOKEN, FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import {
   type ConsoleStack,
   goTo,
@@ -70,7 +71,7 @@ describeWithChromium('scheduled transfers in the console (Chromium)', () => {
       expect(created.json.status).toBe('SCHEDULED');
     }
     expect((await stack.api('POST', `/admin/payees/${BLOCKED}/block`)).status).toBe(200);
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

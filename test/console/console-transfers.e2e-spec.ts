@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describeWithChromium, type TestBrowser } from '../support/chromium';
 import { FROM_CVU, TO_CBU, transferRequest } from '../support/reconciler-harness';
+import { RECONCILER_HOOK_MS } from '../support/reconciler-process';
 import { waitUntil } from '../support/wait-until';
 import {
   type ConsoleStack,
@@ -33,7 +34,7 @@ describeWithChromium('the operator console at work (Chromium)', () => {
   beforeAll(async () => {
     [stack, browser] = await startStackAndBrowser();
     operator = await stack.createKey('ops', 'operator');
-  }, 60_000);
+  }, RECONCILER_HOOK_MS);
   afterAll(async () => {
     await browser?.close();
     await stack?.close();

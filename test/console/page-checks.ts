@@ -102,6 +102,20 @@ export async function cutIdentity(page: Page): Promise<string | undefined> {
   })()`)) as string | undefined;
 }
 
+/** The legends of framed groups drawn across their frame's top border (each named by its text). */
+export async function legendsOnTheirFrame(page: Page): Promise<string[]> {
+  return (await page.evaluate(`(() =>
+    [...document.querySelectorAll('fieldset > legend')]
+      .filter((legend) => {
+        const frame = legend.parentElement;
+        const border = parseFloat(getComputedStyle(frame).borderTopWidth);
+        if (border === 0 || legend.getClientRects().length === 0) return false;
+        return legend.getBoundingClientRect().top < frame.getBoundingClientRect().top + border;
+      })
+      .map((legend) => legend.textContent)
+  )()`)) as string[];
+}
+
 /** Account numbers (22 digits) drawn on more than one line. */
 export async function brokenAccounts(page: Page): Promise<string[]> {
   return (await page.evaluate(`(() =>

@@ -52,10 +52,38 @@ export interface ReconcilerProcess {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `pnpm start`'s script with exactly `env` (plus PATH) and waits for its ready line. */
+/**
+ * How long a child reconciler may take to say it is ready. It starts in a second or two alone; on a machine busy
+ * with other suites and other work it has taken over 30 s. The wait ends on its ready line: this bound only limits
+ * a hang, so it is generous.
+ */
+export const RECONCILER_START_MS = 120_000;
+
+/** A hook's bound when it starts a reconciler: its start's, and a minute for the rest of its work. */
+export const RECONCILER_HOOK_MS = RECONCILER_START_MS + 60_000;
+
+/** The last lines a child printed, for a failure's message (its whole log may be long). */
+const PRINTED_LINES = 60;
+
+/**
+ * Starts `pnpm start`'s script with exactly `env` (plus PATH) and waits for its ready line. When none comes (it
+ * exited, or hung past RECONCILER_START_MS), the child is killed and the error says what it printed.
+ */
 export async function startReconcilerProcess(cwd: string, env: Record<string, string>): Promise<ReconcilerProcess> {
   const running = startNode(reconcilerScript('main.js'), { cwd, env: { PORT: '0', ...env } });
-  const ready = await waitForEvent(running, 'reconciler-ready', 30_000);
+  let ready: Record<string, unknown>;
+  try {
+    ready = await waitForEvent(running, 'reconciler-ready', RECONCILER_START_MS);
+  } catch (error) {
+    await killIfRunning([running]);
+    const exit = await running.exit;
+    const printed = running.output().trimEnd().split('\n').slice(-PRINTED_LINES).join('\n');
+    const firstLine = (error as Error).message.split('\n')[0].replace(/:$/, '');
+    throw new Error(
+      `the reconciler did not start (${firstLine}; exit code ${exit.code}, signal ${exit.signal}); ` +
+        (printed === '' ? 'it printed nothing' : `the last of what it printed:\n${printed}`),
+    );
+  }
   const url = String(ready.url);
   return {
     running,

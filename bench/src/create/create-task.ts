@@ -21,6 +21,11 @@ export interface CreateTask {
   transfers: number;
   /** Where the limit and the peer start their own originIds (giro allocates its own). */
   firstOriginId: number;
+  /**
+   * giro on SQLite only: start its allocator at `firstOriginId`. Workers run side by side on files of their own
+   * otherwise allocate the same ids from the same clock, and the one sandbox answers the second as a repeat.
+   */
+  giroFromFirstOriginId?: boolean;
   /** Keep-alive connections to the bank (and giro's in-flight budget). */
   maxConnections: number;
   /**

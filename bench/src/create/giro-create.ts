@@ -1,5 +1,12 @@
-import { TransferModule, TransferService } from '@giro/transfer-module';
+import {
+  dataSourceOptionsFromUrl,
+  OriginIdCounterEntity,
+  runTransferMigrations,
+  TransferModule,
+  TransferService,
+} from '@giro/transfer-module';
 import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
 import { giroBankOptions } from '../bank/bank-settings';
 import { transferRequestBody } from '../workload/transfer-request';
 import type { CreateSystemUnderTest, CreateTask } from './create-task';
@@ -10,6 +17,10 @@ import type { CreateSystemUnderTest, CreateTask } from './create-task';
  * the answer recorded).
  */
 export async function giroCreate(task: CreateTask): Promise<CreateSystemUnderTest> {
+  if (task.giroFromFirstOriginId) {
+    if (task.postgresUrl !== undefined) throw new Error('giroFromFirstOriginId is for a SQLite file of its own');
+    await startOriginIdsAt(`sqlite:${task.databaseFile}`, task.firstOriginId);
+  }
   const app = await NestFactory.createApplicationContext(
     TransferModule.forRoot({
       bank: giroBankOptions(task.bank, task.maxConnections),
@@ -28,4 +39,19 @@ export async function giroCreate(task: CreateTask): Promise<CreateSystemUnderTes
     },
     close: () => app.close(),
   };
+}
+
+/**
+ * The database migrated, its originId counter starting at `first`: giro's allocator hands out ids from the largest
+ * of its counter and its time floor, so ids start there when `first` is above the floor.
+ */
+export async function startOriginIdsAt(databaseUrl: string, first: number): Promise<void> {
+  const dataSource = await new DataSource(dataSourceOptionsFromUrl(databaseUrl)).initialize();
+  try {
+    await runTransferMigrations(dataSource);
+    // The allocator's one counter row (origin-id-allocator.ts names it).
+    await dataSource.getRepository(OriginIdCounterEntity).insert({ name: 'originId', nextValue: first });
+  } finally {
+    await dataSource.destroy();
+  }
 }

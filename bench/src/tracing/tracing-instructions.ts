@@ -11,6 +11,7 @@ import { machineInfo } from '../machine';
 import { startReadyProcess } from '../ready-process';
 import { formatNumber, markdownTable } from '../report/markdown-table';
 import { startSandboxProcess } from '../sandbox/sandbox-process';
+import { freshOriginIdRange, SIDE_BY_SIDE_ID_RANGE } from '../workload/transfer-request';
 import { startWorkerTracing } from './worker-tracing';
 
 /**
@@ -40,6 +41,8 @@ interface ChildPlan {
   warmup: number;
   transfers: number;
   otelEnv: Record<string, string>;
+  /** Where its originIds start, when it runs beside another child (giro's own floor otherwise). */
+  firstOriginId?: number;
 }
 
 function argument(args: string[], name: string, fallback: string): string {
@@ -70,7 +73,8 @@ async function child(plan: ChildPlan): Promise<void> {
     concurrency: CONCURRENCY,
     warmup: plan.warmup,
     transfers: plan.transfers,
-    firstOriginId: 0,
+    firstOriginId: plan.firstOriginId ?? 0,
+    ...(plan.firstOriginId !== undefined && { giroFromFirstOriginId: true }),
     maxConnections: MAX_CONNECTIONS,
   });
   const warmup = await closedLoop(CONCURRENCY, plan.warmup, (index) => system.transfer(index));
@@ -150,12 +154,15 @@ async function main(args: string[]): Promise<void> {
   try {
     for (let repeat = 0; repeat < repeats; repeat++) {
       const order = repeat % 2 === 0 ? [false, true] : [true, false];
+      const firstOriginIds = freshOriginIdRange();
       const measure = async (traced: boolean) => {
         const side = traced ? 'on' : 'off';
         const plan: ChildPlan = {
           traced,
           bank: sandbox.bank,
           databaseFile: join(workDir, `create-${repeat}-${side}.sqlite`),
+          // Side by side, each child allocates from a range of its own (the one sandbox would see repeats).
+          ...(together && { firstOriginId: firstOriginIds + (traced ? SIDE_BY_SIDE_ID_RANGE : 0) }),
           warmup,
           transfers,
           otelEnv,

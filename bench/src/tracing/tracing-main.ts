@@ -14,7 +14,7 @@ import { resultsFile } from '../report/write-results';
 import { startSandboxProcess } from '../sandbox/sandbox-process';
 import { createBenchDatabase, dropBenchDatabase, postgresReachable } from '../sweep/seed-postgres';
 import { runWorkersTogether } from '../workers/run-together';
-import { freshOriginIdRange } from '../workload/transfer-request';
+import { freshOriginIdRange, SIDE_BY_SIDE_ID_RANGE } from '../workload/transfer-request';
 
 /**
  * `pnpm bench:tracing [--quick] [--rounds N] [--protocol http/protobuf | http/json] [--sampler-ratio R] [--postgres]
@@ -171,8 +171,10 @@ async function main(args: string[]): Promise<void> {
           await sandbox.control.reset();
           await receiverReport(receiverUrl);
           const postgresUrl = plan.postgresUrl && (await createBenchDatabase(plan.postgresUrl, BENCH_DATABASE));
+          // Side by side, each worker allocates from a range of its own, far above the other's.
+          const firstOriginId = freshOriginIdRange();
           const tasks = sides.map(
-            (traced): CreateTask => ({
+            (traced, index): CreateTask => ({
               system: 'giro',
               bank: sandbox.bank,
               databaseFile: join(workDir, `tracing-${round}-${concurrency}-${traced ? 'on' : 'off'}.sqlite`),
@@ -180,7 +182,8 @@ async function main(args: string[]): Promise<void> {
               concurrency,
               warmup: sizes.warmup,
               transfers: sizes.transfers[concurrency],
-              firstOriginId: freshOriginIdRange(),
+              firstOriginId: firstOriginId + index * SIDE_BY_SIDE_ID_RANGE,
+              ...(plan.together && { giroFromFirstOriginId: true }),
               maxConnections: MAX_CONNECTIONS,
               ...(traced && { otelEnv: otelEnvironment(plan, receiverUrl) }),
               ...(traced && plan.pairedBlock !== undefined && { pairedBlock: plan.pairedBlock }),

@@ -32,3 +32,9 @@ export function transferRequest(originId: number, description?: string) {
 export function freshOriginIdRange(): number {
   return Date.now() * 1000;
 }
+
+/**
+ * How far apart the ranges of workers run side by side start: giro's time floor (ms × 1000) takes some 11 days to
+ * cross it, so no run's ids reach the next worker's range.
+ */
+export const SIDE_BY_SIDE_ID_RANGE = 1_000_000_000_000;

@@ -61,7 +61,7 @@ export {
   SourceAccountLimits,
   type SourceAccountLimitsOptions,
 } from './domain/account-limits';
-export { ANOMALY_KIND_NAMES, type AnomalyKind } from './domain/anomaly-kinds';
+export { ANOMALY_KIND_NAMES, ANOMALY_KINDS, type AnomalyKind } from './domain/anomaly-kinds';
 export { API_KEY_PREFIX, redactApiKeys } from './domain/api-key';
 export {
   type ApprovalOptions,

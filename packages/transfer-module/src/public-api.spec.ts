@@ -9,6 +9,7 @@ import { exportedNames } from '@test-support/exported-names';
 // (`exports`, `typesVersions`).
 
 const ROOT = [
+  'ANOMALY_KINDS',
   'ANOMALY_KIND_NAMES',
   'API_KEY_PREFIX',
   'AWAITING_APPROVAL_STATUS',
@@ -501,7 +502,6 @@ const PERSISTENCE = [
   'ReplicaEntity',
   'ReplicaRegistry',
   'Replicas1796587200000',
-  'STATEMENT_ANOMALIES',
   'STATEMENT_REPORT_ITEMS',
   'ScheduleOutcome',
   'ScheduledTransfers1797537600000',

@@ -51,7 +51,8 @@ export function waitForEvent(
       timeoutMs,
     );
     const check = () => {
-      for (const line of running.output().split('\n')) {
+      // Whole lines only: a chunk may end inside one.
+      for (const line of running.output().split('\n').slice(0, -1)) {
         if (!line.startsWith('{')) continue;
         const parsed = JSON.parse(line) as Record<string, unknown>;
         if (parsed.event === event) {

@@ -2,6 +2,7 @@ import { type ComponentChildren, createContext } from 'preact';
 import { useContext, useEffect, useState } from 'preact/hooks';
 import { EN } from './messages-en';
 import { ES, type MessageKey } from './messages-es';
+import { messageParts } from './placeholders';
 
 export type Lang = 'es' | 'en';
 export const LANGS: readonly Lang[] = ['es', 'en'];
@@ -20,9 +21,9 @@ export type Translate = (key: MessageKey, values?: Record<string, string | numbe
 
 /** The message in the language, its `{name}` placeholders replaced by `values`. */
 export function translate(lang: Lang, key: MessageKey, values: Record<string, string | number> = {}): string {
-  return DICTIONARIES[lang][key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in values ? String(values[name]) : whole,
-  );
+  return messageParts(DICTIONARIES[lang][key], values)
+    .map((part) => ('value' in part ? part.value : part.text))
+    .join('');
 }
 
 /**
@@ -34,19 +35,15 @@ export function translateMarked(
   key: MessageKey,
   values: Record<string, string | number>,
 ): ComponentChildren[] {
-  return DICTIONARIES[lang][key]
-    .split(/(\{\w+\})/)
-    .filter((part) => part !== '')
-    .map((part, index) => {
-      const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      return name !== undefined && name in values ? (
-        <span key={index} translate={false}>
-          {String(values[name])}
-        </span>
-      ) : (
-        part
-      );
-    });
+  return messageParts(DICTIONARIES[lang][key], values).map((part, index) =>
+    'value' in part ? (
+      <span key={index} translate={false}>
+        {part.value}
+      </span>
+    ) : (
+      part.text
+    ),
+  );
 }
 
 export interface I18n {

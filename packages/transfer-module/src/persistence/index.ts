@@ -89,7 +89,6 @@ export {
 export type { StatementImportRequest } from './statement-book';
 export {
   type LineOutcome,
-  STATEMENT_ANOMALIES,
   STATEMENT_REPORT_ITEMS,
   type StatementImportRecord,
   type StatementItem,

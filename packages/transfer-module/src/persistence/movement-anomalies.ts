@@ -143,8 +143,8 @@ export class MovementAnomalies {
   ): Promise<AnomalyRecord[]> {
     const position = afterCursor('h', ANOMALY_RANKS.transfer, options.resolved, options.cursor);
     const byOrigin = options.originId === undefined ? '' : ' AND h."origin_id" = ?';
-    // A named anomaly's detail is the JSON of an object whose first member is its kind.
-    const byKind = options.kind === undefined ? '' : ' AND h."detail" LIKE ?';
+    // A named anomaly's detail is the JSON of an object with its kind among its members.
+    const byKind = options.kind === undefined ? '' : ` AND ${this.context.engine.jsonMember('h."detail"', 'kind')} = ?`;
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(`SELECT ${HISTORY_COLUMNS}, ${RESOLUTION_COLUMNS}
   FROM "giro_movement_history" h LEFT JOIN "giro_anomaly_resolutions" r ON r."history_id" = h."id"
@@ -152,7 +152,7 @@ export class MovementAnomalies {
   ORDER BY h."at_ms" DESC, h."id" DESC LIMIT ?`),
       [
         ...(options.originId === undefined ? [] : [options.originId]),
-        ...(options.kind === undefined ? [] : [`{"kind":${JSON.stringify(options.kind)}%`]),
+        ...(options.kind === undefined ? [] : [options.kind]),
         ...position.parameters,
         options.limit,
       ],

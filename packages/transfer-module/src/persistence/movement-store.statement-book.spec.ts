@@ -275,12 +275,14 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
   it('filters the anomaly list by kind, each kind paged in the one order across open and resolved ones', async () => {
     const fixture = await storeFixture(engine);
     const { store, clock } = fixture;
-    for (const originId of [81, 82, 83, 84]) await completed(fixture, originId, `NET-${originId}`);
+    for (const originId of [81, 82, 83, 84, 85]) await completed(fixture, originId, `NET-${originId}`);
     // An answer naming another counterparty, recorded as the sender records it; a contradiction of the status, which
-    // has no kind (its raw answer happens to hold the word of one).
+    // has no kind (its raw answer happens to hold the word of one); the same kind as 81's with its members in
+    // another order, the nested word of another kind before its own (the filter reads the member, not the text).
     for (const [originId, detail] of [
       [81, { kind: 'counterparty_mismatch', reason: 'another CUIT', via: 'query', answer: { status: 'COMPLETED' } }],
       [82, { reason: 'FAILED after COMPLETED', via: 'query', answer: { kind: 'amount_mismatch' } }],
+      [85, { via: 'query', answer: { kind: 'amount_mismatch' }, reason: 'another CBU', kind: 'counterparty_mismatch' }],
     ] as const) {
       await store.claim(originId, 'w', LEASE);
       await store.applyUpdate(originId, 'w', {
@@ -289,7 +291,7 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
         releaseLease: true,
       });
     }
-    // Five days later: 83 and 84 debited with other amounts, two debits no transfer explains, 81 and 82 missing.
+    // Five days later: 83 and 84 debited with other amounts, two debits no transfer explains, 81, 82 and 85 missing.
     clock.advance(5 * DAY_MS);
     await store.importStatement(
       request('a'.repeat(64)),
@@ -320,7 +322,7 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
       return seen;
     };
     const all = await pages();
-    expect(all).toHaveLength(8);
+    expect(all).toHaveLength(10);
     const counts: Record<string, number> = {};
     for (const kind of ANOMALY_KIND_NAMES) {
       const only = await pages(kind);
@@ -328,7 +330,7 @@ describeEachEngine('MovementStore statements matched against the transfers', (en
       expect(only).toEqual(all.filter((item) => item.startsWith(`${kind}:`)));
       counts[kind] = only.length;
     }
-    expect(counts).toEqual({ counterparty_mismatch: 1, amount_mismatch: 2, missing_in_statement: 2, unknown_debit: 2 });
+    expect(counts).toEqual({ counterparty_mismatch: 2, amount_mismatch: 2, missing_in_statement: 3, unknown_debit: 2 });
     // With the other filters: the resolved ones of a kind; one movement's (never an unknown debit).
     const resolvedMismatches = await store.listAnomalies({ limit: 10, kind: 'amount_mismatch', resolved: true });
     expect(resolvedMismatches.items.map(kindOf)).toEqual(['amount_mismatch']);

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import {
+  ANOMALY_KINDS,
   amountFromCents,
   amountToCents,
   type BankCalendar,
@@ -18,7 +19,6 @@ import { type UnknownDebit, writeOutboxEvents } from './outbox';
 import { StoreArgumentError } from './persistence.errors';
 import {
   type LineOutcome,
-  STATEMENT_ANOMALIES,
   STATEMENT_REPORT_ITEMS,
   type StatementConfirmation,
   type StatementImportRecord,
@@ -381,7 +381,7 @@ export class StatementBook {
     for (const line of lines) {
       if (line.outcome !== 'amount_mismatch' || line.matchedOriginId === null) continue;
       raised += await this.raise(manager, line.matchedOriginId, now, {
-        kind: STATEMENT_ANOMALIES.amountMismatch,
+        kind: ANOMALY_KINDS.amountMismatch,
         reason: `the bank's statement debited ${amountFromCents(-line.cents)} for it`,
         statement: { importId: statement.id, line: line.line, date: line.date, amount: signedAmount(line.cents) },
       });
@@ -437,7 +437,7 @@ export class StatementBook {
       for (const row of overdue) {
         if (raisedBefore.has(row.originId)) continue;
         raised += await this.raise(manager, row.originId, now, {
-          kind: STATEMENT_ANOMALIES.missingInStatement,
+          kind: ANOMALY_KINDS.missingInStatement,
           reason: `COMPLETED on ${row.day}, absent from the bank's statement of that day`,
           statement: { importId: period.id, from: period.from, to: period.to },
         });
@@ -482,9 +482,10 @@ export class StatementBook {
     const rows: Record<string, unknown>[] = await manager.query(
       this.context.engine.sql(
         `SELECT h."origin_id" FROM "giro_movement_history" h WHERE h."source" = 'anomaly'
-  AND h."origin_id" IN (${originIds.map(() => '?').join(', ')}) AND h."detail" LIKE ?`,
+  AND h."origin_id" IN (${originIds.map(() => '?').join(', ')})
+  AND ${this.context.engine.jsonMember('h."detail"', 'kind')} = ?`,
       ),
-      [...originIds, `%"kind":"${STATEMENT_ANOMALIES.missingInStatement}"%`],
+      [...originIds, ANOMALY_KINDS.missingInStatement],
     );
     return new Set(rows.map((row) => bigint(row.origin_id)));
   }

@@ -1,7 +1,11 @@
 import { ANOMALY_KINDS } from '../domain';
 import type { RecordedActor } from './movement-records';
 
-/** The anomaly kinds a statement raises on a transfer (`unknown_debit` names a line, no transfer). */
+/**
+ * The anomaly kinds a statement raises (`unknown_debit` names a line, no transfer).
+ * @deprecated Use `ANOMALY_KINDS`, which names every kind (these three among them); this copy goes in a later
+ * major version.
+ */
 export const STATEMENT_ANOMALIES = {
   unknownDebit: ANOMALY_KINDS.unknownDebit,
   amountMismatch: ANOMALY_KINDS.amountMismatch,

@@ -153,10 +153,9 @@ export class SweepPipeline {
 
   /** Movements worked per millisecond since the first claim; undefined until one was worked. */
   private pacePerMs(): number | undefined {
-    const nowMs = this.options.now().getTime();
-    this.firstClaimAtMs ??= nowMs;
-    const elapsedMs = nowMs - this.firstClaimAtMs;
-    return elapsedMs <= 0 || this.workedCount === 0 ? undefined : this.workedCount / elapsedMs;
+    if (this.firstClaimAtMs === undefined || this.workedCount === 0) return undefined;
+    const elapsedMs = this.options.now().getTime() - this.firstClaimAtMs;
+    return elapsedMs <= 0 ? undefined : this.workedCount / elapsedMs;
   }
 
   /** One batch claimed, as a span: its movements are then worked (their bank calls traced) under the sweep's span. */
@@ -164,6 +163,7 @@ export class SweepPipeline {
     const { store, owner, leaseMs, dueBy, creations, accountWeights, giveBack } = this.options;
     return inSpan('giro sweep batch', { attributes: { 'giro.sweep.batch_size': limit } }, async (span) => {
       const creationsDueBy = this.options.now();
+      this.firstClaimAtMs ??= creationsDueBy.getTime();
       const claim = { owner, limit, leaseMs, dueBy, creations: creations(), creationsDueBy, accountWeights };
       const batch = await store.claimDue(claim);
       this.lastClaimMs = this.options.now().getTime() - creationsDueBy.getTime();

@@ -1,5 +1,6 @@
+export { newEventId } from './event-id';
 export { type AfterFailure, parseRetryAfter, RetrySchedule } from './retry-schedule';
-export { newEventId, TransferEventOutbox, webhookPayload } from './transfer-event-outbox';
+export { TransferEventOutbox, webhookPayload } from './transfer-event-outbox';
 export { WebhooksDisabledError, WebhookValidationError } from './webhook.errors';
 export { ENVIRONMENT_ENDPOINT_ID, type WebhookEndpointWithSecret, WebhookService } from './webhook.service';
 export { type WebhookAttemptObserver, WebhookDispatcher } from './webhook-dispatcher';

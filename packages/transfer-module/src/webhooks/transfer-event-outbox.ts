@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { context, propagation } from '@opentelemetry/api';
 import {
   anomalyKindOf,
@@ -16,25 +15,9 @@ import type {
   OutboxEvent,
   UnknownDebit,
 } from '../persistence';
+import { newEventId } from './event-id';
 import type { WebhookEventData, WebhookEventType, WebhookPayload } from './webhook-event-types';
 import type { WebhookWakeUp } from './webhook-wake-up';
-
-const ID_BYTES = 16;
-/** Random bytes drawn for many ids at once: a statement's import renders an event per debit no transfer explains. */
-const POOL_BYTES = ID_BYTES * 256;
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
-
-/** A new event id: `msg_` and 128 random bits (base64url), the same on every attempt of every delivery. */
-export function newEventId(): string {
-  if (poolOffset + ID_BYTES > pool.length) {
-    pool = randomBytes(POOL_BYTES);
-    poolOffset = 0;
-  }
-  const id = pool.toString('base64url', poolOffset, poolOffset + ID_BYTES);
-  poolOffset += ID_BYTES;
-  return `msg_${id}`;
-}
 
 /** The body of an event, as signed and sent. */
 export function webhookPayload<T extends WebhookEventType>(type: T, at: Date, data: WebhookEventData[T]): string {

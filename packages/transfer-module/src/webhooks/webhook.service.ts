@@ -11,7 +11,8 @@ import {
   type WebhookEndpointRecord,
   WebhookStore,
 } from '../persistence';
-import { newEventId, webhookPayload } from './transfer-event-outbox';
+import { newEventId } from './event-id';
+import { webhookPayload } from './transfer-event-outbox';
 import { WebhooksDisabledError, WebhookValidationError } from './webhook.errors';
 import { WEBHOOK_EVENT_TYPES } from './webhook-event-types';
 import { explainWebhookSecret, newWebhookSecret } from './webhook-signature';

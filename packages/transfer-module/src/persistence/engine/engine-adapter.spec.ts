@@ -70,4 +70,12 @@ describe('the engines spell the same statement each their way', () => {
     // One parameter and the same text whatever the count: nothing for the server to parse per value.
     expect(postgres.oneOf('bigint', [1]).text).toBe(postgres.oneOf('bigint', [1, 2, 3]).text);
   });
+
+  it("a JSON member read by each engine's JSON functions, its name never anything but a name", () => {
+    expect(sqlite.jsonMember('h."detail"', 'kind')).toBe(`json_extract(h."detail", '$.kind')`);
+    expect(postgres.jsonMember('h."detail"', 'kind')).toBe(`(h."detail")::jsonb ->> 'kind'`);
+    for (const adapter of [sqlite, postgres]) {
+      expect(() => adapter.jsonMember('h."detail"', "kind' OR '1")).toThrow('not a JSON member name');
+    }
+  });
 });

@@ -80,6 +80,11 @@ export interface EngineAdapter {
   /** `haystack`'s position of `needle` (1-based, 0 when absent), as an SQL expression. */
   position(haystack: string, needle: string): string;
   /**
+   * The text of `member` (a fixed name, never a value) of the JSON object stored as text in `column`, as an SQL
+   * expression (SQLite `json_extract`, Postgres `->>`): read wherever the object has it, null when it has none.
+   */
+  jsonMember(column: string, member: string): string;
+  /**
    * Inserts many rows into `table` (names fixed by the caller, never a value) in one statement: Postgres sends one
    * array per column (`unnest`, a handful of parameters whatever the rows), SQLite a row of placeholders each.
    */

@@ -9,6 +9,7 @@ import type {
 } from './engine-adapter';
 import { selectPostgresShares } from './fair-share';
 import { runPostgresFencedWrite } from './fenced-update';
+import { jsonMemberName } from './json-member';
 import { insertPostgresMovement } from './movement-insert';
 import { advancePostgresCounter } from './origin-id-counter';
 import { writePostgresOutboxRows } from './outbox-write';
@@ -63,6 +64,10 @@ export class PostgresEngine implements EngineAdapter {
 
   position(haystack: string, needle: string): string {
     return `strpos(${haystack}, ${needle})`;
+  }
+
+  jsonMember(column: string, member: string): string {
+    return `(${column})::jsonb ->> '${jsonMemberName(member)}'`;
   }
 
   async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {

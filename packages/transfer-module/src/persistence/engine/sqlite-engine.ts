@@ -3,6 +3,7 @@ import { recordSqliteDeliveryResults } from './delivery-results';
 import type { BulkColumn, EngineAdapter, EngineCapabilities } from './engine-adapter';
 import { selectSqliteShares } from './fair-share';
 import { runSqliteFencedWrite } from './fenced-update';
+import { jsonMemberName } from './json-member';
 import { insertSqliteMovement } from './movement-insert';
 import { advanceSqliteCounter } from './origin-id-counter';
 import { writeSqliteOutboxRows } from './outbox-write';
@@ -38,6 +39,10 @@ export class SqliteEngine implements EngineAdapter {
 
   position(haystack: string, needle: string): string {
     return `instr(${haystack}, ${needle})`;
+  }
+
+  jsonMember(column: string, member: string): string {
+    return `json_extract(${column}, '$.${jsonMemberName(member)}')`;
   }
 
   async insertMany(manager: EntityManager, table: string, columns: readonly BulkColumn[], rows: unknown[][]) {
