@@ -12,11 +12,11 @@ export function asyncContextFrames(nodeVersion: string, flags: readonly string[]
 
 /**
  * The start-up warning of a traced process whose Node runs the context manager's hook on every promise: that hook,
- * not the spans, is most of what tracing costs per transfer there (docs/tracing.md, "What it costs").
+ * beside the spans, is a large part of what tracing costs per transfer there (docs/tracing.md, "What it costs").
  */
 export function asyncContextHookWarning(nodeVersion: string, flags: readonly string[]): string | undefined {
   if (asyncContextFrames(nodeVersion, flags)) return undefined;
-  return `WARNING: tracing on Node ${nodeVersion}: OpenTelemetry's context manager (an AsyncLocalStorage) runs a hook on every promise, which costs more CPU per transfer than the spans themselves; Node 24, or Node 22 with --experimental-async-context-frame, carries the context without it (docs/tracing.md)`;
+  return `WARNING: tracing on Node ${nodeVersion}: OpenTelemetry's context manager (an AsyncLocalStorage) runs a hook on every promise, a large part of tracing's CPU per transfer; Node 24, or Node 22 with --experimental-async-context-frame, carries the context without it (docs/tracing.md)`;
 }
 
 /** The flags a process was started with: its command line's and `NODE_OPTIONS`'. */
