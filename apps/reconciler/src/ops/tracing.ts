@@ -1,3 +1,5 @@
+import { asyncContextHookWarning, nodeFlags } from './async-context-frames';
+
 /** Flushes the spans still buffered and stops exporting. */
 export type StopTracing = () => Promise<void>;
 
@@ -23,6 +25,8 @@ export async function startTracing(env: NodeJS.ProcessEnv): Promise<StopTracing 
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return undefined;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const protocol = otlpProtocol(env);
+  const hookWarning = asyncContextHookWarning(process.version, nodeFlags(process.execArgv, env.NODE_OPTIONS));
+  if (hookWarning !== undefined) console.warn(hookWarning);
   const [{ BatchSpanProcessor, NodeTracerProvider }, resources, exporter] = await Promise.all([
     import('@opentelemetry/sdk-trace-node'),
     import('@opentelemetry/resources'),
