@@ -28,4 +28,27 @@ describe('AsyncMutex', () => {
     ).rejects.toThrow('boom');
     await expect(mutex.runExclusive(async () => 'next')).resolves.toBe('next');
   });
+
+  it('runs a work tried while the lock is free, and runs none while it is held or awaited', async () => {
+    const mutex = new AsyncMutex();
+    await expect(mutex.tryRunExclusive(async () => 'free')).resolves.toBe('free');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const held = mutex.runExclusive(() => gate);
+    const waiting = mutex.runExclusive(async () => 'waited');
+    let ran = false;
+    expect(
+      mutex.tryRunExclusive(async () => {
+        ran = true;
+      }),
+    ).toBeUndefined();
+    release();
+    await held;
+    expect(mutex.tryRunExclusive(async () => undefined)).toBeUndefined(); // the waiting work holds it now
+    await expect(waiting).resolves.toBe('waited');
+    expect(ran).toBe(false);
+    await expect(mutex.tryRunExclusive(async () => 'free again')).resolves.toBe('free again');
+  });
 });

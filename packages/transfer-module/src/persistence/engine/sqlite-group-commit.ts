@@ -54,6 +54,8 @@ export class GroupRolledBackError extends Error {
 export class SqliteGroupCommit {
   private readonly queue: QueuedWork[] = [];
   private scheduled = false;
+  /** While a group runs: its callers' outcomes, given once the file's lock is released. */
+  private settlements?: (() => void)[];
   // Both belong to one connection: a DataSource destroyed and initialized again has a new one.
   /** The connection set to synchronous=FULL. */
   private durableConnection?: SqliteConnection;
@@ -83,9 +85,28 @@ export class SqliteGroupCommit {
     const caller = new AsyncResource('giro.sqlite.transaction');
     const inCallerContext = (manager: EntityManager) => caller.runInAsyncScope(work, undefined, manager);
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ mode, work: inCallerContext, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({
+        mode,
+        work: inCallerContext,
+        resolve: (value) => this.settle(() => resolve(value as T)),
+        reject: (error) => this.settle(() => reject(error)),
+      });
       this.schedule();
     });
+  }
+
+  /**
+   * Runs `work`, ONE read statement, at once when no giro transaction holds this file in this process or waits for
+   * it and the connection has none open: alone in autocommit it reads only what was committed, as it would in a
+   * group of its own, without waiting for the next group, taking a savepoint or a group's place. Otherwise queued as
+   * a read transaction (a statement beside another task's open transaction would read its uncommitted rows).
+   */
+  readStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    const now =
+      this.connection()?.inTransaction !== false
+        ? undefined
+        : this.fileLock.tryRunExclusive(() => work(this.dataSource.createQueryRunner().manager));
+    return now ?? this.enqueue('read', work);
   }
 
   private schedule(): void {
@@ -96,13 +117,25 @@ export class SqliteGroupCommit {
     // callbacks of the turn (bank answers, new requests) have queued their transactions. The lock is taken
     // again for every group, so other users of the file (migrations) get their turn.
     setImmediate(() => {
+      this.settlements = [];
       void this.fileLock
         .runExclusive(() => this.runGroup(this.queue.splice(0, MAX_GROUP_SIZE)))
         .finally(() => {
+          // The callers learn their outcome once the lock is released: what they do next (a create's payee read)
+          // then finds the file free and runs at once (readStatement).
+          const settlements = this.settlements ?? [];
+          this.settlements = undefined;
+          for (const settle of settlements) settle();
           this.scheduled = false;
           this.schedule();
         });
     });
+  }
+
+  /** Settles a caller's promise: at once, or while a group runs, once its lock is released. */
+  private settle(settlement: () => void): void {
+    if (this.settlements === undefined) settlement();
+    else this.settlements.push(settlement);
   }
 
   private async runGroup(group: QueuedWork[]): Promise<void> {

@@ -165,3 +165,48 @@ describeOnSqlite('transactions on a data source giro did not configure', (engine
     }
   });
 });
+
+describeOnSqlite('read statements on SQLite', (engine) => {
+  it('run at once while no transaction holds the file, without waiting for a group', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const transactions = transactionsFor(dataSource);
+    await transactions.write(insertCounter('committed'));
+    // A group starts on a later turn of the event loop (setImmediate): a read run at once is done before this one.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    expect(await transactions.readStatement((manager) => manager.getRepository(OriginIdCounterEntity).count())).toBe(1);
+    expect(turned).toBe(false);
+  });
+
+  it('wait for the group while a transaction holds the file', async () => {
+    const dataSource = await (await engine.createDatabase()).connectMigrated();
+    const transactions = transactionsFor(dataSource);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let inserted!: () => void;
+    const insertedOnce = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    const writing = transactions.write(async (manager) => {
+      await insertCounter('a')(manager);
+      inserted();
+      await released;
+    });
+    await insertedOnce;
+    let read = false;
+    const reading = transactions
+      .readStatement((manager) => manager.getRepository(OriginIdCounterEntity).count())
+      .finally(() => {
+        read = true;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(read).toBe(false);
+    release();
+    await writing;
+    expect(await reading).toBe(1);
+  });
+});

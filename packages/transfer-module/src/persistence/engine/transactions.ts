@@ -20,8 +20,8 @@ export interface Transactions {
   writeStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
   /**
    * Runs `work`, which issues exactly ONE read statement (its own snapshot), as cheaply as the engine allows: on
-   * Postgres without BEGIN and COMMIT (two round trips less); on SQLite like `read`, behind the in-process lock (a
-   * statement beside another task's open transaction would read its uncommitted rows).
+   * Postgres without BEGIN and COMMIT (two round trips less); on SQLite behind the in-process lock (a statement
+   * beside another task's open transaction would read its uncommitted rows), at once when that lock is free.
    */
   readStatement<T>(work: (manager: EntityManager) => Promise<T>): Promise<T>;
 }
@@ -90,6 +90,6 @@ export function sqliteTransactions(dataSource: DataSource): Transactions {
     read: (work) => group.enqueue('read', work),
     write: (work) => group.enqueue('write', work),
     writeStatement: (work) => group.enqueue('write', work),
-    readStatement: (work) => group.enqueue('read', work),
+    readStatement: (work) => group.readStatement(work),
   };
 }
