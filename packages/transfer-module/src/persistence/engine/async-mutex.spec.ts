@@ -29,26 +29,35 @@ describe('AsyncMutex', () => {
     await expect(mutex.runExclusive(async () => 'next')).resolves.toBe('next');
   });
 
-  it('runs a work tried while the lock is free, and runs none while it is held or awaited', async () => {
+  it('runs shared works at once while no exclusive one holds or awaits the lock, and exclusive ones after them', async () => {
     const mutex = new AsyncMutex();
-    await expect(mutex.tryRunExclusive(async () => 'free')).resolves.toBe('free');
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
+    const events: string[] = [];
+    let finishShared!: () => void;
+    const sharedGate = new Promise<void>((resolve) => {
+      finishShared = resolve;
     });
-    const held = mutex.runExclusive(() => gate);
-    const waiting = mutex.runExclusive(async () => 'waited');
+    const shared = mutex.tryRunShared(async () => {
+      events.push('shared start');
+      await sharedGate;
+      events.push('shared end');
+      return 'shared';
+    });
+    expect(events).toEqual(['shared start']); // started at once
+    await expect(mutex.tryRunShared(async () => 'beside')).resolves.toBe('beside');
+    const exclusive = mutex.runExclusive(async () => {
+      events.push('exclusive');
+    });
     let ran = false;
     expect(
-      mutex.tryRunExclusive(async () => {
+      mutex.tryRunShared(async () => {
         ran = true;
       }),
-    ).toBeUndefined();
-    release();
-    await held;
-    expect(mutex.tryRunExclusive(async () => undefined)).toBeUndefined(); // the waiting work holds it now
-    await expect(waiting).resolves.toBe('waited');
+    ).toBeUndefined(); // an exclusive work waits
+    finishShared();
+    await expect(shared).resolves.toBe('shared');
+    await exclusive;
+    expect(events).toEqual(['shared start', 'shared end', 'exclusive']);
     expect(ran).toBe(false);
-    await expect(mutex.tryRunExclusive(async () => 'free again')).resolves.toBe('free again');
+    await expect(mutex.tryRunShared(async () => 'free again')).resolves.toBe('free again');
   });
 });

@@ -1,7 +1,7 @@
-/** A first-come, first-served lock for async work in one process. */
+/** A first-come, first-served lock for async work in one process, which shared works may pass while it is free. */
 export class AsyncMutex {
   private tail: Promise<void> = Promise.resolve();
-  /** Works holding the lock or waiting for it. */
+  /** Exclusive works holding the lock or waiting for it. */
   private holders = 0;
 
   async runExclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -20,8 +20,19 @@ export class AsyncMutex {
     }
   }
 
-  /** Runs `work` as runExclusive does when no work holds the lock or waits for it; undefined (nothing run) otherwise. */
-  tryRunExclusive<T>(work: () => Promise<T>): Promise<T> | undefined {
-    return this.holders === 0 ? this.runExclusive(work) : undefined;
+  /**
+   * Runs `work` now, beside other shared works, when no exclusive work holds the lock or waits for it (then
+   * undefined, nothing run); exclusive works asked for meanwhile wait until it is done.
+   */
+  tryRunShared<T>(work: () => Promise<T>): Promise<T> | undefined {
+    if (this.holders > 0) return undefined;
+    const running = work();
+    const done = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    const previous = this.tail;
+    this.tail = Promise.all([previous, done]).then(() => undefined);
+    return running;
   }
 }

@@ -96,8 +96,8 @@ export class SqliteGroupCommit {
   }
 
   /**
-   * Runs `work`, ONE read statement, at once when no giro transaction holds this file in this process or waits for
-   * it and the connection has none open: alone in autocommit it reads only what was committed, as it would in a
+   * Runs `work`, ONE read statement, at once (beside other such reads) when no giro transaction holds this file in
+   * this process or waits for it and the connection has none open: alone in autocommit it reads only what was committed, as it would in a
    * group of its own, without waiting for the next group, taking a savepoint or a group's place. Otherwise queued as
    * a read transaction (a statement beside another task's open transaction would read its uncommitted rows).
    */
@@ -105,7 +105,7 @@ export class SqliteGroupCommit {
     const now =
       this.connection()?.inTransaction !== false
         ? undefined
-        : this.fileLock.tryRunExclusive(() => work(this.dataSource.createQueryRunner().manager));
+        : this.fileLock.tryRunShared(() => work(this.dataSource.createQueryRunner().manager));
     return now ?? this.enqueue('read', work);
   }
 
