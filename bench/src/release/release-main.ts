@@ -177,7 +177,7 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     // How long after its moment each probe's creation returned: a wait counted from the moment includes it.
     const probeCreationsLate: number[] = [];
     let draining = true;
-    let rssAtFirst = 0;
+    let atFirst: MemoryReading | undefined;
     let rssPeak = 0;
     const probing = (async () => {
       while (draining) {
@@ -203,7 +203,7 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
         await sleep(500);
         rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
         const sent = total + probes.length - (await countWhere(unsent));
-        if (rssAtFirst === 0 && sent >= plan.rssCheckpoint) rssAtFirst = process.memoryUsage().rss;
+        if (atFirst === undefined && sent >= plan.rssCheckpoint) atFirst = memoryReading();
         if (sent >= total) draining = false;
       }
     })();
@@ -218,7 +218,7 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     }
     const seconds = (performance.now() - started) / 1000;
     await Promise.all([probing, sampling]);
-    const rssAtEnd = process.memoryUsage().rss;
+    const atEnd = memoryReading();
     log(`released and sent ${total} (and ${probes.length} probes) in ${seconds.toFixed(1)} s over ${sweeps} sweeps`);
 
     // A transfer's first send: the history row that took it out of PENDING.
@@ -249,9 +249,9 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     )[0].n;
     return {
       perSecond: total / seconds,
-      rssRatio: rssAtFirst === 0 ? Number.NaN : rssAtEnd / rssAtFirst,
-      rssAtFirst,
-      rssAtEnd,
+      rssRatio: atFirst === undefined ? Number.NaN : atEnd.rss / atFirst.rss,
+      atFirst,
+      atEnd,
       rssPeak,
       waits,
       waitsFromStored,
@@ -264,6 +264,37 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     await dataSource.destroy();
     await app.close();
   }
+}
+
+/** The process's memory, split: V8's heap (live objects after a collection when run with `--expose-gc`), buffers
+ * outside it, and the rest of the RSS (code, stacks, the allocator's pages — what no JavaScript structure holds). */
+interface MemoryReading {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** Whether a full collection ran first (`node --expose-gc`): heapUsed is then what is live. */
+  collected: boolean;
+}
+
+function memoryReading(): MemoryReading {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, collected: gc !== undefined };
+}
+
+/** Where the RSS went between the checkpoint and the end: V8's heap, buffers outside it, and the rest. */
+function memoryLine(
+  first: MemoryReading | undefined,
+  end: MemoryReading,
+  checkpoint: number,
+  mib: (bytes: number) => string,
+): string {
+  const pair = (of: (reading: MemoryReading) => number) => `${first ? mib(of(first)) : 'n/a'} → ${mib(of(end))}`;
+  const rest = (reading: MemoryReading) => reading.rss - reading.heapTotal - reading.external;
+  const collected = end.collected ? 'after a full collection' : 'without a collection (run node with --expose-gc)';
+  return `Memory at ${checkpoint.toLocaleString('en')} sent → at the end, MiB (${collected}): RSS ${pair((r) => r.rss)}, V8 heap used ${pair((r) => r.heapUsed)} of ${pair((r) => r.heapTotal)}, external ${pair((r) => r.external)}, the rest of the RSS (code, stacks, freed pages the allocator keeps) ${pair(rest)}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -294,7 +325,9 @@ async function main(): Promise<void> {
         '',
         `| create /s | release /s | release ÷ create (goal ≥ 0.9) | RSS at ${plan.rssCheckpoint.toLocaleString('en')} / at the end / peak MiB | end ÷ ${plan.rssCheckpoint.toLocaleString('en')} (goal ≤ 1.2 from 10 000) | other account: probes, wait p50 / p99 ms (goal p99 ≤ 2 000) | from its moment or its creation's return, whichever is later, p50 / p99 ms | of which: moment to release p50 / p99 ms | release to first send p50 / p99 ms | probe created after its moment p50 / p99 ms | sent early |`,
         '| --------: | ---------: | ----------------------------: | ------------------------------------: | ------------------------: | ----------------------------------------------------------: | -----------------------------------------------------------------------: | ---------------------------------------: | ---------------------------------: | ------------------------------------------: | ---------: |',
-        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${mib(released.rssAtFirst)} / ${mib(released.rssAtEnd)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50p99(released.waits)} | ${p50p99(released.waitsFromStored)} | ${p50p99(released.untilReleased)} | ${p50p99(released.releasedToSent)} | ${p50p99(released.probeCreationsLate)} | ${released.early} |`,
+        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${released.atFirst ? mib(released.atFirst.rss) : 'n/a'} / ${mib(released.atEnd.rss)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50p99(released.waits)} | ${p50p99(released.waitsFromStored)} | ${p50p99(released.untilReleased)} | ${p50p99(released.releasedToSent)} | ${p50p99(released.probeCreationsLate)} | ${released.early} |`,
+        '',
+        memoryLine(released.atFirst, released.atEnd, plan.rssCheckpoint, mib),
         '',
       ].join('\n'),
     );
