@@ -3,8 +3,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { dataSourceOptionsFromUrl, SweepService, TransferModule, TransferService } from '@giro/transfer-module';
+import {
+  dataSourceOptionsFromUrl,
+  type MovementStatusChangedEvent,
+  SweepService,
+  TRANSFER_EVENTS,
+  TransferModule,
+  TransferService,
+} from '@giro/transfer-module';
+import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { EventEmitter2, EventEmitterModule } from '@nestjs/event-emitter';
 import { DataSource } from 'typeorm';
 import { giroBankOptions } from '../bank/bank-settings';
 import { type SandboxProcess, startSandboxProcess } from '../sandbox/sandbox-process';
@@ -26,7 +35,9 @@ import { transferRequestBody } from '../workload/transfer-request';
  *    long after its moment its creation returned (on a loaded database a probe may not exist yet at its moment),
  *    and the wait split at its release (the claim that took it);
  *  - none early: no transfer sent before its moment (history against execute_at_ms).
- * The sandbox bank runs as a process of its own. Prints a markdown table on stdout, progress on stderr. On Postgres
+ * giro runs with Nest's event emitter, as in the reconciler: every release and every answer is read and announced.
+ * The memory's split (V8 heap, external, RSS) is logged every 10 000 sent; with `node --expose-gc` each reading
+ * follows a full collection, so the heap's figure is what is live. The sandbox bank runs as a process of its own. Prints a markdown table on stdout, progress on stderr. On Postgres
  * the run creates and drops a database of its own (`--database`, lowercase; two runs at once need two names).
  */
 
@@ -36,6 +47,8 @@ const RSS_CHECKPOINT = 10_000;
 const MIN_TRANSFERS = 1_000;
 const PROBE_EVERY_MS = 200;
 const SEED_CHUNK = 100_000;
+/** The memory's split is logged (stderr) every this many sent: its shape over the run. */
+const MEMORY_LOG_EVERY = 10_000;
 const OTHER_ACCOUNT = { address: '0000003110000000000311', personId: '30712345671' };
 
 interface Plan {
@@ -77,18 +90,35 @@ function planFromArgs(args: string[]): Plan {
   };
 }
 
+/**
+ * giro as the reconciler runs it on this path: TransferModule with Nest's event emitter, so that every committed
+ * change is read and announced (each claim's releases, each send's answer) as the reconciler's listeners hear them.
+ */
 async function giroApp(sandbox: SandboxProcess, databaseUrl: string, plan: Plan) {
-  const app = await NestFactory.createApplicationContext(
-    TransferModule.forRoot({
-      bank: giroBankOptions(sandbox.bank, plan.inFlight),
-      databaseUrl,
-      runMigrations: true,
-      budget: { maxInFlight: plan.inFlight },
-      sweep: { concurrency: plan.inFlight, batchSize: 100 },
-    }),
-    { logger: ['error', 'warn'] },
-  );
+  @Module({
+    imports: [
+      EventEmitterModule.forRoot(),
+      TransferModule.forRoot({
+        bank: giroBankOptions(sandbox.bank, plan.inFlight),
+        databaseUrl,
+        runMigrations: true,
+        budget: { maxInFlight: plan.inFlight },
+        sweep: { concurrency: plan.inFlight, batchSize: 100 },
+      }),
+    ],
+  })
+  class BenchGiroModule {}
+  const app = await NestFactory.createApplicationContext(BenchGiroModule, { logger: ['error', 'warn'] });
   return app;
+}
+
+/** Counts the releases giro announces (`SCHEDULED` → `PENDING`): each released transfer's, once. */
+function countReleaseAnnouncements(emitter: EventEmitter2): { count: number } {
+  const counted = { count: 0 };
+  emitter.on(TRANSFER_EVENTS.statusChanged, (event: MovementStatusChangedEvent) => {
+    if (event.from === 'SCHEDULED' && event.to === 'PENDING') counted.count += 1;
+  });
+  return counted;
 }
 
 async function databaseUrlFor(plan: Plan, dir: string, name: string): Promise<string> {
@@ -156,6 +186,7 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
   try {
     const transfers = app.get(TransferService);
     const sweeper = app.get(SweepService);
+    const announced = countReleaseAnnouncements(app.get(EventEmitter2));
     const { movement } = await transfers.requestTransfer({
       ...transferRequestBody('payroll'),
       executeAt: new Date(Date.now() + 60_000).toISOString(),
@@ -177,8 +208,9 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     // How long after its moment each probe's creation returned: a wait counted from the moment includes it.
     const probeCreationsLate: number[] = [];
     let draining = true;
-    let rssAtFirst = 0;
+    let atFirst: MemoryReading | undefined;
     let rssPeak = 0;
+    let nextMemoryLog = MEMORY_LOG_EVERY;
     const probing = (async () => {
       while (draining) {
         await sleep(PROBE_EVERY_MS);
@@ -203,7 +235,11 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
         await sleep(500);
         rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
         const sent = total + probes.length - (await countWhere(unsent));
-        if (rssAtFirst === 0 && sent >= plan.rssCheckpoint) rssAtFirst = process.memoryUsage().rss;
+        if (atFirst === undefined && sent >= plan.rssCheckpoint) atFirst = memoryReading();
+        if (sent >= nextMemoryLog) {
+          log(`sent ${sent}: ${describeMemory(memoryReading())}`);
+          nextMemoryLog += MEMORY_LOG_EVERY;
+        }
         if (sent >= total) draining = false;
       }
     })();
@@ -218,8 +254,9 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     }
     const seconds = (performance.now() - started) / 1000;
     await Promise.all([probing, sampling]);
-    const rssAtEnd = process.memoryUsage().rss;
+    const atEnd = memoryReading();
     log(`released and sent ${total} (and ${probes.length} probes) in ${seconds.toFixed(1)} s over ${sweeps} sweeps`);
+    log(`releases announced: ${announced.count}`);
 
     // A transfer's first send: the history row that took it out of PENDING.
     const firstSends = `SELECT m."origin_id", m."execute_at_ms" AS "at", MIN(h."at_ms") AS "sent" FROM "giro_movements" m
@@ -249,9 +286,9 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
     )[0].n;
     return {
       perSecond: total / seconds,
-      rssRatio: rssAtFirst === 0 ? Number.NaN : rssAtEnd / rssAtFirst,
-      rssAtFirst,
-      rssAtEnd,
+      rssRatio: atFirst === undefined ? Number.NaN : atEnd.rss / atFirst.rss,
+      atFirst,
+      atEnd,
       rssPeak,
       waits,
       waitsFromStored,
@@ -259,11 +296,49 @@ async function release(sandbox: SandboxProcess, plan: Plan, dir: string, log: (l
       releasedToSent,
       probeCreationsLate,
       early: Number(early),
+      announced: announced.count,
+      probes: probes.length,
     };
   } finally {
     await dataSource.destroy();
     await app.close();
   }
+}
+
+/** The process's memory, split: V8's heap (live objects after a collection when run with `--expose-gc`), buffers
+ * outside it, and the rest of the RSS (code, stacks, the allocator's pages — what no JavaScript structure holds). */
+interface MemoryReading {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
+  /** Whether a full collection ran first (`node --expose-gc`): heapUsed is then what is live. */
+  collected: boolean;
+}
+
+function describeMemory(reading: MemoryReading): string {
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+  return `RSS ${mib(reading.rss)} MiB, V8 heap used ${mib(reading.heapUsed)} of ${mib(reading.heapTotal)}, external ${mib(reading.external)}`;
+}
+
+function memoryReading(): MemoryReading {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const { rss, heapUsed, heapTotal, external } = process.memoryUsage();
+  return { rss, heapUsed, heapTotal, external, collected: gc !== undefined };
+}
+
+/** Where the RSS went between the checkpoint and the end: V8's heap, buffers outside it, and the rest. */
+function memoryLine(
+  first: MemoryReading | undefined,
+  end: MemoryReading,
+  checkpoint: number,
+  mib: (bytes: number) => string,
+): string {
+  const pair = (of: (reading: MemoryReading) => number) => `${first ? mib(of(first)) : 'n/a'} → ${mib(of(end))}`;
+  const rest = (reading: MemoryReading) => reading.rss - reading.heapTotal - reading.external;
+  const collected = end.collected ? 'after a full collection' : 'without a collection (run node with --expose-gc)';
+  return `Memory at ${checkpoint.toLocaleString('en')} sent → at the end, MiB (${collected}): RSS ${pair((r) => r.rss)}, V8 heap used ${pair((r) => r.heapUsed)} of ${pair((r) => r.heapTotal)}, external ${pair((r) => r.external)}, the rest of the RSS (code, stacks, freed pages the allocator keeps) ${pair(rest)}`;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -294,7 +369,11 @@ async function main(): Promise<void> {
         '',
         `| create /s | release /s | release ÷ create (goal ≥ 0.9) | RSS at ${plan.rssCheckpoint.toLocaleString('en')} / at the end / peak MiB | end ÷ ${plan.rssCheckpoint.toLocaleString('en')} (goal ≤ 1.2 from 10 000) | other account: probes, wait p50 / p99 ms (goal p99 ≤ 2 000) | from its moment or its creation's return, whichever is later, p50 / p99 ms | of which: moment to release p50 / p99 ms | release to first send p50 / p99 ms | probe created after its moment p50 / p99 ms | sent early |`,
         '| --------: | ---------: | ----------------------------: | ------------------------------------: | ------------------------: | ----------------------------------------------------------: | -----------------------------------------------------------------------: | ---------------------------------------: | ---------------------------------: | ------------------------------------------: | ---------: |',
-        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${mib(released.rssAtFirst)} / ${mib(released.rssAtEnd)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50p99(released.waits)} | ${p50p99(released.waitsFromStored)} | ${p50p99(released.untilReleased)} | ${p50p99(released.releasedToSent)} | ${p50p99(released.probeCreationsLate)} | ${released.early} |`,
+        `| ${create.toFixed(0)} | ${released.perSecond.toFixed(0)} | ${(released.perSecond / create).toFixed(2)} | ${released.atFirst ? mib(released.atFirst.rss) : 'n/a'} / ${mib(released.atEnd.rss)} / ${mib(released.rssPeak)} | ${released.rssRatio.toFixed(2)} | ${released.waits.length}: ${p50p99(released.waits)} | ${p50p99(released.waitsFromStored)} | ${p50p99(released.untilReleased)} | ${p50p99(released.releasedToSent)} | ${p50p99(released.probeCreationsLate)} | ${released.early} |`,
+        '',
+        memoryLine(released.atFirst, released.atEnd, plan.rssCheckpoint, mib),
+        '',
+        `Releases announced (\`${TRANSFER_EVENTS.statusChanged}\` SCHEDULED → PENDING): ${released.announced.toLocaleString('en')} of ${(plan.transfers + 1).toLocaleString('en')} transfers and ${released.probes} probes (a probe whose moment passed before it was stored is sent as it is created, unannounced)`,
         '',
       ].join('\n'),
     );

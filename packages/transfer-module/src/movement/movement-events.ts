@@ -52,6 +52,12 @@ export type MovementAnnouncement =
   | { kind: 'changed'; from: MovementStatus; to: MovementStatus; source: HistorySource }
   | { kind: 'anomaly'; status: MovementStatus; claimed: MovementStatus; reason: string; source: HistorySource };
 
+/** One committed update's announcement, for `publishMany`. */
+export interface OriginIdAnnouncement {
+  originId: number;
+  announcement: MovementAnnouncement;
+}
+
 /** Anything with `emit`, such as EventEmitter2. */
 export interface EventSink {
   emit(event: string, payload: unknown): unknown;
@@ -72,22 +78,48 @@ export class MovementEvents {
 
   async publish(originId: number, announcement: MovementAnnouncement): Promise<void> {
     if (!this.sink) return;
-    let movement: MovementView;
+    const details = await this.read(
+      () => this.store.findByOriginId(originId),
+      (message) => movementLogLine(originId, message),
+    );
+    if (details) this.announce(originId, announcement, toMovementView(details));
+  }
+
+  /**
+   * `publish` for many committed updates at once (a claim's released transfers): the movements are read together,
+   * a few statements for the lot instead of one read each, and their events emitted in the order given.
+   */
+  async publishMany(announcements: readonly OriginIdAnnouncement[]): Promise<void> {
+    if (!this.sink || announcements.length === 0) return;
+    const originIds = announcements.map(({ originId }) => originId);
+    const found = await this.read(
+      () => this.store.findManyByOriginIds(originIds),
+      (message) => `${originIds.length} movements: ${message}`,
+    );
+    if (!found) return;
+    const movementOf = new Map(found.map((details) => [details.originId, details]));
+    for (const { originId, announcement } of announcements) {
+      const details = movementOf.get(originId);
+      if (details) this.announce(originId, announcement, toMovementView(details));
+    }
+  }
+
+  /** What `reading` read, or undefined when it failed (logged: the events are not emitted, the work stands). */
+  private async read<T>(reading: () => Promise<T>, line: (message: string) => unknown): Promise<T | undefined> {
     try {
-      const details = await this.store.findByOriginId(originId);
-      if (!details) return;
-      movement = toMovementView(details);
+      return await reading();
     } catch (error) {
       if (!isDatabaseUnavailable(error)) {
-        this.logger.error(
-          movementLogLine(originId, `events not emitted, the movement could not be read: ${describeError(error)}`),
-        );
+        this.logger.error(line(`events not emitted, the movement could not be read: ${describeError(error)}`));
       } else if (this.outage.failed() !== null) {
         // Every update of an outage fails the same way: said once per outage, not once per movement.
         this.logger.warn(`events not emitted while the database is unavailable: ${describeError(error)}`);
       }
-      return;
+      return undefined;
     }
+  }
+
+  private announce(originId: number, announcement: MovementAnnouncement, movement: MovementView): void {
     if (announcement.kind === 'anomaly') {
       const { status, claimed, reason, source } = announcement;
       const event: MovementAnomalyEvent = { originId, status, claimed, reason, source, movement };

@@ -210,6 +210,10 @@ export class MovementStore {
     return this.listing.findByOriginId(originId);
   }
 
+  findManyByOriginIds(originIds: readonly number[]): Promise<MovementDetails[]> {
+    return this.listing.findManyByOriginIds(originIds);
+  }
+
   list(options: ListMovementsOptions): Promise<MovementPage> {
     return this.listing.list(options);
   }

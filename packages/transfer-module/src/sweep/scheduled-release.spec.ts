@@ -1,4 +1,5 @@
 import { transferRequest } from '@test-support/giro-harness';
+import { MovementEvents, type MovementStatusChangedEvent, TRANSFER_EVENTS } from '../movement/movement-events';
 import type { TransferModuleOptions } from '../options';
 import { TransferNotScheduledError } from '../persistence';
 import { describeEachEngine } from '../persistence/testing/test-engines';
@@ -55,6 +56,43 @@ describeEachEngine('scheduled transfers', (engine) => {
       ['PENDING', sent.status, 'resend'],
     ]);
     expect(sent.schedule).toEqual({ executeAt, requested: { executeAt } });
+  });
+
+  it('announces each transfer a claim released, read as released, before its send', async () => {
+    const parts = await scheduling();
+    const { transfers, atTheBank } = parts;
+    const { options, store, sender, schedule, work, owner, logger } = parts.fixture;
+    const announced: MovementStatusChangedEvent[] = [];
+    const sink = {
+      emit: (event: string, payload: unknown) => {
+        if (event === TRANSFER_EVENTS.statusChanged) announced.push(payload as MovementStatusChangedEvent);
+      },
+    };
+    const sweeper = new SweepService(
+      options,
+      store,
+      sender,
+      schedule,
+      work,
+      owner,
+      logger,
+      new MovementEvents(sink, store, logger),
+    );
+    const executeAt = at(WEDNESDAY_NOON + 20 * SECOND);
+    const originIds: number[] = [];
+    for (const label of ['rent', 'salary', 'supplier']) {
+      originIds.push((await transfers.requestTransfer({ ...transferRequest(label), executeAt })).movement.originId);
+    }
+
+    fixture.clock.set(WEDNESDAY_NOON + 20 * SECOND);
+    expect(await sweeper.sweep()).toMatchObject({ released: 3, sent: 3 });
+    expect([...atTheBank()].sort()).toEqual([...originIds].sort());
+    expect(
+      announced.map(({ originId, from, to, source, movement }) => [originId, from, to, source, movement.status]),
+    ).toEqual(
+      expect.arrayContaining(originIds.map((originId) => [originId, 'SCHEDULED', 'PENDING', 'release', 'PENDING'])),
+    );
+    expect(announced).toHaveLength(3);
   });
 
   it('moves a day off the calendar by the policy, and refuses it under `refuse` with nothing stored', async () => {

@@ -23,6 +23,9 @@ import { addStep, emptySweepReport, type SweepReport } from './sweep-report';
 /** The most ended days one sweep announces after a long stop (a month): older missed days are not announced. */
 const MAX_DAYS_CAUGHT_UP = 31;
 
+/** What a claim's release of a scheduled transfer announces. */
+const RELEASE_ANNOUNCEMENT = { kind: 'changed', from: 'SCHEDULED', to: 'PENDING', source: 'release' } as const;
+
 /**
  * Brings every non-final movement to its final state, one sweep at a time. A sweep claims the movements due
  * when it started with a lease, in batches (creations first), works on a few at once through the shared bank
@@ -128,20 +131,22 @@ export class SweepService implements OnModuleDestroy {
     report.nextDueAt = earliest === null ? null : new Date(earliest);
   }
 
-  /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces each. */
+  /** Ends REJECTED the transfers whose approval expired, a batch at a time, and announces them. */
   private async expireApprovals(report: SweepReport): Promise<void> {
     const { batchSize } = this.options.sweep;
     for (;;) {
       const batch = await this.store.expireApprovals(batchSize);
-      for (const { movement, history } of batch) {
-        const announcement = {
-          kind: 'changed',
-          from: history.from ?? 'AWAITING_APPROVAL',
-          to: history.to,
-          source: history.source,
-        } as const;
-        await this.events.publish(movement.originId, announcement);
-      }
+      await this.events.publishMany(
+        batch.map(({ movement, history }) => ({
+          originId: movement.originId,
+          announcement: {
+            kind: 'changed',
+            from: history.from ?? 'AWAITING_APPROVAL',
+            to: history.to,
+            source: history.source,
+          },
+        })),
+      );
       report.expired += batch.length;
       if (batch.length < batchSize) return;
     }
@@ -149,15 +154,13 @@ export class SweepService implements OnModuleDestroy {
 
   /**
    * Announces the scheduled transfers a claim released (their moment came): PENDING, leased to this sweep, which
-   * sends them through the bank budget like any new transfer.
+   * sends them through the bank budget like any new transfer. Read together before the batch is queued, so each
+   * one's release is announced before its send's change.
    */
   private async announceReleases(batch: ClaimedMovement[], report: SweepReport): Promise<void> {
-    for (const record of batch) {
-      if (!record.released) continue;
-      const announcement = { kind: 'changed', from: 'SCHEDULED', to: 'PENDING', source: 'release' } as const;
-      await this.events.publish(record.originId, announcement);
-      report.released += 1;
-    }
+    const released = batch.filter((record) => record.released);
+    report.released += released.length;
+    await this.events.publishMany(released.map(({ originId }) => ({ originId, announcement: RELEASE_ANNOUNCEMENT })));
   }
 
   /**
